@@ -1,0 +1,65 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Database } from "#api/db/client";
+import { paymentTransactions } from "#api/db/schema";
+import type { PaymentProvider, PaymentState, WebhookEvent, WebhookRequest } from "./types";
+
+export const SANDBOX_SIGNATURE_HEADER = "ofertas-sandbox-signature";
+const TOLERANCE_SECONDS = 300;
+
+export function signSandboxPayload(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)): string {
+  const mac = createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
+  return `t=${timestamp},v1=${mac}`;
+}
+
+/**
+ * The embedded default provider: a hosted page served by this process (routes/sandbox.ts) where the
+ * buyer pays, declines or cancels. Its "bank" is the payment_transactions row; approval captures.
+ */
+export function createSandboxProvider(db: Database, secret: string): PaymentProvider {
+  return {
+    name: "sandbox",
+    flow: "hosted",
+    async createPayment(input) {
+      const origin = new URL(input.webhookUrl).origin;
+      return {
+        flow: "hosted",
+        redirectUrl: `${origin}/api/v0/sandbox/checkout/${input.transactionId}/`,
+        providerRef: `sbx_${input.transactionId}`,
+      };
+    },
+    async capturePayment(payment): Promise<PaymentState> {
+      const [tx] = await db.select().from(paymentTransactions).where(eq(paymentTransactions.id, payment.transactionId));
+      const status = !tx
+        ? "declined"
+        : tx.status === "approved" || tx.status === "captured"
+          ? "captured"
+          : tx.status === "created"
+            ? "pending"
+            : "declined";
+      return { status, amountCents: tx?.amountCents ?? 0, currency: tx?.currency ?? "EUR", providerRef: payment.providerRef };
+    },
+    async verifyWebhook(request: WebhookRequest): Promise<WebhookEvent | null> {
+      const header = request.headers[SANDBOX_SIGNATURE_HEADER];
+      const m = header ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null;
+      if (!m) return null;
+      const timestamp = Number(m[1]);
+      if (Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) return null;
+      const expected = Buffer.from(signSandboxPayload(secret, request.rawBody, timestamp).split("v1=")[1], "hex");
+      const given = Buffer.from(m[2], "hex");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+      try {
+        const body = JSON.parse(request.rawBody) as { id?: unknown; type?: unknown; transaction_id?: unknown };
+        if (typeof body.id !== "string") return null;
+        return {
+          eventId: body.id,
+          kind: body.type === "payment.completed" ? "payment.completed" : body.type === "payment.failed" ? "payment.failed" : "other",
+          transactionId: typeof body.transaction_id === "string" ? body.transaction_id : null,
+          providerRef: null,
+        };
+      } catch {
+        return null;
+      }
+    },
+  };
+}

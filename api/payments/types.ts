@@ -1,0 +1,79 @@
+/**
+ * One interface for every payment provider. The sale service only talks to this; adapters speak
+ * their provider's real HTTP API. Amounts are whole cents, currency ISO 4217 ("EUR").
+ */
+export const PAYMENT_PROVIDERS = ["sandbox", "paypal", "rapyd", "allpay"] as const;
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+export type PaymentFlow = "hosted" | "redirect";
+
+export type CreatePaymentInput = {
+  saleId: string;
+  /** Our own transaction id (uuid); also in returnUrl as ?transaction_id=… */
+  transactionId: string;
+  amountCents: number;
+  currency: string;
+  description: string;
+  email: string;
+  fullName?: string;
+  /** Absolute URL of /order/success?transaction_id=… */
+  returnUrl: string;
+  /** Absolute URL the buyer lands on when they cancel. */
+  cancelUrl: string;
+  /** Absolute URL of this provider's webhook under /api/v0. */
+  webhookUrl: string;
+};
+
+export type CreatePaymentResult = {
+  flow: PaymentFlow;
+  /** Where the buyer's browser goes to pay. */
+  redirectUrl: string;
+  /** The provider's id for this payment (PayPal order id, Rapyd checkout id, …). */
+  providerRef: string;
+};
+
+export type PaymentState = {
+  /** captured: money taken; approved: buyer approved, not yet captured; pending: nothing yet. */
+  status: "captured" | "approved" | "pending" | "declined";
+  amountCents: number;
+  currency: string;
+  providerRef: string;
+};
+
+export type WebhookEvent = {
+  /** The provider's event id, used to make redelivery a no-op. */
+  eventId: string;
+  kind: "payment.completed" | "payment.failed" | "other";
+  /** Our transaction id when the provider echoes it back, else null. */
+  transactionId: string | null;
+  providerRef: string | null;
+};
+
+export type WebhookRequest = {
+  headers: Record<string, string | undefined>;
+  rawBody: string;
+  /** Absolute URL the webhook was delivered to (Rapyd signs it). */
+  url: string;
+};
+
+export interface PaymentProvider {
+  readonly name: PaymentProviderName;
+  readonly flow: PaymentFlow;
+  createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult>;
+  /**
+   * Asks the provider for the payment's state and captures it when it is approved but not yet
+   * captured. Must be safe to call any number of times for the same payment.
+   */
+  capturePayment(payment: { providerRef: string; transactionId: string; amountCents: number; currency: string }): Promise<PaymentState>;
+  /** The event, or null when the signature is missing or wrong. Never throws on bad input. */
+  verifyWebhook(request: WebhookRequest): Promise<WebhookEvent | null>;
+}
+
+export class PaymentProviderError extends Error {
+  constructor(
+    message: string,
+    readonly provider: PaymentProviderName,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,120 @@
+import { Router, type Request } from "express";
+import { z } from "zod";
+import { CATEGORY_IDS } from "#lib/categories";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import { PROVINCES } from "#lib/regions";
+import { isUuid } from "#lib/uuid";
+import type { Database } from "#api/db/client";
+import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
+import { getOffer, listOffers, nearbyOffers, selectedOffers } from "#api/services/offers";
+
+const single = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+const blankToUndefined = (v: unknown) => {
+  const value = single(v);
+  return typeof value === "string" && value.trim() === "" ? undefined : value;
+};
+
+const ListQuery = z.object({
+  search: z.preprocess(single, z.string().max(200, "La búsqueda es demasiado larga.").optional()),
+  category: z.preprocess(
+    blankToUndefined,
+    z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional(),
+  ),
+  region: z.preprocess(
+    (v) => {
+      const value = blankToUndefined(v);
+      return value === "España" ? undefined : value;
+    },
+    z.enum(PROVINCES, { errorMap: () => ({ message: "Región desconocida." }) }).optional(),
+  ),
+  page: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ invalid_type_error: "La página debe ser un número entero." })
+      .int("La página debe ser un número entero.")
+      .min(1, "La página debe ser 1 o mayor.")
+      .max(10_000, "Página fuera de rango.")
+      .default(1),
+  ),
+  page_size: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ invalid_type_error: "page_size debe ser un número entero." })
+      .int("page_size debe ser un número entero.")
+      .min(1, `page_size debe estar entre 1 y ${PAGE_SIZE_MAX}.`)
+      .max(PAGE_SIZE_MAX, `page_size debe estar entre 1 y ${PAGE_SIZE_MAX}.`)
+      .default(PAGE_SIZE_DEFAULT),
+  ),
+});
+
+function pageLink(req: Request, page: number | null): string | null {
+  if (page === null) return null;
+  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host")}`);
+  url.searchParams.set("page", String(page));
+  return url.toString();
+}
+
+export function publicOffersRouter(db: Database): Router {
+  const router = Router();
+
+  const list = handle(async (req, res) => {
+    const q = parseInput(ListQuery, req.query);
+    const { count, results } = await listOffers(db, q, { page: q.page, pageSize: q.page_size });
+    const lastPage = Math.max(1, Math.ceil(count / q.page_size));
+    res.set("Cache-Control", "public, max-age=30");
+    res.json({
+      count,
+      next: pageLink(req, q.page < lastPage ? q.page + 1 : null),
+      previous: pageLink(req, q.page > 1 ? Math.min(q.page - 1, lastPage) : null),
+      results,
+    });
+  });
+
+  router.get("/", list);
+  // The home page's list: same filters, ordered by recommendation rank.
+  router.get("/mainpage/", list);
+
+  router.get(
+    "/selected/",
+    handle(async (req, res) => {
+      const raw = req.query.uuids;
+      const ids = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).flatMap((v) =>
+        typeof v === "string" ? v.split(",").filter(Boolean) : [],
+      );
+      if (ids.length > 100) throw badRequest("Como máximo 100 ofertas por petición.");
+      const bad = ids.find((id) => !isUuid(id));
+      if (bad !== undefined) throw badRequest(`Identificador de oferta no válido: ${String(bad).slice(0, 40)}`);
+      res.set("Cache-Control", "no-store");
+      res.json(await selectedOffers(db, ids.map((id) => id.toLowerCase())));
+    }),
+  );
+
+  router.get(
+    "/:id/nearby/",
+    handle(async (req, res) => {
+      if (!isUuid(req.params.id)) throw badRequest("El identificador de la oferta no es un UUID válido.");
+      const limit = parseInput(
+        z.object({ page_size: ListQuery.shape.page_size.default(6) }),
+        req.query,
+      ).page_size;
+      const offers = await nearbyOffers(db, req.params.id.toLowerCase(), limit);
+      if (offers === null) throw notFound("Oferta no encontrada.");
+      res.set("Cache-Control", "public, max-age=60");
+      res.json({ results: offers });
+    }),
+  );
+
+  router.get(
+    "/:id/",
+    handle(async (req, res) => {
+      if (!isUuid(req.params.id)) throw badRequest("El identificador de la oferta no es un UUID válido.");
+      const offer = await getOffer(db, req.params.id.toLowerCase());
+      if (!offer) throw new HttpError(404, "Oferta no encontrada.");
+      // The spec loads one offer with no caching: stock and prices must be current.
+      res.set("Cache-Control", "no-store");
+      res.json(offer);
+    }),
+  );
+
+  return router;
+}

@@ -1,0 +1,142 @@
+import { and, eq } from "drizzle-orm";
+import express, { Router, type Request } from "express";
+import { z } from "zod";
+import type { Config } from "#lib/config.server";
+import { isValidEmail } from "#lib/email";
+import { PromoCodeText, ValidateOrderSchema } from "#lib/schemas/order";
+import { isUuid } from "#lib/uuid";
+import type { Database } from "#api/db/client";
+import { webhookEvents } from "#api/db/schema";
+import { badRequest, handle, HttpError, parseInput } from "#api/http";
+import type { PaymentProviders } from "#api/payments/registry";
+import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
+import { captureSale, checkPromoCode, createSale, findTransaction, releaseSale, validateOrder } from "#api/services/sales";
+import { rateLimit } from "#api/rate-limit";
+import { sandboxRouter } from "#api/routes/sandbox";
+
+/** The origin the buyer's browser sees; forwarded headers count only from a trusted proxy. */
+export function publicOrigin(req: Request, config: Config): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, "");
+  const forwardedHost = req.get("x-forwarded-host");
+  const trusted = (req.app.get("trust proxy fn") as (addr: string, i: number) => boolean)?.(req.socket.remoteAddress ?? "", 0);
+  const host = trusted && forwardedHost ? forwardedHost.split(",")[0].trim() : req.get("host");
+  return `${req.protocol}://${host}`;
+}
+
+export function salesRouter({ db, config, payments }: { db: Database; config: Config; payments: PaymentProviders }): Router {
+  const router = Router();
+  const json = express.json({ limit: "100kb" });
+
+  router.post(
+    "/public/offers/apply-promocode/",
+    rateLimit({ windowMs: 60_000, max: 30, message: "Demasiados intentos con códigos promocionales. Espera un minuto." }),
+    json,
+    handle(async (req, res) => {
+      const body = parseInput(
+        z.object({ promo_code: PromoCodeText, email: z.string().trim().optional() }),
+        req.body,
+      );
+      const email = body.email && isValidEmail(body.email) ? body.email : null;
+      res.json(await checkPromoCode(db, body.promo_code, email));
+    }),
+  );
+
+  router.post(
+    "/sales/validate/",
+    json,
+    handle(async (req, res) => {
+      const parsed = ValidateOrderSchema.safeParse(req.body);
+      if (!parsed.success) {
+        // Same answer shape as a business error, so the storefront shows each error_text.
+        res.status(400).json({
+          sales_data: { items: [], total: "0.00", currency: "EUR" },
+          checkout_data: {},
+          errors: parsed.error.issues.map((i) => ({ error_text: i.message, field: i.path.join(".") })),
+        });
+        return;
+      }
+      const { status, answer } = await validateOrder(db, parsed.data);
+      res.status(status).json(answer);
+    }),
+  );
+
+  router.post(
+    "/sales/create/",
+    json,
+    handle(async (req, res) => {
+      const { session_token } = parseInput(z.object({ session_token: z.string().min(10).max(100) }), req.body);
+      const origin = publicOrigin(req, config);
+      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES);
+      res.status(201).json(answer);
+    }),
+  );
+
+  router.post(
+    "/sales/capture/:id/",
+    json,
+    handle(async (req, res) => {
+      if (!isUuid(req.params.id)) throw badRequest("Identificador de venta no válido.");
+      const { transaction_id } = parseInput(z.object({ transaction_id: z.string().uuid("transaction_id no válido.") }), req.body);
+      res.json(await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase()));
+    }),
+  );
+
+  /** Storefront's cancel return: gives the reservation back at once instead of waiting for the sweep. */
+  router.post(
+    "/sales/cancel/:id/",
+    json,
+    handle(async (req, res) => {
+      if (!isUuid(req.params.id)) throw badRequest("Identificador de venta no válido.");
+      const { transaction_id } = parseInput(z.object({ transaction_id: z.string().uuid() }), req.body);
+      const tx = await findTransaction(db, { transactionId: transaction_id.toLowerCase() });
+      if (!tx || tx.saleId !== req.params.id.toLowerCase()) throw new HttpError(404, "No hemos encontrado ese pago.");
+      const released = await releaseSale(db, tx.saleId, "cancelled");
+      res.json({ released });
+    }),
+  );
+
+  // Webhooks: raw body, because the signature covers the exact bytes.
+  router.post(
+    "/:provider/webhook/",
+    express.text({ type: () => true, limit: "256kb" }),
+    handle(async (req, res) => {
+      const name = req.params.provider as PaymentProviderName;
+      const provider = PAYMENT_PROVIDERS.includes(name) ? payments.all.get(name) : undefined;
+      if (!provider) throw new HttpError(404, "Proveedor de pago desconocido.");
+      const rawBody = typeof req.body === "string" ? req.body : "";
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+      const event = await provider.verifyWebhook({ headers, rawBody, url: `${publicOrigin(req, config)}${req.originalUrl}` });
+      if (!event) throw badRequest("Firma del webhook ausente o no válida.");
+
+      const seen = await db.insert(webhookEvents).values({ provider: name, eventId: event.eventId }).onConflictDoNothing().returning();
+      if (seen.length === 0) {
+        res.json({ received: true, duplicate: true });
+        return;
+      }
+      try {
+        const tx = await findTransaction(db, { transactionId: event.transactionId, provider: name, providerRef: event.providerRef });
+        if (tx && event.kind === "payment.completed") {
+          await captureSale(db, payments.all, tx.saleId, tx.id);
+        } else if (tx && event.kind === "payment.failed") {
+          await releaseSale(db, tx.saleId, "declined");
+        }
+      } catch (error) {
+        // Let the provider deliver it again later: forget that we saw it.
+        await db.delete(webhookEvents).where(sqlEventKey(name, event.eventId));
+        if (error instanceof HttpError && error.status < 500) {
+          res.json({ received: true, detail: error.detail });
+          return;
+        }
+        throw error;
+      }
+      res.json({ received: true });
+    }),
+  );
+
+  router.use("/sandbox", sandboxRouter({ db, config }));
+  return router;
+}
+
+function sqlEventKey(provider: string, eventId: string) {
+  return and(eq(webhookEvents.provider, provider), eq(webhookEvents.eventId, eventId));
+}

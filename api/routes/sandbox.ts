@@ -1,0 +1,112 @@
+import express, { Router } from "express";
+import { eq, sql } from "drizzle-orm";
+import type { Config } from "#lib/config.server";
+import { formatCents } from "#lib/prices";
+import { isUuid } from "#lib/uuid";
+import type { Database } from "#api/db/client";
+import { paymentTransactions, sales } from "#api/db/schema";
+import { handle, HttpError } from "#api/http";
+import { sandboxSecret } from "#api/payments/registry";
+import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
+import { releaseSale } from "#api/services/sales";
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)} · Pasarela de pruebas</title>
+<style>
+body{font-family:system-ui,sans-serif;background:#f3f4f6;color:#111827;margin:0;display:grid;place-items:center;min-height:100vh}
+main{background:#fff;border-radius:12px;box-shadow:0 2px 12px #0002;padding:2rem;max-width:26rem;width:calc(100% - 2rem)}
+h1{font-size:1.25rem;margin:0 0 .25rem}.amount{font-size:2rem;font-weight:700;margin:1rem 0}
+p{color:#4b5563}form{margin:.5rem 0}button{width:100%;font:inherit;font-size:1rem;padding:.8rem;border-radius:8px;border:1px solid #d1d5db;background:#fff;cursor:pointer}
+button.pay{background:#0f766e;border-color:#0f766e;color:#fff;font-weight:600}button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+.badge{display:inline-block;background:#fef3c7;color:#92400e;border-radius:999px;padding:.1rem .6rem;font-size:.8rem}
+</style></head><body><main>${body}</main></body></html>`;
+}
+
+/**
+ * The sandbox provider's hosted payment page. Plain HTML forms, so it works with JavaScript off,
+ * exactly like a real provider's page would for the buyer.
+ */
+export function sandboxRouter({ db, config }: { db: Database; config: Config }): Router {
+  const router = Router();
+  const secret = sandboxSecret(config);
+
+  async function load(id: string) {
+    if (!isUuid(id)) throw new HttpError(404, "Pago no encontrado.");
+    const [row] = await db
+      .select({ tx: paymentTransactions, sale: sales })
+      .from(paymentTransactions)
+      .innerJoin(sales, eq(sales.id, paymentTransactions.saleId))
+      .where(eq(paymentTransactions.id, id.toLowerCase()));
+    if (!row || row.tx.provider !== "sandbox") throw new HttpError(404, "Pago no encontrado.");
+    return row;
+  }
+
+  async function sendWebhook(type: "payment.completed" | "payment.failed", transactionId: string, origin: string) {
+    const body = JSON.stringify({ id: `evt_${type}_${transactionId}`, type, transaction_id: transactionId });
+    try {
+      await fetch(`${origin}/api/v0/sandbox/webhook/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
+        body,
+        signal: AbortSignal.timeout(5000),
+      });
+    } catch {
+      // The return redirect captures anyway; a lost webhook only loses the second path.
+    }
+  }
+
+  router.get(
+    "/checkout/:id/",
+    handle(async (req, res) => {
+      const { tx, sale } = await load(req.params.id);
+      res.set("Cache-Control", "no-store");
+      if (tx.status !== "created" || sale.status !== "pending") {
+        res.type("html").send(
+          page("Pago cerrado", `<h1>Este pago ya no está abierto</h1><p>Estado: ${escapeHtml(tx.status)}.</p><p><a href="${escapeHtml(tx.cancelUrl || "/")}">Volver a la tienda</a></p>`),
+        );
+        return;
+      }
+      res.type("html").send(
+        page(
+          "Pagar",
+          `<span class="badge">Entorno de pruebas</span><h1>Pasarela de pago de pruebas</h1>
+<p>Pedido para ${escapeHtml(sale.email)}</p><p class="amount">${escapeHtml(formatCents(tx.amountCents))}</p>
+<form method="post"><input type="hidden" name="action" value="pay"><button class="pay" type="submit">Pagar</button></form>
+<form method="post"><input type="hidden" name="action" value="decline"><button type="submit">Simular tarjeta rechazada</button></form>
+<form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Cancelar</button></form>
+<p><small>No se cobra dinero real. Ninguna tarjeta es necesaria.</small></p>`,
+        ),
+      );
+    }),
+  );
+
+  router.post(
+    "/checkout/:id/",
+    express.urlencoded({ extended: false, limit: "4kb" }),
+    handle(async (req, res) => {
+      const { tx } = await load(req.params.id);
+      const action = String(req.body?.action ?? "");
+      const origin = new URL(tx.returnUrl).origin;
+      if (action === "pay") {
+        // Only an open payment can be approved; a second click changes nothing.
+        await db.execute(sql`UPDATE payment_transactions SET status = 'approved', updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
+        await sendWebhook("payment.completed", tx.id, origin);
+        res.redirect(303, tx.returnUrl);
+        return;
+      }
+      if (action === "decline" || action === "cancel") {
+        const status = action === "decline" ? "declined" : "cancelled";
+        await db.execute(sql`UPDATE payment_transactions SET status = ${status}, updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
+        await releaseSale(db, tx.saleId, status);
+        if (action === "decline") await sendWebhook("payment.failed", tx.id, origin);
+        res.redirect(303, `${tx.cancelUrl}&reason=${status}`);
+        return;
+      }
+      throw new HttpError(400, "Acción no válida.");
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,526 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#lib/prices";
+import type { CheckoutData } from "#lib/schemas/checkout";
+import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
+import { ValidateOrderSchema } from "#lib/schemas/order";
+import type { z } from "zod";
+import { query, type Database, type Executor, type Transaction } from "#api/db/client";
+import {
+  checkoutSessions,
+  coupons,
+  offers,
+  paymentTransactions,
+  priceOptions,
+  promoCodes,
+  promoCodeUses,
+  saleItems,
+  sales,
+} from "#api/db/schema";
+import { HttpError } from "#api/http";
+import type { PaymentProvider, PaymentState } from "#api/payments/types";
+
+const CHECKOUT_SESSION_MINUTES = 30;
+
+type PromoRow = typeof promoCodes.$inferSelect;
+
+/** Why a promo code cannot be used now, in Spanish; null when it can. */
+async function promoCodeProblem(db: Executor, promo: PromoRow | undefined, code: string, email: string | null): Promise<string | null> {
+  if (!promo) return `El código promocional «${code}» no existe.`;
+  const now = Date.now();
+  if (promo.validFrom && promo.validFrom.getTime() > now) return `El código promocional «${code}» todavía no está activo.`;
+  if (promo.validUntil && promo.validUntil.getTime() < now) return `El código promocional «${code}» ha caducado.`;
+  if (promo.maxUses !== null && promo.usedCount >= promo.maxUses) return `El código promocional «${code}» se ha agotado.`;
+  if (email && promo.perCustomerLimit !== null) {
+    const used = await usesByEmail(db, promo.id, email);
+    if (used >= promo.perCustomerLimit) return `Ya has usado el código promocional «${code}».`;
+  }
+  return null;
+}
+
+async function usesByEmail(db: Executor, promoCodeId: string, email: string): Promise<number> {
+  const rows = await query<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM promo_code_uses WHERE promo_code_id = ${promoCodeId} AND lower(email) = lower(${email})`,
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+async function findPromoCodes(db: Executor, codes: string[]): Promise<Map<string, PromoRow>> {
+  if (codes.length === 0) return new Map();
+  const rows = await db.select().from(promoCodes).where(inArray(promoCodes.code, codes));
+  return new Map(rows.map((r) => [r.code, r]));
+}
+
+export function promoCodeAnswer(promo: PromoRow) {
+  return {
+    promo_code: promo.code,
+    discount_type: promo.discountType,
+    discount_value: promo.discountValue,
+    offer_uuid: promo.offerId,
+  };
+}
+
+/** POST /public/offers/apply-promocode/: the code's terms, or a Spanish reason it cannot be used. */
+export async function checkPromoCode(db: Executor, code: string, email: string | null) {
+  const promo = (await findPromoCodes(db, [code])).get(code);
+  const problem = await promoCodeProblem(db, promo, code, email);
+  if (problem || !promo) throw new HttpError(400, problem ?? "Código no válido.");
+  return promoCodeAnswer(promo);
+}
+
+/** Tickets of a price option that this email already holds, paid or reserved. */
+async function ticketsHeld(db: Executor, priceOptionId: string, email: string): Promise<number> {
+  const rows = await query<{ n: number }>(db, sql`
+    SELECT coalesce(sum(si.quantity), 0)::int AS n
+    FROM sale_items si JOIN sales s ON s.id = si.sale_id
+    WHERE si.price_option_id = ${priceOptionId} AND lower(s.email) = lower(${email})
+      AND s.status IN ('pending', 'paid')`);
+  return Number(rows[0]?.n ?? 0);
+}
+
+type StoredLine = SaleLine & { offer_uuid: string; slot_id: string | null; unit_cents: number; paid_unit_cents: number };
+
+/**
+ * POST /sales/validate/: recomputes every price from the database and reports every problem at
+ * once, so the buyer can fix the whole cart in one go.
+ */
+export async function validateOrder(db: Database, body: z.infer<typeof ValidateOrderSchema>): Promise<{ status: number; answer: ValidateOrderResponse }> {
+  const { items, checkout_data } = body;
+  const email = checkout_data.email;
+  const errors: ValidateOrderResponse["errors"] = [];
+  const optionIds = [...new Set(items.map((i) => i.offer_price_uuid.toLowerCase()))];
+  const rows = await db
+    .select({
+      optionId: priceOptions.id,
+      optionTitle: priceOptions.title,
+      actualPrice: priceOptions.actualPrice,
+      available: priceOptions.available,
+      perCustomer: priceOptions.perCustomer,
+      offerId: offers.id,
+      title: offers.title,
+      status: offers.status,
+      validUntil: offers.validUntil,
+    })
+    .from(priceOptions)
+    .innerJoin(offers, eq(offers.id, priceOptions.offerId))
+    .where(inArray(priceOptions.id, optionIds));
+  const byOption = new Map(rows.map((r) => [r.optionId, r]));
+
+  const allCodes = [...new Set(items.flatMap((i) => i.promo_codes))];
+  const promos = await findPromoCodes(db, allCodes);
+  const usableCodes = new Map<string, PromoRow>();
+  for (const code of allCodes) {
+    const problem = await promoCodeProblem(db, promos.get(code), code, email);
+    if (problem) errors.push({ error_text: problem, field: "promo_codes" });
+    else usableCodes.set(code, promos.get(code)!);
+  }
+
+  const today = new Date().toISOString().slice(0, 10);
+  const forPresent = new Set(checkout_data.for_present.map((id) => id.toLowerCase()));
+  const lines: StoredLine[] = [];
+  const seenOptions = new Set<string>();
+  for (const item of items) {
+    const id = item.offer_price_uuid.toLowerCase();
+    const row = byOption.get(id);
+    if (!row || row.status !== "active") {
+      errors.push({ error_text: "Una de las ofertas de tu carrito ya no está disponible. Quítala para continuar.", offer_price_uuid: id });
+      continue;
+    }
+    if (seenOptions.has(id)) {
+      errors.push({ error_text: `«${row.title}» aparece dos veces en el pedido.`, offer_price_uuid: id });
+      continue;
+    }
+    seenOptions.add(id);
+    if (row.validUntil && row.validUntil < today) {
+      errors.push({ error_text: `La oferta «${row.title}» ha caducado.`, offer_price_uuid: id });
+      continue;
+    }
+    if (row.available <= 0) {
+      errors.push({ error_text: `«${row.title}» está agotada.`, offer_price_uuid: id });
+      continue;
+    }
+    if (item.quantity > row.available) {
+      errors.push({ error_text: `Solo quedan ${row.available} entradas de «${row.title}».`, offer_price_uuid: id });
+    }
+    if (row.perCustomer !== null) {
+      const held = await ticketsHeld(db, id, email);
+      if (held + item.quantity > row.perCustomer) {
+        const left = Math.max(0, row.perCustomer - held);
+        errors.push({
+          error_text:
+            left === 0
+              ? `Ya has comprado el máximo de ${row.perCustomer} entradas de «${row.title}» por cliente.`
+              : `Puedes comprar como máximo ${left} ${left === 1 ? "entrada" : "entradas"} más de «${row.title}».`,
+          offer_price_uuid: id,
+        });
+      }
+    }
+    const unitCents = toCents(row.actualPrice);
+    if (toCents(item.saved_price) !== unitCents) {
+      errors.push({ error_text: `El precio de «${row.title}» ha cambiado: ahora cuesta ${formatCents(unitCents)}.`, offer_price_uuid: id });
+    }
+    // Each line takes the lowest price among the codes that apply to its offer.
+    const applicable = item.promo_codes.flatMap((c) => {
+      const p = usableCodes.get(c);
+      return p && (p.offerId === null || p.offerId === row.offerId) ? [p] : [];
+    });
+    const paidCents = bestPromoPriceCents(
+      unitCents,
+      applicable.map((p) => ({ discount_type: p.discountType as "percent", discount_value: p.discountValue })),
+    );
+    const winner =
+      paidCents < unitCents
+        ? applicable.find((p) => promoPriceCents(unitCents, { discount_type: p.discountType as "percent", discount_value: p.discountValue }) === paidCents)
+        : undefined;
+    lines.push({
+      offer_price_uuid: id,
+      offer_uuid: row.offerId,
+      title: row.title,
+      option_title: row.optionTitle,
+      quantity: item.quantity,
+      unit_price: fromCents(unitCents),
+      paid_unit_price: fromCents(paidCents),
+      promo_code: winner?.code ?? null,
+      line_total: fromCents(paidCents * item.quantity),
+      for_present: forPresent.has(row.offerId),
+      slot_id: item.slot_id ?? null,
+      unit_cents: unitCents,
+      paid_unit_cents: paidCents,
+    });
+  }
+
+  const totalCents = lines.reduce((sum, l) => sum + l.paid_unit_cents * l.quantity, 0);
+  const salesData = {
+    items: lines.map(({ unit_cents: _u, paid_unit_cents: _p, slot_id: _s, ...line }) => line),
+    total: fromCents(totalCents),
+    currency: "EUR" as const,
+  };
+  if (errors.length > 0) {
+    return { status: 400, answer: { sales_data: salesData, checkout_data: { email }, errors } };
+  }
+  const token = randomBytes(24).toString("base64url");
+  await db.insert(checkoutSessions).values({
+    token,
+    email,
+    items: lines,
+    checkoutData: checkout_data,
+    totalCents,
+    expiresAt: new Date(Date.now() + CHECKOUT_SESSION_MINUTES * 60_000),
+  });
+  return {
+    status: 200,
+    answer: { sales_data: salesData, checkout_data: { ...checkout_data, session_token: token, email }, errors: [] },
+  };
+}
+
+export type PaymentUrls = { origin: string; apiOrigin: string };
+
+/**
+ * POST /sales/create/: turns a validated checkout into a pending sale. Tickets and promo-code uses
+ * are taken in the same transaction as the sale is written, with conditional updates, so two buyers
+ * can never both get the last ticket. The provider is called after the commit: a slow provider must
+ * not hold row locks.
+ */
+export async function createSale(
+  db: Database,
+  provider: PaymentProvider,
+  sessionToken: string,
+  urls: PaymentUrls,
+  reservationMinutes: number,
+) {
+  const reserved = await db.transaction(async (tx) => {
+    const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
+    if (!session || session.expiresAt.getTime() < Date.now()) {
+      throw new HttpError(400, "La sesión de pago ha caducado. Revisa tu carrito y vuelve a continuar.");
+    }
+    const [existing] = await tx.select().from(sales).where(eq(sales.sessionToken, sessionToken));
+    if (existing) return { saleId: existing.id, existing: true as const };
+
+    const lines = session.items as StoredLine[];
+    const checkoutData = session.checkoutData as CheckoutData;
+    for (const line of lines) {
+      const taken = await query<{ available: number }>(tx, sql`
+        UPDATE price_options SET available = available - ${line.quantity}
+        WHERE id = ${line.offer_price_uuid} AND available >= ${line.quantity}
+        RETURNING available`);
+      if (taken.length === 0) {
+        throw new HttpError(409, `Se han agotado las entradas de «${line.title}» mientras comprabas.`);
+      }
+      // The stock row is locked by the update above, so this count cannot race another buyer.
+      const [option] = await tx.select({ perCustomer: priceOptions.perCustomer }).from(priceOptions).where(eq(priceOptions.id, line.offer_price_uuid));
+      if (option?.perCustomer != null) {
+        const held = await ticketsHeld(tx, line.offer_price_uuid, session.email);
+        if (held + line.quantity > option.perCustomer) {
+          throw new HttpError(409, `Has superado el máximo de ${option.perCustomer} entradas por cliente de «${line.title}».`);
+        }
+      }
+    }
+
+    const [sale] = await tx
+      .insert(sales)
+      .values({
+        sessionToken,
+        email: session.email,
+        status: "pending",
+        provider: provider.name,
+        totalCents: session.totalCents,
+        checkoutData,
+        expiresAt: new Date(Date.now() + reservationMinutes * 60_000),
+      })
+      .returning({ id: sales.id });
+    await tx.insert(saleItems).values(
+      lines.map((l) => ({
+        saleId: sale.id,
+        offerId: l.offer_uuid,
+        priceOptionId: l.offer_price_uuid,
+        quantity: l.quantity,
+        unitPriceCents: l.unit_cents,
+        paidUnitCents: l.paid_unit_cents,
+        promoCode: l.promo_code,
+        slotId: l.slot_id,
+        forPresent: l.for_present,
+      })),
+    );
+
+    const usedCodes = [...new Set(lines.flatMap((l) => (l.promo_code ? [l.promo_code] : [])))];
+    for (const code of usedCodes) {
+      const taken = await query<{ id: string; per_customer_limit: number | null }>(tx, sql`
+        UPDATE promo_codes SET used_count = used_count + 1
+        WHERE code = ${code}
+          AND (max_uses IS NULL OR used_count < max_uses)
+          AND (valid_from IS NULL OR valid_from <= now())
+          AND (valid_until IS NULL OR valid_until >= now())
+        RETURNING id, per_customer_limit`);
+      const promo = taken[0];
+      if (!promo) throw new HttpError(409, `El código promocional «${code}» ya no está disponible. Quítalo y vuelve a intentarlo.`);
+      if (promo.per_customer_limit !== null && (await usesByEmail(tx, promo.id, session.email)) >= promo.per_customer_limit) {
+        throw new HttpError(409, `Ya has usado el código promocional «${code}».`);
+      }
+      await tx.insert(promoCodeUses).values({ promoCodeId: promo.id, saleId: sale.id, email: session.email });
+    }
+
+    const [transaction] = await tx
+      .insert(paymentTransactions)
+      .values({
+        saleId: sale.id,
+        provider: provider.name,
+        amountCents: session.totalCents,
+        status: "created",
+        returnUrl: "",
+        cancelUrl: "",
+      })
+      .returning({ id: paymentTransactions.id });
+    return { saleId: sale.id, transactionId: transaction.id, existing: false as const, session, checkoutData, lines };
+  });
+
+  if (reserved.existing) return existingPayment(db, reserved.saleId);
+
+  const { saleId, transactionId, checkoutData, lines, session } = reserved;
+  const returnUrl = `${urls.origin}/order/success?transaction_id=${transactionId}`;
+  const cancelUrl = `${urls.origin}/order/cancel?transaction_id=${transactionId}`;
+  try {
+    const payment = await provider.createPayment({
+      saleId,
+      transactionId,
+      amountCents: session.totalCents,
+      currency: "EUR",
+      description: lines.map((l) => `${l.quantity} × ${l.title}`).join(", ").slice(0, 120),
+      email: session.email,
+      fullName: checkoutData.user_fullname,
+      returnUrl,
+      cancelUrl,
+      webhookUrl: `${urls.apiOrigin}/api/v0/${provider.name}/webhook/`,
+    });
+    await db
+      .update(paymentTransactions)
+      .set({ providerRef: payment.providerRef, redirectUrl: payment.redirectUrl, returnUrl, cancelUrl, updatedAt: new Date() })
+      .where(eq(paymentTransactions.id, transactionId));
+    return { payment: { sale_id: saleId, transaction_id: transactionId, provider: provider.name, flow: payment.flow, redirect_url: payment.redirectUrl } };
+  } catch (error) {
+    await releaseSale(db, saleId, "cancelled");
+    throw new HttpError(502, "No se ha podido iniciar el pago con el proveedor. Inténtalo de nuevo en unos minutos.", {
+      cause: error instanceof Error ? error.message : undefined,
+    });
+  }
+}
+
+async function existingPayment(db: Database, saleId: string) {
+  const [row] = await db
+    .select({ sale: sales, tx: paymentTransactions })
+    .from(sales)
+    .innerJoin(paymentTransactions, eq(paymentTransactions.saleId, sales.id))
+    .where(eq(sales.id, saleId));
+  if (!row || row.sale.status !== "pending" || !row.tx.redirectUrl) {
+    throw new HttpError(409, "Este pedido ya no está pendiente de pago. Revisa tu carrito.");
+  }
+  return {
+    payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow: "hosted", redirect_url: row.tx.redirectUrl },
+  };
+}
+
+/**
+ * Gives back the tickets and promo-code uses of a pending sale. The status change is the guard:
+ * only the caller whose update moved the sale out of "pending" releases it, so a sweep on several
+ * processes, a cancel and a webhook can race without giving stock back twice.
+ */
+export async function releaseSale(db: Executor, saleId: string, status: "cancelled" | "declined" | "expired"): Promise<boolean> {
+  return db.transaction(async (tx: Transaction) => {
+    const moved = await query(tx, sql`UPDATE sales SET status = ${status} WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
+    if (moved.length === 0) return false;
+    await giveBack(tx, [saleId]);
+    return true;
+  });
+}
+
+async function giveBack(tx: Executor, saleIds: string[]) {
+  if (saleIds.length === 0) return;
+  const ids = sql.join(saleIds.map((id) => sql`${id}::uuid`), sql`, `);
+  await tx.execute(sql`
+    UPDATE price_options p SET available = p.available + t.quantity
+    FROM (SELECT price_option_id, sum(quantity)::int AS quantity FROM sale_items WHERE sale_id IN (${ids}) GROUP BY price_option_id) t
+    WHERE p.id = t.price_option_id`);
+  await tx.execute(sql`
+    UPDATE promo_codes c SET used_count = greatest(0, c.used_count - t.n)
+    FROM (SELECT promo_code_id, count(*)::int AS n FROM promo_code_uses WHERE sale_id IN (${ids}) GROUP BY promo_code_id) t
+    WHERE c.id = t.promo_code_id`);
+  await tx.execute(sql`DELETE FROM promo_code_uses WHERE sale_id IN (${ids})`);
+  await tx.execute(sql`UPDATE payment_transactions SET status = 'cancelled', updated_at = now() WHERE sale_id IN (${ids}) AND status IN ('created', 'approved')`);
+}
+
+/** Expires unpaid reservations; SKIP LOCKED lets several processes sweep without waiting on each other. */
+export async function sweepExpiredReservations(db: Database): Promise<number> {
+  return db.transaction(async (tx) => {
+    const expired = await query<{ id: string }>(tx, sql`
+      UPDATE sales SET status = 'expired'
+      WHERE id IN (
+        SELECT id FROM sales WHERE status = 'pending' AND expires_at < now()
+        ORDER BY expires_at LIMIT 200 FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id`);
+    await giveBack(tx, expired.map((r) => r.id));
+    return expired.length;
+  });
+}
+
+export function startReservationSweep(db: Database, everyMs = 60_000): () => void {
+  const timer = setInterval(() => {
+    sweepExpiredReservations(db).catch((error) => console.error("Barrido de reservas fallido:", error));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+const COUPON_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+function couponCode(): string {
+  const chars = Array.from({ length: 12 }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]);
+  return `${chars.slice(0, 4).join("")}-${chars.slice(4, 8).join("")}-${chars.slice(8).join("")}`;
+}
+
+export async function findTransaction(db: Executor, by: { transactionId?: string | null; provider?: string; providerRef?: string | null }) {
+  if (by.transactionId) {
+    const [tx] = await db.select().from(paymentTransactions).where(eq(paymentTransactions.id, by.transactionId));
+    return tx ?? null;
+  }
+  if (by.provider && by.providerRef) {
+    const [tx] = await db
+      .select()
+      .from(paymentTransactions)
+      .where(and(eq(paymentTransactions.provider, by.provider), eq(paymentTransactions.providerRef, by.providerRef)));
+    return tx ?? null;
+  }
+  return null;
+}
+
+/**
+ * POST /sales/capture/{id}/: asks the provider, checks amount and currency against the sale, and
+ * marks it paid exactly once. The return redirect, the webhook and a reload can all arrive at the
+ * same time; the conditional update decides which one issues the coupons, the others read them.
+ */
+export async function captureSale(db: Database, providers: Map<string, PaymentProvider>, saleId: string, transactionId: string): Promise<Purchase> {
+  const tx = await findTransaction(db, { transactionId });
+  if (!tx || tx.saleId !== saleId) throw new HttpError(404, "No hemos encontrado ese pago.");
+  const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
+  if (!sale) throw new HttpError(404, "No hemos encontrado ese pedido.");
+  if (sale.status === "paid") return purchaseOf(db, saleId);
+  if (sale.status === "declined" || sale.status === "cancelled") {
+    throw new HttpError(402, sale.status === "declined" ? "El pago ha sido rechazado." : "El pago se ha cancelado.");
+  }
+  const provider = providers.get(tx.provider);
+  if (!provider) throw new HttpError(503, "El proveedor de pago de este pedido no está disponible.");
+
+  let state: PaymentState;
+  try {
+    state = await provider.capturePayment({ providerRef: tx.providerRef ?? tx.id, transactionId: tx.id, amountCents: tx.amountCents, currency: tx.currency });
+  } catch {
+    throw new HttpError(502, "No hemos podido confirmar el pago con el proveedor. Vuelve a cargar la página en unos segundos.");
+  }
+  if (state.status === "declined") {
+    await db.update(paymentTransactions).set({ status: "declined", updatedAt: new Date() }).where(eq(paymentTransactions.id, tx.id));
+    await releaseSale(db, saleId, "declined");
+    throw new HttpError(402, "El pago ha sido rechazado.");
+  }
+  if (state.status !== "captured") throw new HttpError(409, "El pago todavía no se ha completado.");
+  if (state.amountCents !== sale.totalCents || state.currency.toUpperCase() !== sale.currency) {
+    await db.update(sales).set({ status: "refund_required" }).where(and(eq(sales.id, saleId), inArray(sales.status, ["pending", "expired"])));
+    throw new HttpError(409, "El importe cobrado no coincide con el pedido. Nuestro equipo lo revisará y te lo reembolsará.");
+  }
+  await markPaid(db, saleId, tx.id);
+  return purchaseOf(db, saleId);
+}
+
+async function markPaid(db: Database, saleId: string, transactionId: string) {
+  await db.transaction(async (t) => {
+    let won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
+    if (won.length === 0) {
+      const [current] = await t.select({ status: sales.status }).from(sales).where(eq(sales.id, saleId)).for("update");
+      if (current?.status !== "expired") return; // already paid by a concurrent capture
+      // Paid after the reservation lapsed: take the tickets again if they are still there.
+      const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId));
+      for (const item of items) {
+        const taken = await query(t, sql`UPDATE price_options SET available = available - ${item.quantity} WHERE id = ${item.priceOptionId} AND available >= ${item.quantity} RETURNING id`);
+        if (taken.length === 0) {
+          throw new HttpError(409, "Tu reserva caducó y las entradas se han agotado. Te reembolsaremos el pago.");
+        }
+      }
+      won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'expired' RETURNING id`);
+      if (won.length === 0) return;
+    }
+    await t.update(paymentTransactions).set({ status: "captured", updatedAt: new Date() }).where(eq(paymentTransactions.id, transactionId));
+    const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId));
+    const codes = items.flatMap((item) => Array.from({ length: item.quantity }, () => ({ saleItemId: item.id, code: couponCode() })));
+    if (codes.length) await t.insert(coupons).values(codes);
+    await t.delete(checkoutSessions).where(eq(checkoutSessions.token, (await t.select({ s: sales.sessionToken }).from(sales).where(eq(sales.id, saleId)))[0].s));
+  });
+}
+
+export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase> {
+  const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
+  if (!sale) throw new HttpError(404, "No hemos encontrado ese pedido.");
+  const items = await db
+    .select({ item: saleItems, title: offers.title, optionTitle: priceOptions.title })
+    .from(saleItems)
+    .innerJoin(offers, eq(offers.id, saleItems.offerId))
+    .innerJoin(priceOptions, eq(priceOptions.id, saleItems.priceOptionId))
+    .where(eq(saleItems.saleId, saleId));
+  const codes = items.length
+    ? await db.select().from(coupons).where(inArray(coupons.saleItemId, items.map((i) => i.item.id)))
+    : [];
+  return {
+    sale_id: sale.id,
+    status: sale.status,
+    email: sale.email,
+    total: fromCents(sale.totalCents),
+    currency: sale.currency,
+    paid_at: sale.paidAt?.toISOString() ?? null,
+    items: items.map(({ item, title, optionTitle }) => ({
+      offer_uuid: item.offerId,
+      title,
+      option_title: optionTitle,
+      quantity: item.quantity,
+      paid_unit_price: fromCents(item.paidUnitCents),
+      for_present: item.forPresent,
+      coupons: codes.filter((c) => c.saleItemId === item.id).map((c) => c.code).sort(),
+    })),
+  };
+}

@@ -1,0 +1,120 @@
+import { Link, useFetcher, useFetchers, useLocation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { formatCents } from "#lib/prices";
+import { CartIcon, TrashIcon } from "./icons";
+
+export type CartLine = {
+  offerUuid: string;
+  title: string;
+  optionTitle: string;
+  image: { url: string; width: number; height: number } | null;
+  ticketsCount: number;
+  lineCents: number;
+};
+
+function RemoveButton({ offerUuid, title }: { offerUuid: string; title: string }) {
+  const fetcher = useFetcher();
+  const location = useLocation();
+  return (
+    <fetcher.Form method="post" action="/cart">
+      <input type="hidden" name="intent" value="remove" />
+      <input type="hidden" name="offerUuid" value={offerUuid} />
+      <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <button type="submit" className="icon-button" aria-label={`Quitar ${title} del carrito`}>
+        <TrashIcon />
+      </button>
+    </fetcher.Form>
+  );
+}
+
+/** Offers being removed right now vanish at once (optimistic UI), before the server answers. */
+export function usePendingRemovals(): Set<string> {
+  const removing = new Set<string>();
+  for (const f of useFetchers()) {
+    if (f.formData?.get("intent") === "remove") removing.add(String(f.formData.get("offerUuid")));
+    if (f.formData?.get("intent") === "clear") removing.add("*");
+  }
+  return removing;
+}
+
+export function CartPanel({ lines }: { lines: CartLine[] }) {
+  const removing = usePendingRemovals();
+  const visible = removing.has("*") ? [] : lines.filter((l) => !removing.has(l.offerUuid));
+  return (
+    <div className="cart-panel-inner">
+      <h2 className="cart-title">Tu carrito</h2>
+      {visible.length === 0 ? (
+        <p className="muted">Tu carrito de compras está vacío</p>
+      ) : (
+        <ul className="cart-lines">
+          {visible.map((line) => (
+            <li key={line.offerUuid} className="cart-line">
+              {line.image ? <img src={line.image.url} alt="" width={64} height={40} loading="lazy" /> : null}
+              <div>
+                <Link to={`/ofertas/${line.offerUuid}/`} className="cart-line-title">
+                  {line.title}
+                </Link>
+                <small>
+                  {line.optionTitle} · {line.ticketsCount} {line.ticketsCount === 1 ? "entrada" : "entradas"}
+                </small>
+                <strong>{formatCents(line.lineCents)}</strong>
+              </div>
+              <RemoveButton offerUuid={line.offerUuid} title={line.title} />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Link to="/checkout/" className={`btn btn-block${visible.length ? "" : " btn-disabled"}`} aria-disabled={!visible.length}>
+        Comprar
+      </Link>
+    </div>
+  );
+}
+
+/** Without JS the cart button is a link to /checkout; with JS it opens this panel. */
+export function CartDropdown({ lines, count }: { lines: CartLine[]; count: number }) {
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const removing = usePendingRemovals();
+  const shownCount = removing.has("*") ? 0 : count - lines.filter((l) => removing.has(l.offerUuid)).reduce((n, l) => n + l.ticketsCount, 0);
+
+  useEffect(() => setOpen(false), [location.key]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
+    const onClick = (e: MouseEvent) => !wrapper.current?.contains(e.target as Node) && setOpen(false);
+    document.addEventListener("keydown", onKey);
+    document.addEventListener("click", onClick);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      document.removeEventListener("click", onClick);
+    };
+  }, [open]);
+
+  return (
+    <div className="cart-dropdown" ref={wrapper}>
+      <a
+        href="/checkout/"
+        className="header-button"
+        aria-expanded={open}
+        aria-controls="cart-panel"
+        onClick={(e) => {
+          e.preventDefault();
+          setOpen((v) => !v);
+        }}
+      >
+        <CartIcon />
+        <span className="visually-hidden">Carrito, </span>
+        <span className="count-badge" aria-label={`${shownCount} entradas`}>
+          {shownCount}
+        </span>
+      </a>
+      {open ? (
+        <div id="cart-panel" className="cart-panel">
+          <CartPanel lines={lines} />
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+import type { OfferDetail, OfferSummary } from "#api/services/offers";
+import type { PromoCode } from "#lib/prices";
+import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
+import { config } from "./env.server";
+
+export type { OfferDetail, OfferSummary };
+export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+
+/** One error type for every failed call; `message` is the text for the toast (spec section 8). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    const b = body as { detail?: unknown; error?: unknown } | null;
+    const text = typeof b?.detail === "string" ? b.detail : typeof b?.error === "string" ? b.error : `Error ${status} de la API`;
+    super(text);
+  }
+}
+
+type CallOptions = {
+  method?: "GET" | "POST";
+  query?: Record<string, string | number | undefined | (string | undefined)[]>;
+  body?: unknown;
+  /** The browser's request, so the API sees the buyer's host and address through forwarded headers. */
+  request?: Request;
+  signal?: AbortSignal;
+  /** Statuses whose body is a normal answer (validate answers 400 with errors). */
+  acceptStatus?: number[];
+};
+
+/**
+ * The storefront's only way to its data: HTTP to /api/v0 (API_URL), JSON, Accept-Language es.
+ * An Authorization: JWT header joins here once accounts exist.
+ */
+export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const url = new URL(`${config().apiUrl}${path}`);
+  for (const [key, value] of Object.entries(options.query ?? {})) {
+    for (const v of Array.isArray(value) ? value : [value]) {
+      if (v !== undefined && v !== "") url.searchParams.append(key, String(v));
+    }
+  }
+  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es" };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.request) {
+    const incoming = new URL(options.request.url);
+    headers["X-Forwarded-Host"] = options.request.headers.get("x-forwarded-host") ?? incoming.host;
+    headers["X-Forwarded-Proto"] = options.request.headers.get("x-forwarded-proto") ?? incoming.protocol.replace(":", "");
+    const client = options.request.headers.get("x-ofertas-client-ip");
+    if (client) headers["X-Forwarded-For"] = client;
+  }
+  const response = await fetch(url, {
+    method: options.method ?? "GET",
+    headers,
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    signal: options.signal ?? AbortSignal.timeout(15_000),
+  });
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: "La API respondió algo que no es JSON." };
+  }
+  if (!response.ok && !options.acceptStatus?.includes(response.status)) throw new ApiError(response.status, data);
+  return data as T;
+}
+
+export type OfferQuery = { search?: string; category?: string; region?: string; page?: number | string; page_size?: number };
+
+export const offersApi = {
+  list: (query: OfferQuery, signal?: AbortSignal) => api<Page<OfferSummary>>("/public/offers/", { query, signal }),
+  mainpage: (query: OfferQuery) => api<Page<OfferSummary>>("/public/offers/mainpage/", { query }),
+  get: (id: string) => api<OfferDetail>(`/public/offers/${id}/`),
+  selected: (uuids: string[]) =>
+    uuids.length ? api<OfferSummary[]>("/public/offers/selected/", { query: { uuids } }) : Promise.resolve([]),
+  nearby: (id: string, pageSize = 4) => api<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { query: { page_size: pageSize } }),
+};
+
+export const salesApi = {
+  applyPromoCode: (promo_code: string, email?: string) =>
+    api<PromoCode & { offer_uuid: string | null }>("/public/offers/apply-promocode/", { method: "POST", body: { promo_code, email } }),
+  validate: (body: ValidateOrderRequest) =>
+    api<ValidateOrderResponse>("/sales/validate/", { method: "POST", body, acceptStatus: [400] }),
+  create: (session_token: string, request: Request) =>
+    api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token }, request }),
+  capture: (saleId: string, transaction_id: string) =>
+    api<Purchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
+  cancel: (saleId: string, transaction_id: string) =>
+    api<{ released: boolean }>(`/sales/cancel/${saleId}/`, { method: "POST", body: { transaction_id } }),
+};

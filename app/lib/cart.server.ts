@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { EMPTY_CART, MAX_CART_ITEMS, type Cart } from "#lib/cart";
+import { DISCOUNT_TYPES } from "#lib/prices";
+import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#lib/schemas/order";
+import { cookies, readCookie } from "./cookies.server";
+
+// Compact on the wire: [offer, option, tickets, slot, gift] per item, [code, type, value] per code.
+const Wire = z.object({
+  v: z.literal(1),
+  i: z
+    .array(
+      z.tuple([
+        z.string().uuid(),
+        z.string().uuid(),
+        z.number().int().min(1).max(MAX_TICKETS_PER_ITEM),
+        z.string().max(64).nullable(),
+        z.union([z.literal(0), z.literal(1)]),
+      ]),
+    )
+    .max(MAX_CART_ITEMS),
+  p: z.array(z.tuple([z.string().max(40), z.enum(DISCOUNT_TYPES), z.string().max(20)])).max(MAX_PROMO_CODES),
+});
+
+export function decodeCart(value: unknown): Cart | null {
+  const parsed = Wire.safeParse(value);
+  if (!parsed.success) return null;
+  return {
+    items: parsed.data.i.map(([offerUuid, priceOptionUuid, ticketsCount, slotId, gift]) => ({
+      offerUuid,
+      priceOptionUuid,
+      ticketsCount,
+      slotId,
+      gift: gift === 1,
+    })),
+    promoCodes: parsed.data.p.map(([promo_code, discount_type, discount_value]) => ({ promo_code, discount_type, discount_value })),
+  };
+}
+
+export function encodeCart(cart: Cart): z.infer<typeof Wire> {
+  return {
+    v: 1,
+    i: cart.items.map((i) => [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift ? 1 : 0]),
+    p: cart.promoCodes.map((c) => [c.promo_code, c.discount_type, c.discount_value]),
+  };
+}
+
+/** A missing, tampered, stale or malformed cart cookie is an empty cart. */
+export async function getCart(request: Request): Promise<Cart> {
+  return (await readCookie(cookies().cart, request, decodeCart)) ?? EMPTY_CART;
+}
+
+export async function commitCart(cart: Cart): Promise<string> {
+  if (cart.items.length === 0 && cart.promoCodes.length === 0) {
+    return cookies().cart.serialize("", { maxAge: 0 });
+  }
+  return cookies().cart.serialize(encodeCart(cart));
+}

@@ -1,0 +1,45 @@
+import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-run/node";
+import { config } from "./env.server";
+
+const secure = () => config().isProduction && !process.env.OFERTAS_INSECURE_COOKIES;
+
+/** Signed cookies: SESSION_SECRET's newest secret signs, every listed secret still verifies. */
+function signedCookie(name: string, maxAgeSeconds?: number): Cookie {
+  return createCookie(name, {
+    httpOnly: true,
+    sameSite: "lax",
+    path: "/",
+    secure: secure(),
+    secrets: config().sessionSecrets,
+    ...(maxAgeSeconds ? { maxAge: maxAgeSeconds } : {}),
+  });
+}
+
+let cache: { cart: Cookie; checkout: Cookie; session: ReturnType<typeof createCookieSessionStorage> } | undefined;
+
+export function cookies() {
+  cache ??= {
+    cart: signedCookie("__cart", 60 * 60 * 24 * 30),
+    checkout: signedCookie("__checkout", 60 * 60 * 2),
+    session: createCookieSessionStorage({ cookie: signedCookie("__session", 60 * 60 * 24 * 30) }),
+  };
+  return cache;
+}
+
+/** Consent is not secret and not signed: it only hides the banner. */
+export const consentCookie = createCookie("ofertas_consent", {
+  path: "/",
+  sameSite: "lax",
+  httpOnly: true,
+  maxAge: 60 * 60 * 24 * 365,
+});
+
+/** A cookie value that fails its signature or shape reads as null, never as an error. */
+export async function readCookie<T>(cookie: Cookie, request: Request, parse: (value: unknown) => T | null): Promise<T | null> {
+  try {
+    const value = await cookie.parse(request.headers.get("Cookie"));
+    return value === null || value === undefined ? null : parse(value);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,9 @@
+import { loadConfig, type Config } from "#lib/config.server";
+
+let cached: Config | undefined;
+
+/** The validated environment, read once (server.ts already stopped on a bad value). */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}

@@ -1,0 +1,21 @@
+/** A redirect target from a form is trusted only when it is a local path ("/…", not "//…"). */
+export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  return to;
+}
+
+/** Where a plain form post should send the user back to. */
+export function backTo(request: Request, formData: FormData | null, fallback = "/"): string {
+  const fromForm = formData?.get("redirectTo");
+  if (typeof fromForm === "string") return safeRedirect(fromForm, fallback);
+  const referer = request.headers.get("referer");
+  if (referer) {
+    try {
+      const url = new URL(referer);
+      if (url.host === new URL(request.url).host) return safeRedirect(url.pathname + url.search, fallback);
+    } catch {
+      // not a URL: use the fallback
+    }
+  }
+  return fallback;
+}

@@ -1,0 +1,78 @@
+import type { Session } from "@remix-run/node";
+import { z } from "zod";
+import { RECENT_SEARCHES_MAX } from "#lib/constants";
+import { regionFromValue, type Region } from "#lib/regions";
+import { cookies } from "./cookies.server";
+
+export type Toast = { type: "success" | "error"; text: string };
+
+const RecentSearch = z.object({ uuid: z.string().uuid(), title: z.string().max(120) });
+export type RecentSearch = z.infer<typeof RecentSearch>;
+
+const Fields = {
+  region: z.string().max(60),
+  favorites: z.array(z.string().uuid()).max(50),
+  recent: z.array(RecentSearch).max(RECENT_SEARCHES_MAX),
+  toasts: z.array(z.object({ type: z.enum(["success", "error"]), text: z.string().max(300) })).max(5),
+};
+
+export async function getSession(request: Request): Promise<Session> {
+  return cookies().session.getSession(request.headers.get("Cookie"));
+}
+
+export async function commitSession(session: Session): Promise<string> {
+  return cookies().session.commitSession(session);
+}
+
+/** Each field is checked on read, so a session with an unexpected shape reads as empty fields. */
+function field<K extends keyof typeof Fields>(session: Session, key: K): z.infer<(typeof Fields)[K]> | undefined {
+  const parsed = Fields[key].safeParse(session.get(key));
+  return parsed.success ? (parsed.data as z.infer<(typeof Fields)[K]>) : undefined;
+}
+
+export function sessionRegion(session: Session): Region {
+  return regionFromValue(field(session, "region"));
+}
+
+export function setRegion(session: Session, value: string) {
+  const region = regionFromValue(value);
+  if (region.value) session.set("region", region.value);
+  else session.unset("region");
+}
+
+export function favorites(session: Session): string[] {
+  return field(session, "favorites") ?? [];
+}
+
+export function recentSearches(session: Session): RecentSearch[] {
+  return field(session, "recent") ?? [];
+}
+
+/** Newest first, at most four, an offer already in the list moves to the top instead of repeating. */
+export function addRecentSearch(list: RecentSearch[], item: RecentSearch): RecentSearch[] {
+  return [item, ...list.filter((r) => r.uuid !== item.uuid)].slice(0, RECENT_SEARCHES_MAX);
+}
+
+export function rememberSearch(session: Session, item: RecentSearch) {
+  session.set("recent", addRecentSearch(recentSearches(session), item));
+}
+
+/** One-shot messages: shown by the next page (toast with JS, role="status" without). */
+export function flash(session: Session, toast: Toast) {
+  const current = (session.get("toasts") as Toast[] | undefined) ?? [];
+  session.flash("toasts", [...current, toast].slice(-5));
+}
+
+export function takeToasts(session: Session): Toast[] {
+  return field(session, "toasts") ?? [];
+}
+
+/** Redirect with a flash message, answering 303 so a form post becomes a GET. */
+export async function redirectWithToast(to: string, toast: Toast, request: Request, init: { headers?: HeadersInit } = {}) {
+  const session = await getSession(request);
+  flash(session, toast);
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await commitSession(session));
+  headers.set("Location", to);
+  return new Response(null, { status: 303, headers });
+}

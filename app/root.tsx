@@ -1,0 +1,254 @@
+import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLocation,
+  useMatches,
+  useNavigation,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { useEffect } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
+import { CATEGORY_MENU } from "#lib/categories";
+import { toCents } from "#lib/prices";
+import { DEFAULT_REGION } from "#lib/regions";
+import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
+import { ConsentBanner } from "#app/components/consent-banner";
+import { Footer } from "#app/components/footer";
+import { BackIcon, HeartIcon, LoginIcon } from "#app/components/icons";
+import { Logo } from "#app/components/logo";
+import { RegionForm } from "#app/components/region-form";
+import { SearchButton } from "#app/components/search-dialog";
+import { Toasts } from "#app/components/toasts";
+import { offersApi } from "#app/lib/api.server";
+import { getCart } from "#app/lib/cart.server";
+import { consentCookie } from "#app/lib/cookies.server";
+import { config } from "#app/lib/env.server";
+import { commitSession, favorites, getSession, sessionRegion, takeToasts } from "#app/lib/session.server";
+import { ticketCount } from "#lib/cart";
+import styles from "./styles.css?url";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: styles },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export type RouteHandle = {
+  /** Only the bare content, no header or footer (the /iframe widget). */
+  bare?: boolean;
+  /** Ship no JavaScript at all: the page has nothing to hydrate. */
+  noScripts?: boolean;
+};
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const origin = `${request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "")}://${url.host}`;
+  if (url.pathname.startsWith("/iframe")) {
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, consent: true, contacts: null };
+  }
+  const [session, cart, consent] = await Promise.all([
+    getSession(request),
+    getCart(request),
+    consentCookie.parse(request.headers.get("Cookie")).catch(() => null),
+  ]);
+  const toasts = takeToasts(session);
+  let lines: CartLine[] = [];
+  if (cart.items.length) {
+    const offers = await offersApi.selected(cart.items.map((i) => i.offerUuid)).catch(() => []);
+    const byId = new Map(offers.map((o) => [o.uuid, o]));
+    lines = cart.items.flatMap((item) => {
+      const offer = byId.get(item.offerUuid);
+      const option = offer?.price_options.find((o) => o.uuid === item.priceOptionUuid);
+      if (!offer || !option) return [];
+      const cover = offer.images[0];
+      return [
+        {
+          offerUuid: offer.uuid,
+          title: offer.title,
+          optionTitle: option.title,
+          image: cover ? { url: cover.image_url, width: cover.width, height: cover.height } : null,
+          ticketsCount: item.ticketsCount,
+          lineCents: toCents(option.actual_price) * item.ticketsCount,
+        },
+      ];
+    });
+  }
+  const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
+  return data(
+    {
+      bare: false as const,
+      origin,
+      toasts,
+      region: sessionRegion(session),
+      cart: { count: ticketCount(cart), lines },
+      favoritesCount: favorites(session).length,
+      consent: consent === "accepted" || consent === "rejected",
+      contacts: { supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL },
+    },
+    toasts.length ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
+  );
+}
+
+
+type RootLoaderData = {
+  bare: boolean;
+  origin: string;
+  toasts: { type: "success" | "error"; text: string }[];
+  region: { label: string; value: string };
+  cart: { count: number; lines: CartLine[] };
+  favoritesCount: number;
+  consent: boolean;
+  contacts: { supportEmail: string; businessEmail: string } | null;
+};
+
+export function useRootData(): RootLoaderData | undefined {
+  return useRouteLoaderData<RootLoaderData>("root");
+}
+
+function PendingSpinner() {
+  const navigation = useNavigation();
+  // The spinner waits 1 s before showing (router pending threshold) and then stays at least 0.5 s.
+  return (
+    <div className={`pending-bar${navigation.state !== "idle" ? " is-pending" : ""}`} role="progressbar" aria-hidden={navigation.state === "idle"} aria-label="Cargando">
+      <span />
+    </div>
+  );
+}
+
+function Header({ data }: { data: RootLoaderData }) {
+  const location = useLocation();
+  const isHome = location.pathname === "/";
+  return (
+    <header className="site-header">
+      <div className="header-row">
+        {!isHome ? (
+          <a href="/" className="back-arrow" aria-label="Volver" onClick={(e) => {
+            if (window.history.length > 1) {
+              e.preventDefault();
+              window.history.back();
+            }
+          }}>
+            <BackIcon />
+          </a>
+        ) : null}
+        <Logo />
+        <p className="tagline">
+          <span className="tagline-long">Ofertas irresistibles para ti en {data.region.label}</span>
+          <span className="tagline-short">Ofertas en {data.region.label}</span>
+        </p>
+        <nav className="header-actions" aria-label="Tu cuenta">
+          <SearchButton />
+          <Link to="/favorite" className="header-button" aria-label={`Favoritos, ${data.favoritesCount}`}>
+            <HeartIcon />
+            <span className="count-badge">{data.favoritesCount}</span>
+          </Link>
+          <CartDropdown lines={data.cart.lines} count={data.cart.count} />
+          <Link to="/login" className="header-button">
+            <LoginIcon />
+            <span className="header-button-label">Entrar</span>
+          </Link>
+        </nav>
+      </div>
+      <div className="header-row header-row-secondary">
+        <RegionForm region={data.region} />
+        <nav aria-label="Categorías" className="category-nav">
+          <ul>
+            {CATEGORY_MENU.map((c) => (
+              <li key={c.id}>
+                <Link to={c.href} aria-current={location.pathname === c.href ? "page" : undefined} prefetch="intent">
+                  {c.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRootData();
+  const matches = useMatches();
+  const hydrated = useHydrated();
+  const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
+  const bare = data?.bare || handles.some((h) => h.bare);
+  const noScripts = handles.some((h) => h.noScripts);
+  // Set after hydration, not by an inline script: if the bundle fails, the no-JS controls stay.
+  useEffect(() => {
+    document.documentElement.classList.add("js");
+  }, []);
+  return (
+    <html lang="es">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#e4572e" />
+        <Meta />
+        <Links />
+      </head>
+      <body className={bare ? "bare" : undefined}>
+        {bare || !data ? (
+          children
+        ) : (
+          <>
+            <a href="#main" className="skip-link">
+              Saltar al contenido
+            </a>
+            <PendingSpinner />
+            <Header data={data} />
+            <Toasts messages={data.toasts} hydrated={hydrated} />
+            <main id="main" className="site-main">
+              {children}
+            </main>
+            {data.contacts ? <Footer {...data.contacts} /> : null}
+            {!data.consent ? <ConsentBanner /> : null}
+          </>
+        )}
+        {noScripts ? null : (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        )}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="error-page">
+      {notFound ? (
+        <>
+          <h1>404</h1>
+          <p>Lo sentimos, no pudimos encontrar la página que buscas.</p>
+        </>
+      ) : (
+        <>
+          <h1>Algo ha salido mal</h1>
+          <p>Ha ocurrido un error inesperado. Inténtalo de nuevo en unos minutos.</p>
+          {/* Details only in development; production never shows a stack trace. */}
+          {import.meta.env.DEV && error instanceof Error ? <pre className="error-stack">{error.stack}</pre> : null}
+        </>
+      )}
+      <p>
+        <a href="/" className="btn">
+          Ir a la página principal
+        </a>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,15 @@
+import type { MetaFunction } from "@remix-run/node";
+import { NotFoundPage } from "#app/components/not-found";
+
+export const meta: MetaFunction = () => [{ title: "Página no encontrada | ofertas" }, { name: "robots", content: "noindex" }];
+
+/** Any unknown path: the spec's 404 page, answered with status 404. */
+export async function loader() {
+  throw new Response("Not Found", { status: 404 });
+}
+
+export default function NotFound() {
+  return <NotFoundPage />;
+}
+
+export const ErrorBoundary = NotFound;

@@ -1,0 +1,29 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { staticPages, type StaticPage } from "#app/content/static-pages";
+import { NotFoundPage } from "#app/components/not-found";
+import { StaticPageView } from "#app/components/static-page";
+import { config } from "#app/lib/env.server";
+import { formatDate } from "#lib/dates";
+import { originFrom, seo } from "#app/lib/seo";
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  data
+    ? seo({ title: data.page.title, description: data.page.description, origin: originFrom(matches), path: `/${data.page.slug}` })
+    : [{ title: "Página no encontrada | ofertas" }, { name: "robots", content: "noindex" }];
+
+/** The five information pages (/contacts, /agreement, …); any other single segment is a 404. */
+export async function loader({ params }: LoaderFunctionArgs) {
+  const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
+  const pages = staticPages({ supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL });
+  const page = pages[params.page as StaticPage["slug"]];
+  if (!page || !Object.hasOwn(pages, params.page ?? "")) throw new Response("Not Found", { status: 404 });
+  return { page, updated: formatDate(page.updated) };
+}
+
+export default function InformationPage() {
+  const { page, updated } = useLoaderData<typeof loader>();
+  return <StaticPageView page={page} updated={updated} />;
+}
+
+export const ErrorBoundary = NotFoundPage;

@@ -1,0 +1,42 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { CATEGORY_MENU } from "#lib/categories";
+import { OfferListing } from "#app/components/offer-listing";
+import { loadListing } from "#app/lib/listing.server";
+import { originFrom, seo } from "#app/lib/seo";
+
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
+  seo({
+    title: "ofertas",
+    description: `Descuentos en restaurantes, spas, ocio y viajes${data?.region.value ? ` en ${data.region.label}` : " en toda España"}. Compra tu cupón en línea y disfrútalo.`,
+    origin: originFrom(matches),
+    path: "/",
+  });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return loadListing(request, { kind: "mainpage" });
+}
+
+export default function Home() {
+  const { region, listing } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <section className="hero">
+        <h1>Ofertas irresistibles {region.value ? `en ${region.label}` : "en toda España"}</h1>
+        <p>Restaurantes, spas, escapadas y planes con descuento. Compra el cupón y disfrútalo cuando quieras.</p>
+      </section>
+      <nav aria-label="Explorar por categoría" className="chips">
+        {CATEGORY_MENU.slice(1).map((c) => (
+          <Link key={c.id} to={c.href} className="chip">
+            {c.label}
+          </Link>
+        ))}
+      </nav>
+      <h2 className="section-title">{CATEGORY_MENU[0].label}</h2>
+      <OfferListing
+        listing={listing}
+        empty={`Todavía no hay ofertas en ${region.label}. Prueba con otra región o con toda España.`}
+      />
+    </>
+  );
+}

@@ -1,0 +1,78 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { SEARCH_MIN_CHARS } from "#lib/constants";
+import { isUuid } from "#lib/uuid";
+import { SearchResults } from "#app/components/search-dialog";
+import { offersApi } from "#app/lib/api.server";
+import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/lib/session.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
+
+type Brief = { uuid: string; title: string; region: string };
+export type SearchData = { query: string; results: Brief[]; recent: { uuid: string; title: string }[]; popular: Brief[] };
+
+const brief = (o: Brief): Brief => ({ uuid: o.uuid, title: o.title, region: o.region });
+
+/**
+ * Serves both the no-JS search page and the dialog's fetcher. With fewer than 3 characters it
+ * answers the recent searches and popular offers; a failed search is an empty list.
+ */
+export async function loader({ request }: LoaderFunctionArgs): Promise<SearchData> {
+  const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
+  const session = await getSession(request);
+  const region = sessionRegion(session).value;
+  if (query.trim().length >= SEARCH_MIN_CHARS) {
+    const results = await offersApi
+      .list({ search: query.trim(), page_size: 8, region }, request.signal)
+      .then((r) => r.results.map(brief))
+      .catch(() => []);
+    return { query, results, recent: [], popular: [] };
+  }
+  const popular = await offersApi
+    .mainpage({ page_size: 4, region })
+    .then((r) => r.results.map(brief))
+    .catch(() => []);
+  return { query, results: [], recent: recentSearches(session), popular };
+}
+
+/** Opening a result: remember it (newest first, no repeats, four at most), then go to the offer. */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const uuid = String(formData.get("uuid") ?? "");
+  const title = String(formData.get("title") ?? "").slice(0, 120);
+  if (!isUuid(uuid)) return redirect("/buscar", 303);
+  const session = await getSession(request);
+  rememberSearch(session, { uuid: uuid.toLowerCase(), title: title || "Oferta" });
+  return redirect(`/ofertas/${uuid.toLowerCase()}/`, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+export default function SearchPage() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <section className="search-page">
+      <h1>Buscar ofertas</h1>
+      <Form method="get" role="search" className="search-form">
+        <label htmlFor="search-page-input">¿Qué buscas?</label>
+        <div className="search-row">
+          <input
+            id="search-page-input"
+            name="q"
+            type="search"
+            defaultValue={data.query}
+            minLength={SEARCH_MIN_CHARS}
+            placeholder="Spa, paella, escape room…"
+            autoComplete="off"
+          />
+          <button type="submit" className="btn">
+            Buscar
+          </button>
+        </div>
+      </Form>
+      {data.query.trim().length > 0 && data.query.trim().length < SEARCH_MIN_CHARS ? (
+        <p className="muted">Escribe al menos {SEARCH_MIN_CHARS} letras para buscar.</p>
+      ) : null}
+      <SearchResults data={data} />
+    </section>
+  );
+}

@@ -1,0 +1,116 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { addPromoCode, addToCart, CART_FULL_MESSAGE, EMPTY_CART, removeFromCart, removePromoCode, setGift, updateTickets, type Cart } from "#lib/cart";
+import { maxTickets } from "#lib/prices";
+import { CartActionSchema } from "#lib/schemas/cart";
+import { ApiError, offersApi, salesApi } from "#app/lib/api.server";
+import { commitCart, getCart } from "#app/lib/cart.server";
+import { backTo } from "#app/lib/redirect";
+import { redirectWithToast, type Toast } from "#app/lib/session.server";
+
+/** The cart has no page of its own: GET /cart shows the checkout. */
+export const loader = () => redirect("/checkout/");
+
+type Outcome = { cart: Cart; toast?: Toast };
+
+async function optionOf(offerUuid: string, priceOptionUuid?: string) {
+  try {
+    const offer = await offersApi.get(offerUuid);
+    return { offer, option: offer.price_options.find((o) => o.uuid === priceOptionUuid) };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+    throw error;
+  }
+}
+
+const error = (cart: Cart, text: string): Outcome => ({ cart, toast: { type: "error", text } });
+
+/**
+ * Every cart change. The browser only says what it wants; prices, stock and limits come from the
+ * API, and a rejected change leaves the cart exactly as it was.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const to = backTo(request, formData, "/checkout/");
+  const cart = await getCart(request);
+  const parsed = CartActionSchema.safeParse(Object.fromEntries(formData));
+  let outcome: Outcome;
+  if (!parsed.success) {
+    outcome = error(cart, parsed.error.issues[0]?.message ?? "No hemos entendido la petición.");
+  } else {
+    const input = parsed.data;
+    switch (input.intent) {
+      case "add": {
+        const found = await optionOf(input.offerUuid, input.priceOptionUuid);
+        if (!found) {
+          outcome = error(cart, "Esta oferta ya no está disponible.");
+        } else if (!found.option) {
+          outcome = error(cart, "Elige una de las opciones de la oferta.");
+        } else if (found.option.available <= 0) {
+          outcome = error(cart, "Esta opción está agotada.");
+        } else if (input.ticketsCount > maxTickets(found.option)) {
+          outcome = error(cart, `Puedes comprar como máximo ${maxTickets(found.option)} entradas de esta opción.`);
+        } else {
+          const change = addToCart(cart, {
+            offerUuid: found.offer.uuid,
+            priceOptionUuid: found.option.uuid,
+            ticketsCount: input.ticketsCount,
+            slotId: input.slotId ?? null,
+          });
+          const already = cart.items.some((i) => i.offerUuid === found.offer.uuid);
+          outcome = change.error
+            ? error(cart, CART_FULL_MESSAGE)
+            : { cart: change.cart, toast: { type: "success", text: already ? "Carrito actualizado." : "Añadido al carrito." } };
+        }
+        break;
+      }
+      case "update": {
+        const item = cart.items.find((i) => i.offerUuid === input.offerUuid);
+        const found = item ? await optionOf(item.offerUuid, item.priceOptionUuid) : null;
+        if (!item || !found?.option) {
+          outcome = error(cart, "Esa oferta ya no está en tu carrito.");
+        } else if (input.ticketsCount > maxTickets(found.option)) {
+          outcome = error(cart, `Puedes comprar como máximo ${maxTickets(found.option)} entradas de «${found.offer.title}».`);
+        } else {
+          outcome = { cart: updateTickets(cart, input.offerUuid, input.ticketsCount) };
+        }
+        break;
+      }
+      case "remove":
+        outcome = { cart: removeFromCart(cart, input.offerUuid), toast: { type: "success", text: "Oferta quitada del carrito." } };
+        break;
+      case "clear":
+        outcome = { cart: EMPTY_CART, toast: { type: "success", text: "Carrito vaciado." } };
+        break;
+      case "gift":
+        outcome = { cart: setGift(cart, input.offerUuid, input.gift === "on") };
+        break;
+      case "promo-add": {
+        if (cart.items.length === 0) {
+          outcome = error(cart, "Añade alguna oferta antes de aplicar un código promocional.");
+          break;
+        }
+        try {
+          const promo = await salesApi.applyPromoCode(input.promo_code);
+          const change = addPromoCode(cart, { promo_code: promo.promo_code, discount_type: promo.discount_type, discount_value: promo.discount_value });
+          outcome = change.error
+            ? error(cart, change.error)
+            : { cart: change.cart, toast: { type: "success", text: `Código «${promo.promo_code}» aplicado.` } };
+        } catch (e) {
+          if (!(e instanceof ApiError) || e.status >= 500) throw e;
+          outcome = error(cart, e.message);
+        }
+        break;
+      }
+      case "promo-remove":
+        outcome = { cart: removePromoCode(cart, input.promo_code), toast: { type: "success", text: `Código «${input.promo_code}» quitado.` } };
+        break;
+      case "promo-clear":
+        outcome = { cart: { ...cart, promoCodes: [] }, toast: { type: "success", text: "Códigos promocionales quitados." } };
+        break;
+    }
+  }
+  const headers = new Headers({ "Set-Cookie": await commitCart(outcome.cart) });
+  if (outcome.toast) return redirectWithToast(to, outcome.toast, request, { headers });
+  headers.set("Location", to);
+  return new Response(null, { status: 303, headers });
+}

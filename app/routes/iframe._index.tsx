@@ -1,0 +1,53 @@
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { isCategoryId } from "#lib/categories";
+import { WIDGET_OFFER_COUNT } from "#lib/constants";
+import { regionFromValue } from "#lib/regions";
+import { OfferCard } from "#app/components/offer-card";
+import { offersApi } from "#app/lib/api.server";
+import type { RouteHandle } from "#app/root";
+
+/** Bare layout and no JavaScript at all: the widget is links and pictures. */
+export const handle: RouteHandle = { bare: true, noScripts: true };
+
+export const meta: MetaFunction = () => [{ title: "Ofertas" }, { name: "robots", content: "noindex" }];
+
+export const headers: HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const region = regionFromValue(url.searchParams.get("region"));
+  const category = url.searchParams.get("category");
+  const page = await offersApi
+    .mainpage({ region: region.value, category: isCategoryId(category) ? category : undefined, page_size: WIDGET_OFFER_COUNT })
+    .catch(() => ({ results: [] }));
+  return data(
+    { offers: page.results.slice(0, WIDGET_OFFER_COUNT), region },
+    // Same for every visitor (no cookies read): shared caches may keep it briefly.
+    { headers: { "Cache-Control": "public, max-age=120" } },
+  );
+}
+
+export default function Widget() {
+  const { offers, region } = useLoaderData<typeof loader>();
+  return (
+    <div className="widget">
+      <p className="widget-title">
+        <a href="/" target="_blank" rel="noopener">
+          ofertas
+        </a>{" "}
+        {region.value ? `en ${region.label}` : "en España"}
+      </p>
+      {offers.length ? (
+        <div className="widget-grid">
+          {offers.map((offer) => (
+            <OfferCard key={offer.uuid} offer={offer} target="_blank" />
+          ))}
+        </div>
+      ) : (
+        <p>No hay ofertas disponibles ahora mismo.</p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { useState } from "react";
+import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
+import { formatDate } from "#lib/dates";
+import { maxTickets, toCents } from "#lib/prices";
+import { isUuid } from "#lib/uuid";
+import { OfferGrid } from "#app/components/offer-card";
+import { DiscountBadge, PriceTag } from "#app/components/price";
+import { TicketCounter } from "#app/components/ticket-counter";
+import { ApiError, offersApi } from "#app/lib/api.server";
+import { getCart } from "#app/lib/cart.server";
+import { originFrom, seo } from "#app/lib/seo";
+import type { CartIntent } from "#lib/schemas/cart";
+
+export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
+
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
+  if (!d) return [{ title: "Oferta no encontrada | ofertas" }, { name: "robots", content: "noindex" }];
+  const origin = originFrom(matches);
+  return [
+    ...seo({ title: d.offer.title, description: d.offer.summary, origin, path: `/ofertas/${d.offer.uuid}/` }),
+    ...(d.offer.images[0] && origin ? [{ property: "og:image", content: `${origin}${d.offer.images[0].image_url}` }] : []),
+    { "script:ld+json": d.jsonLd },
+  ];
+};
+
+export async function loader({ params, request }: LoaderFunctionArgs) {
+  const id = params.ofertaId ?? "";
+  if (!isUuid(id)) throw redirect("/");
+  let offer;
+  try {
+    offer = await offersApi.get(id.toLowerCase());
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw data({ message: error.message }, { status: 404 });
+    throw error;
+  }
+  const [nearby, cart] = await Promise.all([offersApi.nearby(offer.uuid, 4).then((r) => r.results).catch(() => []), getCart(request)]);
+  const inCart = cart.items.find((i) => i.offerUuid === offer.uuid) ?? null;
+  const origin = new URL(request.url).origin;
+  const jsonLd = {
+    "@context": "https://schema.org",
+    "@type": "Product",
+    name: offer.title,
+    description: offer.summary,
+    image: offer.images.map((i) => `${origin}${i.image_url}`),
+    brand: { "@type": "Organization", name: offer.organization.name },
+    offers: offer.price_options.map((o) => ({
+      "@type": "Offer",
+      name: o.title,
+      price: (toCents(o.actual_price) / 100).toFixed(2),
+      priceCurrency: "EUR",
+      availability: o.available > 0 ? "https://schema.org/InStock" : "https://schema.org/SoldOut",
+      ...(offer.valid_until ? { priceValidUntil: offer.valid_until } : {}),
+      url: `${origin}/ofertas/${offer.uuid}/`,
+    })),
+  };
+  return data(
+    {
+      offer,
+      nearby,
+      inCart,
+      jsonLd,
+      dates: {
+        from: offer.valid_from ? formatDate(offer.valid_from) : null,
+        until: offer.valid_until ? formatDate(offer.valid_until) : null,
+      },
+    },
+    { headers: { "Cache-Control": "no-store" } },
+  );
+}
+
+function AddToCart() {
+  const { offer, inCart } = useLoaderData<typeof loader>();
+  const fetcher = useFetcher();
+  const location = useLocation();
+  const firstOnSale = offer.price_options.find((o) => o.available > 0);
+  const [selected, setSelected] = useState(
+    inCart && offer.price_options.some((o) => o.uuid === inCart.priceOptionUuid && o.available > 0) ? inCart.priceOptionUuid : firstOnSale?.uuid,
+  );
+  const option = offer.price_options.find((o) => o.uuid === selected);
+  const soldOut = !firstOnSale;
+  const adding = fetcher.state !== "idle";
+  const intent: CartIntent = "add";
+  return (
+    <fetcher.Form method="post" action="/cart" className="buy-box">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="offerUuid" value={offer.uuid} />
+      <input type="hidden" name="redirectTo" value={location.pathname} />
+      <fieldset className="options">
+        <legend>Elige una opción</legend>
+        {offer.price_options.map((o) => {
+          const max = maxTickets(o);
+          return (
+            <label key={o.uuid} className={`option${o.available <= 0 ? " option-soldout" : ""}`}>
+              <input
+                type="radio"
+                name="priceOptionUuid"
+                value={o.uuid}
+                checked={selected === o.uuid}
+                disabled={o.available <= 0}
+                onChange={() => setSelected(o.uuid)}
+                required
+              />
+              <span className="option-title">{o.title}</span>
+              <span className="option-price">
+                <PriceTag actual={o.actual_price} regular={o.regular_price} />
+                <DiscountBadge actual={o.actual_price} regular={o.regular_price} />
+              </span>
+              <small className="option-stock">
+                {o.available <= 0
+                  ? "Agotada"
+                  : o.available <= 5
+                    ? `¡Solo quedan ${o.available}!`
+                    : o.per_customer
+                      ? `Máximo ${max} por cliente`
+                      : null}
+              </small>
+            </label>
+          );
+        })}
+      </fieldset>
+      {soldOut ? (
+        <p className="soldout-note">Esta oferta está agotada.</p>
+      ) : (
+        <>
+          <TicketCounter key={selected} id="tickets" defaultValue={inCart?.ticketsCount ?? 1} max={option ? maxTickets(option) : 1} />
+          <button type="submit" className="btn btn-block btn-large" disabled={adding}>
+            {adding ? "Añadiendo…" : inCart ? "Actualizar carrito" : "Añadir al carrito"}
+          </button>
+        </>
+      )}
+    </fetcher.Form>
+  );
+}
+
+export default function OfferPage() {
+  const { offer, nearby, dates } = useLoaderData<typeof loader>();
+  const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
+  const logo = offer.images.find((i) => i.logo);
+  return (
+    <article className="offer">
+      <nav className="breadcrumbs" aria-label="Migas de pan">
+        <Link to="/">Inicio</Link> ›{" "}
+        {isCategoryId(offer.category) ? (
+          <Link to={`/ofertas/category/${offer.category}/`}>{CATEGORY_LABELS[offer.category]}</Link>
+        ) : null}
+      </nav>
+      <div className="offer-layout">
+        <div className="offer-media">
+          {cover ? <img src={cover.image_url} alt={cover.alt} width={cover.width} height={cover.height} fetchPriority="high" /> : null}
+          {gallery.length ? (
+            <div className="gallery">
+              {gallery.map((img) => (
+                <img key={img.image_url} src={img.image_url} alt={img.alt} width={img.width} height={img.height} loading="lazy" />
+              ))}
+            </div>
+          ) : null}
+        </div>
+        <div className="offer-aside">
+          <p className="offer-org">
+            {logo ? <img src={logo.image_url} alt="" width={40} height={40} /> : null}
+            {offer.organization.name}
+          </p>
+          <h1>{offer.title}</h1>
+          <p className="offer-summary">{offer.summary}</p>
+          <p className="muted">
+            {offer.address ? `${offer.address}, ` : ""}
+            {offer.region}
+          </p>
+          <AddToCart />
+          {dates.until ? (
+            <p className="validity">
+              Válido {dates.from ? `del ${dates.from} ` : ""}hasta el {dates.until}
+            </p>
+          ) : null}
+        </div>
+      </div>
+      <section className="offer-section">
+        <h2>Descripción</h2>
+        {offer.description.split(/\n{2,}/).map((p, i) => (
+          <p key={i}>{p}</p>
+        ))}
+      </section>
+      {offer.conditions ? (
+        <section className="offer-section">
+          <h2>Condiciones</h2>
+          <ul>
+            {offer.conditions.split("\n").filter(Boolean).map((c, i) => (
+              <li key={i}>{c}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {nearby.length ? (
+        <section className="offer-section">
+          <h2>Cerca de aquí</h2>
+          <OfferGrid offers={nearby} />
+        </section>
+      ) : null}
+    </article>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="error-page">
+      <h1>{notFound ? "Esta oferta no existe o ya no está disponible" : "No hemos podido cargar la oferta"}</h1>
+      <p>{notFound ? "Puede que haya terminado. Echa un vistazo a otras ofertas parecidas." : "Inténtalo de nuevo en unos minutos."}</p>
+      <p>
+        <Link to="/ofertas/" className="btn">
+          Ver ofertas
+        </Link>
+      </p>
+    </div>
+  );
+}

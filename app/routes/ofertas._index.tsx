@@ -1,0 +1,54 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
+import { OfferListing } from "#app/components/offer-listing";
+import { loadListing } from "#app/lib/listing.server";
+import { originFrom, seo } from "#app/lib/seo";
+
+export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
+  seo({
+    title: "Ofertas",
+    description: "Todas las ofertas con descuento: restaurantes, belleza, ocio, viajes y más. Filtra por categoría y región.",
+    origin: originFrom(matches),
+    path: "/ofertas/",
+    noindex: Boolean(data?.search),
+  });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const category = url.searchParams.get("category") ?? "";
+  return { ...(await loadListing(request)), category };
+}
+
+export default function Offers() {
+  const { listing, region, search, category } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>Ofertas{region.value ? ` en ${region.label}` : ""}</h1>
+      <Form method="get" className="filters" role="search">
+        <div className="field">
+          <label htmlFor="filter-search">Buscar</label>
+          <input id="filter-search" name="search" type="search" defaultValue={search} placeholder="Spa, paella, escape room…" />
+        </div>
+        <div className="field">
+          <label htmlFor="filter-category">Categoría</label>
+          <select id="filter-category" name="category" defaultValue={category}>
+            <option value="">Todas</option>
+            {CATEGORY_IDS.map((id) => (
+              <option key={id} value={id}>
+                {CATEGORY_LABELS[id]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="btn">
+          Filtrar
+        </button>
+      </Form>
+      <p className="muted" aria-live="polite">
+        {listing.count === 1 ? "1 oferta" : `${listing.count} ofertas`}
+      </p>
+      <OfferListing listing={listing} empty="No hay ofertas con estos filtros. Prueba con otra búsqueda o región." />
+    </>
+  );
+}

@@ -1,0 +1,12 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { backTo } from "#app/lib/redirect";
+import { commitSession, getSession, setRegion } from "#app/lib/session.server";
+
+export const loader = () => redirect("/");
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const session = await getSession(request);
+  setRegion(session, String(formData.get("region") ?? ""));
+  return redirect(backTo(request, formData), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+}

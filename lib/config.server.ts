@@ -1,0 +1,86 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "debe empezar por postgres:// o postgresql://")
+      .optional(),
+  ),
+  API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  SESSION_SECRET: optionalString,
+  SUPPORT_EMAIL: z.string().email().default("ayuda@ofertas.es"),
+  BUSINESS_EMAIL: z.string().email().default("empresas@ofertas.es"),
+  PAYMENT_PROVIDER: z.enum(["sandbox", "paypal", "rapyd", "allpay"]).default("sandbox"),
+  PAYPAL_CLIENT_ID: optionalString,
+  PAYPAL_CLIENT_SECRET: optionalString,
+  PAYPAL_WEBHOOK_ID: optionalString,
+  PAYPAL_API_BASE: z.string().url().default("https://api-m.sandbox.paypal.com"),
+  RAPYD_ACCESS_KEY: optionalString,
+  RAPYD_SECRET_KEY: optionalString,
+  RAPYD_API_BASE: z.string().url().default("https://sandboxapi.rapyd.net"),
+  ALLPAY_LOGIN: optionalString,
+  ALLPAY_API_KEY: optionalString,
+  ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
+  RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+export type Config = Env & {
+  /** Absolute data directory. */
+  dataDir: string;
+  /** Secrets for cookies, newest first. */
+  sessionSecrets: string[];
+  /** Where the storefront reaches /api/v0. */
+  apiUrl: string;
+  isProduction: boolean;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Configuración no válida:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const sessionSecrets = env.SESSION_SECRET
+    ? env.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean)
+    : [devSecret(dataDir)];
+  if (sessionSecrets.some((s) => s.length < 16)) {
+    throw new ConfigError("Configuración no válida:\n  SESSION_SECRET: cada secreto necesita al menos 16 caracteres");
+  }
+  const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
+  return {
+    ...env,
+    dataDir,
+    sessionSecrets,
+    apiUrl: (env.API_URL ?? `http://${localHost}:${env.PORT}/api/v0`).replace(/\/$/, ""),
+    isProduction: env.NODE_ENV === "production",
+  };
+}
+
+/** Generated once per data directory, so a dev restart keeps everyone's cookies valid. */
+function devSecret(dataDir: string): string {
+  const file = path.join(dataDir, "session-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString("hex");
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,10 @@
+/** Business constants of spec section 9, named once. */
+export const SEARCH_MIN_CHARS = 3;
+export const SEARCH_DEBOUNCE_MS = 400;
+export const RECENT_SEARCHES_MAX = 4;
+export const MOBILE_MAX_WIDTH = 780; // "mobile below 781 px"
+export const TABLET_MAX_WIDTH = 1024; // "tablet below 1025 px"
+export const WIDGET_OFFER_COUNT = 3;
+export const TOAST_DURATION_MS = 5000;
+export const PAGE_SIZE_DEFAULT = 24;
+export const PAGE_SIZE_MAX = 100;

@@ -1,0 +1,94 @@
+/**
+ * Price rules of spec section 5, shared by the storefront (display) and the API (the figures
+ * that are charged). Money is handled in whole cents so that totals never drift.
+ */
+
+export const DISCOUNT_TYPES = ["percent", "amount", "fixed_price"] as const;
+export type DiscountType = (typeof DISCOUNT_TYPES)[number];
+
+export type PromoCode = {
+  promo_code: string;
+  discount_type: DiscountType;
+  discount_value: string;
+};
+
+/** Parses an API money value ("12.50", "12.00", 12.5) into cents; NaN when it is not a number. */
+export function toCents(value: string | number): number {
+  const text = typeof value === "number" ? String(value) : value.trim().replace(/\.00$/, "");
+  if (text === "" || !/^-?\d+(\.\d+)?$/.test(text)) return Number.NaN;
+  return Math.round(Number(text) * 100);
+}
+
+/** Cents back into the API's decimal string form ("12.50"). */
+export function fromCents(cents: number): string {
+  return (cents / 100).toFixed(2);
+}
+
+const euroFormat = new Intl.NumberFormat("es-ES", {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+  useGrouping: true,
+});
+
+/** "12,50 €": two decimals in Spanish format, times the ticket count, then the euro sign. */
+export function formatPrice(value: string | number, ticketsCount = 1): string {
+  const cents = toCents(value);
+  if (Number.isNaN(cents)) return "";
+  return formatCents(cents * ticketsCount);
+}
+
+export function formatCents(cents: number): string {
+  return `${euroFormat.format(cents / 100)} €`;
+}
+
+/** The badge: minus the percentage of the actual versus the regular price, rounded ("-35%"). */
+export function discountPercent(actual: string | number, regular: string | number): number | null {
+  const a = toCents(actual);
+  const r = toCents(regular);
+  if (Number.isNaN(a) || Number.isNaN(r) || r <= 0 || a >= r) return null;
+  return Math.round(100 - (a / r) * 100);
+}
+
+export function discountBadge(actual: string | number, regular: string | number): string | null {
+  const percent = discountPercent(actual, regular);
+  return percent === null || percent === 0 ? null : `-${percent}%`;
+}
+
+/** One code's price in cents; a non-numeric discount value leaves the price unchanged. */
+export function promoPriceCents(priceCents: number, code: Pick<PromoCode, "discount_type" | "discount_value">): number {
+  const value = Number(code.discount_value.trim());
+  if (code.discount_value.trim() === "" || !Number.isFinite(value)) return priceCents;
+  let result: number;
+  switch (code.discount_type) {
+    case "percent":
+      result = Math.round(priceCents * (1 - value / 100));
+      break;
+    case "amount":
+      result = priceCents - Math.round(value * 100);
+      break;
+    case "fixed_price":
+      result = Math.round(value * 100);
+      break;
+    default:
+      result = priceCents;
+  }
+  return Math.max(0, Math.min(priceCents, result));
+}
+
+/** The lowest promo price among the codes applies; with no codes the price stands. */
+export function bestPromoPriceCents(priceCents: number, codes: readonly Pick<PromoCode, "discount_type" | "discount_value">[]): number {
+  return codes.reduce((best, code) => Math.min(best, promoPriceCents(priceCents, code)), priceCents);
+}
+
+/** Ticket counter bounds: at least 1, at most the smaller of available and per_customer. */
+export function maxTickets(option: { available: number; per_customer: number | null }): number {
+  const perCustomer = option.per_customer && option.per_customer > 0 ? option.per_customer : Number.POSITIVE_INFINITY;
+  return Math.max(0, Math.min(option.available, perCustomer));
+}
+
+export function clampTickets(requested: number, option: { available: number; per_customer: number | null }): number {
+  const max = maxTickets(option);
+  if (max < 1) return 0;
+  if (!Number.isFinite(requested)) return 1;
+  return Math.min(Math.max(1, Math.trunc(requested)), max);
+}

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { MAX_TICKETS_PER_ITEM, PromoCodeText } from "#lib/schemas/order";
+
+const tickets = z.coerce
+  .number({ invalid_type_error: "Indica cuántas entradas quieres." })
+  .int("Indica un número entero de entradas.")
+  .min(1, "Como mínimo 1 entrada.")
+  .max(MAX_TICKETS_PER_ITEM, `Como máximo ${MAX_TICKETS_PER_ITEM} entradas.`);
+const offerUuid = z.string().uuid("Oferta no válida.");
+
+/** Every change to the cart, one form each, named by intent (Hydrogen-style single cart action). */
+export const CartActionSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("add"),
+    offerUuid,
+    priceOptionUuid: z.string({ required_error: "Elige una opción." }).uuid("Elige una opción."),
+    ticketsCount: tickets,
+    slotId: z.string().max(64).optional(),
+  }),
+  z.object({ intent: z.literal("update"), offerUuid, ticketsCount: tickets }),
+  z.object({ intent: z.literal("remove"), offerUuid }),
+  z.object({ intent: z.literal("clear") }),
+  z.object({ intent: z.literal("gift"), offerUuid, gift: z.enum(["on", "off"]).default("off") }),
+  z.object({ intent: z.literal("promo-add"), promo_code: PromoCodeText }),
+  z.object({ intent: z.literal("promo-remove"), promo_code: PromoCodeText }),
+  z.object({ intent: z.literal("promo-clear") }),
+]);
+
+export type CartAction = z.infer<typeof CartActionSchema>;
+export type CartIntent = CartAction["intent"];

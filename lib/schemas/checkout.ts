@@ -1,0 +1,96 @@
+import { z } from "zod";
+import { isValidEmail } from "#lib/email";
+import { isValidSpanishTaxId, normalizeTaxId } from "#lib/tax-id";
+
+export const MESSAGES = {
+  emailRequired: "Escribe tu correo electrónico.",
+  emailInvalid: "Escribe un correo electrónico válido, por ejemplo nombre@correo.es.",
+  agreementRequired: "Debes aceptar el acuerdo de usuario para continuar.",
+  fullNameRequired: "Escribe tu nombre completo o razón social.",
+  taxIdRequired: "Escribe tu NIF, NIE o CIF.",
+  taxIdInvalid: "El NIF, NIE o CIF no es válido. Revisa los números y la letra.",
+  addressRequired: "Escribe la dirección de facturación.",
+};
+
+const email = z
+  .string({ required_error: MESSAGES.emailRequired })
+  .trim()
+  .min(1, MESSAGES.emailRequired)
+  .refine(isValidEmail, MESSAGES.emailInvalid)
+  .transform((v) => v.toLowerCase());
+
+const optionalText = (max: number) => z.string().trim().max(max, `Como máximo ${max} caracteres.`).optional();
+
+type ReceiptFields = {
+  need_receipt: boolean;
+  user_fullname?: string;
+  user_tax_number?: string;
+  user_address?: string;
+};
+
+function requireReceipt(data: ReceiptFields, ctx: z.RefinementCtx, fullNameAlways: boolean) {
+  if ((data.need_receipt || fullNameAlways) && !data.user_fullname) {
+    ctx.addIssue({ code: "custom", path: ["user_fullname"], message: MESSAGES.fullNameRequired });
+  }
+  if (!data.need_receipt) return;
+  if (!data.user_tax_number) {
+    ctx.addIssue({ code: "custom", path: ["user_tax_number"], message: MESSAGES.taxIdRequired });
+  } else if (!isValidSpanishTaxId(data.user_tax_number)) {
+    ctx.addIssue({ code: "custom", path: ["user_tax_number"], message: MESSAGES.taxIdInvalid });
+  }
+  if (!data.user_address) {
+    ctx.addIssue({ code: "custom", path: ["user_address"], message: MESSAGES.addressRequired });
+  }
+}
+
+/**
+ * The checkout form ("Continuar" on /checkout). Conform parses the FormData with it in the action
+ * and validates with it in the browser. `wallet` is set when the payment provider is a wallet, which
+ * always needs the buyer's full name.
+ */
+export function checkoutFormSchema(options: { wallet: boolean }) {
+  return z
+    .object({
+      email,
+      subs_agreement: z.boolean({ required_error: MESSAGES.agreementRequired }).refine((v) => v, MESSAGES.agreementRequired),
+      need_receipt: z.boolean().default(false),
+      user_fullname: optionalText(200),
+      user_tax_number: optionalText(20),
+      user_address: optionalText(300),
+    })
+    .superRefine((data, ctx) => requireReceipt(data, ctx, options.wallet));
+}
+
+export type CheckoutForm = z.infer<ReturnType<typeof checkoutFormSchema>>;
+
+/**
+ * checkout_data as sent to /sales/validate/: without a receipt the receipt fields are dropped;
+ * with a wallet provider the full name is always sent.
+ */
+export function toCheckoutData(form: CheckoutForm, options: { wallet: boolean; forPresent: string[] }) {
+  return {
+    subs_agreement: form.subs_agreement,
+    email: form.email,
+    need_receipt: form.need_receipt,
+    ...(form.need_receipt || options.wallet ? { user_fullname: form.user_fullname } : {}),
+    ...(form.need_receipt
+      ? { user_tax_number: normalizeTaxId(form.user_tax_number ?? ""), user_address: form.user_address }
+      : {}),
+    for_present: options.forPresent,
+  };
+}
+
+/** The API's side of the same rules, for JSON bodies. */
+export const CheckoutDataSchema = z
+  .object({
+    subs_agreement: z.literal(true, { errorMap: () => ({ message: MESSAGES.agreementRequired }) }),
+    email,
+    need_receipt: z.boolean().default(false),
+    user_fullname: optionalText(200),
+    user_tax_number: optionalText(20),
+    user_address: optionalText(300),
+    for_present: z.array(z.string().uuid()).max(50).default([]),
+  })
+  .superRefine((data, ctx) => requireReceipt(data, ctx, false));
+
+export type CheckoutData = z.infer<typeof CheckoutDataSchema>;

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { CheckoutDataSchema } from "#lib/schemas/checkout";
+
+export const MAX_TICKETS_PER_ITEM = 100;
+export const MAX_PROMO_CODES = 5;
+
+export const PromoCodeText = z
+  .string()
+  .trim()
+  .min(1, "Escribe un código promocional.")
+  .max(40, "El código promocional es demasiado largo.")
+  .transform((v) => v.toUpperCase());
+
+export const OrderItemSchema = z.object({
+  offer_price_uuid: z.string().uuid("Opción de precio no válida."),
+  quantity: z.number().int().min(1, "La cantidad mínima es 1.").max(MAX_TICKETS_PER_ITEM),
+  saved_price: z.string().regex(/^\d+(\.\d{1,2})?$/, "Precio no válido."),
+  slot_id: z.string().max(64).nullable().optional(),
+  promo_codes: z.array(PromoCodeText).max(MAX_PROMO_CODES).default([]),
+});
+
+export const ValidateOrderSchema = z.object({
+  items: z.array(OrderItemSchema).min(1, "El carrito está vacío.").max(50),
+  checkout_data: CheckoutDataSchema,
+});
+
+export type ValidateOrderRequest = z.input<typeof ValidateOrderSchema>;
+
+export type SaleLine = {
+  offer_price_uuid: string;
+  offer_uuid: string;
+  title: string;
+  option_title: string;
+  quantity: number;
+  unit_price: string;
+  paid_unit_price: string;
+  promo_code: string | null;
+  line_total: string;
+  for_present: boolean;
+};
+
+export type SalesData = { items: SaleLine[]; total: string; currency: "EUR" };
+
+export type ValidateOrderResponse = {
+  sales_data: SalesData;
+  checkout_data: { session_token?: string; email: string } & Record<string, unknown>;
+  errors: { error_text: string; offer_price_uuid?: string; field?: string }[];
+};
+
+export type PaymentAnswer = {
+  payment: { sale_id: string; transaction_id: string; provider: string; flow: "hosted" | "redirect"; redirect_url: string };
+};
+
+export type Purchase = {
+  sale_id: string;
+  status: string;
+  email: string;
+  total: string;
+  currency: string;
+  paid_at: string | null;
+  items: {
+    offer_uuid: string;
+    title: string;
+    option_title: string;
+    quantity: number;
+    paid_unit_price: string;
+    for_present: boolean;
+    coupons: string[];
+  }[];
+};
