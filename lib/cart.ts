@@ -8,6 +8,8 @@ export type CartItem = {
   offerUuid: string;
   priceOptionUuid: string;
   ticketsCount: number;
+  /** The unit price when it was added, to tell the buyer if it changed since. */
+  savedPrice: string;
   slotId: string | null;
   /** for_present: the offer is bought as a gift. */
   gift: boolean;

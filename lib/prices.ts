@@ -10,7 +10,14 @@ export type PromoCode = {
   promo_code: string;
   discount_type: DiscountType;
   discount_value: string;
+  /** When set, the code applies only to this offer. */
+  offer_uuid?: string | null;
 };
+
+/** The codes that apply to one offer: the unrestricted ones and those bound to it. */
+export function codesFor<T extends Pick<PromoCode, "offer_uuid">>(codes: readonly T[], offerUuid: string): T[] {
+  return codes.filter((c) => !c.offer_uuid || c.offer_uuid === offerUuid);
+}
 
 /** Parses an API money value ("12.50", "12.00", 12.5) into cents; NaN when it is not a number. */
 export function toCents(value: string | number): number {

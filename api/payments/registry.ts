@@ -38,6 +38,3 @@ export function createPaymentProviders(config: Config, db: Database): PaymentPro
   }
   return { all, current };
 }
-
-/** PayPal is a wallet: it always needs the buyer's full name (spec section 5). */
-export const isWalletProvider = (name: PaymentProviderName) => name === "paypal";

@@ -2,8 +2,9 @@
  * One interface for every payment provider. The sale service only talks to this; adapters speak
  * their provider's real HTTP API. Amounts are whole cents, currency ISO 4217 ("EUR").
  */
-export const PAYMENT_PROVIDERS = ["sandbox", "paypal", "rapyd", "allpay"] as const;
-export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+import type { PaymentProviderName } from "#lib/payments";
+
+export { PAYMENT_PROVIDERS, type PaymentProviderName } from "#lib/payments";
 export type PaymentFlow = "hosted" | "redirect";
 
 export type CreatePaymentInput = {

@@ -4,7 +4,8 @@ import { DISCOUNT_TYPES } from "#lib/prices";
 import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#lib/schemas/order";
 import { cookies, readCookie } from "./cookies.server";
 
-// Compact on the wire: [offer, option, tickets, slot, gift] per item, [code, type, value] per code.
+// Compact on the wire: [offer, option, tickets, slot, gift, price] per item,
+// [code, type, value, offer] per promo code.
 const Wire = z.object({
   v: z.literal(1),
   i: z
@@ -15,32 +16,39 @@ const Wire = z.object({
         z.number().int().min(1).max(MAX_TICKETS_PER_ITEM),
         z.string().max(64).nullable(),
         z.union([z.literal(0), z.literal(1)]),
+        z.string().regex(/^\d{1,6}(\.\d{1,2})?$/),
       ]),
     )
     .max(MAX_CART_ITEMS),
-  p: z.array(z.tuple([z.string().max(40), z.enum(DISCOUNT_TYPES), z.string().max(20)])).max(MAX_PROMO_CODES),
+  p: z.array(z.tuple([z.string().max(40), z.enum(DISCOUNT_TYPES), z.string().max(20), z.string().uuid().nullable()])).max(MAX_PROMO_CODES),
 });
 
 export function decodeCart(value: unknown): Cart | null {
   const parsed = Wire.safeParse(value);
   if (!parsed.success) return null;
   return {
-    items: parsed.data.i.map(([offerUuid, priceOptionUuid, ticketsCount, slotId, gift]) => ({
+    items: parsed.data.i.map(([offerUuid, priceOptionUuid, ticketsCount, slotId, gift, savedPrice]) => ({
       offerUuid,
       priceOptionUuid,
       ticketsCount,
       slotId,
       gift: gift === 1,
+      savedPrice,
     })),
-    promoCodes: parsed.data.p.map(([promo_code, discount_type, discount_value]) => ({ promo_code, discount_type, discount_value })),
+    promoCodes: parsed.data.p.map(([promo_code, discount_type, discount_value, offer_uuid]) => ({
+      promo_code,
+      discount_type,
+      discount_value,
+      offer_uuid,
+    })),
   };
 }
 
 export function encodeCart(cart: Cart): z.infer<typeof Wire> {
   return {
     v: 1,
-    i: cart.items.map((i) => [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift ? 1 : 0]),
-    p: cart.promoCodes.map((c) => [c.promo_code, c.discount_type, c.discount_value]),
+    i: cart.items.map((i) => [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift ? 1 : 0, i.savedPrice]),
+    p: cart.promoCodes.map((c) => [c.promo_code, c.discount_type, c.discount_value, c.offer_uuid ?? null]),
   };
 }
 

@@ -54,6 +54,7 @@ export async function action({ request }: ActionFunctionArgs) {
             offerUuid: found.offer.uuid,
             priceOptionUuid: found.option.uuid,
             ticketsCount: input.ticketsCount,
+            savedPrice: found.option.actual_price,
             slotId: input.slotId ?? null,
           });
           const already = cart.items.some((i) => i.offerUuid === found.offer.uuid);
@@ -91,7 +92,12 @@ export async function action({ request }: ActionFunctionArgs) {
         }
         try {
           const promo = await salesApi.applyPromoCode(input.promo_code);
-          const change = addPromoCode(cart, { promo_code: promo.promo_code, discount_type: promo.discount_type, discount_value: promo.discount_value });
+          const change = addPromoCode(cart, {
+            promo_code: promo.promo_code,
+            discount_type: promo.discount_type,
+            discount_value: promo.discount_value,
+            offer_uuid: promo.offer_uuid,
+          });
           outcome = change.error
             ? error(cart, change.error)
             : { cart: change.cart, toast: { type: "success", text: `Código «${promo.promo_code}» aplicado.` } };

@@ -69,7 +69,7 @@ export type CheckoutForm = z.infer<ReturnType<typeof checkoutFormSchema>>;
  */
 export function toCheckoutData(form: CheckoutForm, options: { wallet: boolean; forPresent: string[] }) {
   return {
-    subs_agreement: form.subs_agreement,
+    subs_agreement: true as const, // the form schema refuses anything else
     email: form.email,
     need_receipt: form.need_receipt,
     ...(form.need_receipt || options.wallet ? { user_fullname: form.user_fullname } : {}),

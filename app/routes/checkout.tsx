@@ -1,0 +1,377 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { cartFingerprint, forPresent } from "#lib/cart";
+import { formatCents } from "#lib/prices";
+import { checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#lib/schemas/checkout";
+import { isWalletProvider } from "#lib/payments";
+import type { CartIntent } from "#lib/schemas/cart";
+import { usePendingRemovals } from "#app/components/cart-dropdown";
+import { TrashIcon } from "#app/components/icons";
+import { PriceTag } from "#app/components/price";
+import { TicketCounter } from "#app/components/ticket-counter";
+import { salesApi } from "#app/lib/api.server";
+import { getCart } from "#app/lib/cart.server";
+import { checkoutLines, type CheckoutLine } from "#app/lib/checkout-lines.server";
+import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server";
+import { config } from "#app/lib/env.server";
+import { seo } from "#app/lib/seo";
+import { commitSession, flash, getSession } from "#app/lib/session.server";
+
+export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Revisa tu carrito y completa tu compra.", noindex: true });
+
+const wallet = () => isWalletProvider(config().PAYMENT_PROVIDER);
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [cart, state] = await Promise.all([getCart(request), getCheckoutState(request)]);
+  const { lines, totalCents, payable } = await checkoutLines(cart);
+  const subtotalCents = lines.reduce((s, l) => s + (l.problem ? 0 : l.unitCents * l.ticketsCount), 0);
+  return data(
+    {
+      lines,
+      promoCodes: cart.promoCodes,
+      subtotalCents,
+      totalCents,
+      payable,
+      wallet: wallet(),
+      form: state.form ?? null,
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+/** "Continuar": checks the form, asks the API to validate the order, then goes to /order/. */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const isWallet = wallet();
+  const submission = parseWithZod(formData, { schema: checkoutFormSchema({ wallet: isWallet }) });
+  if (submission.status !== "success") {
+    return data(submission.reply(), { status: 400 });
+  }
+  const cart = await getCart(request);
+  if (cart.items.length === 0) return redirect("/checkout/", 303);
+  const form = submission.value;
+  const state = await getCheckoutState(request);
+  const remembered = {
+    email: form.email,
+    need_receipt: form.need_receipt,
+    user_fullname: form.user_fullname,
+    user_tax_number: form.user_tax_number,
+    user_address: form.user_address,
+  };
+  // The prices the buyer was shown; the API compares them with today's and says if one moved.
+  const items = cart.items.map((item) => ({
+    offer_price_uuid: item.priceOptionUuid,
+    quantity: item.ticketsCount,
+    saved_price: String(formData.get(`saved_price.${item.offerUuid}`) ?? item.savedPrice),
+    slot_id: item.slotId,
+    promo_codes: cart.promoCodes.map((c) => c.promo_code),
+  }));
+  const answer = await salesApi.validate({
+    items,
+    checkout_data: toCheckoutData(form, { wallet: isWallet, forPresent: forPresent(cart) }),
+  });
+  const session = await getSession(request);
+  if (answer.errors.length > 0 || !answer.checkout_data.session_token) {
+    for (const e of answer.errors) flash(session, { type: "error", text: e.error_text });
+    const headers = new Headers();
+    headers.append("Set-Cookie", await commitSession(session));
+    headers.append("Set-Cookie", await commitCheckoutState({ ...state, form: remembered, token: undefined }));
+    return redirect("/checkout/", { status: 303, headers });
+  }
+  const headers = new Headers();
+  headers.append(
+    "Set-Cookie",
+    await commitCheckoutState({
+      form: remembered,
+      fp: cartFingerprint(cart),
+      token: answer.checkout_data.session_token,
+      total: answer.sales_data.total,
+      lines: answer.sales_data.items.map((l) => ({
+        t: l.title.slice(0, 80),
+        o: l.option_title.slice(0, 40),
+        q: l.quantity,
+        lt: l.line_total,
+        pc: l.promo_code,
+      })),
+    }),
+  );
+  return redirect("/order/", { status: 303, headers });
+}
+
+function CartItemForm({ intent, offerUuid, children, className }: { intent: CartIntent; offerUuid?: string; children: React.ReactNode; className?: string }) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action="/cart" className={className}>
+      <input type="hidden" name="intent" value={intent} />
+      {offerUuid ? <input type="hidden" name="offerUuid" value={offerUuid} /> : null}
+      <input type="hidden" name="redirectTo" value="/checkout/" />
+      {children}
+    </fetcher.Form>
+  );
+}
+
+function TicketsForm({ line }: { line: CheckoutLine }) {
+  const fetcher = useFetcher();
+  const intent: CartIntent = "update";
+  return (
+    <fetcher.Form method="post" action="/cart" className="tickets-form">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="offerUuid" value={line.offerUuid} />
+      <input type="hidden" name="redirectTo" value="/checkout/" />
+      <TicketCounter
+        id={`tickets-${line.offerUuid}`}
+        defaultValue={line.ticketsCount}
+        max={Math.max(1, line.option?.max ?? 1)}
+        onCommit={(value) => {
+          if (value !== line.ticketsCount) {
+            fetcher.submit({ intent, offerUuid: line.offerUuid, ticketsCount: String(value), redirectTo: "/checkout/" }, { method: "post", action: "/cart" });
+          }
+        }}
+      />
+      <button type="submit" className="btn btn-small btn-secondary no-js-only">
+        Actualizar
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function GiftForm({ line }: { line: CheckoutLine }) {
+  const fetcher = useFetcher();
+  const pending = fetcher.formData ? fetcher.formData.get("gift") === "on" : line.gift;
+  return (
+    <fetcher.Form method="post" action="/cart" className="gift-form">
+      <input type="hidden" name="intent" value="gift" />
+      <input type="hidden" name="offerUuid" value={line.offerUuid} />
+      <input type="hidden" name="redirectTo" value="/checkout/" />
+      <label className="checkbox">
+        <input type="checkbox" name="gift" checked={pending} onChange={(e) => fetcher.submit(e.currentTarget.form)} />
+        <span>Es un regalo</span>
+      </label>
+      <button type="submit" className="btn btn-small btn-secondary no-js-only">
+        Guardar
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function CheckoutItem({ line }: { line: CheckoutLine }) {
+  return (
+    <li className="checkout-item">
+      {line.image ? <img src={line.image.url} alt="" width={96} height={60} /> : <span />}
+      <div>
+        <h2>
+          <Link to={`/ofertas/${line.offerUuid}/`}>{line.title}</Link>
+        </h2>
+        {line.option ? <p className="muted small">{line.option.title}</p> : null}
+        {line.option && !line.problem ? (
+          <p>
+            {line.promoUnitCents < line.unitCents ? (
+              <>
+                <strong>{formatCents(line.promoUnitCents * line.ticketsCount)}</strong>{" "}
+                <s className="muted">{formatCents(line.unitCents * line.ticketsCount)}</s>
+              </>
+            ) : (
+              <PriceTag actual={line.option.actual_price} regular={line.option.regular_price} tickets={line.ticketsCount} />
+            )}
+          </p>
+        ) : null}
+      </div>
+      {line.problem ? <p className="item-warning" role="alert">{line.problem}</p> : null}
+      {line.notice ? <p className="item-warning">{line.notice}</p> : null}
+      <div className="checkout-item-controls">
+        {line.option ? <TicketsForm line={line} /> : null}
+        {line.option ? <GiftForm line={line} /> : null}
+        <CartItemForm intent="remove" offerUuid={line.offerUuid}>
+          <button type="submit" className="btn btn-small btn-secondary" aria-label={`Quitar ${line.title}`}>
+            <TrashIcon /> Quitar
+          </button>
+        </CartItemForm>
+      </div>
+    </li>
+  );
+}
+
+function PromoCodes() {
+  const { promoCodes } = useLoaderData<typeof loader>();
+  const fetcher = useFetcher();
+  const adding = fetcher.state !== "idle";
+  return (
+    <section aria-labelledby="promo-title">
+      <h2 id="promo-title" className="small">
+        Código promocional
+      </h2>
+      {promoCodes.length ? (
+        <ul className="promo-list">
+          {promoCodes.map((c) => (
+            <li key={c.promo_code} className="promo-chip">
+              {c.promo_code}
+              <CartItemForm intent="promo-remove">
+                <input type="hidden" name="promo_code" value={c.promo_code} />
+                <button type="submit" className="icon-button" aria-label={`Quitar el código ${c.promo_code}`}>
+                  ×
+                </button>
+              </CartItemForm>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <fetcher.Form method="post" action="/cart" className="promo-form">
+        <input type="hidden" name="intent" value="promo-add" />
+        <input type="hidden" name="redirectTo" value="/checkout/" />
+        <div className="field">
+          <label htmlFor="promo_code">Código promocional</label>
+          <input id="promo_code" name="promo_code" type="text" autoComplete="off" autoCapitalize="characters" required maxLength={40} />
+        </div>
+        <button type="submit" className="btn btn-secondary" disabled={adding}>
+          Aplicar
+        </button>
+      </fetcher.Form>
+      {promoCodes.length > 1 ? (
+        <CartItemForm intent="promo-clear">
+          <button type="submit" className="link-button small">
+            Quitar todos los códigos
+          </button>
+        </CartItemForm>
+      ) : null}
+    </section>
+  );
+}
+
+function CheckoutDetailsForm() {
+  const { lines, wallet, form: remembered, payable } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const schema = checkoutFormSchema({ wallet });
+  const [form, fields] = useForm<CheckoutForm>({
+    id: "checkout",
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: remembered ?? undefined,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/checkout");
+  const errorOf = (field: { errors?: string[]; errorId: string }) =>
+    field.errors?.length ? (
+      <p id={field.errorId} className="field-error">
+        {field.errors[0]}
+      </p>
+    ) : null;
+  const fullName = (
+    <div className="field">
+      <label htmlFor={fields.user_fullname.id}>Nombre completo o razón social</label>
+      <input {...getInputProps(fields.user_fullname, { type: "text" })} autoComplete="name" />
+      {errorOf(fields.user_fullname)}
+    </div>
+  );
+  return (
+    <Form method="post" action="/checkout/" className="checkout-form" {...getFormProps(form)}>
+      {lines.map((l) =>
+        l.option ? <input key={l.offerUuid} type="hidden" name={`saved_price.${l.offerUuid}`} value={l.option.actual_price} /> : null,
+      )}
+      <div className="field">
+        <label htmlFor={fields.email.id}>Correo electrónico</label>
+        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
+        <small className="muted">Te enviaremos aquí los cupones.</small>
+        {errorOf(fields.email)}
+      </div>
+      {wallet ? fullName : null}
+      <div>
+        <label className="checkbox">
+          <input {...getInputProps(fields.subs_agreement, { type: "checkbox" })} />
+          <span>
+            He leído y acepto el <a href="/agreement">Acuerdo De Usuario</a> y la{" "}
+            <a href="/privacy-policy">Política de privacidad</a>.
+          </span>
+        </label>
+        {errorOf(fields.subs_agreement)}
+      </div>
+      <div>
+        <label className="checkbox">
+          <input {...getInputProps(fields.need_receipt, { type: "checkbox" })} className="need-receipt" />
+          <span>Necesito factura</span>
+        </label>
+      </div>
+      {/* Shown by CSS when "Necesito factura" is ticked, so it needs no JavaScript. */}
+      <fieldset className="receipt-fields">
+        <legend>Datos de facturación</legend>
+        {wallet ? null : fullName}
+        <div className="field">
+          <label htmlFor={fields.user_tax_number.id}>NIF, NIE o CIF</label>
+          <input {...getInputProps(fields.user_tax_number, { type: "text" })} autoComplete="off" />
+          {errorOf(fields.user_tax_number)}
+        </div>
+        <div className="field">
+          <label htmlFor={fields.user_address.id}>Dirección de facturación</label>
+          <input {...getInputProps(fields.user_address, { type: "text" })} autoComplete="street-address" />
+          {errorOf(fields.user_address)}
+        </div>
+      </fieldset>
+      <button type="submit" className="btn btn-block btn-large" disabled={!payable || submitting}>
+        {submitting ? "Comprobando…" : "Continuar"}
+      </button>
+      {!payable ? <p className="field-error">Resuelve los avisos de tu carrito para continuar.</p> : null}
+    </Form>
+  );
+}
+
+export default function Checkout() {
+  const { lines, subtotalCents, totalCents } = useLoaderData<typeof loader>();
+  const removing = usePendingRemovals();
+  const visible = removing.has("*") ? [] : lines.filter((l) => !removing.has(l.offerUuid));
+  if (visible.length === 0) {
+    return (
+      <section className="narrow">
+        <h1>Tu carrito</h1>
+        <p className="empty-state">Tu carrito de compras está vacío</p>
+        <p>
+          <Link to="/ofertas/" className="btn">
+            Ver ofertas
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <>
+      <h1>Tu carrito</h1>
+      <div className="checkout-layout">
+        <div>
+          <ul className="checkout-items">
+            {visible.map((line) => (
+              <CheckoutItem key={line.offerUuid} line={line} />
+            ))}
+          </ul>
+          <CartItemForm intent="clear">
+            <button type="submit" className="link-button small">
+              Vaciar carrito
+            </button>
+          </CartItemForm>
+        </div>
+        <aside className="summary" aria-label="Resumen del pedido">
+          <PromoCodes />
+          <div>
+            <p className="summary-row">
+              <span>Subtotal</span>
+              <span>{formatCents(subtotalCents)}</span>
+            </p>
+            {subtotalCents !== totalCents ? (
+              <p className="summary-row">
+                <span>Descuento</span>
+                <span>−{formatCents(subtotalCents - totalCents)}</span>
+              </p>
+            ) : null}
+            <p className="summary-row summary-total">
+              <span>Total</span>
+              <span data-testid="checkout-total">{formatCents(totalCents)}</span>
+            </p>
+          </div>
+          <CheckoutDetailsForm />
+        </aside>
+      </div>
+    </>
+  );
+}

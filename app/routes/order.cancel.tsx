@@ -1,0 +1,32 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { salesApi } from "#app/lib/api.server";
+import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server";
+import { redirectWithToast } from "#app/lib/session.server";
+
+/**
+ * Where a provider sends a buyer who cancelled or whose card was declined. The reservation is given
+ * back at once (an idempotent call), and the buyer lands on /checkout with the cart untouched.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const transactionId = url.searchParams.get("transaction_id")?.toLowerCase();
+  if (!transactionId) throw redirect("/checkout/");
+  const state = await getCheckoutState(request);
+  const headers = new Headers();
+  if (state.sale?.tx === transactionId) {
+    await salesApi.cancel(state.sale.id, state.sale.tx).catch(() => undefined);
+    headers.append("Set-Cookie", await commitCheckoutState({ form: state.form }));
+  }
+  const declined = url.searchParams.get("reason") === "declined";
+  return redirectWithToast(
+    "/checkout/",
+    {
+      type: "error",
+      text: declined
+        ? "El pago ha sido rechazado. No se ha cobrado nada: tu carrito sigue aquí, prueba de nuevo u otra tarjeta."
+        : "Has cancelado el pago. Tu carrito sigue aquí cuando quieras terminar la compra.",
+    },
+    request,
+    { headers },
+  );
+}

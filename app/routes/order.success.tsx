@@ -1,0 +1,99 @@
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { formatPrice } from "#lib/prices";
+import { isUuid } from "#lib/uuid";
+import { ApiError, salesApi } from "#app/lib/api.server";
+import { commitCart } from "#app/lib/cart.server";
+import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server";
+import { EMPTY_CART } from "#lib/cart";
+import { redirectWithToast } from "#app/lib/session.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Order", description: "Tu compra.", noindex: true });
+
+/**
+ * The provider sends the buyer here. Capturing is idempotent on the API, so a reload, the
+ * webhook and this page racing each other still give one purchase and one set of coupons.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const transactionId = new URL(request.url).searchParams.get("transaction_id");
+  if (!transactionId) throw redirect("/");
+  const state = await getCheckoutState(request);
+  const ref = [state.sale, state.done].find((s) => s?.tx === transactionId.toLowerCase());
+  if (!isUuid(transactionId) || !ref) {
+    return data({ purchase: null, pending: false }, { headers: { "Cache-Control": "private, no-store" } });
+  }
+  try {
+    const purchase = await salesApi.capture(ref.id, ref.tx);
+    const headers = new Headers({ "Cache-Control": "private, no-store" });
+    headers.append("Set-Cookie", await commitCart(EMPTY_CART));
+    headers.append("Set-Cookie", await commitCheckoutState({ form: state.form, done: ref }));
+    return data({ purchase, pending: false }, { headers });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 409 && /todavía/.test(error.message)) {
+      return data({ purchase: null, pending: true }, { headers: { "Cache-Control": "private, no-store" } });
+    }
+    throw await redirectWithToast("/checkout/", { type: "error", text: error.message }, request);
+  }
+}
+
+export default function OrderSuccess() {
+  const { purchase, pending } = useLoaderData<typeof loader>();
+  if (!purchase) {
+    return (
+      <section className="narrow">
+        <h1>{pending ? "Estamos confirmando tu pago" : "No encontramos este pedido"}</h1>
+        <p>
+          {pending
+            ? "El proveedor de pago aún no nos ha confirmado el cobro. Vuelve a cargar la página en unos segundos."
+            : "Este enlace de pago no corresponde a una compra hecha en este navegador. Si has pagado, recibirás los cupones en tu correo."}
+        </p>
+        <p>
+          <Link to="/" className="btn">
+            Ir a la página principal
+          </Link>
+        </p>
+      </section>
+    );
+  }
+  return (
+    <section className="narrow">
+      <h1>¡Gracias por tu compra!</h1>
+      <p>
+        Hemos enviado los cupones a <strong>{purchase.email}</strong>. Guárdalos: los necesitarás para disfrutar de
+        tus ofertas.
+      </p>
+      {purchase.items.map((item) => (
+        <article key={item.offer_uuid} className="checkout-item">
+          <div style={{ gridColumn: "1 / -1" }}>
+            <h2>
+              <Link to={`/ofertas/${item.offer_uuid}/`}>{item.title}</Link>
+            </h2>
+            <p className="muted small">
+              {item.option_title} · {item.quantity} {item.quantity === 1 ? "entrada" : "entradas"} · {formatPrice(item.paid_unit_price, item.quantity)}
+              {item.for_present ? " · Regalo" : ""}
+            </p>
+            <h3 className="small">{item.coupons.length === 1 ? "Tu cupón" : "Tus cupones"}</h3>
+            <ul className="coupon-list">
+              {item.coupons.map((code) => (
+                <li key={code} className="coupon" data-testid="coupon-code">
+                  {code}
+                </li>
+              ))}
+            </ul>
+          </div>
+        </article>
+      ))}
+      <p className="summary-row summary-total">
+        <span>Total pagado</span>
+        <span>{formatPrice(purchase.total)}</span>
+      </p>
+      <p>
+        <Link to="/" className="btn">
+          Seguir comprando
+        </Link>
+      </p>
+    </section>
+  );
+}
