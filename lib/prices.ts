@@ -23,7 +23,8 @@ export function codesFor<T extends Pick<PromoCode, "offer_uuid">>(codes: readonl
 export function toCents(value: string | number): number {
   const text = typeof value === "number" ? String(value) : value.trim().replace(/\.00$/, "");
   if (text === "" || !/^-?\d+(\.\d+)?$/.test(text)) return Number.NaN;
-  return Math.round(Number(text) * 100);
+  // Shift by exponent on the decimal text, so "1.005" rounds as written, not as its binary neighbour.
+  return Math.round(Number(`${text}e2`));
 }
 
 /** Cents back into the API's decimal string form ("12.50"). */
@@ -34,7 +35,7 @@ export function fromCents(cents: number): string {
 const euroFormat = new Intl.NumberFormat("es-ES", {
   minimumFractionDigits: 2,
   maximumFractionDigits: 2,
-  useGrouping: true,
+  // Default grouping follows es-ES (no dot in 4-digit amounts: "1234,50 €"); `true` would force one.
 });
 
 /** "12,50 €": two decimals in Spanish format, times the ticket count, then the euro sign. */

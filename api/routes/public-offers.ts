@@ -15,7 +15,10 @@ const blankToUndefined = (v: unknown) => {
 };
 
 const ListQuery = z.object({
-  search: z.preprocess(single, z.string().max(200, "La búsqueda es demasiado larga.").optional()),
+  search: z.preprocess(
+    single,
+    z.string({ invalid_type_error: "La búsqueda debe ser un texto." }).max(200, "La búsqueda es demasiado larga.").optional(),
+  ),
   category: z.preprocess(
     blankToUndefined,
     z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional(),

@@ -4,6 +4,7 @@ import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents }
 import type { CheckoutData } from "#lib/schemas/checkout";
 import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
 import { ValidateOrderSchema } from "#lib/schemas/order";
+import { isUuid } from "#lib/uuid";
 import type { z } from "zod";
 import { query, type Database, type Executor, type Transaction } from "#api/db/client";
 import {
@@ -314,7 +315,7 @@ export async function createSale(
     return { saleId: sale.id, transactionId: transaction.id, existing: false as const, session, checkoutData, lines };
   });
 
-  if (reserved.existing) return existingPayment(db, reserved.saleId);
+  if (reserved.existing) return existingPayment(db, reserved.saleId, provider);
 
   const { saleId, transactionId, checkoutData, lines, session } = reserved;
   const returnUrl = `${urls.origin}/order/success?transaction_id=${transactionId}`;
@@ -345,18 +346,31 @@ export async function createSale(
   }
 }
 
-async function existingPayment(db: Database, saleId: string) {
-  const [row] = await db
-    .select({ sale: sales, tx: paymentTransactions })
-    .from(sales)
-    .innerJoin(paymentTransactions, eq(paymentTransactions.saleId, sales.id))
-    .where(eq(sales.id, saleId));
-  if (!row || row.sale.status !== "pending" || !row.tx.redirectUrl) {
-    throw new HttpError(409, "Este pedido ya no está pendiente de pago. Revisa tu carrito.");
+/**
+ * The answer for a session that already has its sale (a double click, a retry). The request that
+ * created the sale may still be waiting for the provider's redirect URL: wait for it a little
+ * rather than telling the buyer that an order being set up is no longer payable.
+ */
+async function existingPayment(db: Database, saleId: string, provider: PaymentProvider, waitMs = 0) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const [row] = await db
+      .select({ sale: sales, tx: paymentTransactions })
+      .from(sales)
+      .innerJoin(paymentTransactions, eq(paymentTransactions.saleId, sales.id))
+      .where(eq(sales.id, saleId));
+    if (row && row.sale.status === "pending" && !row.tx.redirectUrl && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    if (!row || row.sale.status !== "pending" || !row.tx.redirectUrl) {
+      throw new HttpError(409, "Este pedido ya no está pendiente de pago. Revisa tu carrito.");
+    }
+    const flow = row.tx.provider === provider.name ? provider.flow : "hosted";
+    return {
+      payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow, redirect_url: row.tx.redirectUrl },
+    };
   }
-  return {
-    payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow: "hosted", redirect_url: row.tx.redirectUrl },
-  };
 }
 
 /**
@@ -373,7 +387,11 @@ export async function releaseSale(db: Executor, saleId: string, status: "cancell
   });
 }
 
-async function giveBack(tx: Executor, saleIds: string[]) {
+/**
+ * keepApproved: the sweep leaves approved payments alone. The buyer has paid (for the sandbox the
+ * transaction row is the bank), so a late capture must still find it and take the tickets again.
+ */
+async function giveBack(tx: Executor, saleIds: string[], { keepApproved = false } = {}) {
   if (saleIds.length === 0) return;
   const ids = sql.join(saleIds.map((id) => sql`${id}::uuid`), sql`, `);
   await tx.execute(sql`
@@ -385,7 +403,8 @@ async function giveBack(tx: Executor, saleIds: string[]) {
     FROM (SELECT promo_code_id, count(*)::int AS n FROM promo_code_uses WHERE sale_id IN (${ids}) GROUP BY promo_code_id) t
     WHERE c.id = t.promo_code_id`);
   await tx.execute(sql`DELETE FROM promo_code_uses WHERE sale_id IN (${ids})`);
-  await tx.execute(sql`UPDATE payment_transactions SET status = 'cancelled', updated_at = now() WHERE sale_id IN (${ids}) AND status IN ('created', 'approved')`);
+  const open = keepApproved ? sql`('created')` : sql`('created', 'approved')`;
+  await tx.execute(sql`UPDATE payment_transactions SET status = 'cancelled', updated_at = now() WHERE sale_id IN (${ids}) AND status IN ${open}`);
 }
 
 /** Expires unpaid reservations; SKIP LOCKED lets several processes sweep without waiting on each other. */
@@ -398,7 +417,7 @@ export async function sweepExpiredReservations(db: Database): Promise<number> {
         ORDER BY expires_at LIMIT 200 FOR UPDATE SKIP LOCKED
       )
       RETURNING id`);
-    await giveBack(tx, expired.map((r) => r.id));
+    await giveBack(tx, expired.map((r) => r.id), { keepApproved: true });
     return expired.length;
   });
 }
@@ -418,7 +437,9 @@ function couponCode(): string {
 }
 
 export async function findTransaction(db: Executor, by: { transactionId?: string | null; provider?: string; providerRef?: string | null }) {
-  if (by.transactionId) {
+  // Webhooks echo whatever reference the provider holds; one that is not our uuid is not ours
+  // (comparing it with the uuid column would be a database error, a 500 the provider retries).
+  if (by.transactionId && isUuid(by.transactionId)) {
     const [tx] = await db.select().from(paymentTransactions).where(eq(paymentTransactions.id, by.transactionId));
     return tx ?? null;
   }

@@ -1,4 +1,4 @@
-import { Form, useFetcher } from "@remix-run/react";
+import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "#lib/constants";
 import { CloseIcon, SearchIcon } from "./icons";
@@ -68,6 +68,12 @@ export function SearchButton() {
   const fetcher = useFetcher<SearchData>();
   const [query, setQuery] = useState("");
   const load = fetcher.load;
+  const location = useLocation();
+
+  // The dialog lives in the layout: opening a result navigates, and the dialog must not stay open.
+  useEffect(() => {
+    dialog.current?.close();
+  }, [location.key]);
 
   useEffect(() => {
     if (!dialog.current?.open) return;
@@ -81,10 +87,12 @@ export function SearchButton() {
     event.preventDefault();
     dialog.current?.showModal();
     input.current?.focus();
-    if (!fetcher.data) load("/buscar?q=");
+    load("/buscar?q="); // fresh recent searches every time it opens
   }
 
-  const data = fetcher.data;
+  // Only answers that belong to what is typed now: recent/popular for short text, results otherwise.
+  const long = query.trim().length >= SEARCH_MIN_CHARS;
+  const data = fetcher.data && (fetcher.data.query === "") !== long ? fetcher.data : undefined;
   return (
     <>
       <a href="/buscar" className="header-button" onClick={open}>
@@ -114,7 +122,7 @@ export function SearchButton() {
           />
         </form>
         <div className="search-body" aria-live="polite" aria-busy={fetcher.state === "loading"}>
-          {data && (data.query === "" ? query.trim().length < SEARCH_MIN_CHARS : true) ? <SearchResults data={data} /> : null}
+          {data ? <SearchResults data={data} /> : null}
           {query.trim().length > 0 && query.trim().length < SEARCH_MIN_CHARS ? (
             <p className="muted small">Escribe al menos {SEARCH_MIN_CHARS} letras para buscar.</p>
           ) : null}

@@ -1,7 +1,9 @@
 import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-run/node";
 import { config } from "./env.server";
 
-const secure = () => config().isProduction && !process.env.OFERTAS_INSECURE_COOKIES;
+// Secure when the shop is served over https (PUBLIC_URL); a plain-http start on a LAN address
+// must still keep its cart, so the flag follows the public URL rather than NODE_ENV.
+const secure = () => config().PUBLIC_URL?.startsWith("https://") ?? false;
 
 /** Signed cookies: SESSION_SECRET's newest secret signs, every listed secret still verifies. */
 function signedCookie(name: string, maxAgeSeconds?: number): Cookie {

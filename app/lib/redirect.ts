@@ -1,6 +1,9 @@
 /** A redirect target from a form is trusted only when it is a local path ("/…", not "//…"). */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
   if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
+  // Browsers drop tabs and newlines from URLs ("/\t/evil.com" is "//evil.com"), and a newline
+  // would break the Location header: refuse every control character.
+  if (/[\u0000-\u001f\u007f]/.test(to)) return fallback;
   return to;
 }
 

@@ -200,7 +200,7 @@ function PromoCodes() {
   return (
     <section aria-labelledby="promo-title">
       <h2 id="promo-title" className="small">
-        Código promocional
+        Descuentos
       </h2>
       {promoCodes.length ? (
         <ul className="promo-list">
@@ -254,12 +254,13 @@ function CheckoutDetailsForm() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/checkout");
-  const errorOf = (field: { errors?: string[]; errorId: string }) =>
-    field.errors?.length ? (
-      <p id={field.errorId} className="field-error">
-        {field.errors[0]}
-      </p>
-    ) : null;
+  // Always rendered, with its line reserved: a message appearing on blur must not move the
+  // control the buyer is about to click.
+  const errorOf = (field: { errors?: string[]; errorId: string }) => (
+    <p id={field.errorId} className="field-error">
+      {field.errors?.[0]}
+    </p>
+  );
   const fullName = (
     <div className="field">
       <label htmlFor={fields.user_fullname.id}>Nombre completo o razón social</label>
@@ -281,7 +282,14 @@ function CheckoutDetailsForm() {
       {wallet ? fullName : null}
       <div>
         <label className="checkbox">
-          <input {...getInputProps(fields.subs_agreement, { type: "checkbox" })} />
+          <input
+            type="checkbox"
+            id={fields.subs_agreement.id}
+            name={fields.subs_agreement.name}
+            required
+            aria-invalid={fields.subs_agreement.errors ? true : undefined}
+            aria-describedby={fields.subs_agreement.errors ? fields.subs_agreement.errorId : undefined}
+          />
           <span>
             He leído y acepto el <a href="/agreement">Acuerdo De Usuario</a> y la{" "}
             <a href="/privacy-policy">Política de privacidad</a>.
@@ -291,7 +299,14 @@ function CheckoutDetailsForm() {
       </div>
       <div>
         <label className="checkbox">
-          <input {...getInputProps(fields.need_receipt, { type: "checkbox" })} className="need-receipt" />
+          {/* Plain checkboxes: conform's keyed props would remount them on each validation. */}
+          <input
+            type="checkbox"
+            id={fields.need_receipt.id}
+            name={fields.need_receipt.name}
+            className="need-receipt"
+            defaultChecked={fields.need_receipt.initialValue === "on"}
+          />
           <span>Necesito factura</span>
         </label>
       </div>

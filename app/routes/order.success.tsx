@@ -25,10 +25,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   try {
     const purchase = await salesApi.capture(ref.id, ref.tx);
-    const headers = new Headers({ "Cache-Control": "private, no-store" });
-    headers.append("Set-Cookie", await commitCart(EMPTY_CART));
-    headers.append("Set-Cookie", await commitCheckoutState({ form: state.form, done: ref }));
-    return data({ purchase, pending: false }, { headers });
+    if (state.sale) {
+      // Paid: empty the cart and load this page once more, so that the header (read in parallel
+      // from this request's cookies) no longer shows the bought items.
+      const headers = new Headers();
+      headers.append("Set-Cookie", await commitCart(EMPTY_CART));
+      headers.append("Set-Cookie", await commitCheckoutState({ form: state.form, done: ref }));
+      throw redirect(`/order/success?transaction_id=${ref.tx}`, { headers });
+    }
+    return data({ purchase, pending: false }, { headers: { "Cache-Control": "private, no-store" } });
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 409 && /todavía/.test(error.message)) {

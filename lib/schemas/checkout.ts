@@ -46,19 +46,27 @@ function requireReceipt(data: ReceiptFields, ctx: z.RefinementCtx, fullNameAlway
 /**
  * The checkout form ("Continuar" on /checkout). Conform parses the FormData with it in the action
  * and validates with it in the browser. `wallet` is set when the payment provider is a wallet, which
- * always needs the buyer's full name.
+ * always needs the buyer's full name. Every rule runs in one refinement so that all mistakes are
+ * reported together, not the receipt ones only after the email is fixed.
  */
 export function checkoutFormSchema(options: { wallet: boolean }) {
   return z
     .object({
-      email,
-      subs_agreement: z.boolean({ required_error: MESSAGES.agreementRequired }).refine((v) => v, MESSAGES.agreementRequired),
+      // Conform sends an empty field as undefined; "" lets the refinement below say what is missing.
+      email: z.string().trim().toLowerCase().default(""),
+      subs_agreement: z.boolean().default(false),
       need_receipt: z.boolean().default(false),
       user_fullname: optionalText(200),
       user_tax_number: optionalText(20),
       user_address: optionalText(300),
     })
-    .superRefine((data, ctx) => requireReceipt(data, ctx, options.wallet));
+    .superRefine((data, ctx) => {
+      if (!isValidEmail(data.email)) {
+        ctx.addIssue({ code: "custom", path: ["email"], message: data.email ? MESSAGES.emailInvalid : MESSAGES.emailRequired });
+      }
+      if (!data.subs_agreement) ctx.addIssue({ code: "custom", path: ["subs_agreement"], message: MESSAGES.agreementRequired });
+      requireReceipt(data, ctx, options.wallet);
+    });
 }
 
 export type CheckoutForm = z.infer<ReturnType<typeof checkoutFormSchema>>;

@@ -1,0 +1,362 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { offers } from "#api/db/schema";
+import { seedUuid } from "#api/db/seed";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { expectSpanish, someOffer } from "./_helpers";
+
+let api: TestApi;
+let activeCount: number;
+const PAELLA = seedUuid("offer", "paella-marinera-barceloneta");
+const CAFE = seedUuid("offer", "brunch-cafe-olmo-malasana");
+const MONEY = /^\d+\.\d{2}$/;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  const [row] = await api.db.select({ n: sql<number>`count(*)::int` }).from(offers).where(eq(offers.status, "active"));
+  activeCount = Number(row.n);
+});
+afterAll(() => api.close());
+
+async function countWhere(where: ReturnType<typeof and>) {
+  const [row] = await api.db.select({ n: sql<number>`count(*)::int` }).from(offers).where(and(eq(offers.status, "active"), where));
+  return Number(row.n);
+}
+
+describe("GET /public/offers/", () => {
+  it("answers {count, next, previous, results} with 24 offers by default", async () => {
+    const { status, body, headers } = await call(api, "/public/offers/");
+    expect(status).toBe(200);
+    expect(headers.get("content-type")).toMatch(/application\/json/);
+    expect(Object.keys(body).sort()).toEqual(["count", "next", "previous", "results"]);
+    expect(body.count).toBe(activeCount);
+    expect(body.count).toBeGreaterThan(PAGE_SIZE_DEFAULT);
+    expect(body.results).toHaveLength(PAGE_SIZE_DEFAULT);
+    expect(body.previous).toBeNull();
+    expect(new URL(body.next).searchParams.get("page")).toBe("2");
+    const offer = body.results[0];
+    for (const key of ["uuid", "title", "summary", "category", "region", "images", "price_options", "organization"]) {
+      expect(offer).toHaveProperty(key);
+    }
+  });
+
+  it("takes page_size up to 100", async () => {
+    const { status, body } = await call(api, `/public/offers/?page_size=${PAGE_SIZE_MAX}`);
+    expect(status).toBe(200);
+    expect(body.results).toHaveLength(Math.min(activeCount, PAGE_SIZE_MAX));
+    const over = await call(api, `/public/offers/?page_size=${PAGE_SIZE_MAX + 1}`);
+    expect(over.status).toBe(400);
+    expectSpanish(over.body.detail);
+  });
+
+  it("filters by category", async () => {
+    const { status, body } = await call(api, "/public/offers/?category=restaurants&page_size=100");
+    expect(status).toBe(200);
+    expect(body.count).toBe(await countWhere(eq(offers.category, "restaurants")));
+    expect(body.count).toBeGreaterThan(0);
+    expect(body.results.every((o: any) => o.category === "restaurants")).toBe(true);
+  });
+
+  it("filters by region (province with accents) and treats España as the whole country", async () => {
+    const { status, body } = await call(api, `/public/offers/?region=${encodeURIComponent("Málaga")}&page_size=100`);
+    expect(status).toBe(200);
+    expect(body.count).toBe(await countWhere(eq(offers.province, "Málaga")));
+    expect(body.count).toBeGreaterThan(0);
+    expect(body.results.every((o: any) => o.region === "Málaga")).toBe(true);
+    const spain = await call(api, `/public/offers/?region=${encodeURIComponent("España")}`);
+    expect(spain.status).toBe(200);
+    expect(spain.body.count).toBe(activeCount);
+  });
+
+  it("combines filters", async () => {
+    const { body } = await call(api, `/public/offers/?category=restaurants&region=Barcelona&page_size=100`);
+    expect(body.count).toBe(await countWhere(and(eq(offers.category, "restaurants"), eq(offers.province, "Barcelona"))));
+    expect(body.results.map((o: any) => o.uuid)).toContain(PAELLA);
+  });
+
+  it.each([
+    ["cafe", CAFE],
+    ["Café", CAFE],
+    ["CAFÉ", CAFE],
+    ["PAELLA", PAELLA],
+    ["paella", PAELLA],
+    ["  Paella  ", PAELLA],
+  ])("search %j is case- and accent-insensitive", async (term, expected) => {
+    const { status, body } = await call(api, `/public/offers/?search=${encodeURIComponent(term)}`);
+    expect(status).toBe(200);
+    expect(body.count).toBe(1);
+    expect(body.results[0].uuid).toBe(expected);
+  });
+
+  // Relies on lower() folding non-ASCII letters, which a database created with LC_CTYPE=C does not do.
+  it("search finds titles written with upper-case accented letters", async () => {
+    const [offer] = await api.db.select().from(offers).where(eq(offers.id, await someOffer(api, 20)));
+    const [created] = await api.db
+      .insert(offers)
+      .values({ organizationId: offer.organizationId, title: "ÓPTICA ÚNICA DE ÁVILA", summary: "Revisión visual completa", category: "services", province: "Ávila", rank: 5000 })
+      .returning({ id: offers.id });
+    try {
+      const { body } = await call(api, `/public/offers/?search=optica%20unica`);
+      expect(body.results.map((o: any) => o.uuid)).toEqual([created.id]);
+    } finally {
+      await api.db.delete(offers).where(eq(offers.id, created.id));
+    }
+  });
+
+  it("search treats % and _ literally", async () => {
+    for (const term of ["%", "_", "\\"]) {
+      const { status, body } = await call(api, `/public/offers/?search=${encodeURIComponent(term)}`);
+      expect(status).toBe(200);
+      expect(body.count).toBe(0);
+    }
+  });
+
+  it("search with no match answers an empty page, not an error", async () => {
+    const { status, body } = await call(api, "/public/offers/?search=zzzzqqqq");
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ count: 0, next: null, previous: null, results: [] });
+  });
+
+  it("paginates with next/previous links that cover every offer once", async () => {
+    const seen: string[] = [];
+    let url: string | null = `${api.url}/public/offers/?page_size=7&category=`;
+    let pages = 0;
+    while (url) {
+      const response = await fetch(url);
+      expect(response.status).toBe(200);
+      const body: any = await response.json();
+      pages += 1;
+      if (pages === 1) expect(body.previous).toBeNull();
+      else expect(new URL(body.previous).searchParams.get("page")).toBe(String(pages - 1));
+      expect(new URL(url).searchParams.get("page_size")).toBe("7");
+      seen.push(...body.results.map((o: any) => o.uuid));
+      url = body.next;
+    }
+    expect(pages).toBe(Math.ceil(activeCount / 7));
+    expect(seen).toHaveLength(activeCount);
+    expect(new Set(seen).size).toBe(activeCount);
+  });
+
+  it("a page past the end is empty and points back to the last page", async () => {
+    const { status, body } = await call(api, "/public/offers/?page=999&page_size=10");
+    expect(status).toBe(200);
+    expect(body.results).toEqual([]);
+    expect(body.next).toBeNull();
+    expect(new URL(body.previous).searchParams.get("page")).toBe(String(Math.ceil(activeCount / 10)));
+  });
+
+  it("mainpage lists the same offers ordered by rank", async () => {
+    const { status, body } = await call(api, "/public/offers/mainpage/?page_size=100");
+    expect(status).toBe(200);
+    const ranked = await api.db
+      .select({ id: offers.id })
+      .from(offers)
+      .where(eq(offers.status, "active"))
+      .orderBy(asc(offers.rank), asc(offers.createdAt), asc(offers.id));
+    expect(body.results.map((o: any) => o.uuid)).toEqual(ranked.map((r) => r.id).slice(0, 100));
+    expect(body.results[0].uuid).toBe(seedUuid("offer", "circuito-termal-retiro-madrid"));
+  });
+
+  it("archived offers are neither listed nor served", async () => {
+    const id = await someOffer(api, 30);
+    await api.db.update(offers).set({ status: "archived" }).where(eq(offers.id, id));
+    try {
+      const { body } = await call(api, "/public/offers/?page_size=100");
+      expect(body.count).toBe(activeCount - 1);
+      expect(body.results.map((o: any) => o.uuid)).not.toContain(id);
+      expect((await call(api, `/public/offers/${id}/`)).status).toBe(404);
+    } finally {
+      await api.db.update(offers).set({ status: "active" }).where(eq(offers.id, id));
+    }
+  });
+});
+
+describe("GET /public/offers/{id}/", () => {
+  it("answers the offer with cover image first and price options as money strings, never cached", async () => {
+    const { status, body, headers } = await call(api, `/public/offers/${PAELLA}/`);
+    expect(status).toBe(200);
+    expect(headers.get("cache-control")).toBe("no-store");
+    expect(body.uuid).toBe(PAELLA);
+    expect(body.title).toMatch(/Paella/);
+    expect(body.region).toBe("Barcelona");
+    expect(typeof body.description).toBe("string");
+    expect(typeof body.conditions).toBe("string");
+    expect(body.organization).toMatchObject({ name: "La Barca de Sant Miquel" });
+    expect(body.images.length).toBeGreaterThan(1);
+    expect(body.images[0].cover).toBe(true);
+    expect(body.images.filter((i: any) => i.cover)).toHaveLength(1);
+    for (const image of body.images) expect(image).toEqual(expect.objectContaining({ image_url: expect.any(String), width: expect.any(Number), height: expect.any(Number) }));
+    expect(body.price_options).toHaveLength(2);
+    expect(body.price_options[0]).toEqual({
+      uuid: seedUuid("price-option", "paella-marinera-barceloneta:0"),
+      title: "Menú para 2 personas",
+      actual_price: "39.90",
+      regular_price: "68.00",
+      available: 240,
+      per_customer: 4,
+    });
+    for (const option of body.price_options) {
+      expect(option.actual_price).toMatch(MONEY);
+      expect(option.regular_price).toMatch(MONEY);
+      expect(Number.isInteger(option.available)).toBe(true);
+    }
+  });
+
+  it("cover first even when the cover is not the first image stored", async () => {
+    const { body } = await call(api, "/public/offers/?page_size=100");
+    for (const offer of body.results) {
+      if (offer.images.some((i: any) => i.cover)) expect(offer.images[0].cover).toBe(true);
+    }
+  });
+
+  it("accepts an upper-case uuid", async () => {
+    const { status, body } = await call(api, `/public/offers/${PAELLA.toUpperCase()}/`);
+    expect(status).toBe(200);
+    expect(body.uuid).toBe(PAELLA);
+  });
+
+  it("404 JSON for an unknown uuid", async () => {
+    const { status, body, headers } = await call(api, `/public/offers/${randomUUID()}/`);
+    expect(status).toBe(404);
+    expect(headers.get("content-type")).toMatch(/application\/json/);
+    expect(Object.keys(body)).toEqual(["detail"]);
+    expectSpanish(body.detail);
+  });
+
+  it("400 for an id that is not a uuid", async () => {
+    for (const id of ["abc", "123", `${PAELLA}x`, "%27%20OR%201%3D1"]) {
+      const { status, body } = await call(api, `/public/offers/${id}/`);
+      expect(status, id).toBe(400);
+      expectSpanish(body.detail);
+    }
+  });
+});
+
+describe("GET /public/offers/selected/", () => {
+  it("keeps the order asked and skips unknown ids", async () => {
+    const unknown = randomUUID();
+    const { status, body, headers } = await call(api, `/public/offers/selected/?uuids=${PAELLA}&uuids=${unknown}&uuids=${CAFE}`);
+    expect(status).toBe(200);
+    expect(headers.get("cache-control")).toBe("no-store");
+    expect(body.map((o: any) => o.uuid)).toEqual([PAELLA, CAFE]);
+    const reversed = await call(api, `/public/offers/selected/?uuids=${CAFE}&uuids=${PAELLA}`);
+    expect(reversed.body.map((o: any) => o.uuid)).toEqual([CAFE, PAELLA]);
+  });
+
+  it("also takes comma-separated and upper-case ids, once each", async () => {
+    const { status, body } = await call(api, `/public/offers/selected/?uuids=${CAFE.toUpperCase()},${PAELLA}&uuids=${CAFE}`);
+    expect(status).toBe(200);
+    expect(body.map((o: any) => o.uuid)).toEqual([CAFE, PAELLA]);
+  });
+
+  it("no ids → empty list", async () => {
+    const { status, body } = await call(api, "/public/offers/selected/");
+    expect(status).toBe(200);
+    expect(body).toEqual([]);
+  });
+
+  it("400 for a malformed uuid", async () => {
+    const { status, body } = await call(api, `/public/offers/selected/?uuids=${PAELLA}&uuids=not-a-uuid`);
+    expect(status).toBe(400);
+    expectSpanish(body.detail);
+  });
+
+  it("400 for more than 100 ids", async () => {
+    const ids = Array.from({ length: 101 }, () => randomUUID()).join(",");
+    const { status, body } = await call(api, `/public/offers/selected/?uuids=${ids}`);
+    expect(status).toBe(400);
+    expectSpanish(body.detail);
+  });
+});
+
+describe("GET /public/offers/{id}/nearby/", () => {
+  const distance = (a: { latitude: number; longitude: number }, b: { latitude: number; longitude: number }) =>
+    (a.latitude - b.latitude) ** 2 + ((a.longitude - b.longitude) * Math.cos((b.latitude * Math.PI) / 180)) ** 2;
+
+  it("answers other offers nearest first, without the offer itself", async () => {
+    const origin = (await call(api, `/public/offers/${CAFE}/`)).body;
+    const { status, body } = await call(api, `/public/offers/${CAFE}/nearby/?page_size=20`);
+    expect(status).toBe(200);
+    expect(body.results).toHaveLength(20);
+    expect(body.results.map((o: any) => o.uuid)).not.toContain(CAFE);
+    const distances = body.results.map((o: any) => distance(o, origin));
+    for (let i = 1; i < distances.length; i++) expect(distances[i]).toBeGreaterThanOrEqual(distances[i - 1] - 1e-12);
+    // Café Olmo is in Madrid: its nearest neighbours are Madrid offers.
+    expect(body.results[0].region).toBe("Madrid");
+  });
+
+  it("defaults to 6 results", async () => {
+    const { body } = await call(api, `/public/offers/${PAELLA}/nearby/`);
+    expect(body.results).toHaveLength(6);
+    expect(body.results.map((o: any) => o.uuid)).not.toContain(PAELLA);
+  });
+
+  it("404 for an unknown offer, 400 for a bad id or page_size", async () => {
+    const unknown = await call(api, `/public/offers/${randomUUID()}/nearby/`);
+    expect(unknown.status).toBe(404);
+    expectSpanish(unknown.body.detail);
+    const bad = await call(api, "/public/offers/nope/nearby/");
+    expect(bad.status).toBe(400);
+    expectSpanish(bad.body.detail);
+    const size = await call(api, `/public/offers/${PAELLA}/nearby/?page_size=0`);
+    expect(size.status).toBe(400);
+    expectSpanish(size.body.detail);
+  });
+});
+
+describe("bad input never makes a 500", () => {
+  it.each([
+    "page_size=0",
+    "page_size=-1",
+    "page_size=10000",
+    "page_size=abc",
+    "page_size=1.5",
+    "page_size=1e3",
+    "page=0",
+    "page=-3",
+    "page=abc",
+    "page=1.5",
+    "page=99999999999999999999",
+    "category=unknown",
+    "category=RESTAURANTS",
+    "region=Atlantis",
+    "region=malaga",
+    `search=${"x".repeat(201)}`,
+    "search[a]=b",
+    "category[a]=b",
+    "page[a]=1",
+    "region[]=Madrid&region[]=x",
+  ])("GET /public/offers/?%s → 400 with a Spanish detail", async (qs) => {
+    const { status, body, headers } = await call(api, `/public/offers/?${qs}`);
+    expect(status).toBe(400);
+    expect(headers.get("content-type")).toMatch(/application\/json/);
+    expectSpanish(body.detail);
+  });
+
+  it.each(["page_size=", "page=", "category=", "region=", "search=", "page_size=5&page_size=3", "category=restaurants&category=travel"])(
+    "GET /public/offers/?%s is tolerated",
+    async (qs) => {
+      const { status } = await call(api, `/public/offers/?${qs}`);
+      expect(status).toBe(200);
+    },
+  );
+
+  it("unknown API paths answer 404 JSON", async () => {
+    for (const path of ["/nope/", "/public/", "/public/offers/x/y/z/", "/sales/"]) {
+      const { status, body, headers } = await call(api, path);
+      expect(status, path).toBe(404);
+      expect(headers.get("content-type")).toMatch(/application\/json/);
+      expectSpanish(body.detail);
+    }
+  });
+
+  it("malformed JSON bodies answer 400 with a Spanish detail", async () => {
+    for (const path of ["/sales/validate/", "/sales/create/", "/public/offers/apply-promocode/"]) {
+      const { status, body } = await call(api, path, { method: "POST", body: "{not json" });
+      expect(status, path).toBe(400);
+      expectSpanish(body.detail);
+    }
+  });
+});

@@ -1,0 +1,159 @@
+/**
+ * Races that real traffic produces: many buyers on the last ticket, the return redirect, reloads
+ * and the webhook capturing one payment together, a single-use code, one buyer in several tabs.
+ * On PostgreSQL these run on separate connections and really interleave; on PGlite they queue.
+ */
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { query } from "#api/db/client";
+import { sales } from "#api/db/schema";
+import { sandboxSecret } from "#api/payments/registry";
+import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import {
+  approveWithoutWebhook,
+  available,
+  capture,
+  couponCount,
+  expectSpanish,
+  makeOption,
+  makePromo,
+  newEmail,
+  promoRow,
+  saleStatus,
+  sessionFor,
+  someOffer,
+  startSale,
+  type Option,
+} from "./_helpers";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+const create = (token: string) => call(api, "/sales/create/", { body: { session_token: token } });
+
+async function salesOf(optionId: string) {
+  return query<{ id: string; status: string; email: string }>(
+    api.db,
+    sql`SELECT DISTINCT s.id, s.status, s.email FROM sales s JOIN sale_items si ON si.sale_id = s.id WHERE si.price_option_id = ${optionId}`,
+  );
+}
+
+function tally(statuses: number[]) {
+  return statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+}
+
+describe("races", () => {
+  it("50 buyers on the last ticket: exactly one reservation", async () => {
+    const option = await makeOption(api, { available: 1, price: "30.00" });
+    const tokens: string[] = [];
+    for (let i = 0; i < 50; i++) tokens.push(await sessionFor(api, [{ option }], newEmail(`ultima${i}`)));
+    expect(new Set(tokens).size).toBe(50);
+
+    const answers = await Promise.all(tokens.map(create));
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: 1, 409: 49 });
+    for (const a of answers.filter((a) => a.status === 409)) {
+      expectSpanish(a.body.detail);
+      expect(a.body.detail).toMatch(/agotado/);
+    }
+    expect(await available(api, option.uuid)).toBe(0);
+    const rows = await salesOf(option.uuid);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].status).toBe("pending");
+    const winner = answers.find((a) => a.status === 201)!;
+    expect(rows[0].id).toBe(winner.body.payment.sale_id);
+  });
+
+  it("10 captures and the webhook on one approved payment: paid once, one coupon per ticket", async () => {
+    const option = await makeOption(api, { available: 10, price: "11.00" });
+    const payment = await startSale(api, [{ option, quantity: 3 }], newEmail("carrera"));
+    await approveWithoutWebhook(api, payment.transaction_id);
+
+    const body = JSON.stringify({ id: `evt_race_${payment.transaction_id}`, type: "payment.completed", transaction_id: payment.transaction_id });
+    const webhook = call(api, "/sandbox/webhook/", {
+      method: "POST",
+      body,
+      headers: { [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(sandboxSecret(api.config), body) },
+    });
+    const captures = Array.from({ length: 10 }, () => capture(api, payment));
+    const [hook, ...answers] = await Promise.all([webhook, ...captures]);
+
+    expect(hook.status).toBe(200);
+    for (const a of answers) {
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      expect(a.body.status).toBe("paid");
+    }
+    const codes = answers[0].body.items[0].coupons;
+    expect(codes).toHaveLength(3);
+    for (const a of answers) expect(a.body.items[0].coupons).toEqual(codes);
+    expect(await couponCount(api, payment.sale_id)).toBe(3);
+    expect(await saleStatus(api, payment.sale_id)).toBe("paid");
+    expect(await available(api, option.uuid)).toBe(7);
+    const paidRows = await api.db.select().from(sales).where(eq(sales.id, payment.sale_id));
+    expect(paidRows).toHaveLength(1);
+  });
+
+  it("captures racing a lapsed reservation's re-take: coupons issued once", async () => {
+    const option = await makeOption(api, { available: 2 });
+    const payment = await startSale(api, [{ option, quantity: 2 }], newEmail("tarde"));
+    await approveWithoutWebhook(api, payment.transaction_id);
+    await api.db.update(sales).set({ status: "expired" }).where(eq(sales.id, payment.sale_id));
+    await api.db.execute(sql`UPDATE price_options SET available = available + 2 WHERE id = ${option.uuid}`);
+
+    const answers = await Promise.all(Array.from({ length: 8 }, () => capture(api, payment)));
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(200);
+    expect(await couponCount(api, payment.sale_id)).toBe(2);
+    expect(await available(api, option.uuid)).toBe(2 - 2);
+  });
+
+  it("a single-use code raced by 20 buyers: used once", async () => {
+    await makePromo(api, { code: "CARRERA1", maxUses: 1, discountType: "amount", discountValue: "2.00" });
+    // Spread the buyers over several offers, so that they do not queue on one stock row first.
+    const options: Option[] = [];
+    for (let i = 0; i < 5; i++) options.push(await makeOption(api, { available: 100, offerId: await someOffer(api, i * 3) }));
+    const tokens: string[] = [];
+    for (let i = 0; i < 20; i++) tokens.push(await sessionFor(api, [{ option: options[i % 5], promo: ["CARRERA1"] }], newEmail(`codigo${i}`)));
+
+    const answers = await Promise.all(tokens.map(create));
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: 1, 409: 19 });
+    for (const a of answers.filter((a) => a.status === 409)) {
+      expectSpanish(a.body.detail);
+      expect(a.body.detail).toMatch(/CARRERA1/);
+    }
+    const promo = await promoRow(api, "CARRERA1");
+    expect(promo.usedCount).toBe(1);
+    const uses = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM promo_code_uses WHERE promo_code_id = ${promo.id}`);
+    expect(Number(uses[0].n)).toBe(1);
+    // The losers' tickets were not kept either.
+    const left = await Promise.all(options.map((o) => available(api, o.uuid)));
+    expect(left.reduce((a, b) => a + b, 0)).toBe(5 * 100 - 1);
+  });
+
+  it("one buyer, per_customer 1, ten tabs: one reservation", async () => {
+    const option = await makeOption(api, { available: 100, perCustomer: 1 });
+    const email = newEmail("pestanas");
+    const tokens: string[] = [];
+    for (let i = 0; i < 10; i++) tokens.push(await sessionFor(api, [{ option }], email));
+
+    const answers = await Promise.all(tokens.map(create));
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: 1, 409: 9 });
+    for (const a of answers.filter((a) => a.status === 409)) expectSpanish(a.body.detail);
+    expect(await available(api, option.uuid)).toBe(99);
+    const rows = await salesOf(option.uuid);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ status: "pending", email });
+  });
+
+  it("the same session token sent ten times at once: one sale, one reservation", async () => {
+    const option = await makeOption(api, { available: 5 });
+    const token = await sessionFor(api, [{ option, quantity: 2 }], newEmail("doble"));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => create(token)));
+    for (const a of answers) expect(a.status, JSON.stringify(a.body)).toBe(201);
+    expect(new Set(answers.map((a) => a.body.payment.sale_id)).size).toBe(1);
+    expect(await available(api, option.uuid)).toBe(3);
+    expect(await salesOf(option.uuid)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,574 @@
+/**
+ * npm run bench: page weight, throughput and a concurrent checkout against the production build.
+ *
+ * Starts `server.ts` in production mode on a free port with a fresh temporary DATA_DIR (so the demo
+ * catalogue is seeded anew), measures, and always stops the server. Exits 1 only when the checkout
+ * hands out more tickets than an option had; budget misses are printed, not fatal.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync, gunzipSync } from "node:zlib";
+import autocannon from "autocannon";
+
+const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const KB = 1024;
+/** What react-dom + the Remix runtime cost on their own, gzip. */
+const FRAMEWORK_BASELINE = 86 * KB;
+const HOME_BUDGET = FRAMEWORK_BASELINE + 20 * KB;
+const IFRAME_BUDGET = 15 * KB;
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const LOAD_CONNECTIONS = 10;
+const BUYERS = Math.max(1, Number(process.env.BENCH_BUYERS ?? 40) || 40);
+
+// ───────────────────────────── small helpers ─────────────────────────────
+
+const fmtBytes = (n: number) => (n >= KB ? `${(n / KB).toFixed(1)} KB` : `${n} B`);
+const fmtMs = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const cells = [head, ...rows.map((r) => r.map(String))];
+  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [line(cells[0]), widths.map((w) => "─".repeat(w)).join("  "), ...cells.slice(1).map(line)].join("\n");
+}
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function heading(title: string) {
+  console.log(`\n== ${title} ${"=".repeat(Math.max(0, 70 - title.length))}`);
+}
+
+type RawResponse = { status: number; headers: http.IncomingHttpHeaders; raw: Buffer; body: Buffer };
+
+/** GET with node:http, so the bytes on the wire (gzip or not) are what we count. */
+function rawGet(url: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent: false, timeout: 30_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => {
+        const raw = Buffer.concat(chunks);
+        const encoding = String(res.headers["content-encoding"] ?? "identity");
+        let body = raw;
+        if (encoding === "gzip") body = gunzipSync(raw);
+        else if (encoding !== "identity") return reject(new Error(`${url}: unexpected content-encoding ${encoding}`));
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, raw, body });
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error(`${url}: timed out`)));
+    req.on("error", reject);
+  });
+}
+
+/** Size of a response gzip-compressed: as transferred when the server gzipped it, else gzip -9 here. */
+function gzipSize(r: RawResponse): number {
+  return r.headers["content-encoding"] === "gzip" ? r.raw.length : gzipSync(r.body, { level: 9 }).length;
+}
+
+async function getJson<T>(url: string): Promise<T> {
+  const res = await fetch(url, { headers: { accept: "application/json" } });
+  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
+  return { status: res.status, json };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// ───────────────────────────── build and server ─────────────────────────────
+
+async function buildIfNeeded() {
+  if (existsSync(path.join(ROOT, "build/server/index.js"))) return;
+  heading("Build");
+  console.log("build/server/index.js is missing: running `npx remix vite:build`…");
+  const started = Date.now();
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn("npx", ["remix", "vite:build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", reject);
+    child.on("exit", resolve);
+  });
+  if (code !== 0) throw new Error(`remix vite:build exited with ${code}`);
+  console.log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+type Server = { origin: string; child: ChildProcess; dataDir: string; log: string[] };
+
+async function startServer(): Promise<Server> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "ofertas-bench-"));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATA_DIR: dataDir,
+    // Cookies are Secure in production; the bench talks plain http to localhost.
+    OFERTAS_INSECURE_COOKIES: "1",
+    PAYMENT_PROVIDER: "sandbox",
+  };
+  // A fresh embedded database every run, whatever the calling shell points at.
+  for (const key of ["DATABASE_URL", "API_URL", "PUBLIC_URL"]) delete env[key];
+  const log: string[] = [];
+  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], {
+    cwd: ROOT,
+    env,
+    detached: true, // its own process group, so tsx and the node it starts die together
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const keep = (chunk: Buffer) => {
+    log.push(...chunk.toString("utf8").split("\n").filter(Boolean));
+    if (log.length > 200) log.splice(0, log.length - 200);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const server = { origin: `http://127.0.0.1:${port}`, child, dataDir, log };
+  running = server;
+
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}) before answering:\n${log.slice(-30).join("\n")}`);
+    }
+    try {
+      const res = await fetch(`${server.origin}/api/v0/public/offers/?page_size=1`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) {
+        await res.arrayBuffer();
+        return server;
+      }
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`server did not answer within 120 s:\n${log.slice(-30).join("\n")}`);
+}
+
+let running: Server | undefined;
+let stopping: Promise<void> | undefined;
+
+/** Idempotent: a signal and the error path may both ask, and both wait for the same stop. */
+function stopServer(): Promise<void> {
+  stopping ??= stop(running);
+  return stopping;
+}
+
+async function stop(server: Server | undefined) {
+  running = undefined;
+  if (!server) return;
+  const { child } = server;
+  const killGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (child.pid) process.kill(-child.pid, signal);
+    } catch {
+      // already gone
+    }
+  };
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    killGroup("SIGTERM");
+    const timedOut = await Promise.race([exited.then(() => false), sleep(8000).then(() => true)]);
+    if (timedOut) {
+      killGroup("SIGKILL");
+      await Promise.race([exited, sleep(2000)]);
+    }
+  }
+  // Stragglers of the group (if any) do not outlive the bench.
+  killGroup("SIGKILL");
+  rmSync(server.dataDir, { recursive: true, force: true });
+}
+
+// ───────────────────────────── 1. page weight ─────────────────────────────
+
+/** Every script the HTML makes the browser load on a first visit. */
+function scriptsOf(html: string, pageUrl: string): string[] {
+  const found = new Set<string>();
+  const add = (spec: string) => {
+    if (!spec || spec.startsWith("data:")) return;
+    const url = new URL(spec.replace(/&amp;/g, "&"), pageUrl);
+    if (url.origin === new URL(pageUrl).origin) found.add(url.href);
+  };
+  const attr = (attrs: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(attrs)?.slice(1).find((v) => v !== undefined);
+
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const [, attrs, content] = m;
+    const src = attr(attrs, "src");
+    if (src) {
+      add(src);
+    } else if ((attr(attrs, "type") ?? "").toLowerCase() === "module") {
+      for (const spec of importsIn(content)) add(spec);
+    }
+  }
+  for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
+    const rel = (attr(m[1], "rel") ?? "").toLowerCase().split(/\s+/);
+    const href = attr(m[1], "href");
+    if (href && rel.includes("modulepreload")) add(href);
+  }
+  return [...found];
+}
+
+/** Specifiers of `import "x"`, `import … from "x"`, `export … from "x"` and `import("x")`. */
+function importsIn(code: string): string[] {
+  const specs: string[] = [];
+  for (const m of code.matchAll(/\bimport\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) specs.push(m[1]);
+  for (const m of code.matchAll(/\bimport\s*["']([^"']+)["']/g)) specs.push(m[1]);
+  for (const m of code.matchAll(/\bfrom\s*["']([^"']+)["']/g)) specs.push(m[1]);
+  return specs;
+}
+
+/** Static imports inside a bundled chunk (not dynamic import(): those load later, on demand). */
+function staticImportsOfChunk(code: string, chunkUrl: string): string[] {
+  const specs = new Set<string>();
+  for (const m of code.matchAll(/(?:\bimport|\bfrom)\s*["']((?:\.{1,2}\/|\/)[^"']+\.m?js)["']/g)) {
+    specs.add(new URL(m[1], chunkUrl).href);
+  }
+  return [...specs];
+}
+
+type PageWeight = { page: string; htmlBytes: number; htmlGzip: number; jsFiles: number; jsGzip: number; missedPreloads: number };
+
+async function pageWeight(origin: string): Promise<PageWeight[]> {
+  heading("Page weight (first visit)");
+  const first = await getJson<{ results: { uuid: string }[] }>(`${origin}/api/v0/public/offers/?page_size=1`);
+  const offerId = first.results[0]?.uuid;
+  const pages = ["/", "/ofertas/", ...(offerId ? [`/ofertas/${offerId}/`] : []), "/iframe/"];
+
+  const jsCache = new Map<string, { gzip: number; code: string }>();
+  const fetchJs = async (url: string) => {
+    let entry = jsCache.get(url);
+    if (!entry) {
+      const r = await rawGet(url, { "accept-encoding": "gzip" });
+      if (r.status !== 200) throw new Error(`GET ${url}: ${r.status}`);
+      entry = { gzip: gzipSize(r), code: r.body.toString("utf8") };
+      jsCache.set(url, entry);
+    }
+    return entry;
+  };
+
+  const results: PageWeight[] = [];
+  for (const page of pages) {
+    const url = `${origin}${page}`;
+    const r = await rawGet(url, { "accept-encoding": "gzip", accept: "text/html" });
+    if (r.status !== 200) throw new Error(`GET ${page}: ${r.status}`);
+    const html = r.body.toString("utf8");
+    const listed = scriptsOf(html, url);
+    // Walk static imports too: a chunk the HTML forgot to preload still loads before the page runs.
+    const all = new Set(listed);
+    const queue = [...listed];
+    while (queue.length) {
+      const js = queue.shift()!;
+      const { code } = await fetchJs(js);
+      for (const dep of staticImportsOfChunk(code, js)) {
+        if (!all.has(dep)) {
+          all.add(dep);
+          queue.push(dep);
+        }
+      }
+    }
+    let jsGzip = 0;
+    for (const js of all) jsGzip += (await fetchJs(js)).gzip;
+    results.push({
+      page: page.replace(offerId ?? "\0", "{uuid}"),
+      htmlBytes: r.body.length,
+      htmlGzip: gzipSize(r),
+      jsFiles: all.size,
+      jsGzip,
+      missedPreloads: all.size - listed.length,
+    });
+  }
+
+  console.log(
+    table(
+      ["page", "HTML bytes", "HTML gzip", "JS files", "JS gzip"],
+      results.map((p) => [p.page, p.htmlBytes, p.htmlGzip, p.jsFiles, `${p.jsGzip} (${fmtBytes(p.jsGzip)})`]),
+    ),
+  );
+  const missed = results.filter((p) => p.missedPreloads > 0);
+  for (const p of missed) console.log(`note: ${p.page} statically imports ${p.missedPreloads} chunk(s) not listed in its HTML (counted above)`);
+  console.log("(gzip: as transferred when the server compressed it, otherwise gzip -9 computed here; KB = 1024 B)");
+
+  console.log("\nBudgets:");
+  const home = results.find((p) => p.page === "/");
+  const iframe = results.find((p) => p.page === "/iframe/");
+  if (home) {
+    const ok = home.jsGzip <= HOME_BUDGET;
+    console.log(
+      `  ${ok ? "PASS" : "FAIL"}  / first-load JS ${fmtBytes(home.jsGzip)} gzip ≤ ${fmtBytes(HOME_BUDGET)} ` +
+        `(react-dom + Remix ≈ ${fmtBytes(FRAMEWORK_BASELINE)} + 20 KB; app share ≈ ${fmtBytes(Math.max(0, home.jsGzip - FRAMEWORK_BASELINE))})`,
+    );
+  }
+  if (iframe) {
+    const ok = iframe.jsGzip < IFRAME_BUDGET;
+    console.log(`  ${ok ? "PASS" : "FAIL"}  /iframe/ total JS ${fmtBytes(iframe.jsGzip)} gzip < ${fmtBytes(IFRAME_BUDGET)}`);
+  }
+  return results;
+}
+
+// ───────────────────────────── 2. throughput ─────────────────────────────
+
+async function throughput(origin: string) {
+  heading(`Throughput (autocannon, ${LOAD_CONNECTIONS} connections, ${LOAD_SECONDS} s each)`);
+  const rows: (string | number)[][] = [];
+  for (const target of ["/", "/api/v0/public/offers/"]) {
+    const result = await autocannon({
+      url: `${origin}${target}`,
+      connections: LOAD_CONNECTIONS,
+      duration: LOAD_SECONDS,
+      headers: { "accept-encoding": "gzip" },
+    });
+    rows.push([
+      `GET ${target}`,
+      result.requests.average.toFixed(0),
+      fmtMs(result.latency.p50),
+      fmtMs(result.latency.p99),
+      result.requests.total,
+      result.non2xx,
+      result.errors + result.timeouts,
+    ]);
+  }
+  console.log(table(["target", "req/s (avg)", "p50", "p99", "requests", "non-2xx", "errors"], rows));
+}
+
+// ───────────────────────────── 3. checkout ─────────────────────────────
+
+type PriceOption = { uuid: string; title: string; actual_price: string; available: number; per_customer: number | null };
+type Offer = { uuid: string; title: string; valid_until: string | null; price_options: PriceOption[] };
+type Choice = { offer: Offer; option: PriceOption };
+type Purchase = { status: string; items: { offer_uuid: string; option_title: string; coupons: string[] }[] };
+
+type BuyerOutcome =
+  | { kind: "paid"; ms: number; choice: Choice; coupons: number }
+  | { kind: "sold_out"; at: "validate" | "create"; ms: number; choice: Choice }
+  | { kind: "failed"; step: string; detail: string; ms: number; choice: Choice };
+
+async function allOffers(origin: string): Promise<Offer[]> {
+  const offers: Offer[] = [];
+  let url: string | null = `${origin}/api/v0/public/offers/?page_size=100`;
+  while (url) {
+    const page: { next: string | null; results: Offer[] } = await getJson(url);
+    offers.push(...page.results);
+    url = page.next ? `${origin}${new URL(page.next).pathname}${new URL(page.next).search}` : null;
+  }
+  return offers;
+}
+
+function errorText(json: unknown): string {
+  if (json && typeof json === "object") {
+    const o = json as { errors?: { error_text?: string }[]; detail?: string };
+    if (o.errors?.length) return o.errors.map((e) => e.error_text).join(" | ");
+    if (o.detail) return o.detail;
+  }
+  return String(json).slice(0, 200);
+}
+
+async function buyer(origin: string, i: number, choice: Choice): Promise<BuyerOutcome> {
+  const started = performance.now();
+  const ms = () => performance.now() - started;
+  const fail = (step: string, status: number, json: unknown): BuyerOutcome => ({ kind: "failed", step, detail: `${status} ${errorText(json)}`, ms: ms(), choice });
+
+  const validate = await postJson(`${origin}/api/v0/sales/validate/`, {
+    items: [{ offer_price_uuid: choice.option.uuid, quantity: 1, saved_price: choice.option.actual_price, slot_id: null, promo_codes: [] }],
+    checkout_data: { subs_agreement: true, email: `buyer${i}@bench.test`, need_receipt: false, for_present: [] },
+  });
+  if (validate.status === 400 && /agotad|solo quedan/i.test(errorText(validate.json))) {
+    return { kind: "sold_out", at: "validate", ms: ms(), choice };
+  }
+  const token = (validate.json as { checkout_data?: { session_token?: string } })?.checkout_data?.session_token;
+  if (validate.status !== 200 || !token) return fail("validate", validate.status, validate.json);
+
+  const create = await postJson(`${origin}/api/v0/sales/create/`, { session_token: token });
+  if (create.status === 409) return { kind: "sold_out", at: "create", ms: ms(), choice };
+  const payment = (create.json as { payment?: { sale_id: string; transaction_id: string; redirect_url: string } })?.payment;
+  if (create.status !== 201 || !payment) return fail("create", create.status, create.json);
+
+  const pay = await fetch(payment.redirect_url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ action: "pay" }).toString(),
+    redirect: "manual",
+  });
+  await pay.arrayBuffer();
+  if (pay.status !== 303 && pay.status !== 302) return fail("pay", pay.status, "sandbox page did not redirect");
+
+  const capture = await postJson(`${origin}/api/v0/sales/capture/${payment.sale_id}/`, { transaction_id: payment.transaction_id });
+  const purchase = capture.json as Purchase;
+  if (capture.status !== 200 || purchase?.status !== "paid") return fail("capture", capture.status, capture.json);
+  const coupons = purchase.items
+    .filter((it) => it.offer_uuid === choice.offer.uuid && it.option_title === choice.option.title)
+    .reduce((n, it) => n + it.coupons.length, 0);
+  return { kind: "paid", ms: ms(), choice, coupons };
+}
+
+async function currentOption(origin: string, choice: Choice): Promise<PriceOption> {
+  const offer = await getJson<Offer>(`${origin}/api/v0/public/offers/${choice.offer.uuid}/`);
+  const option = offer.price_options.find((o) => o.uuid === choice.option.uuid);
+  if (!option) throw new Error(`price option ${choice.option.uuid} vanished from offer ${choice.offer.uuid}`);
+  return option;
+}
+
+/** Returns the number of tickets sold beyond what was available (0 is the only good answer). */
+async function checkout(origin: string): Promise<number> {
+  heading(`Checkout (${BUYERS} concurrent buyers: validate → create → pay → capture)`);
+  const today = new Date().toISOString().slice(0, 10);
+  const eligible: Choice[] = (await allOffers(origin))
+    .filter((o) => !o.valid_until || o.valid_until >= today)
+    .flatMap((offer) => offer.price_options.map((option) => ({ offer, option })))
+    .filter(({ option }) => option.available > 0 && (option.per_customer === null || option.per_customer >= 1));
+  if (eligible.length === 0) throw new Error("no price option with stock to buy");
+
+  // Most buyers fight over a scarce option (contention on the last tickets); the rest buy from a
+  // deep one, so that completed orders/s measures the happy path too.
+  const plentyBuyers = BUYERS >= 4 ? Math.floor(BUYERS / 4) : 0;
+  const scarceBuyers = BUYERS - plentyBuyers;
+  const bySmallest = [...eligible].sort((a, b) => a.option.available - b.option.available);
+  const scarce = bySmallest.find((c) => c.option.available >= 2 && c.option.available < scarceBuyers) ?? bySmallest[0];
+  const plenty = [...bySmallest].reverse().find((c) => c.option.uuid !== scarce.option.uuid) ?? scarce;
+  const choices = plentyBuyers > 0 && plenty !== scarce ? [scarce, plenty] : [scarce];
+
+  const initial = new Map<string, number>();
+  for (const c of choices) {
+    const fresh = await currentOption(origin, c);
+    c.option = fresh;
+    initial.set(c.option.uuid, fresh.available);
+  }
+  for (const c of choices) {
+    const who = c === scarce ? scarceBuyers : plentyBuyers;
+    console.log(
+      `${c === scarce ? "scarce" : "deep  "} option: «${c.offer.title}» / «${c.option.title}» — available ${c.option.available}, ` +
+        `per customer ${c.option.per_customer ?? "∞"}, ${c.option.actual_price} € → ${who} buyers`,
+    );
+  }
+
+  const started = performance.now();
+  const outcomes = await Promise.all(
+    Array.from({ length: BUYERS }, (_, i) => {
+      const choice = choices.length > 1 && i % 4 === 3 ? plenty : scarce;
+      return buyer(origin, i, choice).catch(
+        (error: unknown): BuyerOutcome => ({ kind: "failed", step: "network", detail: String(error), ms: performance.now() - started, choice }),
+      );
+    }),
+  );
+  const wallSeconds = (performance.now() - started) / 1000;
+
+  const paid = outcomes.filter((o) => o.kind === "paid");
+  const soldOut = outcomes.filter((o) => o.kind === "sold_out");
+  const failed = outcomes.filter((o) => o.kind === "failed");
+  const sequenceMs = paid.map((o) => o.ms);
+
+  console.log(
+    table(
+      ["metric", "value"],
+      [
+        ["buyers", BUYERS],
+        ["completed orders", paid.length],
+        ["wall time", `${wallSeconds.toFixed(2)} s`],
+        ["orders/s", (paid.length / wallSeconds).toFixed(1)],
+        ["sequence p50 (completed)", paid.length ? fmtMs(percentile(sequenceMs, 50)) : "—"],
+        ["sequence p99 (completed)", paid.length ? fmtMs(percentile(sequenceMs, 99)) : "—"],
+        [
+          "refused (sold out)",
+          `${soldOut.length} (${soldOut.filter((o) => o.at === "validate").length} at validate, ${soldOut.filter((o) => o.at === "create").length} at create)`,
+        ],
+        ["other failures", failed.length],
+      ],
+    ),
+  );
+  if (failed.length) {
+    const kinds = new Map<string, number>();
+    for (const f of failed) kinds.set(`${f.step}: ${f.detail}`, (kinds.get(`${f.step}: ${f.detail}`) ?? 0) + 1);
+    for (const [k, n] of [...kinds].slice(0, 5)) console.log(`  ${n}× ${k.slice(0, 160)}`);
+  }
+
+  let oversold = 0;
+  const rows: (string | number)[][] = [];
+  for (const c of choices) {
+    const before = initial.get(c.option.uuid)!;
+    const after = (await currentOption(origin, c)).available;
+    const sold = paid.filter((o) => o.choice.option.uuid === c.option.uuid).reduce((n, o) => n + o.coupons, 0);
+    const beyond = Math.max(0, sold - before);
+    // Stock taken from the row must cover every coupon issued (the rest are open reservations).
+    const uncounted = Math.max(0, sold - (before - after));
+    oversold += beyond + uncounted;
+    rows.push([c === scarce ? "scarce" : "deep", before, sold, after, before - after - sold, beyond, uncounted]);
+  }
+  console.log();
+  console.log(table(["option", "initial", "coupons", "final", "held, unpaid", "beyond initial", "beyond stock taken"], rows));
+  console.log(`tickets sold beyond available: ${oversold} → ${oversold === 0 ? "PASS" : "FAIL"}`);
+  if (paid.length === 0) console.log("warning: no order completed, so the oversell check proves little");
+  return oversold;
+}
+
+// ───────────────────────────── main ─────────────────────────────
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  await buildIfNeeded();
+  heading("Server");
+  const tStart = Date.now();
+  const server = await startServer();
+  console.log(`production server at ${server.origin} (fresh DATA_DIR ${server.dataDir}), ready in ${((Date.now() - tStart) / 1000).toFixed(1)} s`);
+  const tBench = Date.now();
+  try {
+    await pageWeight(server.origin);
+    await throughput(server.origin);
+    const oversold = await checkout(server.origin);
+    heading("Done");
+    console.log(`bench ${((Date.now() - tBench) / 1000).toFixed(1)} s (total with start-up/build ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    return oversold === 0 ? 0 : 1;
+  } catch (error) {
+    if (!interrupted) console.error("\nserver log (last lines):\n" + server.log.slice(-20).join("\n"));
+    throw error;
+  } finally {
+    await stopServer();
+  }
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    interrupted = true;
+    console.error(`\n${signal}: stopping the server…`);
+    void stopServer().finally(() => process.exit(130));
+  });
+}
+
+main().then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    if (!interrupted) console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    await stopServer();
+    process.exit(interrupted ? 130 : 2);
+  },
+);

@@ -1,0 +1,129 @@
+import { acceptCookies, expect, test } from "./fixtures";
+
+test.describe("browsing: home → category → offer → search → region → 404", () => {
+  test("the whole read path", async ({ page, js }) => {
+    await page.goto("/");
+    await expect(page.locator("html")).toHaveAttribute("lang", "es");
+    await expect(page.getByText("Ofertas irresistibles para ti en España")).toBeVisible();
+    await acceptCookies(page);
+
+    // Category from the header menu.
+    await page.getByRole("navigation", { name: "Categorías" }).getByRole("link", { name: "Restaurantes" }).click();
+    await expect(page).toHaveURL(/\/ofertas\/category\/restaurants\/$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Restaurantes" })).toBeVisible();
+    const cards = page.locator("article.card");
+    await expect(cards.first()).toBeVisible();
+    await expect(cards.first().locator(".card-meta")).toContainText("Restaurantes");
+
+    // Offer detail: title, price options with actual, regular and badge.
+    const title = (await cards.first().locator(".card-title").textContent())!.trim();
+    await cards.first().getByRole("link").click();
+    await expect(page).toHaveURL(/\/ofertas\/[0-9a-f-]{36}\/$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+    await expect(page.getByRole("group", { name: "Elige una opción" })).toBeVisible();
+    await expect(page.locator(".option .price-actual").first()).toHaveText(/^\d+,\d{2} €$/);
+    await expect(page.locator(".option .badge-discount").first()).toHaveText(/^-\d+%$/);
+    await expect(page.getByRole("button", { name: "Añadir al carrito" })).toBeVisible();
+
+    // Search: a dialog with JS, a page without; opening a result records it as a recent search.
+    await page.getByRole("link", { name: "Buscar" }).click();
+    if (js) {
+      const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
+      await expect(dialog).toBeVisible();
+      await dialog.getByRole("searchbox").fill("paella");
+      const result = dialog.getByRole("button", { name: /Paella marinera/ });
+      await expect(result).toBeVisible();
+      await result.click();
+    } else {
+      await expect(page).toHaveURL(/\/buscar$/);
+      await page.getByRole("searchbox", { name: "¿Qué buscas?" }).fill("paella");
+      await page.getByRole("button", { name: "Buscar", exact: true }).click();
+      await expect(page).toHaveURL(/\/buscar\?q=paella/);
+      await page.getByRole("button", { name: /Paella marinera/ }).click();
+    }
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Paella marinera");
+    if (js) {
+      await page.getByRole("link", { name: "Buscar" }).click();
+      const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
+      await expect(dialog.getByRole("heading", { name: "Búsquedas recientes" })).toBeVisible();
+      await expect(dialog.getByRole("button", { name: /Paella marinera/ }).first()).toBeVisible();
+      await page.keyboard.press("Escape");
+      await expect(dialog).toBeHidden();
+    } else {
+      await page.goto("/buscar");
+      await expect(page.getByRole("heading", { name: "Búsquedas recientes" })).toBeVisible();
+      await expect(page.getByRole("button", { name: /Paella marinera/ }).first()).toBeVisible();
+    }
+
+    // Region: stored in the session and used by the home page.
+    await page.goto("/");
+    await page.getByLabel("Región").selectOption("Madrid");
+    if (!js) await page.getByRole("button", { name: "Cambiar" }).click();
+    await expect(page.getByText("Ofertas irresistibles para ti en Madrid")).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ofertas irresistibles en Madrid");
+    const metas = await page.locator("article.card .card-meta").allTextContents();
+    expect(metas.length).toBeGreaterThan(0);
+    for (const meta of metas) expect(meta).toContain("Madrid");
+    await page.reload();
+    await expect(page.getByLabel("Región")).toHaveValue("Madrid");
+
+    // Unknown page: the spec's 404.
+    const response = await page.goto("/esto-no-existe/de-verdad");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByText("Lo sentimos, no pudimos encontrar la página que buscas.")).toBeVisible();
+    await page.getByRole("link", { name: "Ir a la página principal" }).click();
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("offer ids that are not UUIDs go home; unknown offers and categories are 404", async ({ page }) => {
+    await page.goto("/ofertas/no-es-un-uuid/");
+    await expect(page).toHaveURL(/localhost:\d+\/$/);
+    const unknown = await page.goto("/ofertas/00000000-0000-4000-8000-000000000000/");
+    expect(unknown?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: /no existe/ })).toBeVisible();
+    const category = await page.goto("/ofertas/category/astronautas/");
+    expect(category?.status()).toBe(404);
+    const single = await page.goto("/no-existe");
+    expect(single?.status()).toBe(404);
+    await expect(page.getByText("Lo sentimos, no pudimos encontrar la página que buscas.")).toBeVisible();
+  });
+
+  test("information pages have the spec's titles and the footer links them all", async ({ page }) => {
+    const pages: [string, string][] = [
+      ["/contacts", "Nuestros contactos"],
+      ["/agreement", "Acuerdo De Usuario"],
+      ["/marketing-agreement", "Consentimiento comercial"],
+      ["/privacy-policy", "Política de privacidad"],
+      ["/cookie-policy", "Política de cookies"],
+    ];
+    await page.goto("/");
+    const footer = page.getByRole("navigation", { name: "Pie de página" });
+    for (const [path, title] of pages) {
+      await expect(footer.getByRole("link", { name: title })).toHaveAttribute("href", path);
+      await page.goto(path);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
+      await expect(page).toHaveTitle(new RegExp(title));
+      expect((await page.locator("article.static-page").textContent())!.length).toBeGreaterThan(800);
+    }
+  });
+
+  test("pagination works as plain links", async ({ page }) => {
+    await page.goto("/ofertas/");
+    await expect(page.getByText(/Página 1 de \d+/)).toBeVisible();
+    const first = await page.locator("article.card .card-title").first().textContent();
+    await page.getByRole("link", { name: "Siguiente →" }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(page.getByText(/Página 2 de \d+/)).toBeVisible();
+    expect(await page.locator("article.card .card-title").first().textContent()).not.toBe(first);
+  });
+
+  test("mobile: short header text and a back arrow off the home page", async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto("/");
+    await expect(page.getByText("Ofertas en España")).toBeVisible();
+    await expect(page.getByText("Ofertas irresistibles para ti en España")).toBeHidden();
+    await expect(page.getByRole("link", { name: "Volver" })).toHaveCount(0);
+    await page.goto("/ofertas/");
+    await expect(page.getByRole("link", { name: "Volver" })).toBeVisible();
+  });
+});

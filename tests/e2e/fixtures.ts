@@ -1,0 +1,48 @@
+import { expect, test as base, type Page } from "@playwright/test";
+
+export type OfferSummary = {
+  uuid: string;
+  title: string;
+  region: string;
+  price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[];
+};
+
+export const test = base.extend<{ js: boolean }>({
+  js: async ({ javaScriptEnabled }, use) => {
+    await use(javaScriptEnabled !== false);
+  },
+});
+export { expect };
+
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.es`;
+}
+
+/** An offer whose first option has plenty of stock and no tight per-customer limit. */
+export async function roomyOffer(page: Page, search?: string): Promise<OfferSummary> {
+  const response = await page.request.get(`/api/v0/public/offers/?page_size=100${search ? `&search=${encodeURIComponent(search)}` : ""}`);
+  const { results } = (await response.json()) as { results: OfferSummary[] };
+  const offer = results.find((o) => o.price_options[0].available >= 100 && (o.price_options[0].per_customer ?? 99) >= 3);
+  if (!offer) throw new Error("no roomy offer in the demo catalogue");
+  return offer;
+}
+
+/** Consent first, so the banner never covers what a test clicks. */
+export async function acceptCookies(page: Page) {
+  const banner = page.getByRole("region", { name: "Tu privacidad" });
+  if (await banner.isVisible()) {
+    await banner.getByRole("button", { name: "Aceptar" }).click();
+    await expect(banner).toBeHidden();
+  }
+}
+
+/** With JS the cart opens a dropdown with "Comprar"; without JS the cart is a link to /checkout. */
+export async function openCheckout(page: Page, js: boolean) {
+  const cart = page.getByRole("link", { name: /^Carrito/ });
+  await cart.click();
+  if (js) {
+    await expect(page.getByRole("heading", { name: "Tu carrito" })).toBeVisible();
+    await page.getByRole("link", { name: "Comprar" }).click();
+  }
+  await expect(page).toHaveURL(/\/checkout\/?$/);
+}
