@@ -351,7 +351,7 @@ export async function createSale(
  * created the sale may still be waiting for the provider's redirect URL: wait for it a little
  * rather than telling the buyer that an order being set up is no longer payable.
  */
-async function existingPayment(db: Database, saleId: string, provider: PaymentProvider, waitMs = 0) {
+async function existingPayment(db: Database, saleId: string, provider: PaymentProvider, waitMs = 15_000) {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const [row] = await db

@@ -9,6 +9,8 @@ import { query } from "#api/db/client";
 import { sales } from "#api/db/schema";
 import { sandboxSecret } from "#api/payments/registry";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
+import type { PaymentProvider } from "#api/payments/types";
+import { createSale } from "#api/services/sales";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import {
   approveWithoutWebhook,
@@ -155,5 +157,32 @@ describe("races", () => {
     expect(new Set(answers.map((a) => a.body.payment.sale_id)).size).toBe(1);
     expect(await available(api, option.uuid)).toBe(3);
     expect(await salesOf(option.uuid)).toHaveLength(1);
+  });
+
+  it("a double submit while the provider is still answering gets the same payment, not a 409", async () => {
+    // A provider that takes a while to answer, as PayPal or Rapyd do: the first request has
+    // committed its sale but has no redirect URL yet when the second one arrives.
+    const slow: PaymentProvider = {
+      name: "sandbox",
+      flow: "hosted",
+      async createPayment(input) {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { flow: "hosted", redirectUrl: `https://pago.example/${input.transactionId}`, providerRef: `lento_${input.transactionId}` };
+      },
+      capturePayment: async () => {
+        throw new Error("no se usa");
+      },
+      verifyWebhook: async () => null,
+    };
+    const option = await makeOption(api, { available: 5 });
+    const token = await sessionFor(api, [{ option }], newEmail("lento"));
+    const urls = { origin: api.origin, apiOrigin: api.origin };
+    const [first, second] = await Promise.all([
+      createSale(api.db, slow, token, urls, 15),
+      new Promise((resolve) => setTimeout(resolve, 100)).then(() => createSale(api.db, slow, token, urls, 15)),
+    ]);
+    expect(second).toEqual(first);
+    expect(first.payment.redirect_url).toMatch(/^https:\/\/pago\.example\//);
+    expect(await available(api, option.uuid)).toBe(4);
   });
 });
