@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { z } from "zod";
+import "#lib/zod-es";
 
 /** An error the API answers with as {"detail": "…"} and its status. */
 export class HttpError extends Error {

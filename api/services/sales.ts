@@ -486,9 +486,20 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
     await db.update(sales).set({ status: "refund_required" }).where(and(eq(sales.id, saleId), inArray(sales.status, ["pending", "expired"])));
     throw new HttpError(409, "El importe cobrado no coincide con el pedido. Nuestro equipo lo revisará y te lo reembolsará.");
   }
-  await markPaid(db, saleId, tx.id);
+  try {
+    await markPaid(db, saleId, tx.id);
+  } catch (error) {
+    if (error instanceof SoldOutAfterExpiry) {
+      // Recorded outside the rolled-back transaction, so the owed refund is never forgotten.
+      await db.update(sales).set({ status: "refund_required" }).where(and(eq(sales.id, saleId), eq(sales.status, "expired")));
+      throw new HttpError(409, "Tu reserva caducó y las entradas se han agotado. Te reembolsaremos el pago.");
+    }
+    throw error;
+  }
   return purchaseOf(db, saleId);
 }
+
+class SoldOutAfterExpiry extends Error {}
 
 async function markPaid(db: Database, saleId: string, transactionId: string) {
   await db.transaction(async (t) => {
@@ -500,9 +511,14 @@ async function markPaid(db: Database, saleId: string, transactionId: string) {
       const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId));
       for (const item of items) {
         const taken = await query(t, sql`UPDATE price_options SET available = available - ${item.quantity} WHERE id = ${item.priceOptionId} AND available >= ${item.quantity} RETURNING id`);
-        if (taken.length === 0) {
-          throw new HttpError(409, "Tu reserva caducó y las entradas se han agotado. Te reembolsaremos el pago.");
-        }
+        if (taken.length === 0) throw new SoldOutAfterExpiry();
+      }
+      // The buyer paid the discounted price: the promo codes count as used again, limits or not.
+      const usedCodes = [...new Set(items.flatMap((i) => (i.promoCode ? [i.promoCode] : [])))];
+      for (const code of usedCodes) {
+        const [promo] = await query<{ id: string }>(t, sql`UPDATE promo_codes SET used_count = used_count + 1 WHERE code = ${code} RETURNING id`);
+        const [sale] = await t.select({ email: sales.email }).from(sales).where(eq(sales.id, saleId));
+        if (promo && sale) await t.insert(promoCodeUses).values({ promoCodeId: promo.id, saleId, email: sale.email }).onConflictDoNothing();
       }
       won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'expired' RETURNING id`);
       if (won.length === 0) return;

@@ -1,19 +1,10 @@
 import { Link } from "@remix-run/react";
-import type { OfferSummary } from "#api/services/offers";
+import type { OfferCardData } from "#app/lib/offer-card";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { DiscountBadge, PriceTag } from "./price";
 
-/** The cheapest option on sale is the card's price; a sold-out offer says so. */
-export function cardOption(offer: Pick<OfferSummary, "price_options">) {
-  const onSale = offer.price_options.filter((o) => o.available > 0);
-  const pool = onSale.length ? onSale : offer.price_options;
-  return pool.reduce<(typeof pool)[number] | undefined>((best, o) => (!best || Number(o.actual_price) < Number(best.actual_price) ? o : best), undefined);
-}
-
-export function OfferCard({ offer, eager = false, target }: { offer: OfferSummary; eager?: boolean; target?: "_blank" }) {
-  const cover = offer.images[0];
-  const option = cardOption(offer);
-  const soldOut = offer.price_options.every((o) => o.available <= 0);
+export function OfferCard({ offer, eager = false, target }: { offer: OfferCardData; eager?: boolean; target?: "_blank" }) {
+  const { cover, price: option, soldOut } = offer;
   const href = `/ofertas/${offer.uuid}/`;
   const content = (
     <>
@@ -57,7 +48,7 @@ export function OfferCard({ offer, eager = false, target }: { offer: OfferSummar
   );
 }
 
-export function OfferGrid({ offers, eagerCount = 0 }: { offers: OfferSummary[]; eagerCount?: number }) {
+export function OfferGrid({ offers, eagerCount = 0 }: { offers: OfferCardData[]; eagerCount?: number }) {
   return (
     <div className="grid">
       {offers.map((offer, i) => (

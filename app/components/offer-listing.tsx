@@ -1,8 +1,8 @@
 import { Link, useLocation } from "@remix-run/react";
-import type { OfferSummary } from "#api/services/offers";
+import type { OfferCardData } from "#app/lib/offer-card";
 import { OfferGrid } from "./offer-card";
 
-export type ListingPage = { count: number; results: OfferSummary[]; page: number; pageSize: number };
+export type ListingPage = { count: number; results: OfferCardData[]; page: number; pageSize: number };
 
 /** Plain links, so paging works without JS and can be crawled. */
 export function Pagination({ page, count, pageSize }: { page: number; count: number; pageSize: number }) {

@@ -1,6 +1,7 @@
 import { data } from "@remix-run/node";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { ApiError, offersApi, type OfferQuery } from "./api.server";
+import { toCard } from "./offer-card";
 import { getSession, sessionRegion } from "./session.server";
 
 /**
@@ -25,7 +26,7 @@ export async function loadListing(request: Request, extra: OfferQuery & { kind?:
   const { kind = "list", ...apiQuery } = query as OfferQuery & { kind?: string };
   try {
     const result = kind === "mainpage" ? await offersApi.mainpage(apiQuery) : await offersApi.list(apiQuery);
-    return { region, search: search ?? "", listing: { count: result.count, results: result.results, page, pageSize: PAGE_SIZE_DEFAULT } };
+    return { region, search: search ?? "", listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {
       throw data({ message: error.message }, { status: 400 });

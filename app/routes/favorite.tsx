@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { OfferGrid } from "#app/components/offer-card";
 import { offersApi } from "#app/lib/api.server";
+import { toCard } from "#app/lib/offer-card";
 import { favorites, getSession } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 
@@ -10,7 +11,7 @@ export const meta: MetaFunction = () => seo({ title: "Favoritos", description: "
 /** Anonymous visitors see the favourites kept in their session (accounts sync them later). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const ids = favorites(await getSession(request));
-  const offers = await offersApi.selected(ids).catch(() => []);
+  const offers = await offersApi.selected(ids).then((list) => list.map(toCard)).catch(() => []);
   return { offers };
 }
 

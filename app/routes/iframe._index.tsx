@@ -6,6 +6,7 @@ import { WIDGET_OFFER_COUNT } from "#lib/constants";
 import { regionFromValue } from "#lib/regions";
 import { OfferCard } from "#app/components/offer-card";
 import { offersApi } from "#app/lib/api.server";
+import { toCard } from "#app/lib/offer-card";
 import type { RouteHandle } from "#app/root";
 
 /** Bare layout and no JavaScript at all: the widget is links and pictures. */
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .mainpage({ region: region.value, category: isCategoryId(category) ? category : undefined, page_size: WIDGET_OFFER_COUNT })
     .catch(() => ({ results: [] }));
   return data(
-    { offers: page.results.slice(0, WIDGET_OFFER_COUNT), region },
+    { offers: page.results.slice(0, WIDGET_OFFER_COUNT).map(toCard), region },
     // Same for every visitor (no cookies read): shared caches may keep it briefly.
     { headers: { "Cache-Control": "public, max-age=120" } },
   );

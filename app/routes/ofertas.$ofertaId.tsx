@@ -10,6 +10,7 @@ import { DiscountBadge, PriceTag } from "#app/components/price";
 import { TicketCounter } from "#app/components/ticket-counter";
 import { ApiError, offersApi } from "#app/lib/api.server";
 import { getCart } from "#app/lib/cart.server";
+import { toCard } from "#app/lib/offer-card";
 import { originFrom, seo } from "#app/lib/seo";
 import type { CartIntent } from "#lib/schemas/cart";
 
@@ -35,7 +36,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     if (error instanceof ApiError && error.status === 404) throw data({ message: error.message }, { status: 404 });
     throw error;
   }
-  const [nearby, cart] = await Promise.all([offersApi.nearby(offer.uuid, 4).then((r) => r.results).catch(() => []), getCart(request)]);
+  const [nearby, cart] = await Promise.all([offersApi.nearby(offer.uuid, 4).then((r) => r.results.map(toCard)).catch(() => []), getCart(request)]);
   const inCart = cart.items.find((i) => i.offerUuid === offer.uuid) ?? null;
   const origin = new URL(request.url).origin;
   const jsonLd = {

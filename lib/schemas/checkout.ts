@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "#lib/zod-es";
 import { isValidEmail } from "#lib/email";
 import { isValidSpanishTaxId, normalizeTaxId } from "#lib/tax-id";
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import "#lib/zod-es";
 import { CheckoutDataSchema } from "#lib/schemas/checkout";
 
 export const MAX_TICKETS_PER_ITEM = 100;

@@ -490,16 +490,20 @@ describe("the payment flow", () => {
 
   it("capture after the sweep takes the tickets again when they are still there", async () => {
     const option = await makeOption(api, { available: 3 });
-    const payment = await startSale(api, [{ option, quantity: 2 }], newEmail());
+    await makePromo(api, { code: "TARDIO1", maxUses: 1 });
+    const payment = await startSale(api, [{ option, quantity: 2, promo: ["TARDIO1"] }], newEmail());
     // The buyer paid on the provider's page, but neither the webhook nor the return arrived in time.
     await approveWithoutWebhook(api, payment.transaction_id);
     await expireSale(payment.sale_id);
     await sweepExpiredReservations(api.db);
     expect(await saleStatus(api, payment.sale_id)).toBe("expired");
     expect(await available(api, option.uuid)).toBe(3);
+    expect((await promoRow(api, "TARDIO1")).usedCount).toBe(0);
 
     const { status, body } = await capture(api, payment);
     expect(status, JSON.stringify(body)).toBe(200);
+    // The discount was paid for, so the single-use code is spent again.
+    expect((await promoRow(api, "TARDIO1")).usedCount).toBe(1);
     expect(body.status).toBe("paid");
     expect(body.items[0].coupons).toHaveLength(2);
     expect(await available(api, option.uuid)).toBe(1);
@@ -521,7 +525,8 @@ describe("the payment flow", () => {
     expectSpanish(body.detail);
     expect(await available(api, option.uuid)).toBe(0);
     expect(await couponCount(api, payment.sale_id)).toBe(0);
-    expect(await saleStatus(api, payment.sale_id)).not.toBe("paid");
+    // The money was taken and no tickets are left: the refund owed is on record.
+    expect(await saleStatus(api, payment.sale_id)).toBe("refund_required");
   });
 
   it("stock never goes negative and sale rows match the reservations", async () => {

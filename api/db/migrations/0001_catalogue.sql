@@ -25,9 +25,12 @@ CREATE TABLE offers (
   status text NOT NULL DEFAULT 'active' CHECK (status IN ('draft','active','archived')),
   rank integer NOT NULL DEFAULT 1000,
   -- Lower-cased and accent-free so that "cafe" finds "Café" on PGlite and PostgreSQL alike
-  -- (unaccent is not available in the embedded build).
+  -- (unaccent is not available in the embedded build). Accents go first, both cases, because
+  -- lower() leaves non-ASCII letters alone on a database created with the C locale.
   search_text text GENERATED ALWAYS AS (
-    translate(lower(title || ' ' || summary), 'áàäâãéèëêíìïîóòöôõúùüûñç', 'aaaaaeeeeiiiiooooouuuunc')
+    lower(translate(title || ' ' || summary,
+      'áàäâãéèëêíìïîóòöôõúùüûñçÁÀÄÂÃÉÈËÊÍÌÏÎÓÒÖÔÕÚÙÜÛÑÇ',
+      'aaaaaeeeeiiiiooooouuuuncAAAAAEEEEIIIIOOOOOUUUUNC'))
   ) STORED,
   created_at timestamptz NOT NULL DEFAULT now()
 );

@@ -1,0 +1,32 @@
+import type { OfferSummary } from "#api/services/offers";
+
+/** What a card shows, and nothing more: listings send this to the browser, not whole offers. */
+export type OfferCardData = {
+  uuid: string;
+  title: string;
+  region: string;
+  category: string;
+  cover: { image_url: string; width: number; height: number } | null;
+  /** The cheapest option on sale (or the cheapest at all when everything is sold out). */
+  price: { actual_price: string; regular_price: string } | null;
+  soldOut: boolean;
+};
+
+export function toCard(offer: OfferSummary): OfferCardData {
+  const onSale = offer.price_options.filter((o) => o.available > 0);
+  const pool = onSale.length ? onSale : offer.price_options;
+  const cheapest = pool.reduce<(typeof pool)[number] | undefined>(
+    (best, o) => (!best || Number(o.actual_price) < Number(best.actual_price) ? o : best),
+    undefined,
+  );
+  const cover = offer.images[0];
+  return {
+    uuid: offer.uuid,
+    title: offer.title,
+    region: offer.region,
+    category: offer.category,
+    cover: cover ? { image_url: cover.image_url, width: cover.width, height: cover.height } : null,
+    price: cheapest ? { actual_price: cheapest.actual_price, regular_price: cheapest.regular_price } : null,
+    soldOut: onSale.length === 0,
+  };
+}
