@@ -1,5 +1,8 @@
 import type { MetaFunction } from "@remix-run/node";
 import { NotFoundPage } from "#app/components/not-found";
+import type { RouteHandle } from "#app/root";
+
+export const handle: RouteHandle = { noScripts: true };
 
 export const meta: MetaFunction = () => [{ title: "Página no encontrada | ofertas" }, { name: "robots", content: "noindex" }];
 

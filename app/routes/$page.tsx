@@ -6,6 +6,10 @@ import { StaticPageView } from "#app/components/static-page";
 import { config } from "#app/lib/env.server";
 import { formatDate } from "#lib/dates";
 import { originFrom, seo } from "#app/lib/seo";
+import type { RouteHandle } from "#app/root";
+
+/** Reading pages: every control on them works as plain HTML, so they ship no JavaScript. */
+export const handle: RouteHandle = { noScripts: true };
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { cartFingerprint, forPresent } from "#lib/cart";
 import { formatCents } from "#lib/prices";
 import { checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#lib/schemas/checkout";
@@ -197,6 +198,10 @@ function PromoCodes() {
   const { promoCodes } = useLoaderData<typeof loader>();
   const fetcher = useFetcher();
   const adding = fetcher.state !== "idle";
+  const formRef = useRef<HTMLFormElement>(null);
+  const applied = promoCodes.map((c) => c.promo_code).join();
+  // Once a code is in the list, the field is cleared for the next one.
+  useEffect(() => formRef.current?.reset(), [applied]);
   return (
     <section aria-labelledby="promo-title">
       <h2 id="promo-title" className="small">
@@ -217,7 +222,7 @@ function PromoCodes() {
           ))}
         </ul>
       ) : null}
-      <fetcher.Form method="post" action="/cart" className="promo-form">
+      <fetcher.Form method="post" action="/cart" className="promo-form" ref={formRef}>
         <input type="hidden" name="intent" value="promo-add" />
         <input type="hidden" name="redirectTo" value="/checkout/" />
         <div className="field">
@@ -276,7 +281,7 @@ function CheckoutDetailsForm() {
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-        <small className="muted">Te enviaremos aquí los cupones.</small>
+        <small className="muted">Tu compra y tus cupones quedarán asociados a este correo.</small>
         {errorOf(fields.email)}
       </div>
       {wallet ? fullName : null}

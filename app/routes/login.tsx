@@ -9,8 +9,8 @@ export default function Login() {
     <section className="narrow">
       <h1>Entrar</h1>
       <p>
-        Para comprar no necesitas cuenta: basta con tu correo electrónico. Te enviamos allí los cupones y el
-        justificante de cada compra.
+        Para comprar no necesitas cuenta: basta con tu correo electrónico. Al pagar verás tus cupones en pantalla,
+        listos para guardar.
       </p>
       <p>El acceso con cuenta, con el que guardarás tus favoritos y tu historial de pedidos, estará disponible muy pronto.</p>
       <p>

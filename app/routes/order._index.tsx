@@ -68,7 +68,7 @@ export default function OrderPage() {
         <span>Total</span>
         <span data-testid="order-total">{formatPrice(total)}</span>
       </p>
-      <p className="muted">Te enviaremos los cupones a {email}.</p>
+      <p className="muted">Compra a nombre de {email}.</p>
       <Form method="post">
         <button type="submit" className="btn btn-block btn-large" disabled={paying}>
           {paying ? "Preparando el pago…" : "Pagar"}

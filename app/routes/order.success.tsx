@@ -52,7 +52,7 @@ export default function OrderSuccess() {
         <p>
           {pending
             ? "El proveedor de pago aún no nos ha confirmado el cobro. Vuelve a cargar la página en unos segundos."
-            : "Este enlace de pago no corresponde a una compra hecha en este navegador. Si has pagado, recibirás los cupones en tu correo."}
+            : "Este enlace de pago no corresponde a una compra hecha en este navegador. Si has pagado, escríbenos desde Nuestros contactos con tu correo y te ayudamos."}
         </p>
         <p>
           <Link to="/" className="btn">
@@ -66,8 +66,8 @@ export default function OrderSuccess() {
     <section className="narrow">
       <h1>¡Gracias por tu compra!</h1>
       <p>
-        Hemos enviado los cupones a <strong>{purchase.email}</strong>. Guárdalos: los necesitarás para disfrutar de
-        tus ofertas.
+        Compra confirmada para <strong>{purchase.email}</strong>. Guarda tus cupones: los necesitarás para disfrutar
+        de tus ofertas.
       </p>
       {purchase.items.map((item) => (
         <article key={item.offer_uuid} className="checkout-item">

@@ -43,3 +43,10 @@ test("only /iframe may be framed", async ({ request }) => {
   const routes = await request.get("/iframe/routes");
   expect(await routes.text()).toContain("&lt;iframe src=");
 });
+
+test("reading pages ship no JavaScript", async ({ request }) => {
+  for (const path of ["/agreement", "/cookie-policy", "/no-existe"]) {
+    const html = await (await request.get(path)).text();
+    expect(html, path).not.toMatch(/<script[^>]*src=|modulepreload|type="module"/);
+  }
+});
