@@ -110,18 +110,14 @@ function freePort(): Promise<number> {
 
 // ───────────────────────────── build and server ─────────────────────────────
 
+/** The same freshness check as `npm start`, so the bench never measures a stale build. */
 async function buildIfNeeded() {
-  if (existsSync(path.join(ROOT, "build/server/index.js"))) return;
-  heading("Build");
-  console.log("build/server/index.js is missing: running `npx remix vite:build`…");
-  const started = Date.now();
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn("npx", ["remix", "vite:build"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn("npx", ["tsx", "scripts/build-if-needed.ts"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);
     child.on("exit", resolve);
   });
-  if (code !== 0) throw new Error(`remix vite:build exited with ${code}`);
-  console.log(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (code !== 0) throw new Error(`the build exited with ${code}`);
 }
 
 type Server = { origin: string; child: ChildProcess; dataDir: string; log: string[] };
