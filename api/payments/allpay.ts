@@ -30,6 +30,7 @@ import {
   type WebhookEvent,
   type WebhookRequest,
 } from "./types";
+import { centsToDecimal, decimalToCents } from "./money";
 
 export type AllpayProviderOptions = {
   login: string;
@@ -86,7 +87,7 @@ export function createAllpayProvider(opts: AllpayProviderOptions): PaymentProvid
             name: input.description.trim() || "Oferta",
             qty: 1,
             // A string keeps "12.50" exact in the JSON and in the signature.
-            price: centsToDecimal(input.amountCents),
+            price: centsToDecimal(input.amountCents, "allpay"),
             vat: ITEM_VAT,
           },
         ],
@@ -285,23 +286,4 @@ async function readJson(res: Response): Promise<Json | null> {
   }
 }
 
-/** 1250 → "12.50", exactly (integer arithmetic on the digits, no floats). */
-function centsToDecimal(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) {
-    throw new PaymentProviderError("Importe no válido.", "allpay");
-  }
-  const digits = String(cents).padStart(3, "0");
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
 
-/** "12.50" / 12.5 / "12" → cents; null when it is not a plain decimal with at most 2 places. */
-function decimalToCents(value: unknown): number | null {
-  const text = typeof value === "number" && Number.isFinite(value) ? String(value) : typeof value === "string" ? value.trim() : "";
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return null;
-  const fraction = (match[3] ?? "").replace(/0+$/, "");
-  if (fraction.length > 2) return null;
-  const cents = Number(match[2]) * 100 + Number(fraction.padEnd(2, "0"));
-  if (!Number.isSafeInteger(cents)) return null;
-  return match[1] ? -cents : cents;
-}

@@ -13,6 +13,7 @@ import {
   type WebhookEvent,
   type WebhookRequest,
 } from "./types";
+import { centsToDecimal, decimalToCents } from "./money";
 
 export type PaypalProviderOptions = {
   clientId: string;
@@ -130,7 +131,7 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
             reference_id: input.saleId,
             custom_id: input.transactionId,
             description: truncate(input.description, MAX_TEXT),
-            amount: { currency_code: input.currency, value: centsToDecimal(input.amountCents) },
+            amount: { currency_code: input.currency, value: centsToDecimal(input.amountCents, "paypal") },
           },
         ],
         payment_source: {
@@ -373,23 +374,4 @@ function truncate(text: string, max: number): string {
   return chars.length <= max ? chars.join("") : chars.slice(0, max).join("");
 }
 
-/** 1250 → "12.50", exactly (integer arithmetic on the digits, no floats). */
-function centsToDecimal(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) {
-    throw new PaymentProviderError("Importe no válido.", "paypal");
-  }
-  const digits = String(cents).padStart(3, "0");
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
 
-/** "12.50" / "12.5" / "12" → cents; null when it is not a plain decimal with at most 2 places. */
-function decimalToCents(value: unknown): number | null {
-  const text = typeof value === "number" && Number.isFinite(value) ? String(value) : typeof value === "string" ? value.trim() : "";
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return null;
-  const fraction = (match[3] ?? "").replace(/0+$/, "");
-  if (fraction.length > 2) return null;
-  const cents = Number(match[2]) * 100 + Number(fraction.padEnd(2, "0"));
-  if (!Number.isSafeInteger(cents)) return null;
-  return match[1] ? -cents : cents;
-}

@@ -19,6 +19,7 @@ import {
   type WebhookEvent,
   type WebhookRequest,
 } from "./types";
+import { centsToDecimal, decimalToCents } from "./money";
 
 export type RapydProviderOptions = {
   accessKey: string;
@@ -84,7 +85,7 @@ export function createRapydProvider(opts: RapydProviderOptions): PaymentProvider
       const body: Json = {
         // A JSON number built from the exact decimal text: 1250 → 12.5, 1999 → 19.99. Rapyd's docs
         // warn that trailing zeros in numbers break the signature, and JSON.stringify never emits them.
-        amount: Number(centsToDecimal(input.amountCents)),
+        amount: Number(centsToDecimal(input.amountCents, "rapyd")),
         currency: input.currency,
         country: "ES",
         language: "es",
@@ -226,24 +227,4 @@ function stringOrNull(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
 
-/** 1250 → "12.50", exactly (integer arithmetic on the digits, no floats). */
-function centsToDecimal(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) {
-    throw new PaymentProviderError("Importe no válido.", "rapyd");
-  }
-  const digits = String(cents).padStart(3, "0");
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
-}
 
-/** 12.5 / "12.50" / 12 → cents; null when it is not a plain decimal with at most 2 places. */
-function decimalToCents(value: unknown): number | null {
-  // String(number) gives the shortest text that round-trips (19.99 → "19.99"), so no float drift.
-  const text = typeof value === "number" && Number.isFinite(value) ? String(value) : typeof value === "string" ? value.trim() : "";
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!match) return null;
-  const fraction = (match[3] ?? "").replace(/0+$/, "");
-  if (fraction.length > 2) return null;
-  const cents = Number(match[2]) * 100 + Number(fraction.padEnd(2, "0"));
-  if (!Number.isSafeInteger(cents)) return null;
-  return match[1] ? -cents : cents;
-}

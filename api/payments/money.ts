@@ -1,0 +1,26 @@
+import { PaymentProviderError, type PaymentProviderName } from "./types";
+
+/**
+ * Exact conversions for amounts that cross a provider's API. Stricter than lib/prices on purpose:
+ * an amount we cannot represent exactly in cents is refused (null), never rounded.
+ */
+export function centsToDecimal(cents: number, provider: PaymentProviderName): string {
+  if (!Number.isSafeInteger(cents) || cents < 0) {
+    throw new PaymentProviderError("Importe no válido.", provider);
+  }
+  const digits = String(cents).padStart(3, "0");
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/** "12.50" / 12.5 / "12" → cents; null when it is not a plain decimal with at most 2 places. */
+export function decimalToCents(value: unknown): number | null {
+  // String(number) gives the shortest text that round-trips (19.99 → "19.99"), so no float drift.
+  const text = typeof value === "number" && Number.isFinite(value) ? String(value) : typeof value === "string" ? value.trim() : "";
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) return null;
+  const fraction = (match[3] ?? "").replace(/0+$/, "");
+  if (fraction.length > 2) return null;
+  const cents = Number(match[2]) * 100 + Number(fraction.padEnd(2, "0"));
+  if (!Number.isSafeInteger(cents)) return null;
+  return match[1] ? -cents : cents;
+}
