@@ -2,6 +2,7 @@ import { Link, useFetcher, useFetchers, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatCents } from "#lib/prices";
 import { CartIcon, TrashIcon } from "./icons";
+import { EnhancedInput } from "#app/components/enhanced-input";
 
 export type CartLine = {
   offerUuid: string;
@@ -20,6 +21,7 @@ function RemoveButton({ offerUuid, title }: { offerUuid: string; title: string }
       <input type="hidden" name="intent" value="remove" />
       <input type="hidden" name="offerUuid" value={offerUuid} />
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <EnhancedInput />
       <button type="submit" className="icon-button" aria-label={`Quitar ${title} del carrito`}>
         <TrashIcon />
       </button>

@@ -1,4 +1,5 @@
 import { useFetcher, useLocation } from "@remix-run/react";
+import { EnhancedInput } from "#app/components/enhanced-input";
 
 export function ConsentBanner() {
   const fetcher = useFetcher();
@@ -15,6 +16,7 @@ export function ConsentBanner() {
       </p>
       <fetcher.Form method="post" action="/consent" className="consent-actions">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+        <EnhancedInput />
         <button type="submit" name="consent" value="rejected" className="btn btn-secondary">
           Rechazar
         </button>

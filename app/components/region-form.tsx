@@ -1,5 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { DEFAULT_REGION, REGIONS, type Region } from "#lib/regions";
+import { EnhancedInput } from "#app/components/enhanced-input";
 
 /** A plain POST form; with JS it submits on change through a fetcher and the button hides. */
 export function RegionForm({ region }: { region: Region }) {
@@ -10,6 +11,7 @@ export function RegionForm({ region }: { region: Region }) {
   return (
     <fetcher.Form method="post" action="/region" className="region-form">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+      <EnhancedInput />
       <label htmlFor="region-select" className="visually-hidden">
         Región
       </label>

@@ -5,7 +5,8 @@ import { CartActionSchema } from "#lib/schemas/cart";
 import { ApiError, offersApi, salesApi } from "#app/lib/api.server";
 import { commitCart, getCart } from "#app/lib/cart.server";
 import { backTo } from "#app/lib/redirect";
-import { redirectWithToast, type Toast } from "#app/lib/session.server";
+import { finish } from "#app/lib/respond.server";
+import type { Toast } from "#app/lib/session.server";
 
 /** The cart has no page of its own: GET /cart shows the checkout. */
 export const loader = () => redirect("/checkout/");
@@ -115,8 +116,5 @@ export async function action({ request }: ActionFunctionArgs) {
         break;
     }
   }
-  const headers = new Headers({ "Set-Cookie": await commitCart(outcome.cart) });
-  if (outcome.toast) return redirectWithToast(to, outcome.toast, request, { headers });
-  headers.set("Location", to);
-  return new Response(null, { status: 303, headers });
+  return finish(request, formData, { to, toast: outcome.toast, headers: { "Set-Cookie": await commitCart(outcome.cart) } });
 }

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { cartFingerprint, forPresent } from "#lib/cart";
 import { formatCents } from "#lib/prices";
 import { checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#lib/schemas/checkout";
@@ -19,6 +19,7 @@ import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server"
 import { config } from "#app/lib/env.server";
 import { seo } from "#app/lib/seo";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
+import { EnhancedInput } from "#app/components/enhanced-input";
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Revisa tu carrito y completa tu compra.", noindex: true });
 
@@ -108,6 +109,7 @@ function CartItemForm({ intent, offerUuid, children, className }: { intent: Cart
       <input type="hidden" name="intent" value={intent} />
       {offerUuid ? <input type="hidden" name="offerUuid" value={offerUuid} /> : null}
       <input type="hidden" name="redirectTo" value="/checkout/" />
+      <EnhancedInput />
       {children}
     </fetcher.Form>
   );
@@ -121,13 +123,17 @@ function TicketsForm({ line }: { line: CheckoutLine }) {
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="offerUuid" value={line.offerUuid} />
       <input type="hidden" name="redirectTo" value="/checkout/" />
+      <EnhancedInput />
       <TicketCounter
         id={`tickets-${line.offerUuid}`}
         defaultValue={line.ticketsCount}
         max={Math.max(1, line.option?.max ?? 1)}
         onCommit={(value) => {
           if (value !== line.ticketsCount) {
-            fetcher.submit({ intent, offerUuid: line.offerUuid, ticketsCount: String(value), redirectTo: "/checkout/" }, { method: "post", action: "/cart" });
+            fetcher.submit(
+              { intent, offerUuid: line.offerUuid, ticketsCount: String(value), redirectTo: "/checkout/", _enhanced: "1" },
+              { method: "post", action: "/cart" },
+            );
           }
         }}
       />
@@ -140,14 +146,25 @@ function TicketsForm({ line }: { line: CheckoutLine }) {
 
 function GiftForm({ line }: { line: CheckoutLine }) {
   const fetcher = useFetcher();
-  const pending = fetcher.formData ? fetcher.formData.get("gift") === "on" : line.gift;
+  // Local state, so the tick shows at once; it follows the server's value when that changes.
+  const [checked, setChecked] = useState(line.gift);
+  useEffect(() => setChecked(line.gift), [line.gift]);
   return (
     <fetcher.Form method="post" action="/cart" className="gift-form">
       <input type="hidden" name="intent" value="gift" />
       <input type="hidden" name="offerUuid" value={line.offerUuid} />
       <input type="hidden" name="redirectTo" value="/checkout/" />
+      <EnhancedInput />
       <label className="checkbox">
-        <input type="checkbox" name="gift" checked={pending} onChange={(e) => fetcher.submit(e.currentTarget.form)} />
+        <input
+          type="checkbox"
+          name="gift"
+          checked={checked}
+          onChange={(e) => {
+            setChecked(e.currentTarget.checked);
+            fetcher.submit(e.currentTarget.form);
+          }}
+        />
         <span>Es un regalo</span>
       </label>
       <button type="submit" className="btn btn-small btn-secondary no-js-only">
@@ -225,6 +242,7 @@ function PromoCodes() {
       <fetcher.Form method="post" action="/cart" className="promo-form" ref={formRef}>
         <input type="hidden" name="intent" value="promo-add" />
         <input type="hidden" name="redirectTo" value="/checkout/" />
+        <EnhancedInput />
         <div className="field">
           <label htmlFor="promo_code">Código promocional</label>
           <input id="promo_code" name="promo_code" type="text" autoComplete="off" autoCapitalize="characters" required maxLength={40} />

@@ -1,11 +1,12 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { consentCookie } from "#app/lib/cookies.server";
 import { backTo } from "#app/lib/redirect";
+import { finish } from "#app/lib/respond.server";
 
 export const loader = () => redirect("/cookie-policy");
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   const choice = formData.get("consent") === "accepted" ? "accepted" : "rejected";
-  return redirect(backTo(request, formData), { status: 303, headers: { "Set-Cookie": await consentCookie.serialize(choice) } });
+  return finish(request, formData, { to: backTo(request, formData), headers: { "Set-Cookie": await consentCookie.serialize(choice) } });
 }

@@ -13,6 +13,7 @@ import { getCart } from "#app/lib/cart.server";
 import { toCard } from "#app/lib/offer-card";
 import { originFrom, seo } from "#app/lib/seo";
 import type { CartIntent } from "#lib/schemas/cart";
+import { EnhancedInput } from "#app/components/enhanced-input";
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
@@ -88,6 +89,7 @@ function AddToCart() {
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="offerUuid" value={offer.uuid} />
       <input type="hidden" name="redirectTo" value={location.pathname} />
+      <EnhancedInput />
       <fieldset className="options">
         <legend>Elige una opción</legend>
         {offer.price_options.map((o) => {

@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { backTo } from "#app/lib/redirect";
+import { finish } from "#app/lib/respond.server";
 import { commitSession, getSession, setRegion } from "#app/lib/session.server";
 
 export const loader = () => redirect("/");
@@ -8,5 +9,5 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await request.formData();
   const session = await getSession(request);
   setRegion(session, String(formData.get("region") ?? ""));
-  return redirect(backTo(request, formData), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+  return finish(request, formData, { to: backTo(request, formData), headers: { "Set-Cookie": await commitSession(session) } });
 }

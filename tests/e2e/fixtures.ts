@@ -27,6 +27,11 @@ export async function roomyOffer(page: Page, search?: string): Promise<OfferSumm
   return offer;
 }
 
+/** With JS, wait until React has hydrated (the layout then marks <html class="js">). */
+export async function ready(page: Page, js: boolean) {
+  if (js) await expect(page.locator("html.js")).toHaveCount(1);
+}
+
 /** Consent first, so the banner never covers what a test clicks. */
 export async function acceptCookies(page: Page) {
   const banner = page.getByRole("region", { name: "Tu privacidad" });
@@ -45,4 +50,5 @@ export async function openCheckout(page: Page, js: boolean) {
     await page.getByRole("link", { name: "Comprar" }).click();
   }
   await expect(page).toHaveURL(/\/checkout\/?$/);
+  await ready(page, js);
 }

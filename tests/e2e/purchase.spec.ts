@@ -1,8 +1,9 @@
-import { acceptCookies, expect, openCheckout, roomyOffer, test, uniqueEmail, type OfferSummary } from "./fixtures";
+import { acceptCookies, expect, openCheckout, ready, roomyOffer, test, uniqueEmail, type OfferSummary } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 async function addToCart(page: Page, js: boolean, offer: OfferSummary, tickets: number) {
   await page.goto(`/ofertas/${offer.uuid}/`);
+  await ready(page, js);
   await acceptCookies(page);
   await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
   await page.getByRole("spinbutton", { name: "Entradas" }).fill(String(tickets));
@@ -113,9 +114,19 @@ test("checkout errors are shown next to their fields, and the cart can be edited
   if (js) await page.getByRole("spinbutton", { name: "Entradas" }).blur();
   else await page.getByRole("button", { name: "Actualizar" }).click();
   await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText("3");
-  await page.getByLabel("Es un regalo").check();
-  if (!js) await page.getByRole("button", { name: "Guardar" }).click();
+  if (js) {
+    // The tick is saved by a fetcher in the background (single fetch posts to /cart.data).
+    const saved = page.waitForResponse((r) => /\/cart\.data/.test(r.url()) && r.request().method() === "POST");
+    await page.getByLabel("Es un regalo").check();
+    await saved;
+  } else {
+    await page.getByLabel("Es un regalo").check();
+    await page.getByRole("button", { name: "Guardar" }).click();
+    await page.waitForLoadState("load");
+    await expect(page.getByRole("button", { name: "Guardar" })).toBeVisible();
+  }
   await page.reload();
+  await ready(page, js);
   await expect(page.getByLabel("Es un regalo")).toBeChecked();
   await page.getByRole("button", { name: `Quitar ${offer.title}` }).click();
   await expect(page.getByText("Tu carrito de compras está vacío")).toBeVisible();
@@ -129,4 +140,16 @@ test("sold-out options cannot be added", async ({ page }) => {
   await expect(page.getByText("Esta oferta está agotada.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Añadir al carrito" })).toHaveCount(0);
   for (const radio of await page.getByRole("radio").all()) await expect(radio).toBeDisabled();
+});
+
+test("cancelling on the payment page returns to /checkout with the cart", async ({ page, js }) => {
+  const offer = await roomyOffer(page);
+  await addToCart(page, js, offer, 1);
+  await openCheckout(page, js);
+  await fillCheckout(page, uniqueEmail("cancela"));
+  await page.getByRole("button", { name: "Pagar" }).click();
+  await page.getByRole("button", { name: "Cancelar" }).click();
+  await expect(page).toHaveURL(/\/checkout\/$/);
+  await expect(page.getByText(/Has cancelado el pago/)).toBeVisible();
+  await expect(page.getByRole("link", { name: offer.title })).toBeVisible();
 });

@@ -15,6 +15,8 @@ export type TestApi = {
   db: Database;
   config: Config;
   kind: "pglite" | "postgres";
+  /** The PostgreSQL database of this API (undefined on PGlite). */
+  databaseUrl?: string;
   close: () => Promise<void>;
 };
 
@@ -65,6 +67,7 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
     db: handle.db,
     config,
     kind: handle.kind,
+    databaseUrl,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
