@@ -51,6 +51,12 @@ if (config.isProduction) {
 }
 
 app.use(rejectCrossSiteForms);
+// The buyer's address, as Express worked it out (forwarded headers only from a trusted proxy),
+// for the storefront to pass on to the API's rate limits. Whatever a client sent is overwritten.
+app.use((req, _res, next) => {
+  req.headers["x-ofertas-client-ip"] = req.ip ?? "";
+  next();
+});
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>

@@ -78,8 +78,8 @@ export const offersApi = {
 };
 
 export const salesApi = {
-  applyPromoCode: (promo_code: string, email?: string) =>
-    api<PromoCode & { offer_uuid: string | null }>("/public/offers/apply-promocode/", { method: "POST", body: { promo_code, email } }),
+  applyPromoCode: (promo_code: string, request: Request) =>
+    api<PromoCode & { offer_uuid: string | null }>("/public/offers/apply-promocode/", { method: "POST", body: { promo_code }, request }),
   validate: (body: ValidateOrderRequest) =>
     api<ValidateOrderResponse>("/sales/validate/", { method: "POST", body, acceptStatus: [400] }),
   create: (session_token: string, request: Request) =>

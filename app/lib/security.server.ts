@@ -15,6 +15,14 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
   next();
 };
 
+function hostOf(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null; // a malformed Origin is refused like a foreign one
+  }
+}
+
 /**
  * Storefront forms post only from our own pages. Browsers send Sec-Fetch-Site (and Origin) on
  * every POST, so a form on another site is refused here, before any action runs; together with
@@ -29,7 +37,7 @@ export const rejectCrossSiteForms: RequestHandler = (req, res, next) => {
     return;
   }
   const origin = req.get("origin");
-  if (!site && origin && origin !== "null" && new URL(origin).host !== req.get("host")) {
+  if (!site && origin && origin !== "null" && hostOf(origin) !== req.get("host")) {
     res.status(403).type("text/plain; charset=utf-8").send("Petición rechazada: el formulario no viene de esta web.");
     return;
   }

@@ -92,7 +92,7 @@ export async function action({ request }: ActionFunctionArgs) {
           break;
         }
         try {
-          const promo = await salesApi.applyPromoCode(input.promo_code);
+          const promo = await salesApi.applyPromoCode(input.promo_code, request);
           const change = addPromoCode(cart, {
             promo_code: promo.promo_code,
             discount_type: promo.discount_type,

@@ -541,3 +541,17 @@ describe("the payment flow", () => {
     expect(orphanCoupons).toEqual([]);
   });
 });
+
+describe("promo code checks are rate limited per buyer address", () => {
+  it("answers 429 in Spanish after 30 tries a minute from one address, and not for another", async () => {
+    const from = (ip: string) =>
+      call(api, "/public/offers/apply-promocode/", { body: { promo_code: "NOEXISTE" }, headers: { "X-Forwarded-For": ip } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) statuses.push((await from("203.0.113.7")).status);
+    expect(statuses.slice(0, 30).every((s) => s === 400)).toBe(true);
+    const limited = await from("203.0.113.7");
+    expect(limited.status).toBe(429);
+    expectSpanish(limited.body.detail);
+    expect((await from("198.51.100.9")).status).toBe(400);
+  });
+});
