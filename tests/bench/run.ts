@@ -131,8 +131,6 @@ async function startServer(): Promise<Server> {
     PORT: String(port),
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
-    // Cookies are Secure in production; the bench talks plain http to localhost.
-    OFERTAS_INSECURE_COOKIES: "1",
     PAYMENT_PROVIDER: "sandbox",
   };
   // A fresh embedded database every run, whatever the calling shell points at.
