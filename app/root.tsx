@@ -30,6 +30,7 @@ import { offersApi } from "#app/lib/api.server";
 import { getCart } from "#app/lib/cart.server";
 import { consentCookie } from "#app/lib/cookies.server";
 import { config } from "#app/lib/env.server";
+import { requestOrigin } from "#app/lib/origin.server";
 import { commitSession, favorites, getSession, sessionRegion, takeToasts } from "#app/lib/session.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
@@ -48,7 +49,7 @@ export type RouteHandle = {
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const origin = `${request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "")}://${url.host}`;
+  const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
     return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, consent: true, contacts: null };
   }

@@ -43,9 +43,11 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.request) {
+    // request.url is already trust-resolved by Express; the client's own X-Forwarded-* headers
+    // are not, and the API believes what arrives from loopback.
     const incoming = new URL(options.request.url);
-    headers["X-Forwarded-Host"] = options.request.headers.get("x-forwarded-host") ?? incoming.host;
-    headers["X-Forwarded-Proto"] = options.request.headers.get("x-forwarded-proto") ?? incoming.protocol.replace(":", "");
+    headers["X-Forwarded-Host"] = incoming.host;
+    headers["X-Forwarded-Proto"] = incoming.protocol.replace(":", "");
     const client = options.request.headers.get("x-ofertas-client-ip");
     if (client) headers["X-Forwarded-For"] = client;
   }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
+import { requestOrigin } from "#app/lib/origin.server";
 import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { bare: true, noScripts: true };
@@ -11,8 +12,7 @@ function embedCode(origin: string, query = ""): string {
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const origin = `${request.headers.get("x-forwarded-proto") ?? url.protocol.replace(":", "")}://${url.host}`;
+  const origin = requestOrigin(request);
   const variants = [
     { label: "Las 3 ofertas recomendadas de España", query: "" },
     { label: "Ofertas en Madrid", query: "?region=Madrid" },

@@ -12,6 +12,7 @@ import { ApiError, offersApi } from "#app/lib/api.server";
 import { getCart } from "#app/lib/cart.server";
 import { toCard } from "#app/lib/offer-card";
 import { originFrom, seo } from "#app/lib/seo";
+import { requestOrigin } from "#app/lib/origin.server";
 import type { CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
 
@@ -39,7 +40,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   }
   const [nearby, cart] = await Promise.all([offersApi.nearby(offer.uuid, 4).then((r) => r.results.map(toCard)).catch(() => []), getCart(request)]);
   const inCart = cart.items.find((i) => i.offerUuid === offer.uuid) ?? null;
-  const origin = new URL(request.url).origin;
+  const origin = requestOrigin(request);
   const jsonLd = {
     "@context": "https://schema.org",
     "@type": "Product",

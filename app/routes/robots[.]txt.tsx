@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { requestOrigin } from "#app/lib/origin.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
-  const origin = new URL(request.url).origin;
+  const origin = requestOrigin(request);
   const body = [
     "User-agent: *",
     "Allow: /",

@@ -2,11 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { CATEGORY_IDS } from "#lib/categories";
 import { PAGE_SIZE_MAX } from "#lib/constants";
 import { offersApi } from "#app/lib/api.server";
+import { requestOrigin } from "#app/lib/origin.server";
 
 const STATIC_PATHS = ["/", "/ofertas/", "/contacts", "/agreement", "/marketing-agreement", "/privacy-policy", "/cookie-policy"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const origin = new URL(request.url).origin;
+  const origin = requestOrigin(request);
   const paths = [...STATIC_PATHS, ...CATEGORY_IDS.map((id) => `/ofertas/category/${id}/`)];
   for (let page = 1; page <= 50; page++) {
     const result = await offersApi.list({ page, page_size: PAGE_SIZE_MAX });

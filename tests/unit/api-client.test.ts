@@ -1,0 +1,30 @@
+// @vitest-environment node
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+
+let api: typeof import("#app/lib/api.server").api;
+beforeAll(async () => {
+  process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
+  process.env.API_URL = "http://api.internal/api/v0";
+  ({ api } = await import("#app/lib/api.server"));
+});
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the storefront's API client", () => {
+  it("tells the API the host and scheme Express resolved, never the ones a client typed", async () => {
+    const fetchSpy = vi.fn(async () => new Response("{}", { headers: { "content-type": "application/json" } }));
+    vi.stubGlobal("fetch", fetchSpy);
+    // request.url is what Express made of the request, honouring forwarded headers only from a
+    // trusted proxy; these raw headers came from the client and must not reach the API.
+    const request = new Request("https://shop.example/order/", {
+      headers: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http", "x-ofertas-client-ip": "203.0.113.5" },
+    });
+    await api("/sales/create/", { method: "POST", body: {}, request });
+    const [url, init] = fetchSpy.mock.calls[0] as unknown as [URL, RequestInit];
+    expect(String(url)).toBe("http://api.internal/api/v0/sales/create/");
+    const headers = init.headers as Record<string, string>;
+    expect(headers["X-Forwarded-Host"]).toBe("shop.example");
+    expect(headers["X-Forwarded-Proto"]).toBe("https");
+    expect(headers["X-Forwarded-For"]).toBe("203.0.113.5");
+    expect(headers["Accept-Language"]).toBe("es");
+  });
+});
