@@ -16,7 +16,6 @@ import {
 import { useEffect } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_MENU } from "#lib/categories";
-import { toCents } from "#lib/prices";
 import { DEFAULT_REGION } from "#lib/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
@@ -26,8 +25,8 @@ import { Logo } from "#app/components/logo";
 import { RegionForm } from "#app/components/region-form";
 import { SearchButton } from "#app/components/search-dialog";
 import { Toasts } from "#app/components/toasts";
-import { offersApi } from "#app/lib/api.server";
 import { getCart } from "#app/lib/cart.server";
+import { checkoutLines } from "#app/lib/checkout-lines.server";
 import { consentCookie } from "#app/lib/cookies.server";
 import { config } from "#app/lib/env.server";
 import { requestOrigin } from "#app/lib/origin.server";
@@ -59,27 +58,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     consentCookie.parse(request.headers.get("Cookie")).catch(() => null),
   ]);
   const toasts = takeToasts(session);
-  let lines: CartLine[] = [];
-  if (cart.items.length) {
-    const offers = await offersApi.selected(cart.items.map((i) => i.offerUuid)).catch(() => []);
-    const byId = new Map(offers.map((o) => [o.uuid, o]));
-    lines = cart.items.flatMap((item) => {
-      const offer = byId.get(item.offerUuid);
-      const option = offer?.price_options.find((o) => o.uuid === item.priceOptionUuid);
-      if (!offer || !option) return [];
-      const cover = offer.images[0];
-      return [
-        {
-          offerUuid: offer.uuid,
-          title: offer.title,
-          optionTitle: option.title,
-          image: cover ? { url: cover.image_url, width: cover.width, height: cover.height } : null,
-          ticketsCount: item.ticketsCount,
-          lineCents: toCents(option.actual_price) * item.ticketsCount,
-        },
-      ];
-    });
-  }
+  // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
+  const lines: CartLine[] = cart.items.length
+    ? (await checkoutLines(cart).catch(() => ({ lines: [] }))).lines.flatMap((l) =>
+        l.option
+          ? [{ offerUuid: l.offerUuid, title: l.title, optionTitle: l.option.title, image: l.image, ticketsCount: l.ticketsCount, lineCents: l.unitCents * l.ticketsCount }]
+          : [],
+      )
+    : [];
   const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
   return data(
     {
@@ -97,20 +83,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 
-type RootLoaderData = {
-  bare: boolean;
-  origin: string;
-  toasts: { type: "success" | "error"; text: string }[];
-  region: { label: string; value: string };
-  cart: { count: number; lines: CartLine[] };
-  favoritesCount: number;
-  consent: boolean;
-  contacts: { supportEmail: string; businessEmail: string } | null;
-};
-
-export function useRootData(): RootLoaderData | undefined {
-  return useRouteLoaderData<RootLoaderData>("root");
+export function useRootData() {
+  return useRouteLoaderData<typeof loader>("root");
 }
+
+type RootLoaderData = NonNullable<ReturnType<typeof useRootData>>;
 
 function PendingSpinner() {
   const navigation = useNavigation();

@@ -8,7 +8,7 @@ import { getSession, sessionRegion } from "./session.server";
  * Filters from the URL plus the visitor's region. A page number past the end or a bad value
  * in the URL gives an empty page, not an error page.
  */
-export async function loadListing(request: Request, extra: OfferQuery & { kind?: "list" | "mainpage" } = {}) {
+export async function loadListing(request: Request, extra: OfferQuery = {}, kind: "list" | "mainpage" = "list") {
   const url = new URL(request.url);
   const session = await getSession(request);
   const region = sessionRegion(session);
@@ -23,9 +23,8 @@ export async function loadListing(request: Request, extra: OfferQuery & { kind?:
     page_size: PAGE_SIZE_DEFAULT,
     ...extra,
   };
-  const { kind = "list", ...apiQuery } = query as OfferQuery & { kind?: string };
   try {
-    const result = kind === "mainpage" ? await offersApi.mainpage(apiQuery) : await offersApi.list(apiQuery);
+    const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.list(query);
     return { region, search: search ?? "", listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {

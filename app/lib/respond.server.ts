@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import { commitSession, flash, getSession, type Toast } from "./session.server";
+import { redirectWithToast, toastCookie, type Toast } from "./session.server";
 
 export const ENHANCED_FIELD = "_enhanced";
 
@@ -14,13 +14,13 @@ export async function finish(
   formData: FormData,
   { to, toast, headers }: { to: string; toast?: Toast; headers?: HeadersInit },
 ) {
-  const h = new Headers(headers);
-  if (toast) {
-    const session = await getSession(request);
-    flash(session, toast);
-    h.append("Set-Cookie", await commitSession(session));
+  if (formData.get(ENHANCED_FIELD) !== "1") {
+    if (toast) return redirectWithToast(to, toast, request, { headers });
+    const h = new Headers(headers);
+    h.set("Location", to);
+    return new Response(null, { status: 303, headers: h });
   }
-  if (formData.get(ENHANCED_FIELD) === "1") return data({ ok: !toast || toast.type === "success" }, { headers: h });
-  h.set("Location", to);
-  return new Response(null, { status: 303, headers: h });
+  const h = new Headers(headers);
+  if (toast) h.append("Set-Cookie", await toastCookie(request, toast));
+  return data({ ok: !toast || toast.type === "success" }, { headers: h });
 }

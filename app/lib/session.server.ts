@@ -67,12 +67,17 @@ export function takeToasts(session: Session): Toast[] {
   return field(session, "toasts") ?? [];
 }
 
-/** Redirect with a flash message, answering 303 so a form post becomes a GET. */
-export async function redirectWithToast(to: string, toast: Toast, request: Request, init: { headers?: HeadersInit } = {}) {
+/** The Set-Cookie value that carries one more message to the next page. */
+export async function toastCookie(request: Request, toast: Toast): Promise<string> {
   const session = await getSession(request);
   flash(session, toast);
+  return commitSession(session);
+}
+
+/** Redirect with a flash message, answering 303 so a form post becomes a GET. */
+export async function redirectWithToast(to: string, toast: Toast, request: Request, init: { headers?: HeadersInit } = {}) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await commitSession(session));
+  headers.append("Set-Cookie", await toastCookie(request, toast));
   headers.set("Location", to);
   return new Response(null, { status: 303, headers });
 }

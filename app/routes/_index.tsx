@@ -14,7 +14,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListing(request, { kind: "mainpage" });
+  return loadListing(request, {}, "mainpage");
 }
 
 export default function Home() {
