@@ -5,15 +5,20 @@ import { errorHandler, HttpError } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
 import { createPaymentProviders } from "#api/payments/registry";
+import { imageUploadRouter, partnerRouter } from "#api/routes/partner";
+import { partnerSalesRouter } from "#api/routes/partner-sales";
+import type { Identify } from "#api/services/access";
 
 export type ApiOptions = {
   db: Database;
   config: Config;
   log?: (error: unknown) => void;
+  /** Who is calling; until accounts exist nobody is, so the partner side answers 401. */
+  identify?: Identify;
 };
 
 /** /api/v0: the system of record. The storefront reaches it only over HTTP. */
-export function createApi({ db, config, log = (e) => console.error(e) }: ApiOptions): Router {
+export function createApi({ db, config, log = (e) => console.error(e), identify = () => null }: ApiOptions): Router {
   const api = Router();
   const payments = createPaymentProviders(config, db);
   api.use((_req, res, next) => {
@@ -22,8 +27,12 @@ export function createApi({ db, config, log = (e) => console.error(e) }: ApiOpti
   });
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
+  // Uploads parse their own (larger) bodies before the default JSON limit applies.
+  api.use(imageUploadRouter({ db, identify }));
   api.use(express.json({ limit: "100kb" }));
   api.use("/public/offers", publicOffersRouter(db));
+  api.use(partnerRouter({ db, identify }));
+  api.use(partnerSalesRouter({ db, config, identify }));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));
   return api;

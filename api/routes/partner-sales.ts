@@ -1,0 +1,69 @@
+import { Router } from "express";
+import type { Config } from "#lib/config.server";
+import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#lib/schemas/partner";
+import type { Database } from "#api/db/client";
+import { handle, parseInput } from "#api/http";
+import { rateLimit } from "#api/rate-limit";
+import { partnerScope, type Identify } from "#api/services/access";
+import { partnerSales, redeemCoupon, salesCsv, verifyCoupon, type RedeemHook } from "#api/services/coupons";
+import { createLead, type LeadHook } from "#api/services/partner-leads";
+import { idParam } from "#api/routes/partner";
+
+export type PartnerSalesHooks = { onRedeemed?: RedeemHook; onLead?: (config: Config) => LeadHook };
+
+export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: Database; config: Config; identify: Identify; hooks?: PartnerSalesHooks }): Router {
+  const router = Router();
+
+  router.post(
+    "/verification/coupon/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      const { code } = parseInput(CouponCodeSchema, req.body);
+      res.set("Cache-Control", "no-store");
+      res.json(await verifyCoupon(db, scope, code));
+    }),
+  );
+
+  router.post(
+    "/sales/redeem/:id/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      res.json(await redeemCoupon(db, scope, idParam(req), hooks.onRedeemed));
+    }),
+  );
+
+  /** The partner's sales: one row per coupon of its offers, as JSON or a CSV file. */
+  router.get(
+    "/sales/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      const q = parseInput(SalesQuerySchema, req.query);
+      const answer = await partnerSales(db, scope, q);
+      res.set("Cache-Control", "private, no-store");
+      if (q.format === "csv") {
+        const day = new Date().toISOString().slice(0, 10);
+        res.set("Content-Disposition", `attachment; filename="ventas-${day}.csv"`);
+        res.type("text/csv; charset=utf-8").send(salesCsv(answer.results));
+        return;
+      }
+      res.json(answer);
+    }),
+  );
+
+  router.post(
+    "/sales/become_partner/",
+    rateLimit({ windowMs: 60 * 60_000, max: 5, message: "Has enviado varias solicitudes seguidas. Inténtalo de nuevo dentro de una hora." }),
+    handle(async (req, res) => {
+      const input = parseInput(BecomePartnerSchema, req.body);
+      if (input[HONEYPOT_FIELD]) {
+        // A bot: answered like a person so it does not learn to skip the field; nothing is stored or sent.
+        res.status(201).json({ received: true });
+        return;
+      }
+      await createLead(db, input, hooks.onLead?.(config));
+      res.status(201).json({ received: true });
+    }),
+  );
+
+  return router;
+}
