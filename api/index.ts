@@ -8,6 +8,7 @@ import { createPaymentProviders } from "#api/payments/registry";
 import { imageUploadRouter, partnerRouter } from "#api/routes/partner";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import type { Identify } from "#api/services/access";
+import { limiterStoreFor, limits } from "#api/rate-limit";
 
 export type ApiOptions = {
   db: Database;
@@ -21,6 +22,7 @@ export type ApiOptions = {
 export function createApi({ db, config, log = (e) => console.error(e), identify = () => null }: ApiOptions): Router {
   const api = Router();
   const payments = createPaymentProviders(config, db);
+  limits.useStore(limiterStoreFor(db));
   api.use((_req, res, next) => {
     res.set("Content-Language", "es");
     next();

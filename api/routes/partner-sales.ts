@@ -3,7 +3,7 @@ import type { Config } from "#lib/config.server";
 import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#lib/schemas/partner";
 import type { Database } from "#api/db/client";
 import { handle, parseInput } from "#api/http";
-import { rateLimit } from "#api/rate-limit";
+import { clientAddress, limits } from "#api/rate-limit";
 import { partnerScope, type Identify } from "#api/services/access";
 import { partnerSales, redeemCoupon, salesCsv, verifyCoupon, type RedeemHook } from "#api/services/coupons";
 import { createLead, type LeadHook } from "#api/services/partner-leads";
@@ -34,7 +34,7 @@ export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: D
 
   /** The partner's sales: one row per coupon of its offers, as JSON or a CSV file. */
   router.get(
-    "/sales/",
+    "/sales/partner/",
     handle(async (req, res) => {
       const scope = await partnerScope(db, req, identify);
       const q = parseInput(SalesQuerySchema, req.query);
@@ -52,9 +52,12 @@ export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: D
 
   router.post(
     "/sales/become_partner/",
-    rateLimit({ windowMs: 60 * 60_000, max: 5, message: "Has enviado varias solicitudes seguidas. Inténtalo de nuevo dentro de una hora." }),
     handle(async (req, res) => {
+      // Per address and per applicant: a form that sends two mails is worth abusing otherwise.
+      const message = "Has enviado varias solicitudes seguidas. Inténtalo de nuevo más tarde.";
+      await limits.consume(`become-partner:ip:${clientAddress(req)}`, { points: 10, durationSec: 3600, message });
       const input = parseInput(BecomePartnerSchema, req.body);
+      await limits.consume(`become-partner:email:${input.email}`, { points: 3, durationSec: 24 * 3600, message });
       if (input[HONEYPOT_FIELD]) {
         // A bot: answered like a person so it does not learn to skip the field; nothing is stored or sent.
         res.status(201).json({ received: true });

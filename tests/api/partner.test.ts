@@ -197,14 +197,14 @@ describe("coupons", () => {
   });
 
   it("lists the partner's sales with coupon states, and exports CSV", async () => {
-    const r = await callAs(api, "partnerB", `/sales/?offer=${w.offerB}`);
+    const r = await callAs(api, "partnerB", `/sales/partner/?offer=${w.offerB}`);
     expect(r.status).toBe(200);
     expect(r.body.results.length).toBeGreaterThan(0);
     expect(r.body.results.every((s: any) => s.offer.uuid === w.offerB)).toBe(true);
     expect(r.body.totals.redeemed).toBeGreaterThanOrEqual(1);
-    const none = await callAs(api, "partnerB", `/sales/?date_to=2020-01-01`);
+    const none = await callAs(api, "partnerB", `/sales/partner/?date_to=2020-01-01`);
     expect(none.body.results).toEqual([]);
-    const csv = await fetch(`${api.url}/sales/?format=csv`, { headers: (await import("./_partner")).as("partnerB") });
+    const csv = await fetch(`${api.url}/sales/partner/?format=csv`, { headers: (await import("./_partner")).as("partnerB") });
     expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
     expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="ventas-/);
     const bytes = Buffer.from(await csv.arrayBuffer());
@@ -249,5 +249,14 @@ describe("POST /sales/become_partner/", () => {
     const bad = await call(api, "/sales/become_partner/", { body: { ...lead, email: "no", province: "Narnia" } });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(["email", "province"]);
+  });
+
+  it("is rate-limited per applicant, with a Spanish 429", async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const limited = await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } });
+    expectSpanish(limited.body.detail);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
   });
 });

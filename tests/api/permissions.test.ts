@@ -68,14 +68,14 @@ const rows: Row[] = [
   { name: "PUT /promocodes/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "PUT", body: promo() }) },
   { name: "PATCH /promocodes/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "PATCH", body: { max_uses: 3 } }) },
   { name: "DELETE /promocodes/{id}/", expect: partnerSide(204), run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "DELETE" }) },
-  { name: "GET /sales/", expect: listSide, run: (who) => callAs(api, who, "/sales/") },
+  { name: "GET /sales/partner/", expect: listSide, run: (who) => callAs(api, who, "/sales/partner/") },
   { name: "POST /verification/coupon/", expect: partnerSide(200), run: async (who) => callAs(api, who, "/verification/coupon/", { body: { code: coupons[0] } }) },
   { name: "POST /sales/redeem/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/sales/redeem/${await couponOfA()}/`, { method: "POST" }) },
   {
     name: "POST /sales/become_partner/",
     expect: everyone(201),
     run: (who) =>
-      callAs(api, who, "/sales/become_partner/", { body: { business_name: `Negocio ${who}`, contact_name: "Ana", email: "ana@negocio.es", phone: "600000000", province: "Madrid", category: "services", message: "" } }),
+      callAs(api, who, "/sales/become_partner/", { body: { business_name: `Negocio ${who}`, contact_name: "Ana", email: `ana.${who}@negocio.es`, phone: "600000000", province: "Madrid", category: "services", message: "" } }),
   },
 ];
 
@@ -95,7 +95,7 @@ describe("permission matrix", () => {
     expect(await ids("staff", "/offers/")).toEqual(expect.arrayContaining([w.offerA, w.offerB]));
     expect(await ids("partnerB", "/organizations/")).not.toContain(w.orgA);
     expect(await ids("partnerB", `/offers/?organization=${w.orgA}`)).toEqual([]);
-    const sales = (await callAs(api, "partnerB", "/sales/")).body.results as { offer: { uuid: string } }[];
+    const sales = (await callAs(api, "partnerB", "/sales/partner/")).body.results as { offer: { uuid: string } }[];
     expect(sales.every((s) => s.offer.uuid !== w.offerA)).toBe(true);
     const codes = (await callAs(api, "partnerB", "/promocodes/")).body.results as { offer: string }[];
     expect(codes.every((c) => c.offer === w.offerB)).toBe(true);
