@@ -48,7 +48,7 @@ export default function Empresas() {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const [form, fields] = useForm({
-    id: "publica",
+    id: "become-partner",
     lastResult,
     constraint: getZodConstraint(BecomePartnerSchema),
     shouldValidate: "onBlur",
@@ -111,8 +111,8 @@ export default function Empresas() {
           <TextAreaField field={fields.message} label="¿Qué te gustaría ofrecer? (opcional)" />
           {/* Hidden from people and from assistive technology; bots fill it in. */}
           <div className="hp-field" aria-hidden="true">
-            <label htmlFor="publica-website">No rellenes este campo</label>
-            <input id="publica-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
+            <label htmlFor="become-partner-website">No rellenes este campo</label>
+            <input id="become-partner-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
           </div>
           <button type="submit" className="btn btn-large" disabled={navigation.state === "submitting" && navigation.formAction === "/empresas"}>
             Enviar solicitud

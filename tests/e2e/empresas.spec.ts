@@ -10,8 +10,10 @@ test("a business finds «Publica tu oferta» from the footer and sends its appli
   await ready(page, js);
 
   const form = page.locator("#publica");
-  // The schema's constraints reach the HTML, so even without JS the browser stops an empty form.
-  await expect(form.getByLabel("Nombre del negocio")).toHaveAttribute("required", "");
+  // An empty form: the same schema answers in Spanish, in the browser with JS and from the server without.
+  await form.getByRole("button", { name: "Enviar solicitud" }).click();
+  await expect(form.getByText("Escribe el nombre del negocio.")).toBeVisible();
+  await expect(form.getByLabel("Nombre del negocio")).toHaveAttribute("aria-invalid", "true");
   await form.getByLabel("Nombre del negocio").fill("Taberna La Viña");
   await form.getByLabel("Tu nombre").fill("Marta Gil");
   await form.getByLabel("Correo electrónico").fill(js ? "no-es-un-correo" : "");
