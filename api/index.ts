@@ -8,6 +8,7 @@ import { createPaymentProviders } from "#api/payments/registry";
 import { authenticate } from "#api/auth/context";
 import { jwtRouter } from "#api/routes/auth";
 import { customerRouter } from "#api/routes/customer";
+import { limiterStoreFor, limits } from "#api/rate-limit";
 
 export type ApiOptions = {
   db: Database;
@@ -19,6 +20,7 @@ export type ApiOptions = {
 export function createApi({ db, config, log = (e) => console.error(e) }: ApiOptions): Router {
   const api = Router();
   const payments = createPaymentProviders(config, db);
+  limits.useStore(limiterStoreFor(db));
   api.use((_req, res, next) => {
     res.set("Content-Language", "es");
     next();

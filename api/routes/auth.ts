@@ -16,7 +16,7 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
 
   router.post(
     "/auth/jwt/create/",
-    rateLimit({ windowMs: 15 * 60_000, max: 30, message: "Demasiados intentos de inicio de sesión. Espera unos minutos." }),
+    rateLimit({ name: "jwt-create", windowMs: 15 * 60_000, max: 100, message: "Demasiados intentos de inicio de sesión. Espera unos minutos." }),
     handle(async (req, res) => {
       const body = parseInput(z.object({ email: EmailField, password: z.string().min(1).max(256) }), req.body);
       const user = await findUserByEmail(db, body.email);

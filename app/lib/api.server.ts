@@ -1,4 +1,4 @@
-import type { OfferDetail, OfferSummary } from "#api/services/offers";
+import type { OfferDetail, OfferSummary, Page } from "#lib/schemas/offer";
 import type { SessionInfo, TokenPair } from "#lib/accounts";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
@@ -6,8 +6,7 @@ import { accessToken } from "./auth.server";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
 
-export type { OfferDetail, OfferSummary };
-export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+export type { OfferDetail, OfferSummary, Page };
 
 /** One error type for every failed call; `message` is the text for the toast (spec section 8). */
 export class ApiError extends Error {

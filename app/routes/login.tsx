@@ -6,6 +6,7 @@ import { passwordLoginSchema } from "#lib/schemas/login";
 import { ApiError, authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { completeLogin, loginRedirectTo } from "#app/lib/login.server";
+import { readForm } from "#app/lib/form.server";
 import { seo } from "#app/lib/seo";
 import { getSession } from "#app/lib/session.server";
 
@@ -19,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const redirectTo = loginRedirectTo(request, formData);
   const submission = parseWithZod(formData, { schema: passwordLoginSchema });
   if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });

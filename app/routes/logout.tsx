@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { clearAuth } from "#app/lib/auth.server";
+import { readForm } from "#app/lib/form.server";
 import { backTo } from "#app/lib/redirect";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
 
@@ -8,7 +9,7 @@ export const loader = () => redirect("/");
 
 /** Logout clears authData; from the payment step it goes to /checkout (spec section 4). */
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const session = await getSession(request);
   clearAuth(session);
   flash(session, { type: "success", text: "Has cerrado sesión." });
