@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { hashPassword } from "#api/auth/passwords";
 import { couponCode } from "#api/services/sales";
 import { query, type Database } from "./client";
-import { DEMO_CUSTOMER, DEMO_STAFF } from "./demo-accounts";
+import { DEMO_CUSTOMER, DEMO_PASSWORD_HASH, DEMO_STAFF } from "./demo-accounts";
 import { coupons, offers, paymentTransactions, priceOptions, saleItems, sales, users } from "./schema";
 import { seedUuid } from "./seed";
 import { SEED_OFFERS } from "./seed-data";
@@ -17,7 +16,8 @@ const SEED_ACCOUNTS_LOCK_KEY = 7_262_005;
  */
 export async function seedDemoAccounts(db: Database): Promise<boolean> {
   const demoOffers = SEED_OFFERS.slice(0, 2).map((o) => seedUuid("offer", o.key));
-  const [customerHash, staffHash] = await Promise.all([hashPassword(DEMO_CUSTOMER.password), hashPassword(DEMO_STAFF.password)]);
+  const customerHash = DEMO_PASSWORD_HASH;
+  const staffHash = DEMO_PASSWORD_HASH;
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${SEED_ACCOUNTS_LOCK_KEY})`);
     const [{ n }] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM users`);

@@ -207,3 +207,9 @@ describe("purchases and accounts", () => {
     expect(staff.role).toBe("staff");
   });
 });
+
+it("the stored demo password hash matches the published demo password", async () => {
+  const { checkPassword } = await import("#api/auth/passwords");
+  const { DEMO_PASSWORD, DEMO_PASSWORD_HASH } = await import("#api/db/demo-accounts");
+  expect(await checkPassword(DEMO_PASSWORD_HASH, DEMO_PASSWORD)).toBe(true);
+});
