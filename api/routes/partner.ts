@@ -6,7 +6,7 @@ import { OFFER_STATUS_LABELS, OFFER_STATUSES } from "#lib/offer-status";
 import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
-import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema } from "#lib/schemas/partner";
+import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, UsersQuerySchema } from "#lib/schemas/partner";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
@@ -25,6 +25,7 @@ import {
   updateOrganization,
 } from "#api/services/organizations";
 import { createPartnerOffer, deletePartnerOffer, getPartnerOffer, listPartnerOffers, updatePartnerOffer } from "#api/services/partner-offers";
+import { eraseUser, searchUsers } from "#api/services/user-admin";
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from "#api/services/promo-codes";
 
 /** A path id that is not a uuid can match nothing: 404, like any other unknown object. */
@@ -323,3 +324,26 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
   return router;
 }
 
+
+/** Staff's user management: search and erase. */
+export function usersRouter({ db, identify }: { db: Database; identify: Identify }): Router {
+  const router = Router();
+  router.get(
+    "/users/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const q = parseInput(UsersQuerySchema, Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, blank(v)])));
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await searchUsers(db, q) });
+    }),
+  );
+  router.delete(
+    "/users/:id/",
+    handle(async (req, res) => {
+      const actor = await requireStaffActor(req, identify);
+      await eraseUser(db, idParam(req), actor);
+      res.status(204).end();
+    }),
+  );
+  return router;
+}

@@ -93,9 +93,6 @@ export async function deleteOrganization(db: Executor, scope: Scope, id: string)
 export type Member = { user_id: string; email: string | null; first_name: string | null; created_at: string };
 
 export async function listMembers(db: Executor, organizationId: string): Promise<Member[]> {
-  // Members are people: until the accounts migration has created users there are none to show.
-  const [users] = await query<{ t: string | null }>(db, sql`SELECT to_regclass('users')::text AS t`);
-  if (!users?.t) return [];
   const rows = await query<{ user_id: string; email: string | null; first_name: string | null; created_at: Date | string }>(
     db,
     sql`SELECT m.user_id, u.email, u.first_name, m.created_at

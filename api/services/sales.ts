@@ -230,6 +230,7 @@ export async function createSale(
   sessionToken: string,
   urls: PaymentUrls,
   reservationMinutes: number,
+  userId: string | null = null,
 ) {
   const reserved = await db.transaction(async (tx) => {
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
@@ -264,6 +265,7 @@ export async function createSale(
       .values({
         sessionToken,
         email: session.email,
+        userId,
         status: "pending",
         provider: provider.name,
         totalCents: session.totalCents,
@@ -431,7 +433,7 @@ export function startReservationSweep(db: Database, everyMs = 60_000): () => voi
   return () => clearInterval(timer);
 }
 
-function couponCode(): string {
+export function couponCode(): string {
   return formatCouponCode(Array.from({ length: COUPON_CODE_LENGTH }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]).join(""));
 }
 

@@ -10,6 +10,7 @@ import { isValidEmail } from "#lib/email";
 import { OFFER_STATUSES } from "#lib/offer-status";
 import { DISCOUNT_TYPES, fromCents, toCents } from "#lib/prices";
 import { PROVINCES } from "#lib/regions";
+import { ROLES } from "#lib/roles";
 import { isValidSpanishTaxId, normalizeTaxId } from "#lib/tax-id";
 import { PromoCodeText } from "#lib/schemas/order";
 
@@ -234,7 +235,7 @@ export type BecomePartnerInput = z.infer<typeof BecomePartnerSchema>;
 /** GET /users/ (staff). */
 export const UsersQuerySchema = z.object({
   email: z.string().trim().max(254).optional(),
-  role: z.enum(["customer", "partner", "staff"]).optional(),
+  role: z.enum(ROLES, { errorMap: () => ({ message: "Rol desconocido." }) }).optional(),
 });
 
 /** Partner's sales list: by date and offer; dates are whole days (Europe/Madrid is close enough to UTC for a filter). */

@@ -4,29 +4,34 @@
  */
 import { randomUUID } from "node:crypto";
 import sharp from "sharp";
-import { organizationMembers, organizations } from "#api/db/schema";
-import type { Actor, Identify } from "#api/services/access";
+import { DEMO_PASSWORD, DEMO_PASSWORD_HASH } from "#api/db/demo-accounts";
+import { organizationMembers, organizations, users } from "#api/db/schema";
+import type { Role } from "#lib/roles";
 import { call, type TestApi } from "#tests/support/api-server";
 import { buy, newEmail } from "./_helpers";
 
 export type Who = "anonymous" | "customer" | "partnerA" | "partnerB" | "staff";
 export const WHO: Who[] = ["anonymous", "customer", "partnerA", "partnerB", "staff"];
 
-export const ACTORS: Record<Exclude<Who, "anonymous">, Actor> = {
-  customer: { id: randomUUID(), email: "cliente@correo.es", role: "customer" },
-  partnerA: { id: randomUUID(), email: "socio.a@correo.es", role: "partner" },
-  partnerB: { id: randomUUID(), email: "socio.b@correo.es", role: "partner" },
-  staff: { id: randomUUID(), email: "equipo@ofertas.es", role: "staff" },
-};
+type Account = { id: string; email: string; role: Role; token: string };
+/** Real accounts with real access tokens (POST /auth/jwt/create/), made by makeWorld. */
+export const ACTORS = {} as Record<Exclude<Who, "anonymous">, Account>;
 
-/** Stands in for the JWT check: the suite names its caller in a header. */
-export const testIdentify: Identify = (req) => {
-  const id = req.get("x-test-actor");
-  return Object.values(ACTORS).find((a) => a.id === id) ?? null;
-};
+const ROLE_OF: Record<Exclude<Who, "anonymous">, Role> = { customer: "customer", partnerA: "partner", partnerB: "partner", staff: "staff" };
+
+async function makeAccounts(api: TestApi) {
+  const tag = randomUUID().slice(0, 6);
+  for (const [who, role] of Object.entries(ROLE_OF) as [Exclude<Who, "anonymous">, Role][]) {
+    const email = `${who.toLowerCase()}.${tag}@correo.es`;
+    const [user] = await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, role, firstName: who, emailVerifiedAt: new Date() }).returning();
+    const login = await call(api, "/auth/jwt/create/", { body: { email, password: DEMO_PASSWORD } });
+    if (login.status !== 200) throw new Error(JSON.stringify(login.body));
+    ACTORS[who] = { id: user.id, email, role, token: login.body.access };
+  }
+}
 
 export function as(who: Who): Record<string, string> {
-  return who === "anonymous" ? {} : { "x-test-actor": ACTORS[who].id };
+  return who === "anonymous" ? {} : { authorization: `JWT ${ACTORS[who].token}` };
 }
 
 export function callAs(api: TestApi, who: Who, path: string, init: { method?: string; body?: unknown } = {}) {
@@ -68,6 +73,7 @@ export type World = { orgA: string; orgB: string; offerA: string; offerB: string
 
 /** Two organisations, each with a member partner and an active offer that has a cover. */
 export async function makeWorld(api: TestApi): Promise<World> {
+  await makeAccounts(api);
   const [a, b] = await api.db
     .insert(organizations)
     .values([

@@ -7,13 +7,13 @@ import { query } from "#api/db/client";
 import { partnerLeads, priceOptions, saleItems } from "#api/db/schema";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { available, expectSpanish, newEmail, startSale } from "./_helpers";
-import { callAs, couponsFor, makeWorld, png, testIdentify, uploadImage, validOffer, type World } from "./_partner";
+import { callAs, couponsFor, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
 
 beforeAll(async () => {
-  api = await startTestApi({ identify: testIdentify });
+  api = await startTestApi();
   w = await makeWorld(api);
 });
 afterAll(() => api.close());
@@ -128,7 +128,7 @@ describe("POST /offers/images/", () => {
     const send = async (fields: Record<string, string>) => {
       const response = await fetch(`${api.url}/offers/images/`, {
         method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded", "x-test-actor": (await import("./_partner")).ACTORS.partnerB.id },
+        headers: { "content-type": "application/x-www-form-urlencoded", ...(await import("./_partner")).as("partnerB") },
         body: new URLSearchParams(fields).toString(),
       });
       return { status: response.status, body: (await response.json()) as any };
@@ -258,5 +258,23 @@ describe("POST /sales/become_partner/", () => {
     const limited = await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } });
     expectSpanish(limited.body.detail);
     expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
+
+describe("demo partner", () => {
+  it("logs in, belongs to two demo organisations and can verify the demo customer's coupons", async () => {
+    const { DEMO_PARTNER, DEMO_CUSTOMER } = await import("#api/db/demo-accounts");
+    const login = await call(api, "/auth/jwt/create/", { body: { email: DEMO_PARTNER.email, password: DEMO_PARTNER.password } });
+    expect(login.status).toBe(200);
+    const auth = { authorization: `JWT ${login.body.access}` };
+    const orgs = await call(api, "/organizations/", { headers: auth });
+    expect(orgs.body.results).toHaveLength(2);
+    const [coupon] = await query<{ code: string }>(
+      api.db,
+      sql`SELECT c.code FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id WHERE s.email = ${DEMO_CUSTOMER.email} LIMIT 1`,
+    );
+    const v = await call(api, "/verification/coupon/", { body: { code: coupon.code }, headers: auth });
+    expect(v.status).toBe(200);
+    expect(v.body.state).toBe("valid");
   });
 });

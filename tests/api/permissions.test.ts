@@ -5,8 +5,10 @@
  * them). Endpoints for partners refuse customers with 403; staff-only ones refuse partners too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { organizationMembers, sales, users } from "#api/db/schema";
 import { startTestApi, type TestApi } from "#tests/support/api-server";
-import { callAs, couponsFor, makeWorld, png, testIdentify, uploadImage, validOffer, WHO, type Who, type World } from "./_partner";
+import { ACTORS, callAs, couponsFor, makeWorld, png, uploadImage, validOffer, WHO, type Who, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
@@ -14,7 +16,7 @@ let coupons: string[] = [];
 let seq = 0;
 
 beforeAll(async () => {
-  api = await startTestApi({ identify: testIdentify });
+  api = await startTestApi();
   w = await makeWorld(api);
   // One coupon per caller of the redeem row (each call may use one up), two buyers' worth.
   coupons = [...(await couponsFor(api, w.optionA, "59.90", 4)), ...(await couponsFor(api, w.optionA, "59.90", 4))];
@@ -33,6 +35,9 @@ const promoOfA = async () =>
   (await callAs(api, "partnerA", "/promocodes/", { body: { code: `MATRIZ${++seq}`, discount_type: "amount", discount_value: "2", offer: w.offerA } })).body.uuid as string;
 const emptyOrgOfA = async () => (await callAs(api, "partnerA", "/organizations/", { body: organization() })).body.uuid as string;
 const couponOfA = async () => (await callAs(api, "staff", "/verification/coupon/", { body: { code: coupons.shift() } })).body.uuid as string;
+
+const freshUser = async (role: "customer" | "partner" = "customer") =>
+  (await api.db.insert(users).values({ email: `persona${++seq}.${Date.now()}@correo.es`, role }).returning())[0];
 
 const organization = () => ({ name: `Empresa ${++seq}`, tax_id: "B-12345674", email: "hola@empresa.es", phone: "912345678", website: "empresa.es", province: "Madrid" });
 const promo = () => ({ code: `NUEVO${++seq}`, discount_type: "percent", discount_value: "15", offer: w.offerA });
@@ -71,6 +76,18 @@ const rows: Row[] = [
   { name: "GET /sales/partner/", expect: listSide, run: (who) => callAs(api, who, "/sales/partner/") },
   { name: "POST /verification/coupon/", expect: partnerSide(200), run: async (who) => callAs(api, who, "/verification/coupon/", { body: { code: coupons[0] } }) },
   { name: "POST /sales/redeem/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/sales/redeem/${await couponOfA()}/`, { method: "POST" }) },
+  { name: "GET /users/", expect: staffOnly(200), run: (who) => callAs(api, who, "/users/?role=partner") },
+  { name: "DELETE /users/{id}/", expect: staffOnly(204), run: async (who) => callAs(api, who, `/users/${(await freshUser()).id}/`, { method: "DELETE" }) },
+  { name: "POST /organizations/{id}/members/", expect: staffOnly(201), run: async (who) => callAs(api, who, `/organizations/${w.orgA}/members/`, { body: { email: (await freshUser()).email } }) },
+  {
+    name: "DELETE /organizations/{id}/members/{user}/",
+    expect: staffOnly(204),
+    run: async (who) => {
+      const user = await freshUser("partner");
+      await api.db.insert(organizationMembers).values({ organizationId: w.orgA, userId: user.id });
+      return callAs(api, who, `/organizations/${w.orgA}/members/${user.id}/`, { method: "DELETE" });
+    },
+  },
   {
     name: "POST /sales/become_partner/",
     expect: everyone(201),
@@ -99,5 +116,24 @@ describe("permission matrix", () => {
     expect(sales.every((s) => s.offer.uuid !== w.offerA)).toBe(true);
     const codes = (await callAs(api, "partnerB", "/promocodes/")).body.results as { offer: string }[];
     expect(codes.every((c) => c.offer === w.offerB)).toBe(true);
+  });
+});
+
+describe("staff user management", () => {
+  it("finds users by email and role; erasing one removes the account and anonymises their sales", async () => {
+    const found = await callAs(api, "staff", `/users/?email=${encodeURIComponent(ACTORS.partnerA.email.slice(0, 12))}`);
+    expect(found.body.results.map((u: { email: string }) => u.email)).toEqual([ACTORS.partnerA.email]);
+    expect((await callAs(api, "staff", "/users/?role=jefe")).status).toBe(400);
+
+    const person = await freshUser();
+    const [sale] = await api.db.select({ id: sales.id }).from(sales).limit(1);
+    await api.db.update(sales).set({ userId: person.id, email: person.email }).where(eq(sales.id, sale.id));
+    expect((await callAs(api, "staff", `/users/${person.id}/`, { method: "DELETE" })).status).toBe(204);
+    expect(await api.db.select().from(users).where(eq(users.id, person.id))).toEqual([]);
+    const [after] = await api.db.select().from(sales).where(eq(sales.id, sale.id));
+    expect(after.email).toMatch(/^borrado-.*@ofertas\.invalid$/);
+    expect(after.userId).toBeNull();
+    expect((await callAs(api, "staff", `/users/${ACTORS.staff.id}/`, { method: "DELETE" })).status).toBe(409);
+    expect((await callAs(api, "staff", `/users/${person.id}/`, { method: "DELETE" })).status).toBe(404);
   });
 });

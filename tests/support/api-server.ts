@@ -4,10 +4,11 @@ import express from "express";
 import pg from "pg";
 import { loadConfig, type Config } from "#lib/config.server";
 import { createApi } from "#api/index";
-import type { Identify } from "#api/services/access";
 import { openDatabase, type Database } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
+import { seedDemoAccounts } from "#api/db/seed-accounts";
+import { seedDemoPartner } from "#api/db/seed-partner";
 
 export type TestApi = {
   /** Base URL of /api/v0, e.g. http://127.0.0.1:54321/api/v0 */
@@ -25,7 +26,7 @@ export type TestApi = {
  * A real /api/v0 on a fresh database for one test file: in-memory PGlite by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
  */
-export async function startTestApi(options: { seed?: boolean; env?: Record<string, string>; identify?: Identify } = {}): Promise<TestApi> {
+export async function startTestApi(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApi> {
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   const admin = process.env.TEST_DATABASE_URL;
@@ -53,11 +54,15 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
   });
   const handle = await openDatabase({ databaseUrl, dataDir: "memory://" });
   await migrate(handle.db);
-  if (options.seed !== false) await seedIfEmpty(handle.db);
+  if (options.seed !== false) {
+    await seedIfEmpty(handle.db);
+    await seedDemoAccounts(handle.db);
+    await seedDemoPartner(handle.db);
+  }
   const app = express();
   app.set("trust proxy", "loopback");
   // Both readings of the base path, as server.ts mounts them.
-  app.use(["/api/v0", "/v0"], createApi({ db: handle.db, config, log: () => {}, identify: options.identify }));
+  app.use(["/api/v0", "/v0"], createApi({ db: handle.db, config, log: () => {} }));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

@@ -5,11 +5,10 @@ ALTER TABLE organizations ADD COLUMN address text NOT NULL DEFAULT '';
 ALTER TABLE organizations ADD COLUMN province text;
 ALTER TABLE organizations ADD COLUMN logo text;
 
--- Who may act for an organisation. user_id points at users(id), which the accounts migration
--- creates; the foreign key is added by 0007b once that table exists.
+-- Who may act for an organisation: partner accounts (0005_accounts) that are its members.
 CREATE TABLE organization_members (
   organization_id uuid NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
-  user_id uuid NOT NULL,
+  user_id uuid NOT NULL REFERENCES users(id) ON DELETE CASCADE,
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (organization_id, user_id)
 );
@@ -42,7 +41,7 @@ CREATE UNIQUE INDEX offer_images_one_logo_idx ON offer_images (offer_id) WHERE l
 
 -- A coupon is redeemed once; the conditional update on redeemed_at IS NULL is the guard.
 ALTER TABLE coupons ADD COLUMN redeemed_at timestamptz;
-ALTER TABLE coupons ADD COLUMN redeemed_by uuid;
+ALTER TABLE coupons ADD COLUMN redeemed_by uuid REFERENCES users(id) ON DELETE SET NULL;
 
 CREATE TABLE partner_leads (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
