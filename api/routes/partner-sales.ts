@@ -4,9 +4,12 @@ import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema
 import type { Database } from "#api/db/client";
 import { handle, parseInput } from "#api/http";
 import { clientAddress, limits } from "#api/rate-limit";
-import { partnerScope, type Identify } from "#api/services/access";
+import { sql } from "drizzle-orm";
+import { fromCents } from "#lib/prices";
+import { query } from "#api/db/client";
+import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { partnerSales, redeemCoupon, salesCsv, verifyCoupon, type RedeemHook } from "#api/services/coupons";
-import { createLead, type LeadHook } from "#api/services/partner-leads";
+import { createLead, listLeads, type LeadHook } from "#api/services/partner-leads";
 import { idParam } from "#api/routes/partner";
 
 export type PartnerSalesHooks = { onRedeemed?: RedeemHook; onLead?: (config: Config) => LeadHook };
@@ -65,6 +68,37 @@ export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: D
       }
       await createLead(db, input, hooks.onLead?.(config));
       res.status(201).json({ received: true });
+    }),
+  );
+
+  // Staff: the leads «Publica tu oferta» brought in, and the sales whose money must go back.
+  router.get(
+    "/partner-leads/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await listLeads(db) });
+    }),
+  );
+  router.get(
+    "/sales/refund_required/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const rows = await query<{ id: string; email: string; total_cents: number; created_at: Date | string; paid_at: Date | string | null; provider: string }>(
+        db,
+        sql`SELECT id, email, total_cents, created_at, paid_at, provider FROM sales WHERE status = 'refund_required' ORDER BY created_at DESC LIMIT 500`,
+      );
+      res.set("Cache-Control", "private, no-store");
+      res.json({
+        results: rows.map((r) => ({
+          sale_id: r.id,
+          email: r.email,
+          total: fromCents(r.total_cents),
+          created_at: new Date(r.created_at).toISOString(),
+          paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
+          provider: r.provider,
+        })),
+      });
     }),
   );
 

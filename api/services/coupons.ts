@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import type { CouponView, SaleRow } from "#lib/schemas/partner-api";
 import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#lib/coupons";
 import { formatDateTime } from "#lib/dates";
 import { formatCents, fromCents, toCents } from "#lib/prices";
@@ -6,19 +7,6 @@ import { query, type Executor } from "#api/db/client";
 import { HttpError, notFound } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
 
-export type CouponView = {
-  uuid: string;
-  code: string;
-  state: CouponState;
-  state_label: string;
-  redeemed_at: string | null;
-  offer: { uuid: string; title: string; valid_until: string | null };
-  option: { uuid: string; title: string };
-  buyer_first_name: string | null;
-  organization: { uuid: string; name: string };
-  sale_id: string;
-  paid_at: string | null;
-};
 
 type Row = {
   id: string;
@@ -126,7 +114,6 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string, onRed
   });
 }
 
-export type SaleRow = CouponView & { paid_price: string; promo_code: string | null };
 
 export async function partnerSales(
   db: Executor,

@@ -4,7 +4,7 @@ import { query, type Executor } from "#api/db/client";
 import { offerImages, offers } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
-import type { PartnerImage } from "#api/services/partner-offers";
+import type { PartnerImage } from "#lib/schemas/partner-api";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** A 40-megapixel photo is plenty; more is a decompression bomb, not a picture. */

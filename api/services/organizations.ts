@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { Organization, Member } from "#lib/schemas/partner-api";
 import type { OrganizationInput } from "#lib/schemas/partner";
 import { query, type Executor } from "#api/db/client";
 import { organizationMembers, organizations } from "#api/db/schema";
@@ -7,18 +8,6 @@ import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
 
 type Row = typeof organizations.$inferSelect;
 
-export type Organization = {
-  uuid: string;
-  name: string;
-  tax_id: string | null;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-  address: string;
-  province: string | null;
-  logo: string | null;
-  created_at: string;
-};
 
 export function toOrganization(o: Row): Organization {
   return {
@@ -90,7 +79,6 @@ export async function deleteOrganization(db: Executor, scope: Scope, id: string)
   await db.delete(organizations).where(eq(organizations.id, id));
 }
 
-export type Member = { user_id: string; email: string | null; first_name: string | null; created_at: string };
 
 export async function listMembers(db: Executor, organizationId: string): Promise<Member[]> {
   const rows = await query<{ user_id: string; email: string | null; first_name: string | null; created_at: Date | string }>(

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { PartnerImage, PartnerPriceOption, PartnerOffer } from "#lib/schemas/partner-api";
 import type { CategoryId } from "#lib/categories";
 import { OFFER_STATUS_LABELS, transitionProblem, type OfferStatus } from "#lib/offer-status";
 import type { OfferInput, PriceOptionInput } from "#lib/schemas/partner";
@@ -8,51 +9,8 @@ import { HttpError, notFound } from "#api/http";
 import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
 import { foldForSearch } from "#api/services/offers";
 
-export type PartnerImage = {
-  uuid: string;
-  image_url: string;
-  cover: boolean;
-  logo: boolean;
-  width: number;
-  height: number;
-  alt: string;
-  variants: { url: string; width: number; height: number }[];
-};
 
-export type PartnerPriceOption = {
-  uuid: string;
-  title: string;
-  actual_price: string;
-  regular_price: string;
-  available: number;
-  per_customer: number | null;
-  /** Tickets paid or reserved: what a price change must never touch. */
-  sold: number;
-};
 
-/** The public offer's fields plus what only its organisation and staff see. */
-export type PartnerOffer = {
-  uuid: string;
-  status: OfferStatus;
-  review_note: string | null;
-  submitted_at: string | null;
-  title: string;
-  summary: string;
-  description: string;
-  conditions: string;
-  category: string;
-  region: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-  offer_type: string;
-  valid_from: string | null;
-  valid_until: string | null;
-  organization: { uuid: string; name: string };
-  images: PartnerImage[];
-  price_options: PartnerPriceOption[];
-  created_at: string;
-};
 
 export type PartnerOfferFilters = {
   status?: OfferStatus;

@@ -1,24 +1,11 @@
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { PromoCodeRecord } from "#lib/schemas/partner-api";
 import { PromoCodeSchema, type PromoCodeInput } from "#lib/schemas/partner";
 import type { Executor } from "#api/db/client";
 import { offers, promoCodes } from "#api/db/schema";
 import { HttpError, notFound, parseInput } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
 
-export type PromoCodeRecord = {
-  uuid: string;
-  code: string;
-  discount_type: string;
-  discount_value: string;
-  valid_from: string | null;
-  valid_until: string | null;
-  max_uses: number | null;
-  per_customer_limit: number | null;
-  used_count: number;
-  offer: string | null;
-  offer_title: string | null;
-  created_at: string;
-};
 
 const select = { promo: promoCodes, offerTitle: offers.title, organizationId: offers.organizationId };
 

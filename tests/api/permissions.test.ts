@@ -76,6 +76,8 @@ const rows: Row[] = [
   { name: "GET /sales/partner/", expect: listSide, run: (who) => callAs(api, who, "/sales/partner/") },
   { name: "POST /verification/coupon/", expect: partnerSide(200), run: async (who) => callAs(api, who, "/verification/coupon/", { body: { code: coupons[0] } }) },
   { name: "POST /sales/redeem/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/sales/redeem/${await couponOfA()}/`, { method: "POST" }) },
+  { name: "GET /partner-leads/", expect: staffOnly(200), run: (who) => callAs(api, who, "/partner-leads/") },
+  { name: "GET /sales/refund_required/", expect: staffOnly(200), run: (who) => callAs(api, who, "/sales/refund_required/") },
   { name: "GET /users/", expect: staffOnly(200), run: (who) => callAs(api, who, "/users/?role=partner") },
   { name: "DELETE /users/{id}/", expect: staffOnly(204), run: async (who) => callAs(api, who, `/users/${(await freshUser()).id}/`, { method: "DELETE" }) },
   { name: "POST /organizations/{id}/members/", expect: staffOnly(201), run: async (who) => callAs(api, who, `/organizations/${w.orgA}/members/`, { body: { email: (await freshUser()).email } }) },
