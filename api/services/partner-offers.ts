@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { PartnerImage, PartnerPriceOption, PartnerOffer } from "#lib/schemas/partner-api";
+import type { PartnerOffer } from "#lib/schemas/partner-api";
 import type { CategoryId } from "#lib/categories";
 import { OFFER_STATUS_LABELS, transitionProblem, type OfferStatus } from "#lib/offer-status";
 import type { OfferInput, PriceOptionInput } from "#lib/schemas/partner";
