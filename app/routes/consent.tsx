@@ -8,6 +8,7 @@ import { consentHeaders, getConsent } from "#app/lib/consent.server";
 import { backTo, safeRedirect } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
 import { seo } from "#app/lib/seo";
+import { readForm } from "#app/lib/form.server";
 
 export const meta: MetaFunction = () => seo({ title: "Configurar cookies", description: "Elige qué cookies aceptas.", noindex: true });
 
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const parsed = ConsentFormSchema.safeParse(Object.fromEntries(formData));
   const to = backTo(request, formData);
   if (!parsed.success) {
