@@ -9,6 +9,7 @@ import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { startReservationSweep } from "#api/services/sales";
+import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 
 let config;
@@ -27,6 +28,9 @@ const applied = await migrate(database.db);
 if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
 if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
 const stopSweep = startReservationSweep(database.db);
+const stopAnalytics = config.ANALYTICS_API_KEY
+  ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
+  : () => {};
 
 const app = express();
 app.disable("x-powered-by");
@@ -78,6 +82,7 @@ function shutdown(signal: string) {
   closing = true;
   console.log(`${signal}: cerrando…`);
   stopSweep();
+  stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {

@@ -19,6 +19,7 @@ import {
   sales,
 } from "#api/db/schema";
 import { HttpError } from "#api/http";
+import { queuePurchaseEvent } from "#api/analytics/outbox";
 import type { PaymentProvider, PaymentState } from "#api/payments/types";
 
 const CHECKOUT_SESSION_MINUTES = 30;
@@ -527,6 +528,7 @@ async function markPaid(db: Database, saleId: string, transactionId: string) {
     const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId));
     const codes = items.flatMap((item) => Array.from({ length: item.quantity }, () => ({ saleItemId: item.id, code: couponCode() })));
     if (codes.length) await t.insert(coupons).values(codes);
+    await queuePurchaseEvent(t, saleId); // sent by api/analytics/delivery.ts, only with the buyer's consent
     await t.delete(checkoutSessions).where(eq(checkoutSessions.token, (await t.select({ s: sales.sessionToken }).from(sales).where(eq(sales.id, saleId)))[0].s));
   });
 }

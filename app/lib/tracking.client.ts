@@ -169,6 +169,9 @@ export async function onPage(ctx: PageContext) {
   if (gtm) loadGtm(gtm.id);
   const client = analytics ? await loadAmplitude(analytics) : null;
   if (client && analytics) void syncReplay(client, analytics, ctx.pathname);
+  // The payment form carries the device id, so the server's purchase event joins this session.
+  const deviceId = client?.getDeviceId();
+  if (deviceId) document.querySelectorAll<HTMLInputElement>("input[name=analytics_device_id]").forEach((input) => (input.value = deviceId));
   // What happened before this page (the action that led here) comes first, then the page.
   for (const event of [...ctx.events, ...pageEvents(ctx)]) {
     if (sent.has(event.id)) continue;

@@ -24,3 +24,13 @@ export async function funnelEvents(request: Request, events: ({ name: FunnelEven
   if (!clientIntegrations(await getConsent(request))) return [];
   return wanted.map((e) => ({ id: randomUUID().slice(0, 13), name: e.name, properties: scrubProperties(e.properties ?? {}) }));
 }
+
+/**
+ * What the API needs for the server-side purchase event: nothing without analytics consent (the
+ * event is then never sent), otherwise the browser's device id if its JavaScript supplied one.
+ */
+export async function purchaseAnalytics(request: Request, formData: FormData): Promise<{ device_id: string | null } | undefined> {
+  if (!clientIntegrations(await getConsent(request))?.analytics) return undefined;
+  const id = formData.get("analytics_device_id");
+  return { device_id: typeof id === "string" && /^[\w.:-]{5,100}$/.test(id) ? id : null };
+}

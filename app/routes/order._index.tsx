@@ -7,6 +7,9 @@ import { getCart } from "#app/lib/cart.server";
 import { commitCheckoutState, getCheckoutState, type CheckoutState } from "#app/lib/checkout.server";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
+import { readForm } from "#app/lib/form.server";
+import { purchaseAnalytics } from "#app/lib/tracking.server";
+import { useRootData } from "#app/root";
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Paga tu pedido.", noindex: true });
 
@@ -30,8 +33,9 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!order) {
     return redirectWithToast("/checkout/", { type: "error", text: "Tu carrito ha cambiado. Revísalo y vuelve a continuar." }, request);
   }
+  const formData = await readForm(request);
   try {
-    const { payment } = await salesApi.create(order.token, request);
+    const { payment } = await salesApi.create(order.token, request, await purchaseAnalytics(request, formData));
     const headers = { "Set-Cookie": await commitCheckoutState({ ...order.state, sale: { id: payment.sale_id, tx: payment.transaction_id } }) };
     // A full page load: the provider's page is not a route of this app.
     return redirectDocument(payment.redirect_url, { status: 303, headers });
@@ -45,6 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
 export default function OrderPage() {
   const { lines, total, email } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
+  const analyticsOn = Boolean(useRootData()?.integrations?.analytics);
   const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <section className="narrow">
@@ -70,6 +75,8 @@ export default function OrderPage() {
       </p>
       <p className="muted">Compra a nombre de {email}.</p>
       <Form method="post">
+        {/* Filled by the analytics chunk with the browser's device id, so the server's purchase event joins its session. */}
+        {analyticsOn ? <input type="hidden" name="analytics_device_id" defaultValue="" /> : null}
         <button type="submit" className="btn btn-block btn-large" disabled={paying}>
           {paying ? "Preparando el pago…" : "Pagar"}
         </button>
