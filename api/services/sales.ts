@@ -338,7 +338,9 @@ export async function createSale(
       .update(paymentTransactions)
       .set({ providerRef: payment.providerRef, redirectUrl: payment.redirectUrl, returnUrl, cancelUrl, updatedAt: new Date() })
       .where(eq(paymentTransactions.id, transactionId));
-    return { payment: { sale_id: saleId, transaction_id: transactionId, provider: provider.name, flow: payment.flow, redirect_url: payment.redirectUrl } };
+    return {
+      payment: { sale_id: saleId, transaction_id: transactionId, provider: provider.name, flow: payment.flow, redirect_url: payment.redirectUrl, provider_ref: payment.providerRef },
+    };
   } catch (error) {
     await releaseSale(db, saleId, "cancelled");
     throw new HttpError(502, "No se ha podido iniciar el pago con el proveedor. Inténtalo de nuevo en unos minutos.", {
@@ -369,7 +371,7 @@ async function existingPayment(db: Database, saleId: string, provider: PaymentPr
     }
     const flow = row.tx.provider === provider.name ? provider.flow : "hosted";
     return {
-      payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow, redirect_url: row.tx.redirectUrl },
+      payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow, redirect_url: row.tx.redirectUrl, provider_ref: row.tx.providerRef },
     };
   }
 }
