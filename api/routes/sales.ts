@@ -14,6 +14,7 @@ import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types
 import { captureSale, checkPromoCode, createSale, findTransaction, releaseSale, validateOrder } from "#api/services/sales";
 import { rateLimit } from "#api/rate-limit";
 import { sandboxRouter } from "#api/routes/sandbox";
+import { getUser } from "#api/auth/context";
 
 /** The origin the buyer's browser sees; forwarded headers count only from a trusted proxy. */
 export function publicOrigin(req: Request, config: Config): string {
@@ -74,7 +75,9 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
         req.body,
       );
       const origin = publicOrigin(req, config);
-      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES);
+      // A sale made while logged in belongs to that account, whatever email the receipt goes to.
+      const userId = getUser(req)?.id ?? null;
+      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, userId);
       if (analytics) await rememberAnalyticsConsent(db, answer.payment.sale_id, analytics.device_id);
       res.status(201).json(answer);
     }),
