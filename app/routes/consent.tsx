@@ -6,7 +6,7 @@ import { ConsentFormSchema, grantedBy } from "#lib/schemas/consent";
 import { ConsentSettings } from "#app/components/consent-banner";
 import { consentHeaders, getConsent } from "#app/lib/consent.server";
 import { backTo, safeRedirect } from "#app/lib/redirect";
-import { finish } from "#app/lib/respond.server";
+import { ENHANCED_FIELD, finish } from "#app/lib/respond.server";
 import { seo } from "#app/lib/seo";
 import { readForm } from "#app/lib/form.server";
 
@@ -41,7 +41,10 @@ export async function action({ request }: ActionFunctionArgs) {
     headers.set("Location", to);
     return redirectDocument(to, { status: 303, headers });
   }
-  return finish(request, formData, { to, headers, toast: { type: "success", text: "Hemos guardado tu elección de cookies." } });
+  // The banner's fetcher gets no message: its vanishing says it all, and a toast would rewrite the
+  // session cookie while another action (an add to cart clicked right after) writes its own.
+  const toast = formData.get(ENHANCED_FIELD) === "1" ? undefined : ({ type: "success", text: "Hemos guardado tu elección de cookies." } as const);
+  return finish(request, formData, { to, headers, toast });
 }
 
 export default function ConsentPage() {

@@ -15,6 +15,11 @@ test.beforeEach(async ({ context }) => {
 
 const banner = (page: Page) => page.getByRole("region", { name: "Tu privacidad" });
 
+/** With JS the banner hides at once (optimistic): wait for the choice to be stored before moving on. */
+async function choiceStored(page: Page) {
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
+}
+
 async function browseAndShop(page: Page, js: boolean, offer: OfferSummary) {
   await page.goto("/");
   await ready(page, js);
@@ -52,6 +57,7 @@ for (const js of [true, false]) {
       expect(Math.abs(r!.height - a!.height)).toBeLessThan(2);
       await reject.click();
       await expect(banner(page)).toBeHidden();
+      await choiceStored(page);
 
       await browseAndShop(page, js, offer);
       await page.waitForTimeout(js ? 1500 : 0);
@@ -78,6 +84,7 @@ for (const js of [true, false]) {
       await analytics.check();
       await banner(page).getByRole("button", { name: "Guardar mi elección" }).click();
       await expect(banner(page)).toBeHidden();
+      await choiceStored(page);
       // The footer link reopens the choice at any time, showing the current one.
       await page.getByRole("link", { name: "Configurar cookies" }).click();
       await expect(page.getByRole("heading", { name: "Configurar cookies" })).toBeVisible();
@@ -98,6 +105,7 @@ test.describe("with JavaScript and consent", () => {
     await ready(page, true);
     await banner(page).getByRole("button", { name: "Aceptar todo" }).click();
     await expect(banner(page)).toBeHidden();
+    await choiceStored(page);
 
     await page.goto(`/ofertas/${offer.uuid}/`);
     await ready(page, true);
@@ -157,6 +165,7 @@ test.describe("with JavaScript and consent", () => {
     await page.goto("/");
     await ready(page, true);
     await banner(page).getByRole("button", { name: "Aceptar todo" }).click();
+    await choiceStored(page);
     await page.goto(`/ofertas/${offer.uuid}/`);
     await ready(page, true);
     await expect.poll(async () => (await context.cookies()).map((c) => c.name)).toContain("_ga");
@@ -188,6 +197,7 @@ test.describe("with JavaScript and consent", () => {
     await page.goto("/consent");
     await page.getByRole("switch", { name: "Marketing" }).check();
     await page.getByRole("button", { name: "Guardar mi elección" }).click();
+    await expect(page.getByText("Hemos guardado tu elección de cookies.").first()).toBeVisible();
     await page.goto(`/ofertas/${offer.uuid}/`);
     await ready(page, true);
     expect(vendors.requests.filter((r) => r.url().includes("tiles.maps.example"))).toEqual([]);

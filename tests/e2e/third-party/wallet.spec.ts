@@ -4,7 +4,7 @@
  * cannot load, the «Pagar» form (the redirect flow) stays. PayPal's host is intercepted.
  */
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
+import { expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
 import { mockVendors, type Vendors } from "./mock-vendors";
 
 let vendors: Vendors;
@@ -17,7 +17,7 @@ async function toOrderPage(page: Page, js: boolean) {
   await page.goto(`/ofertas/${offer.uuid}/`);
   await ready(page, js);
   await page.getByRole("region", { name: "Tu privacidad" }).getByRole("button", { name: "Rechazar todo" }).click();
-  await acceptCookies(page); // no-op once chosen
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
   await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
   await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
   await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
