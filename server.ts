@@ -11,6 +11,7 @@ import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { seedDemoPartner } from "#api/db/seed-partner";
 import { startReservationSweep } from "#api/services/sales";
+import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 
@@ -32,6 +33,9 @@ if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración carg
 if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
 if (await seedDemoPartner(database.db)) console.log("Socio de demostración creado (README, «Demo accounts»).");
 const stopSweep = startReservationSweep(database.db);
+const stopAnalytics = config.ANALYTICS_API_KEY
+  ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
+  : () => {};
 
 const app = express();
 app.disable("x-powered-by");
@@ -86,6 +90,7 @@ function shutdown(signal: string) {
   closing = true;
   console.log(`${signal}: cerrando…`);
   stopSweep();
+  stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {
