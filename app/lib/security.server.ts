@@ -3,11 +3,13 @@ import type { RequestHandler } from "express";
 /** Headers on every response; only the widget under /iframe may be framed by other sites. */
 export const securityHeaders: RequestHandler = (req, res, next) => {
   const framable = req.path === "/iframe" || req.path.startsWith("/iframe/");
+  // The till's «Canjear cupón» scans the voucher's QR with the phone's camera; nowhere else needs it.
+  const camera = req.path === "/socios" || req.path.startsWith("/socios/") ? "camera=(self)" : "camera=()";
   res.set({
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), interest-cohort=()",
+    "Permissions-Policy": `${camera}, microphone=(), geolocation=(), interest-cohort=()`,
     "Content-Security-Policy": framable ? "frame-ancestors *" : "frame-ancestors 'none'",
   });
   if (!framable) res.set("X-Frame-Options", "DENY");

@@ -102,4 +102,7 @@ test("the portals send anonymous visitors to log in and answer 404 to the wrong 
   expect((await page.goto("/socios"))?.status()).toBe(404);
   await loginAs(page, DEMO_PARTNER);
   expect((await page.goto("/admin"))?.status()).toBe(404);
+  // The camera (QR scanning) is allowed on the partner portal only.
+  expect((await page.goto("/socios"))?.headers()["permissions-policy"]).toMatch(/^camera=\(self\)/);
+  expect((await page.goto("/"))?.headers()["permissions-policy"]).toMatch(/^camera=\(\)/);
 });
