@@ -5,9 +5,9 @@ import express, { type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, loadConfig } from "#lib/config.server";
 import { createApi } from "#api/index";
-import { openDatabase } from "#api/db/client";
-import { migrate } from "#api/db/migrate";
-import { seedIfEmpty } from "#api/db/seed";
+import { DataDirInUseError } from "#api/control";
+import { allowedHosts, hostGuard } from "#api/hosts";
+import { startDatabase } from "#api/db/startup";
 import { startReservationSweep } from "#api/services/sales";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 
@@ -22,10 +22,17 @@ try {
   throw error;
 }
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-const applied = await migrate(database.db);
-if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
-if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
+let started;
+try {
+  started = await startDatabase(config);
+} catch (error) {
+  if (error instanceof DataDirInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const { database, claim } = started;
 const stopSweep = startReservationSweep(database.db);
 
 const app = express();
@@ -33,6 +40,8 @@ app.disable("x-powered-by");
 // Forwarded headers are believed only from this machine (the storefront calling its own API, or a
 // local reverse proxy); anyone else could forge the client address or the public host.
 app.set("trust proxy", "loopback");
+// Before anything else: no page, redirect or link is ever built from a host we do not serve.
+app.use(hostGuard(allowedHosts(config)));
 app.use(compression());
 app.use(securityHeaders);
 
@@ -68,6 +77,7 @@ app.all("*", remixHandler);
 const server = app.listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
+  claim?.setPort(port);
   console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
 });
 server.keepAliveTimeout = 65_000;
@@ -83,6 +93,7 @@ function shutdown(signal: string) {
   server.close(async () => {
     await viteDevServer?.close();
     await database.close();
+    await claim?.release();
     process.exit(0);
   });
   server.closeIdleConnections();

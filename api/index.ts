@@ -6,6 +6,7 @@ import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
 import { createPaymentProviders } from "#api/payments/registry";
 import { limiterStoreFor, limits } from "#api/rate-limit";
+import { allowedHosts, hostGuard } from "#api/hosts";
 
 export type ApiOptions = {
   db: Database;
@@ -18,6 +19,8 @@ export function createApi({ db, config, log = (e) => console.error(e) }: ApiOpti
   const api = Router();
   const payments = createPaymentProviders(config, db);
   limits.useStore(limiterStoreFor(db));
+  // Also applied by server.ts to the whole site; here too so the API is safe wherever it is mounted.
+  api.use(hostGuard(allowedHosts(config)));
   api.use((_req, res, next) => {
     res.set("Content-Language", "es");
     next();
@@ -25,7 +28,7 @@ export function createApi({ db, config, log = (e) => console.error(e) }: ApiOpti
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
   api.use(express.json({ limit: "100kb" }));
-  api.use("/public/offers", publicOffersRouter(db));
+  api.use("/public/offers", publicOffersRouter(db, config));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));
   return api;

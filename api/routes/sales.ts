@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import express, { Router, type Request } from "express";
+import express, { Router } from "express";
 import { z } from "zod";
 import type { Config } from "#lib/config.server";
 import { isValidEmail } from "#lib/email";
@@ -13,15 +13,7 @@ import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types
 import { captureSale, checkPromoCode, createSale, findTransaction, releaseSale, validateOrder } from "#api/services/sales";
 import { rateLimit } from "#api/rate-limit";
 import { sandboxRouter } from "#api/routes/sandbox";
-
-/** The origin the buyer's browser sees; forwarded headers count only from a trusted proxy. */
-export function publicOrigin(req: Request, config: Config): string {
-  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, "");
-  const forwardedHost = req.get("x-forwarded-host");
-  const trusted = (req.app.get("trust proxy fn") as (addr: string, i: number) => boolean)?.(req.socket.remoteAddress ?? "", 0);
-  const host = trusted && forwardedHost ? forwardedHost.split(",")[0].trim() : req.get("host");
-  return `${req.protocol}://${host}`;
-}
+import { publicOrigin } from "#api/hosts";
 
 export function salesRouter({ db, config, payments }: { db: Database; config: Config; payments: PaymentProviders }): Router {
   const router = Router();

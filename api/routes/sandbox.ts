@@ -1,4 +1,4 @@
-import express, { Router } from "express";
+import express, { Router, type Request } from "express";
 import { eq, sql } from "drizzle-orm";
 import type { Config } from "#lib/config.server";
 import { formatCents } from "#lib/prices";
@@ -44,10 +44,16 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
     return row;
   }
 
-  async function sendWebhook(type: "payment.completed" | "payment.failed", transactionId: string, origin: string) {
+  /**
+   * Delivered to this very server over the socket the buyer's request came in on (our own address
+   * and port), never to a host named by a request or stored from one.
+   */
+  async function sendWebhook(type: "payment.completed" | "payment.failed", transactionId: string, req: Request) {
     const body = JSON.stringify({ id: `evt_${type}_${transactionId}`, type, transaction_id: transactionId });
+    const local = (req.socket.localAddress ?? "127.0.0.1").replace(/^::ffff:(?=\d+\.)/, "");
+    const self = `http://${local.includes(":") ? `[${local}]` : local}:${req.socket.localPort}`;
     try {
-      await fetch(`${origin}/api/v0/sandbox/webhook/`, {
+      await fetch(`${self}${req.baseUrl.replace(/\/sandbox$/, "")}/sandbox/webhook/`, {
         method: "POST",
         headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
         body,
@@ -89,11 +95,10 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
     handle(async (req, res) => {
       const { tx } = await load(req.params.id);
       const action = String(req.body?.action ?? "");
-      const origin = new URL(tx.returnUrl).origin;
       if (action === "pay") {
         // Only an open payment can be approved; a second click changes nothing.
         await db.execute(sql`UPDATE payment_transactions SET status = 'approved', updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
-        await sendWebhook("payment.completed", tx.id, origin);
+        await sendWebhook("payment.completed", tx.id, req);
         res.redirect(303, tx.returnUrl);
         return;
       }
@@ -101,7 +106,7 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
         const status = action === "decline" ? "declined" : "cancelled";
         await db.execute(sql`UPDATE payment_transactions SET status = ${status}, updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
         await releaseSale(db, tx.saleId, status);
-        if (action === "decline") await sendWebhook("payment.failed", tx.id, origin);
+        if (action === "decline") await sendWebhook("payment.failed", tx.id, req);
         res.redirect(303, `${tx.cancelUrl}&reason=${status}`);
         return;
       }

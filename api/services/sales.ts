@@ -6,7 +6,7 @@ import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/ord
 import { ValidateOrderSchema } from "#lib/schemas/order";
 import { isUuid } from "#lib/uuid";
 import type { z } from "zod";
-import { query, type Database, type Executor, type Transaction } from "#api/db/client";
+import { query, transactionWithRetry, type Database, type Executor, type Transaction } from "#api/db/client";
 import {
   checkoutSessions,
   coupons,
@@ -230,7 +230,7 @@ export async function createSale(
   urls: PaymentUrls,
   reservationMinutes: number,
 ) {
-  const reserved = await db.transaction(async (tx) => {
+  const reserved = await transactionWithRetry(db, async (tx) => {
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
     if (!session || session.expiresAt.getTime() < Date.now()) {
       throw new HttpError(400, "La sesión de pago ha caducado. Revisa tu carrito y vuelve a continuar.");
@@ -240,6 +240,13 @@ export async function createSale(
 
     const lines = session.items as StoredLine[];
     const checkoutData = session.checkoutData as CheckoutData;
+    // Stock rows, then promo-code rows, each in id order: two carts holding the same options in a
+    // different order then queue one behind the other instead of deadlocking.
+    await lockPriceOptions(tx, lines.map((l) => l.offer_price_uuid));
+    const usedCodes = [...new Set(lines.flatMap((l) => (l.promo_code ? [l.promo_code] : [])))];
+    if (usedCodes.length) {
+      await tx.execute(sql`SELECT id FROM promo_codes WHERE code IN (${sql.join(usedCodes.map((c) => sql`${c}`), sql`, `)}) ORDER BY id FOR UPDATE`);
+    }
     for (const line of lines) {
       const taken = await query<{ available: number }>(tx, sql`
         UPDATE price_options SET available = available - ${line.quantity}
@@ -284,7 +291,6 @@ export async function createSale(
       })),
     );
 
-    const usedCodes = [...new Set(lines.flatMap((l) => (l.promo_code ? [l.promo_code] : [])))];
     for (const code of usedCodes) {
       const taken = await query<{ id: string; per_customer_limit: number | null }>(tx, sql`
         UPDATE promo_codes SET used_count = used_count + 1
@@ -378,8 +384,8 @@ async function existingPayment(db: Database, saleId: string, provider: PaymentPr
  * only the caller whose update moved the sale out of "pending" releases it, so a sweep on several
  * processes, a cancel and a webhook can race without giving stock back twice.
  */
-export async function releaseSale(db: Executor, saleId: string, status: "cancelled" | "declined" | "expired"): Promise<boolean> {
-  return db.transaction(async (tx: Transaction) => {
+export async function releaseSale(db: Database, saleId: string, status: "cancelled" | "declined" | "expired"): Promise<boolean> {
+  return transactionWithRetry(db, async (tx: Transaction) => {
     const moved = await query(tx, sql`UPDATE sales SET status = ${status} WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
     if (moved.length === 0) return false;
     await giveBack(tx, [saleId]);
@@ -394,6 +400,9 @@ export async function releaseSale(db: Executor, saleId: string, status: "cancell
 async function giveBack(tx: Executor, saleIds: string[], { keepApproved = false } = {}) {
   if (saleIds.length === 0) return;
   const ids = sql.join(saleIds.map((id) => sql`${id}::uuid`), sql`, `);
+  // Same lock order as createSale: stock rows by id, then promo codes by id.
+  await tx.execute(sql`SELECT id FROM price_options WHERE id IN (SELECT price_option_id FROM sale_items WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`);
+  await tx.execute(sql`SELECT id FROM promo_codes WHERE id IN (SELECT promo_code_id FROM promo_code_uses WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`);
   await tx.execute(sql`
     UPDATE price_options p SET available = p.available + t.quantity
     FROM (SELECT price_option_id, sum(quantity)::int AS quantity FROM sale_items WHERE sale_id IN (${ids}) GROUP BY price_option_id) t
@@ -409,7 +418,7 @@ async function giveBack(tx: Executor, saleIds: string[], { keepApproved = false 
 
 /** Expires unpaid reservations; SKIP LOCKED lets several processes sweep without waiting on each other. */
 export async function sweepExpiredReservations(db: Database): Promise<number> {
-  return db.transaction(async (tx) => {
+  return transactionWithRetry(db, async (tx) => {
     const expired = await query<{ id: string }>(tx, sql`
       UPDATE sales SET status = 'expired'
       WHERE id IN (
@@ -501,14 +510,22 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
 
 class SoldOutAfterExpiry extends Error {}
 
+/** Row locks on these price options, always in id order (see createSale). */
+async function lockPriceOptions(tx: Executor, optionIds: string[]) {
+  const ids = [...new Set(optionIds)].sort();
+  if (ids.length === 0) return;
+  await tx.execute(sql`SELECT id FROM price_options WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) ORDER BY id FOR UPDATE`);
+}
+
 async function markPaid(db: Database, saleId: string, transactionId: string) {
-  await db.transaction(async (t) => {
+  await transactionWithRetry(db, async (t) => {
     let won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
     if (won.length === 0) {
       const [current] = await t.select({ status: sales.status }).from(sales).where(eq(sales.id, saleId)).for("update");
       if (current?.status !== "expired") return; // already paid by a concurrent capture
       // Paid after the reservation lapsed: take the tickets again if they are still there.
-      const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId));
+      const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId)).orderBy(saleItems.priceOptionId);
+      await lockPriceOptions(t, items.map((i) => i.priceOptionId));
       for (const item of items) {
         const taken = await query(t, sql`UPDATE price_options SET available = available - ${item.quantity} WHERE id = ${item.priceOptionId} AND available >= ${item.quantity} RETURNING id`);
         if (taken.length === 0) throw new SoldOutAfterExpiry();
