@@ -5,6 +5,7 @@ import type { CheckoutData } from "#lib/schemas/checkout";
 import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
 import { ValidateOrderSchema } from "#lib/schemas/order";
 import { isUuid } from "#lib/uuid";
+import { CHECKOUT_SESSION_MINUTES, MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, RELEASED_SALE_RETENTION_DAYS } from "#lib/limits";
 import type { z } from "zod";
 import { query, transactionWithRetry, type Database, type Executor, type Transaction } from "#api/db/client";
 import {
@@ -21,7 +22,6 @@ import {
 import { HttpError } from "#api/http";
 import type { PaymentProvider, PaymentState } from "#api/payments/types";
 
-const CHECKOUT_SESSION_MINUTES = 30;
 
 type PromoRow = typeof promoCodes.$inferSelect;
 
@@ -60,6 +60,13 @@ export function promoCodeAnswer(promo: PromoRow) {
     discount_value: promo.discountValue,
     offer_uuid: promo.offerId,
   };
+}
+
+/** How many of these codes do not exist at all (each one a guess). */
+export async function countUnknownPromoCodes(db: Executor, codes: string[]): Promise<number> {
+  const distinct = [...new Set(codes)];
+  const known = await findPromoCodes(db, distinct);
+  return distinct.filter((c) => !known.has(c)).length;
 }
 
 /** POST /public/offers/apply-promocode/: the code's terms, or a Spanish reason it cannot be used. */
@@ -217,6 +224,12 @@ export async function validateOrder(db: Database, body: z.infer<typeof ValidateO
 
 export type PaymentUrls = { origin: string; apiOrigin: string };
 
+/** Who is buying, for the caps on unpaid reservations; address null = this machine (not capped). */
+export type Buyer = { clientAddress: string | null };
+
+export const TOO_MANY_UNPAID_FROM_ADDRESS =
+  "Hay demasiadas reservas sin pagar desde tu conexión. Paga o cancela alguna, o espera unos minutos a que caduquen.";
+
 /**
  * POST /sales/create/: turns a validated checkout into a pending sale. Tickets and promo-code uses
  * are taken in the same transaction as the sale is written, with conditional updates, so two buyers
@@ -229,6 +242,7 @@ export async function createSale(
   sessionToken: string,
   urls: PaymentUrls,
   reservationMinutes: number,
+  buyer: Buyer = { clientAddress: null },
 ) {
   const reserved = await transactionWithRetry(db, async (tx) => {
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
@@ -237,6 +251,7 @@ export async function createSale(
     }
     const [existing] = await tx.select().from(sales).where(eq(sales.sessionToken, sessionToken));
     if (existing) return { saleId: existing.id, existing: true as const };
+    await limitUnpaidSales(tx, session.email, buyer.clientAddress);
 
     const lines = session.items as StoredLine[];
     const checkoutData = session.checkoutData as CheckoutData;
@@ -275,6 +290,7 @@ export async function createSale(
         totalCents: session.totalCents,
         checkoutData,
         expiresAt: new Date(Date.now() + reservationMinutes * 60_000),
+        clientAddress: buyer.clientAddress,
       })
       .returning({ id: sales.id });
     await tx.insert(saleItems).values(
@@ -350,6 +366,34 @@ export async function createSale(
       cause: error instanceof Error ? error.message : undefined,
     });
   }
+}
+
+/**
+ * Hoarding caps, checked inside createSale's transaction. The advisory locks make concurrent
+ * creates of one email or one address count one after the other (email first, then address,
+ * always, so two of them never wait on each other in a cycle).
+ */
+async function limitUnpaidSales(tx: Transaction, email: string, clientAddress: string | null) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-email:" + email.toLowerCase()}))`);
+  if (clientAddress) {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-address:" + clientAddress}))`);
+    const [row] = await query<{ n: number }>(tx, sql`
+      SELECT count(*)::int AS n FROM sales WHERE client_address = ${clientAddress} AND status = 'pending'`);
+    if (Number(row?.n ?? 0) >= MAX_UNPAID_SALES_PER_ADDRESS) throw new HttpError(429, TOO_MANY_UNPAID_FROM_ADDRESS);
+  }
+  // Over the per-email cap the oldest unpaid orders make room, rather than the buyer being refused:
+  // anyone can type a buyer's email, so refusing would let them lock that buyer out. They are
+  // marked expired, not cancelled, so a payment that still arrives for one takes its tickets again.
+  const oldest = await query<{ id: string }>(tx, sql`
+    SELECT id FROM sales
+    WHERE lower(email) = lower(${email}) AND status = 'pending'
+    ORDER BY created_at DESC, id
+    OFFSET ${MAX_UNPAID_SALES_PER_EMAIL - 1}
+    FOR UPDATE`);
+  if (oldest.length === 0) return;
+  const ids = oldest.map((r) => r.id);
+  await tx.execute(sql`UPDATE sales SET status = 'expired' WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  await giveBack(tx, ids, { keepApproved: true });
 }
 
 /**
@@ -431,9 +475,32 @@ export async function sweepExpiredReservations(db: Database): Promise<number> {
   });
 }
 
+/**
+ * Deletes what nobody needs any more, a batch at a time: checkout sessions past their expiry
+ * (validate writes one per "Continuar"), and cancelled, declined or expired sales older than the
+ * retention period, unless the provider approved their payment (a late capture still needs them).
+ */
+export async function purgeStaleCheckoutData(db: Database, batch = 1000): Promise<{ sessions: number; sales: number }> {
+  const sessions = await query(db, sql`
+    DELETE FROM checkout_sessions WHERE token IN (
+      SELECT token FROM checkout_sessions WHERE expires_at < now() LIMIT ${batch}
+    ) RETURNING token`);
+  const removed = await query(db, sql`
+    DELETE FROM sales WHERE id IN (
+      SELECT s.id FROM sales s
+      WHERE s.status IN ('cancelled', 'declined', 'expired')
+        AND s.created_at < now() - make_interval(days => ${RELEASED_SALE_RETENTION_DAYS})
+        AND NOT EXISTS (SELECT 1 FROM payment_transactions t WHERE t.sale_id = s.id AND t.status IN ('approved', 'captured'))
+      LIMIT ${batch}
+    ) RETURNING id`);
+  return { sessions: sessions.length, sales: removed.length };
+}
+
 export function startReservationSweep(db: Database, everyMs = 60_000): () => void {
   const timer = setInterval(() => {
-    sweepExpiredReservations(db).catch((error) => console.error("Barrido de reservas fallido:", error));
+    sweepExpiredReservations(db)
+      .then(() => purgeStaleCheckoutData(db))
+      .catch((error) => console.error("Barrido de reservas fallido:", error));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -490,9 +557,10 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
     await releaseSale(db, saleId, "declined");
     throw new HttpError(402, "El pago ha sido rechazado.");
   }
+  if (state.unreadable) console.warn(`Venta ${saleId} sigue pendiente: ${state.unreadable}.`);
   if (state.status !== "captured") throw new HttpError(409, "El pago todavía no se ha completado.");
   if (state.amountCents !== sale.totalCents || state.currency.toUpperCase() !== sale.currency) {
-    await db.update(sales).set({ status: "refund_required" }).where(and(eq(sales.id, saleId), inArray(sales.status, ["pending", "expired"])));
+    await markRefundRequired(db, saleId, ["pending", "expired"], `cobrado ${state.amountCents} ${state.currency}, pedido ${sale.totalCents} ${sale.currency}`);
     throw new HttpError(409, "El importe cobrado no coincide con el pedido. Nuestro equipo lo revisará y te lo reembolsará.");
   }
   try {
@@ -500,7 +568,7 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
   } catch (error) {
     if (error instanceof SoldOutAfterExpiry) {
       // Recorded outside the rolled-back transaction, so the owed refund is never forgotten.
-      await db.update(sales).set({ status: "refund_required" }).where(and(eq(sales.id, saleId), eq(sales.status, "expired")));
+      await markRefundRequired(db, saleId, ["expired"], "pagado después de caducar la reserva, con las entradas ya agotadas");
       throw new HttpError(409, "Tu reserva caducó y las entradas se han agotado. Te reembolsaremos el pago.");
     }
     throw error;
@@ -509,6 +577,40 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
 }
 
 class SoldOutAfterExpiry extends Error {}
+
+/**
+ * The buyer paid but cannot have the tickets (wrong amount, or sold out after the reservation
+ * lapsed): the sale owes a refund. It holds no tickets from then on (a pending one gives them back
+ * in the same transaction) and is logged; staff find every one with refundRequiredSales.
+ */
+async function markRefundRequired(db: Database, saleId: string, from: ("pending" | "expired")[], reason: string) {
+  const moved = await transactionWithRetry(db, async (tx) => {
+    const [row] = await query<{ id: string; was: string }>(tx, sql`
+      UPDATE sales s SET status = 'refund_required'
+      FROM (SELECT id, status AS was FROM sales WHERE id = ${saleId} FOR UPDATE) old
+      WHERE s.id = old.id AND old.was IN (${sql.join(from.map((f) => sql`${f}`), sql`, `)})
+      RETURNING s.id, old.was`);
+    // An expired sale already gave its tickets back in the sweep; a pending one does it now.
+    if (row?.was === "pending") await giveBack(tx, [saleId], { keepApproved: true });
+    return Boolean(row);
+  });
+  if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
+}
+
+export type RefundRequiredSale = { sale_id: string; email: string; total: string; currency: string; provider: string; created_at: string };
+
+/** Every sale that owes the buyer a refund, oldest first: the staff's to-do list until the back office exists. */
+export async function refundRequiredSales(db: Executor): Promise<RefundRequiredSale[]> {
+  const rows = await db.select().from(sales).where(eq(sales.status, "refund_required")).orderBy(sales.createdAt);
+  return rows.map((s) => ({
+    sale_id: s.id,
+    email: s.email,
+    total: fromCents(s.totalCents),
+    currency: s.currency,
+    provider: s.provider,
+    created_at: s.createdAt.toISOString(),
+  }));
+}
 
 /** Row locks on these price options, always in id order (see createSale). */
 async function lockPriceOptions(tx: Executor, optionIds: string[]) {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { askOwner, claimDataDir, DataDirInUseError, NoOwnerError, registerControlCommand } from "#api/control";
 import { readdir } from "node:fs/promises";
 
@@ -21,8 +21,12 @@ function tempDataDir(): string {
   return dir;
 }
 
-afterAll(() => {
+// A failed test must not leave a child holding a directory for the next one.
+afterEach(() => {
   for (const child of children) child.kill("SIGKILL");
+});
+
+afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 

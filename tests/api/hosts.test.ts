@@ -16,7 +16,7 @@ let pinned: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
   pinned = await startTestApi({ env: { PUBLIC_URL: "https://tienda.example" } });
-});
+}, 180_000);
 afterAll(async () => {
   await api.close();
   await pinned.close();
