@@ -10,6 +10,7 @@ import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
 import { startReservationSweep } from "#api/services/sales";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { refreshAuth } from "#app/lib/auth-refresh.server";
 
 let config;
 try {
@@ -66,6 +67,8 @@ app.use((req, _res, next) => {
   req.headers["x-ofertas-client-ip"] = req.ip ?? "";
   next();
 });
+// Expired access tokens are renewed once per request, before the storefront calls the API.
+app.use(refreshAuth);
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>

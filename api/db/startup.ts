@@ -3,6 +3,9 @@ import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control
 import { openDatabase, type DatabaseHandle } from "./client";
 import { migrate } from "./migrate";
 import { seedIfEmpty } from "./seed";
+import { seedDemoAccounts } from "./seed-accounts";
+
+const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Cuentas de demostración»).";
 
 export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" | "seed" | "ready";
 
@@ -33,6 +36,7 @@ export async function startDatabase(
       const applied = await migrate(db);
       if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
       if (await seedIfEmpty(db)) log("Catálogo de demostración cargado.");
+      if (await seedDemoAccounts(db)) log(DEMO_ACCOUNTS_LOADED);
     },
   });
   try {
@@ -41,6 +45,7 @@ export async function startDatabase(
     if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
     onPhase?.("seed");
     if (await seedIfEmpty(database.db)) log("Catálogo de demostración cargado.");
+    if (await seedDemoAccounts(database.db)) log(DEMO_ACCOUNTS_LOADED);
   } catch (error) {
     await database.close().catch(() => {});
     await claim?.release();

@@ -15,6 +15,7 @@ import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
 import { sandboxRouter } from "#api/routes/sandbox";
 import { publicOrigin } from "#api/hosts";
+import { getUser } from "#api/auth/context";
 
 const TOO_MANY_PROMO_CHECKS = "Demasiados intentos con códigos promocionales. Espera un minuto.";
 const TOO_MANY_VALIDATES = "Demasiadas comprobaciones del pedido seguidas. Espera un minuto y vuelve a intentarlo.";
@@ -81,8 +82,11 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       if (!local) await limits.consume(`create:ip:${address}`, { ...CREATES_PER_ADDRESS, message: TOO_MANY_CREATES });
       const { session_token } = parseInput(z.object({ session_token: z.string().min(10).max(100) }), req.body);
       const origin = publicOrigin(req, config);
+      // A sale made while logged in belongs to that account, whatever email the receipt goes to.
+      const userId = getUser(req)?.id ?? null;
       const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, {
         clientAddress: local ? null : address,
+        userId,
       });
       res.status(201).json(answer);
     }),

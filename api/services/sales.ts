@@ -224,8 +224,11 @@ export async function validateOrder(db: Database, body: z.infer<typeof ValidateO
 
 export type PaymentUrls = { origin: string; apiOrigin: string };
 
-/** Who is buying, for the caps on unpaid reservations; address null = this machine (not capped). */
-export type Buyer = { clientAddress: string | null };
+/**
+ * Who is buying: the account (a sale made while logged in belongs to it) and the client address
+ * for the caps on unpaid reservations (null = this machine, not capped).
+ */
+export type Buyer = { clientAddress: string | null; userId: string | null };
 
 export const TOO_MANY_UNPAID_FROM_ADDRESS =
   "Hay demasiadas reservas sin pagar desde tu conexión. Paga o cancela alguna, o espera unos minutos a que caduquen.";
@@ -242,7 +245,7 @@ export async function createSale(
   sessionToken: string,
   urls: PaymentUrls,
   reservationMinutes: number,
-  buyer: Buyer = { clientAddress: null },
+  buyer: Buyer = { clientAddress: null, userId: null },
 ) {
   const reserved = await transactionWithRetry(db, async (tx) => {
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
@@ -285,6 +288,7 @@ export async function createSale(
       .values({
         sessionToken,
         email: session.email,
+        userId: buyer.userId,
         status: "pending",
         provider: provider.name,
         totalCents: session.totalCents,
@@ -507,7 +511,7 @@ export function startReservationSweep(db: Database, everyMs = 60_000): () => voi
 }
 
 const COUPON_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-function couponCode(): string {
+export function couponCode(): string {
   const chars = Array.from({ length: 12 }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]);
   return `${chars.slice(0, 4).join("")}-${chars.slice(4, 8).join("")}-${chars.slice(8).join("")}`;
 }
