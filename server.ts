@@ -1,7 +1,7 @@
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
-import express, { type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, loadConfig } from "#lib/config.server";
 import { createApi } from "#api/index";
@@ -61,6 +61,12 @@ if (config.isProduction) {
 }
 
 app.use(rejectCrossSiteForms);
+// Legacy Remix data requests (?_data=…) come only from an old cached bundle or a bot: this
+// single-fetch build has nothing to answer them with but a logged warning.
+app.use((req, res, next) => {
+  if (!new URLSearchParams(req.url.split("?")[1] ?? "").has("_data")) return next();
+  res.status(400).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida: vuelve a cargar la página.");
+});
 // The buyer's address, as Express worked it out (forwarded headers only from a trusted proxy),
 // for the storefront to pass on to the API's rate limits. Whatever a client sent is overwritten.
 app.use((req, _res, next) => {
@@ -76,6 +82,18 @@ const remixHandler: RequestHandler = createRequestHandler({
   mode: config.isProduction ? "production" : "development",
 });
 app.all("*", remixHandler);
+// Express's own refusals (a path that does not decode, a static file request gone wrong) are the
+// client's doing: a plain 4xx, no stack trace in the log.
+app.use(((error, _req, res, next) => {
+  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
+  if (res.headersSent) return next(error);
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida.");
+    return;
+  }
+  console.error(error);
+  res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
+}) as ErrorRequestHandler);
 
 const server = app.listen(config.PORT, config.HOST, () => {
   const address = server.address();

@@ -1,7 +1,7 @@
 import express, { Router } from "express";
 import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
-import { errorHandler, HttpError } from "#api/http";
+import { errorHandler, HttpError, parseJsonBody, rejectUnstorableText } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
 import { createPaymentProviders } from "#api/payments/registry";
@@ -28,6 +28,9 @@ export function createApi({ db, config, log = (e) => console.error(e) }: ApiOpti
     res.set("Content-Language", "es");
     next();
   });
+  // Bad input is handled here, once, for every route below: malformed or oversized JSON and
+  // text the database cannot store are a Spanish 400 before any route runs.
+  api.use(parseJsonBody, rejectUnstorableText);
   // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
   api.use(authenticate(config));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.

@@ -98,3 +98,21 @@ test("a second server on the same DATA_DIR refuses to start and names the one se
   expect(code, output).toBe(1);
   expect(output).toMatch(/ya lo usa otro proceso de ofertas \(pid \d+, http:\/\/localhost:\d+/);
 });
+
+test("legacy ?_data= requests and writes to unknown paths are plain 4xx, never a 500 or a 405", async ({ request }) => {
+  for (const url of ["/?_data=root", "/ofertas/?_data=routes%2Fofertas._index", "/cart?_data=%00"]) {
+    const response = await request.get(url, { maxRedirects: 0 });
+    expect(response.status(), url).toBe(400);
+    expect(response.headers()["cache-control"]).toBe("no-store");
+  }
+  for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+    const response = await request.fetch("/no-existe/en/absoluto", {
+      method,
+      headers: { "Sec-Fetch-Site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+      data: "a=1",
+      maxRedirects: 0,
+    });
+    expect(response.status(), method).toBe(404);
+    expect(await response.text()).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  }
+});
