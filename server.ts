@@ -9,6 +9,7 @@ import { DataDirInUseError } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
 import { startReservationSweep } from "#api/services/sales";
+import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 
@@ -35,6 +36,9 @@ try {
 }
 const { database, claim } = started;
 const stopSweep = startReservationSweep(database.db);
+const stopAnalytics = config.ANALYTICS_API_KEY
+  ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
+  : () => {};
 
 const app = express();
 app.disable("x-powered-by");
@@ -109,6 +113,7 @@ function shutdown(signal: string) {
   closing = true;
   console.log(`${signal}: cerrando…`);
   stopSweep();
+  stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {

@@ -7,6 +7,7 @@ import { PromoCodeText, ValidateOrderSchema } from "#lib/schemas/order";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
 import { webhookEvents } from "#api/db/schema";
+import { rememberAnalyticsConsent } from "#api/analytics/outbox";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import type { PaymentProviders } from "#api/payments/registry";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
@@ -80,7 +81,14 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       const address = clientAddress(req);
       const local = isLoopback(address);
       if (!local) await limits.consume(`create:ip:${address}`, { ...CREATES_PER_ADDRESS, message: TOO_MANY_CREATES });
-      const { session_token } = parseInput(z.object({ session_token: z.string().min(10).max(100) }), req.body);
+      const { session_token, analytics } = parseInput(
+        z.object({
+          session_token: z.string().min(10).max(100),
+          // Present only when the buyer accepted analytics (issue 12); device_id when their browser had one.
+          analytics: z.object({ device_id: z.string().min(5).max(100).nullable().default(null) }).optional(),
+        }),
+        req.body,
+      );
       const origin = publicOrigin(req, config);
       // A sale made while logged in belongs to that account, whatever email the receipt goes to.
       const userId = getUser(req)?.id ?? null;
@@ -88,6 +96,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
         clientAddress: local ? null : address,
         userId,
       });
+      if (analytics) await rememberAnalyticsConsent(db, answer.payment.sale_id, analytics.device_id);
       res.status(201).json(answer);
     }),
   );
