@@ -84,6 +84,8 @@ const remixHandler: RequestHandler = createRequestHandler({
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
     : ((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild),
   mode: config.isProduction ? "production" : "development",
+  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts.
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
 });
 app.all("*", remixHandler);
 // Express's own refusals (a path that does not decode, a static file request gone wrong) are the

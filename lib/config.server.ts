@@ -21,6 +21,8 @@ const EnvSchema = z.object({
   API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   ALLOWED_HOSTS: optionalString,
+  /** More Content-Security-Policy sources, e.g. "script-src https://x.example; frame-src https://y.example". */
+  CSP_EXTRA_SOURCES: optionalString,
   SESSION_SECRET: optionalString,
   SUPPORT_EMAIL: z.string().email().default("ayuda@ofertas.es"),
   BUSINESS_EMAIL: z.string().email().default("empresas@ofertas.es"),

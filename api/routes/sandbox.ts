@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Config } from "#lib/config.server";
 import { formatCents } from "#lib/prices";
 import { isUuid } from "#lib/uuid";
+import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#lib/cross-site";
 import type { Database } from "#api/db/client";
 import { paymentTransactions, sales } from "#api/db/schema";
 import { handle, HttpError } from "#api/http";
@@ -93,6 +94,10 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
     "/checkout/:id/",
     express.urlencoded({ extended: false, limit: "4kb" }),
     handle(async (req, res) => {
+      // Like any provider's page, it acts only on its own form: not on one posted from another site.
+      if (isCrossSiteWrite({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") })) {
+        throw new HttpError(403, CROSS_SITE_MESSAGE);
+      }
       const { tx } = await load(req.params.id);
       const action = String(req.body?.action ?? "");
       if (action === "pay") {

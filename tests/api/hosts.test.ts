@@ -120,3 +120,32 @@ describe("the sandbox's signed webhook", () => {
     expect(events).toHaveLength(1);
   });
 });
+
+describe("the sandbox payment page's own form", () => {
+  it("refuses a post from another site or an opaque origin, and accepts its own", async () => {
+    const option = await makeOption(api, { available: 5 });
+    const token = await sessionFor(api, [{ option }], newEmail("sandbox-csrf"));
+    const { port } = new URL(api.origin);
+    const created = await raw(api, "/sales/create/", { Host: `localhost:${port}` }, { session_token: token });
+    const payment = JSON.parse(created.text).payment;
+    const page = new URL(payment.redirect_url).pathname;
+    for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "null" }, { Origin: "https://evil.example" }]) {
+      const r = await fetch(`${api.origin}${page}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: "action=pay",
+        redirect: "manual",
+      });
+      expect(r.status, JSON.stringify(headers)).toBe(403);
+    }
+    const [tx] = await api.db.select().from(paymentTransactions).where(eq(paymentTransactions.id, payment.transaction_id));
+    expect(tx.status).toBe("created");
+    const ours = await fetch(`${api.origin}${page}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin" },
+      body: "action=cancel",
+      redirect: "manual",
+    });
+    expect(ours.status).toBe(303);
+  });
+});

@@ -116,3 +116,22 @@ test("legacy ?_data= requests and writes to unknown paths are plain 4xx, never a
     expect(await response.text()).not.toMatch(/\bat .*\.(js|ts):\d+/);
   }
 });
+
+test("pages carry a CSP whose per-request nonce is on every inline script", async ({ request }) => {
+  const first = await request.get("/ofertas/");
+  const csp = first.headers()["content-security-policy"];
+  const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce, csp).toBeTruthy();
+  for (const part of ["object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(part);
+  const html = await first.text();
+  const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]).filter((attrs) => !/type="application\/ld\+json"/.test(attrs));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
+  const second = await request.get("/ofertas/");
+  expect(second.headers()["content-security-policy"]).not.toContain(nonce!);
+});
+
+test("a form post with Origin: null and no Sec-Fetch-Site is refused like a cross-site one", async ({ request }) => {
+  const refused = await request.post("/region", { form: { region: "Madrid" }, headers: { Origin: "null" }, maxRedirects: 0 });
+  expect(refused.status()).toBe(403);
+});

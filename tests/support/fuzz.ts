@@ -45,8 +45,12 @@ export const NASTY = [
 ];
 
 /** Any text, including lone surrogates and NUL, biased towards the nasty list. */
+/** What PostgreSQL refuses or JavaScript cannot encode: the classes that made 500s. */
+export const UNSTORABLE = ["\u0000", "a\u0000b", "\uD800", "x\uDFFFy", "%00"];
+
 export const hostileText = (): fc.Arbitrary<string> =>
   fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...UNSTORABLE) },
     { weight: 3, arbitrary: fc.constantFrom(...NASTY) },
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
     { weight: 1, arbitrary: fc.string({ maxLength: 20 }) },
