@@ -50,7 +50,8 @@ app.use(hostGuard(allowedHosts(config)));
 app.use(compression());
 app.use(securityHeaders);
 
-app.use("/api/v0", createApi({ db: database.db, config }));
+// Spec section 7 gives both readings of the base path; one API instance serves both.
+app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {

@@ -4,8 +4,10 @@ import { openDatabase, type DatabaseHandle } from "./client";
 import { migrate } from "./migrate";
 import { seedIfEmpty } from "./seed";
 import { seedDemoAccounts } from "./seed-accounts";
+import { seedDemoPartner } from "./seed-partner";
 
 const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Cuentas de demostración»).";
+const DEMO_PARTNER_LOADED = "Socio de demostración creado (README, «Demo accounts»).";
 
 export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" | "seed" | "ready";
 
@@ -37,6 +39,7 @@ export async function startDatabase(
       if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
       if (await seedIfEmpty(db)) log("Catálogo de demostración cargado.");
       if (await seedDemoAccounts(db)) log(DEMO_ACCOUNTS_LOADED);
+      if (await seedDemoPartner(db)) log(DEMO_PARTNER_LOADED);
     },
   });
   try {
@@ -46,6 +49,7 @@ export async function startDatabase(
     onPhase?.("seed");
     if (await seedIfEmpty(database.db)) log("Catálogo de demostración cargado.");
     if (await seedDemoAccounts(database.db)) log(DEMO_ACCOUNTS_LOADED);
+    if (await seedDemoPartner(database.db)) log(DEMO_PARTNER_LOADED);
   } catch (error) {
     await database.close().catch(() => {});
     await claim?.release();

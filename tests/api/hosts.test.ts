@@ -129,7 +129,8 @@ describe("the sandbox payment page's own form", () => {
     const created = await raw(api, "/sales/create/", { Host: `localhost:${port}` }, { session_token: token });
     const payment = JSON.parse(created.text).payment;
     const page = new URL(payment.redirect_url).pathname;
-    for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "null" }, { Origin: "https://evil.example" }]) {
+    const foreign: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "null" }, { Origin: "https://evil.example" }];
+    for (const headers of foreign) {
       const r = await fetch(`${api.origin}${page}`, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
