@@ -1,4 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { SQL } from "drizzle-orm";
@@ -28,7 +30,12 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
   }
   // Its own subfolder: initdb wants an empty directory, and DATA_DIR also holds the dev secret.
-  const client = options.dataDir && options.dataDir !== "memory://" ? new PGlite(path.join(options.dataDir, "pglite")) : new PGlite();
+  // Search needs unaccent and pg_trgm (migration 0006); PGlite bundles them as loadable contrib.
+  const extensions = { pg_trgm, unaccent };
+  const client =
+    options.dataDir && options.dataDir !== "memory://"
+      ? new PGlite(path.join(options.dataDir, "pglite"), { extensions })
+      : new PGlite({ extensions });
   await client.waitReady;
   return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
 }

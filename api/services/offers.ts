@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import type { CategoryId } from "#lib/categories";
 import type { OfferDetail, OfferSummary, PriceOption } from "#lib/schemas/offer";
-import type { Executor } from "#api/db/client";
-import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
+import { query, type Database, type Executor } from "#api/db/client";
+import { offerCounts, offerImages, offers, organizations, priceOptions } from "#api/db/schema";
 
 export type OfferFilters = {
   search?: string;
@@ -10,21 +11,70 @@ export type OfferFilters = {
   region?: string;
 };
 
-/** Same folding as the search_text column: lower case, accents removed. */
-export function foldForSearch(text: string): string {
-  return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+const ORDER = sql`${offers.rank}, ${offers.createdAt}, ${offers.id}`;
+
+/** Status and the category/region filters, the part every listing and search shares. */
+function filterWhere(filters: OfferFilters): SQL {
+  const parts: SQL[] = [sql`${offers.status} = 'active'`];
+  if (filters.category) parts.push(sql`${offers.category} = ${filters.category}`);
+  if (filters.region) parts.push(sql`${offers.province} = ${filters.region}`);
+  return sql.join(parts, sql` AND `);
 }
 
-function whereFor(filters: OfferFilters): SQL | undefined {
-  const parts: SQL[] = [eq(offers.status, "active")];
-  if (filters.category) parts.push(eq(offers.category, filters.category));
-  if (filters.region) parts.push(eq(offers.province, filters.region));
-  const search = filters.search?.trim();
-  if (search) {
-    const pattern = `%${foldForSearch(search).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    parts.push(sql`${offers.searchText} LIKE ${pattern}`);
+/** A word (or its synonyms) at the start of a word of the folded text: "spa" is not "España". */
+const wordStart = (alternatives: string[]) => `\\m(${alternatives.join("|")})`;
+
+type Ranked = { id: string; total: number };
+type Pass = (limit: number, offset: number) => Promise<Ranked[]>;
+
+/**
+ * Search in three passes, each only when the one before matches nothing at all: every word at a
+ * word start; any word (ranked by how many); then misspellings by trigram similarity. Title
+ * matches rank before summary-only ones, then the catalogue's own order. The trigram index on
+ * search_text serves the regular expressions and the similarity operator alike.
+ */
+async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number) {
+  const base = filterWhere(filters);
+  const patterns = terms.map(wordStart);
+  const inText = patterns.map((p) => sql`(${offers.searchText} ~ ${p})`);
+  const titleHits = sql.join(patterns.map((p) => sql`(${offers.titleFold} ~ ${p})::int`), sql` + `);
+  const ranked = (executor: Executor, where: SQL, order: SQL, l: number, o: number) =>
+    query<Ranked>(
+      executor,
+      sql`SELECT ${offers.id} AS id, count(*) OVER ()::int AS total FROM ${offers} WHERE ${base} AND (${where}) ORDER BY ${order}, ${ORDER} LIMIT ${l} OFFSET ${o}`,
+    );
+
+  const passes: Pass[] = [(l, o) => ranked(db, sql.join(inText, sql` AND `), sql`${titleHits} DESC`, l, o)];
+  if (terms.length > 1) {
+    const textHits = sql.join(inText.map((t) => sql`${t}::int`), sql` + `);
+    passes.push((l, o) => ranked(db, sql.join(inText, sql` OR `), sql`${textHits} DESC, ${titleHits} DESC`, l, o));
   }
-  return and(...parts);
+  const fuzzy = terms.map((t) => t[0]).filter((w) => w.length >= SEARCH_FUZZY_MIN_WORD);
+  if (fuzzy.length > 0) {
+    const near = sql.join(fuzzy.map((w) => sql`${w} <% ${offers.searchText}`), sql` OR `);
+    const likeness = sql.join(
+      fuzzy.map((w) => sql`word_similarity(${w}, ${offers.titleFold}) + word_similarity(${w}, ${offers.searchText})`),
+      sql` + `,
+    );
+    // <% reads pg_trgm.word_similarity_threshold; SET LOCAL keeps it to this transaction.
+    passes.push((l, o) =>
+      db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`SET LOCAL pg_trgm.word_similarity_threshold = ${SEARCH_FUZZY_THRESHOLD}`));
+        return ranked(tx, near, sql`${likeness} DESC`, l, o);
+      }),
+    );
+  }
+
+  for (const pass of passes) {
+    const rows = await pass(limit, offset);
+    if (rows.length > 0) return { count: rows[0].total, ids: rows.map((r) => r.id) };
+    // A page past the end of a pass that does match: its count, no rows, and no looser pass.
+    if (offset > 0) {
+      const [first] = await pass(1, 0);
+      if (first) return { count: first.total, ids: [] };
+    }
+  }
+  return { count: 0, ids: [] };
 }
 
 const summaryColumns = {
@@ -90,22 +140,44 @@ export function toPriceOption(o: typeof priceOptions.$inferSelect): PriceOption 
   };
 }
 
-export async function listOffers(
-  db: Executor,
-  filters: OfferFilters,
-  page: { page: number; pageSize: number },
-): Promise<{ count: number; results: OfferSummary[] }> {
-  const where = whereFor(filters);
-  const [countRow] = await db.select({ count: sql<number>`count(*)::int` }).from(offers).where(where);
+/** Summary rows for these ids, in the order given. */
+async function summariesByIds(db: Executor, ids: string[]): Promise<OfferSummary[]> {
+  if (ids.length === 0) return [];
   const rows = await db
     .select(summaryColumns)
     .from(offers)
     .innerJoin(organizations, eq(organizations.id, offers.organizationId))
-    .where(where)
-    .orderBy(asc(offers.rank), asc(offers.createdAt), asc(offers.id))
-    .limit(page.pageSize)
-    .offset((page.page - 1) * page.pageSize);
-  return { count: countRow?.count ?? 0, results: await attachChildren(db, rows) };
+    .where(inArray(offers.id, ids));
+  const byId = new Map((await attachChildren(db, rows)).map((o) => [o.uuid, o]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * One page of a listing or a search. Without a search the page is found on a covering index
+ * (ids only, so page 400 walks index entries, never rows) and the count comes from offer_counts,
+ * kept by triggers, instead of counting the catalogue on every request.
+ */
+export async function listOffers(
+  db: Database,
+  filters: OfferFilters,
+  page: { page: number; pageSize: number },
+): Promise<{ count: number; results: OfferSummary[] }> {
+  const offset = (page.page - 1) * page.pageSize;
+  const search = filters.search?.trim();
+  if (search) {
+    const terms = searchTerms(search);
+    if (terms.length === 0) return { count: 0, results: [] };
+    const { count, ids } = await searchPage(db, filters, terms, page.pageSize, offset);
+    return { count, results: await summariesByIds(db, ids) };
+  }
+  const countWhere: SQL[] = [sql`true`];
+  if (filters.category) countWhere.push(sql`${offerCounts.category} = ${filters.category}`);
+  if (filters.region) countWhere.push(sql`${offerCounts.province} = ${filters.region}`);
+  const [counted, ids] = await Promise.all([
+    query<{ n: number }>(db, sql`SELECT coalesce(sum(${offerCounts.n}), 0)::int AS n FROM ${offerCounts} WHERE ${sql.join(countWhere, sql` AND `)}`),
+    query<{ id: string }>(db, sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)} ORDER BY ${ORDER} LIMIT ${page.pageSize} OFFSET ${offset}`),
+  ]);
+  return { count: Number(counted[0]?.n ?? 0), results: await summariesByIds(db, ids.map((r) => r.id)) };
 }
 
 export async function getOffer(db: Executor, id: string): Promise<OfferDetail | null> {
