@@ -30,7 +30,7 @@ export const offers = pgTable("offers", {
   rank: integer("rank").notNull().default(1000),
   // Generated columns (0006): folded with ofertas_fold() for search; never written.
   titleFold: text("title_fold"),
-  searchText: text("search_text"),
+  searchVector: text("search_vector"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -21,41 +21,41 @@ function filterWhere(filters: OfferFilters): SQL {
   return sql.join(parts, sql` AND `);
 }
 
-/** A word (or its synonyms) at the start of a word of the folded text: "spa" is not "España". */
-const wordStart = (alternatives: string[]) => `\\m(${alternatives.join("|")})`;
+/** A prefix query for one word and its synonyms; `title` restricts it to the title's words. */
+const wordQuery = (alternatives: string[], title = false) => `(${alternatives.map((w) => `${w}:*${title ? "A" : ""}`).join(" | ")})`;
+const tsquery = (text: string) => sql`to_tsquery('simple', ${text})`;
 
 type Ranked = { id: string; total: number };
 type Pass = (limit: number, offset: number) => Promise<Ranked[]>;
 
 /**
  * Search in three passes, each only when the one before matches nothing at all: every word at a
- * word start; any word (ranked by how many); then misspellings by trigram similarity. Title
- * matches rank before summary-only ones, then the catalogue's own order. The trigram index on
- * search_text serves the regular expressions and the similarity operator alike.
+ * word start; any word (ranked by how many); then misspellings by trigram similarity with the
+ * title. Title matches rank before summary-only ones, then the catalogue's own order. Words are
+ * [a-z0-9] only (searchTerms), so they are safe inside a tsquery.
  */
 async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number) {
   const base = filterWhere(filters);
-  const patterns = terms.map(wordStart);
-  const inText = patterns.map((p) => sql`(${offers.searchText} ~ ${p})`);
-  const titleHits = sql.join(patterns.map((p) => sql`(${offers.titleFold} ~ ${p})::int`), sql` + `);
+  const vector = offers.searchVector;
+  const inText = terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t))})`);
+  const titleHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t, true))})::int`), sql` + `);
   const ranked = (executor: Executor, where: SQL, order: SQL, l: number, o: number) =>
     query<Ranked>(
       executor,
       sql`SELECT ${offers.id} AS id, count(*) OVER ()::int AS total FROM ${offers} WHERE ${base} AND (${where}) ORDER BY ${order}, ${ORDER} LIMIT ${l} OFFSET ${o}`,
     );
 
-  const passes: Pass[] = [(l, o) => ranked(db, sql.join(inText, sql` AND `), sql`${titleHits} DESC`, l, o)];
+  const all = tsquery(terms.map((t) => wordQuery(t)).join(" & "));
+  const passes: Pass[] = [(l, o) => ranked(db, sql`${vector} @@ ${all}`, sql`${titleHits} DESC`, l, o)];
   if (terms.length > 1) {
+    const any = tsquery(terms.map((t) => wordQuery(t)).join(" | "));
     const textHits = sql.join(inText.map((t) => sql`${t}::int`), sql` + `);
-    passes.push((l, o) => ranked(db, sql.join(inText, sql` OR `), sql`${textHits} DESC, ${titleHits} DESC`, l, o));
+    passes.push((l, o) => ranked(db, sql`${vector} @@ ${any}`, sql`${textHits} DESC, ${titleHits} DESC`, l, o));
   }
   const fuzzy = terms.map((t) => t[0]).filter((w) => w.length >= SEARCH_FUZZY_MIN_WORD);
   if (fuzzy.length > 0) {
-    const near = sql.join(fuzzy.map((w) => sql`${w} <% ${offers.searchText}`), sql` OR `);
-    const likeness = sql.join(
-      fuzzy.map((w) => sql`word_similarity(${w}, ${offers.titleFold}) + word_similarity(${w}, ${offers.searchText})`),
-      sql` + `,
-    );
+    const near = sql.join(fuzzy.map((w) => sql`${w} <% ${offers.titleFold}`), sql` OR `);
+    const likeness = sql.join(fuzzy.map((w) => sql`word_similarity(${w}, ${offers.titleFold})`), sql` + `);
     // <% reads pg_trgm.word_similarity_threshold; SET LOCAL keeps it to this transaction.
     passes.push((l, o) =>
       db.transaction(async (tx) => {

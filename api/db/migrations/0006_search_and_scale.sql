@@ -11,14 +11,20 @@ CREATE OR REPLACE FUNCTION ofertas_fold(value text) RETURNS text
   LANGUAGE sql IMMUTABLE PARALLEL SAFE STRICT
   AS $fold$ SELECT lower(public.unaccent('public.unaccent'::regdictionary, value)) $fold$;
 
--- The title alone (ranked first) and title + summary (what a search matches), both folded.
+-- Words at word starts: a tsvector of the folded title (weight A, ranked first) and summary (B),
+-- searched with prefix queries ('spa:*' matches "spa" and "spas", never "espana"). The 'simple'
+-- configuration keeps words as written (no stemming), so prefixes behave predictably.
 ALTER TABLE offers DROP COLUMN search_text;
+ALTER TABLE offers ADD COLUMN search_vector tsvector GENERATED ALWAYS AS (
+  setweight(to_tsvector('simple', ofertas_fold(title)), 'A') || setweight(to_tsvector('simple', ofertas_fold(summary)), 'B')
+) STORED;
+CREATE INDEX offers_search_vector_idx ON offers USING gin (search_vector);
+-- Misspellings ("masage") are found by trigram similarity against the folded title.
 ALTER TABLE offers ADD COLUMN title_fold text GENERATED ALWAYS AS (ofertas_fold(title)) STORED;
-ALTER TABLE offers ADD COLUMN search_text text GENERATED ALWAYS AS (ofertas_fold(title) || ' ' || ofertas_fold(summary)) STORED;
-CREATE INDEX offers_search_trgm_idx ON offers USING gin (search_text gin_trgm_ops);
+CREATE INDEX offers_title_trgm_idx ON offers USING gin (title_fold gin_trgm_ops);
 
 -- Listing order is (rank, created_at, id); with every column in the index a page of any depth is
--- an index-only walk followed by 24 row fetches (api/services/offers.ts, pageIds).
+-- an index-only walk followed by 24 row fetches (listOffers in api/services/offers.ts).
 DROP INDEX offers_status_rank_idx;
 DROP INDEX offers_status_category_idx;
 DROP INDEX offers_status_province_idx;
