@@ -26,55 +26,65 @@ const wordQuery = (alternatives: string[], title = false) => `(${alternatives.ma
 const tsquery = (text: string) => sql`to_tsquery('simple', ${text})`;
 
 type Ranked = { id: string; total: number };
-type Pass = (limit: number, offset: number) => Promise<Ranked[]>;
+
+/** One way of matching a search: its ids query, and whether it needs the fuzzy threshold set. */
+export type SearchPass = { fuzzy: boolean; ids: (limit: number, offset: number) => SQL };
 
 /**
- * Search in three passes, each only when the one before matches nothing at all: every word at a
- * word start; any word (ranked by how many); then misspellings by trigram similarity with the
- * title. Title matches rank before summary-only ones, then the catalogue's own order. Words are
- * [a-z0-9] only (searchTerms), so they are safe inside a tsquery.
+ * A search in up to three passes, each tried only when the one before matches nothing at all:
+ * every word at a word start; any word (ranked by how many); then misspellings by trigram
+ * similarity with the title. Title matches rank before summary-only ones, then the catalogue's
+ * own order. Words are [a-z0-9] only (searchTerms), so they are safe inside a tsquery.
+ * Exported so the plan test (tests/api/large-catalogue.test.ts) explains exactly these queries.
  */
-async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number) {
+export function searchPasses(filters: OfferFilters, terms: string[][]): SearchPass[] {
   const base = filterWhere(filters);
   const vector = offers.searchVector;
-  const inText = terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t))})`);
   const titleHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t, true))})::int`), sql` + `);
-  const ranked = (executor: Executor, where: SQL, order: SQL, l: number, o: number) =>
-    query<Ranked>(
-      executor,
-      sql`SELECT ${offers.id} AS id, count(*) OVER ()::int AS total FROM ${offers} WHERE ${base} AND (${where}) ORDER BY ${order}, ${ORDER} LIMIT ${l} OFFSET ${o}`,
-    );
+  const ranked = (where: SQL, order: SQL) => (limit: number, offset: number) =>
+    sql`SELECT ${offers.id} AS id, count(*) OVER ()::int AS total FROM ${offers} WHERE ${base} AND (${where}) ORDER BY ${order}, ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
 
   const all = tsquery(terms.map((t) => wordQuery(t)).join(" & "));
-  const passes: Pass[] = [(l, o) => ranked(db, sql`${vector} @@ ${all}`, sql`${titleHits} DESC`, l, o)];
+  const passes: SearchPass[] = [{ fuzzy: false, ids: ranked(sql`${vector} @@ ${all}`, sql`${titleHits} DESC`) }];
   if (terms.length > 1) {
     const any = tsquery(terms.map((t) => wordQuery(t)).join(" | "));
-    const textHits = sql.join(inText.map((t) => sql`${t}::int`), sql` + `);
-    passes.push((l, o) => ranked(db, sql`${vector} @@ ${any}`, sql`${textHits} DESC, ${titleHits} DESC`, l, o));
+    const textHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t))})::int`), sql` + `);
+    passes.push({ fuzzy: false, ids: ranked(sql`${vector} @@ ${any}`, sql`${textHits} DESC, ${titleHits} DESC`) });
   }
   const fuzzy = terms.map((t) => t[0]).filter((w) => w.length >= SEARCH_FUZZY_MIN_WORD);
   if (fuzzy.length > 0) {
     const near = sql.join(fuzzy.map((w) => sql`${w} <% ${offers.titleFold}`), sql` OR `);
     const likeness = sql.join(fuzzy.map((w) => sql`word_similarity(${w}, ${offers.titleFold})`), sql` + `);
-    // <% reads pg_trgm.word_similarity_threshold; SET LOCAL keeps it to this transaction.
-    passes.push((l, o) =>
-      db.transaction(async (tx) => {
-        await tx.execute(sql.raw(`SET LOCAL pg_trgm.word_similarity_threshold = ${SEARCH_FUZZY_THRESHOLD}`));
-        return ranked(tx, near, sql`${likeness} DESC`, l, o);
-      }),
-    );
+    passes.push({ fuzzy: true, ids: ranked(near, sql`${likeness} DESC`) });
   }
+  return passes;
+}
 
-  for (const pass of passes) {
-    const rows = await pass(limit, offset);
+/** Runs a pass; the fuzzy one sets its threshold with SET LOCAL, so only for this transaction. */
+export async function runSearchPass<T = Ranked>(db: Database, pass: SearchPass, statement: SQL): Promise<T[]> {
+  if (!pass.fuzzy) return query<T>(db, statement);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL pg_trgm.word_similarity_threshold = ${SEARCH_FUZZY_THRESHOLD}`));
+    return query<T>(tx, statement);
+  });
+}
+
+async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number) {
+  for (const pass of searchPasses(filters, terms)) {
+    const rows = await runSearchPass(db, pass, pass.ids(limit, offset));
     if (rows.length > 0) return { count: rows[0].total, ids: rows.map((r) => r.id) };
     // A page past the end of a pass that does match: its count, no rows, and no looser pass.
     if (offset > 0) {
-      const [first] = await pass(1, 0);
+      const [first] = await runSearchPass(db, pass, pass.ids(1, 0));
       if (first) return { count: first.total, ids: [] };
     }
   }
   return { count: 0, ids: [] };
+}
+
+/** The ids of one listing page, in catalogue order, from a covering index. */
+export function listingIds(filters: OfferFilters, limit: number, offset: number): SQL {
+  return sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)} ORDER BY ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 const summaryColumns = {
@@ -175,7 +185,7 @@ export async function listOffers(
   if (filters.region) countWhere.push(sql`${offerCounts.province} = ${filters.region}`);
   const [counted, ids] = await Promise.all([
     query<{ n: number }>(db, sql`SELECT coalesce(sum(${offerCounts.n}), 0)::int AS n FROM ${offerCounts} WHERE ${sql.join(countWhere, sql` AND `)}`),
-    query<{ id: string }>(db, sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)} ORDER BY ${ORDER} LIMIT ${page.pageSize} OFFSET ${offset}`),
+    query<{ id: string }>(db, listingIds(filters, page.pageSize, offset)),
   ]);
   return { count: Number(counted[0]?.n ?? 0), results: await summariesByIds(db, ids.map((r) => r.id)) };
 }
