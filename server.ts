@@ -12,6 +12,7 @@ import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
+import { precompressed } from "#app/lib/static-files.server";
 
 let config;
 try {
@@ -43,6 +44,8 @@ app.use("/api/v0", createApi({ db: database.db, config }));
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {
+  // Brotli/gzip written at build time (scripts/precompress.ts), chosen by Accept-Encoding.
+  app.use(precompressed("build/client"));
   // Hashed file names: safe to cache for a year and never revalidate.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static("build/client", { maxAge: "1h", index: false }));
