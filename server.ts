@@ -3,9 +3,11 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
+import { superviseWorkers } from "#lib/cluster.server";
 import { ConfigError, loadConfig } from "#lib/config.server";
 import { createApi } from "#api/index";
-import { openDatabase } from "#api/db/client";
+import cluster from "node:cluster";
+import { openDatabase, type Database } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
@@ -25,11 +27,27 @@ try {
   throw error;
 }
 
+/** Migrations and demo data, once; a no-op for the worker processes that find them done. */
+async function prepare(db: Database) {
+  const applied = await migrate(db);
+  if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
+  if (await seedIfEmpty(db)) console.log("Catálogo de demostración cargado.");
+  if (await seedDemoAccounts(db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
+}
+
+if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
+  if (config.DATABASE_URL) {
+    const once = await openDatabase({ databaseUrl: config.DATABASE_URL });
+    await prepare(once.db);
+    await once.close();
+    console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY}: ${config.WEB_CONCURRENCY} procesos sobre PostgreSQL.`);
+    await superviseWorkers(config.WEB_CONCURRENCY);
+  }
+  console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY} ignorado: la base de datos embebida (PGlite) admite un solo proceso; se sirve con uno. Para varios, DATABASE_URL.`);
+}
+
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-const applied = await migrate(database.db);
-if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
-if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
-if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
+await prepare(database.db);
 const stopSweep = startReservationSweep(database.db);
 
 const app = express();
@@ -76,7 +94,7 @@ app.all("*", remixHandler);
 const server = app.listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
-  console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
+  console.log(`ofertas escuchando en http://localhost:${port} (${database.kind}${cluster.isWorker ? `, proceso ${process.pid}` : ""})`);
 });
 server.keepAliveTimeout = 65_000;
 

@@ -46,6 +46,7 @@ const EnvSchema = z.object({
   FACEBOOK_APP_ID: optionalString,
   FACEBOOK_APP_SECRET: optionalString,
   CATALOGUE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
