@@ -12,6 +12,7 @@ import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
+import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 import { precompressed } from "#app/lib/static-files.server";
@@ -49,6 +50,9 @@ if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
 await prepare(database.db);
 const stopSweep = startReservationSweep(database.db);
+const stopAnalytics = config.ANALYTICS_API_KEY
+  ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
+  : () => {};
 
 const app = express();
 app.disable("x-powered-by");
@@ -104,6 +108,7 @@ function shutdown(signal: string) {
   closing = true;
   console.log(`${signal}: cerrando…`);
   stopSweep();
+  stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {
