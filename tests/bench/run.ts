@@ -28,7 +28,7 @@ const BUYERS = Math.max(1, Number(process.env.BENCH_BUYERS ?? 40) || 40);
 // ───────────────────────────── small helpers ─────────────────────────────
 
 const fmtBytes = (n: number) => (n >= KB ? `${(n / KB).toFixed(1)} KB` : `${n} B`);
-const fmtMs = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
+const fmtMs = (n: number) => (Number.isFinite(n) ? `${n.toFixed(n < 10 ? 1 : 0)} ms` : "no answer");
 
 function table(head: string[], rows: (string | number)[][]): string {
   const cells = [head, ...rows.map((r) => r.map(String))];
@@ -127,6 +127,8 @@ type StartOptions = {
   env?: Record<string, string>;
   /** A prepared PGlite data directory (the large catalogue); by default a fresh temporary one. */
   dataDir?: string;
+  /** Leave dataDir in place when the server stops (a catalogue seeded before the bench). */
+  keepData?: boolean;
 };
 
 async function startServer(options: StartOptions = {}): Promise<Server> {
@@ -144,7 +146,7 @@ async function startServer(options: StartOptions = {}): Promise<Server> {
   for (const key of ["DATABASE_URL", "API_URL", "PUBLIC_URL", "WEB_CONCURRENCY"]) delete env[key];
   Object.assign(env, options.env);
   const server = spawnServer(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], ROOT, env, `http://127.0.0.1:${port}`);
-  server.dataDir = dataDir;
+  server.dataDir = options.keepData ? null : dataDir;
   await waitReady(server, "/api/v0/public/offers/?page_size=1");
   return server;
 }
@@ -580,7 +582,9 @@ async function load(url: string, server?: Server, seconds = LOAD_SECONDS): Promi
   const sampler = server ? setInterval(() => (rssMb = Math.max(rssMb, serverRssMb(server))), 250) : undefined;
   try {
     const r = await autocannon({ url, connections: LOAD_CONNECTIONS, duration: seconds, headers: { "accept-encoding": "gzip" } });
-    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total, bad: r.non2xx + r.errors + r.timeouts, rssMb };
+    // No answer at all within the run is a failure, not a latency of 0.
+    const none = r.requests.total === 0;
+    return { rps: r.requests.average, p50: none ? Infinity : r.latency.p50, p99: none ? Infinity : r.latency.p99, requests: r.requests.total, bad: r.non2xx + r.errors + r.timeouts, rssMb };
   } finally {
     if (sampler) clearInterval(sampler);
   }
@@ -686,7 +690,13 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   let dataDir: string | undefined;
-  if (kind === "postgres") {
+  // A catalogue seeded earlier with npm run seed:large (seeding 100,000 offers takes minutes).
+  const preseeded = kind === "postgres" ? process.env.BENCH_LARGE_DATABASE_URL : process.env.BENCH_LARGE_DATA_DIR;
+  if (preseeded) {
+    console.log(`using the catalogue already seeded at ${preseeded}`);
+    if (kind === "postgres") databaseUrl = preseeded;
+    else dataDir = preseeded;
+  } else if (kind === "postgres") {
     const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
     if (!admin) {
       console.log("skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL server the bench may create a database on");
@@ -710,14 +720,16 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
     dataDir = mkdtempSync(path.join(os.tmpdir(), "ofertas-bench-large-"));
   }
   try {
-    const t = Date.now();
-    const seedEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir ?? os.tmpdir() };
-    delete seedEnv.DATABASE_URL;
-    if (databaseUrl) seedEnv.DATABASE_URL = databaseUrl;
-    await run(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/seed-large.ts", "--offers", String(LARGE_OFFERS)], ROOT, seedEnv);
-    console.log(`seeded in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    if (!preseeded) {
+      const t = Date.now();
+      const seedEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir ?? os.tmpdir() };
+      delete seedEnv.DATABASE_URL;
+      if (databaseUrl) seedEnv.DATABASE_URL = databaseUrl;
+      await run(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/seed-large.ts", "--offers", String(LARGE_OFFERS)], ROOT, seedEnv);
+      console.log(`seeded in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+    }
 
-    const server = await startServer(databaseUrl ? { env: { DATABASE_URL: databaseUrl } } : { dataDir });
+    const server = await startServer(databaseUrl ? { env: { DATABASE_URL: databaseUrl } } : { dataDir, keepData: true });
     const api = `${server.origin}/api/v0/public/offers/`;
     const targets: [string, string, "list" | "page" | "search"][] = [
       ["listing page 1", api, "list"],
@@ -764,7 +776,7 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
     }
   } finally {
     await dropDatabase().catch(() => {});
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    if (dataDir && !preseeded) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
