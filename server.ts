@@ -11,6 +11,7 @@ import { openDatabase, type Database } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
+import { seedDemoPartner } from "#api/db/seed-partner";
 import { startReservationSweep } from "#api/services/sales";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
@@ -34,6 +35,7 @@ async function prepare(db: Database) {
   if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
   if (await seedIfEmpty(db)) console.log("Catálogo de demostración cargado.");
   if (await seedDemoAccounts(db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
+  if (await seedDemoPartner(db)) console.log("Socio de demostración creado (README, «Demo accounts»).");
 }
 
 if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
@@ -62,7 +64,8 @@ app.set("trust proxy", "loopback");
 app.use(compression());
 app.use(securityHeaders);
 
-app.use("/api/v0", createApi({ db: database.db, config }));
+// Spec section 7 gives both readings of the base path; one API instance serves both.
+app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {

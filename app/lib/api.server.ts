@@ -22,7 +22,7 @@ export class ApiError extends Error {
 }
 
 type CallOptions = {
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   query?: Record<string, string | number | undefined | (string | undefined)[]>;
   body?: unknown;
   /**
