@@ -8,6 +8,9 @@ import { createPaymentProviders } from "#api/payments/registry";
 import { authenticate } from "#api/auth/context";
 import { jwtRouter } from "#api/routes/auth";
 import { customerRouter } from "#api/routes/customer";
+import { customerDataRouter } from "#api/routes/customer-data";
+import { usersRouter } from "#api/routes/users";
+import { verificationRouter } from "#api/routes/verification";
 import { limiterStoreFor, limits } from "#api/rate-limit";
 
 export type ApiOptions = {
@@ -32,6 +35,9 @@ export function createApi({ db, config, log = (e) => console.error(e) }: ApiOpti
   api.use(jwtRouter({ db, config }));
   api.use(express.json({ limit: "100kb" }));
   api.use(customerRouter({ db, config }));
+  api.use(customerDataRouter({ db, config }));
+  api.use(verificationRouter({ db, config }));
+  api.use(usersRouter({ db, config }));
   api.use("/public/offers", publicOffersRouter(db));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));

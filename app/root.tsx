@@ -31,7 +31,8 @@ import { checkoutLines } from "#app/lib/checkout-lines.server";
 import { consentCookie } from "#app/lib/cookies.server";
 import { config } from "#app/lib/env.server";
 import { requestOrigin } from "#app/lib/origin.server";
-import { commitSession, favorites, getSession, sessionRegion, takeToasts } from "#app/lib/session.server";
+import { commitSession, getSession, sessionRegion, takeToasts } from "#app/lib/session.server";
+import { favoriteIds } from "#app/lib/favorites.server";
 import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
@@ -52,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, consent: true, contacts: null, viewer: null };
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, favoriteIds: [] as string[], consent: true, contacts: null, viewer: null };
   }
   const [session, cart, consent] = await Promise.all([
     getSession(request),
@@ -60,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     consentCookie.parse(request.headers.get("Cookie")).catch(() => null),
   ]);
   const toasts = takeToasts(session);
+  const favoriteIdsPromise = favoriteIds(request, session);
   // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
   const lines: CartLine[] = cart.items.length
     ? (await checkoutLines(cart).catch(() => ({ lines: [] }))).lines.flatMap((l) =>
@@ -68,6 +70,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           : [],
       )
     : [];
+  const ids = await favoriteIdsPromise;
   const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
   return data(
     {
@@ -76,7 +79,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       toasts,
       region: sessionRegion(session),
       cart: { count: ticketCount(cart), lines },
-      favoritesCount: favorites(session).length,
+      favoritesCount: ids.length,
+      favoriteIds: ids,
       consent: consent === "accepted" || consent === "rejected",
       contacts: { supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL },
       viewer: viewer(session),
@@ -110,11 +114,13 @@ function UserMenu({ email }: { email: string }) {
   const onOrder = location.pathname === "/order" || location.pathname === "/order/";
   return (
     <>
-      <span className="header-button header-user" title={email}>
+      <Link to="/cuenta" className="header-button header-user" title={email}>
         <UserIcon />
-        <span className="header-button-label header-user-email">{email}</span>
-        <span className="visually-hidden">Sesión iniciada como {email}</span>
-      </span>
+        <span className="header-button-label header-user-email" aria-hidden="true">
+          {email}
+        </span>
+        <span className="visually-hidden">Mi cuenta (sesión iniciada como {email})</span>
+      </Link>
       <Form method="post" action="/logout" replace={onOrder} className="logout-form">
         <input type="hidden" name="redirectTo" value={here} />
         <button type="submit" className="header-button">
