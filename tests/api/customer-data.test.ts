@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER, DEMO_PASSWORD_HASH, DEMO_STAFF } from "#api/db/demo-accounts";
-import { users } from "#api/db/schema";
+import { eq } from "drizzle-orm";
+import { sales, users } from "#api/db/schema";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { buy, makeOption, newEmail, someOffer } from "./_helpers";
 
@@ -210,5 +211,46 @@ describe("GET /sales/reserve_exists/{id}/", () => {
     expect((await call(api, "/sales/reserve_exists/nope/", { headers: as("b") })).status).toBe(400);
     await call(api, `/sales/cancel/${created.body.payment.sale_id}/`, { body: { transaction_id: created.body.payment.transaction_id } });
     expect((await call(api, `/sales/reserve_exists/${option.offerId}/`, { headers: as("b") })).body).toEqual({ exists: false });
+  });
+});
+
+describe("users: staff or self", () => {
+  it("GET /auth/users/ lists everyone to staff and only yourself to a customer; another user's record is 404", async () => {
+    const all = await call(api, "/auth/users/", { headers: as("staff") });
+    expect(all.body.map((u: { email: string }) => u.email)).toEqual(expect.arrayContaining([emails.a, emails.b, DEMO_CUSTOMER.email]));
+    const mine = await call(api, "/auth/users/", { headers: as("a") });
+    expect(mine.body.map((u: { email: string }) => u.email)).toEqual([emails.a]);
+    const b = all.body.find((u: { email: string }) => u.email === emails.b);
+    expect((await call(api, `/auth/users/${b.id}/`, { headers: as("a") })).status).toBe(404);
+    expect((await call(api, `/auth/users/${b.id}/`, { headers: as("staff") })).body.email).toBe(emails.b);
+    expect((await call(api, `/auth/users/${b.id}/`)).status).toBe(401);
+    expect((await call(api, "/users/", { headers: as("a") })).status).toBe(403);
+  });
+
+  it("a customer may change their names but not their role; staff may", async () => {
+    const me = await call(api, "/auth/users/me/", { method: "PATCH", body: { first_name: "Ana" }, headers: as("a") });
+    expect(me.body.first_name).toBe("Ana");
+    expect((await call(api, "/auth/users/me/", { method: "PATCH", body: { role: "staff" }, headers: as("a") })).status).toBe(400);
+    expect((await call(api, "/auth/users/me/", { method: "PUT", body: { first_name: "Ana" }, headers: as("a") })).status).toBe(400);
+    expect((await call(api, `/auth/users/${me.body.id}/`, { method: "PATCH", body: { role: "partner" }, headers: as("staff") })).body.role).toBe("partner");
+    await call(api, `/auth/users/${me.body.id}/`, { method: "PATCH", body: { role: "customer" }, headers: as("staff") });
+    tokens.a = await login(emails.a);
+  });
+
+  it("DELETE /auth/users/me/ erases the person and keeps their purchases anonymised", async () => {
+    const email = newEmail("borrar");
+    await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, emailVerifiedAt: new Date() });
+    const option = await makeOption(api, { available: 5 });
+    const { purchase } = await buy(api, [{ option }], email);
+    const token = await login(email);
+    const auth = { Authorization: `JWT ${token}` };
+    expect((await call(api, "/auth/users/me/", { method: "DELETE", body: { current_password: "mal" }, headers: auth })).status).toBe(400);
+    expect((await call(api, "/auth/users/me/", { method: "DELETE", body: { current_password: "ofertas-demo-2026" }, headers: auth })).status).toBe(204);
+    expect((await call(api, "/auth/users/me/", { headers: auth })).status).toBe(404);
+    expect((await call(api, "/auth/jwt/create/", { body: { email, password: "ofertas-demo-2026" } })).status).toBe(401);
+    const [sale] = await api.db.select().from(sales).where(eq(sales.id, purchase.sale_id));
+    expect(sale.status).toBe("paid");
+    expect(sale.email).not.toContain(email.split("@")[0]);
+    expect(JSON.stringify(sale.checkoutData)).not.toContain(email);
   });
 });
