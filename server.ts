@@ -9,6 +9,7 @@ import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
+import { seedDemoPartner } from "#api/db/seed-partner";
 import { startReservationSweep } from "#api/services/sales";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
@@ -30,6 +31,7 @@ const applied = await migrate(database.db);
 if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
 if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
 if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
+if (await seedDemoPartner(database.db)) console.log("Socio de demostración creado (README, «Demo accounts»).");
 const stopSweep = startReservationSweep(database.db);
 const stopAnalytics = config.ANALYTICS_API_KEY
   ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
@@ -43,7 +45,8 @@ app.set("trust proxy", "loopback");
 app.use(compression());
 app.use(securityHeaders);
 
-app.use("/api/v0", createApi({ db: database.db, config }));
+// Spec section 7 gives both readings of the base path; one API instance serves both.
+app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {

@@ -1,4 +1,4 @@
-import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 // Mirrors migrations/*.sql, which are the source of truth for the database itself.
 
@@ -8,8 +8,22 @@ export const organizations = pgTable("organizations", {
   email: text("email"),
   phone: text("phone"),
   website: text("website"),
+  taxId: text("tax_id"),
+  address: text("address").notNull().default(""),
+  province: text("province"),
+  logo: text("logo"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const organizationMembers = pgTable(
+  "organization_members",
+  {
+    organizationId: uuid("organization_id").notNull(),
+    userId: uuid("user_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
+);
 
 export const offers = pgTable("offers", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -29,6 +43,8 @@ export const offers = pgTable("offers", {
   status: text("status").notNull().default("active"),
   rank: integer("rank").notNull().default(1000),
   searchText: text("search_text"),
+  reviewNote: text("review_note"),
+  submittedAt: timestamp("submitted_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -42,6 +58,16 @@ export const offerImages = pgTable("offer_images", {
   height: integer("height").notNull(),
   alt: text("alt").notNull().default(""),
   position: integer("position").notNull().default(0),
+  variants: jsonb("variants").$type<{ url: string; width: number; height: number }[]>().notNull().default([]),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const mediaFiles = pgTable("media_files", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  contentType: text("content_type").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const priceOptions = pgTable("price_options", {
@@ -134,6 +160,21 @@ export const coupons = pgTable("coupons", {
   id: uuid("id").primaryKey().defaultRandom(),
   saleItemId: uuid("sale_item_id").notNull(),
   code: text("code").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
+  redeemedBy: uuid("redeemed_by"),
+});
+
+export const partnerLeads = pgTable("partner_leads", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  businessName: text("business_name").notNull(),
+  contactName: text("contact_name").notNull(),
+  email: text("email").notNull(),
+  phone: text("phone").notNull(),
+  province: text("province").notNull(),
+  category: text("category").notNull(),
+  message: text("message").notNull().default(""),
+  status: text("status").notNull().default("new"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -1,5 +1,5 @@
 import { Router, type Request } from "express";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { CodeField, EmailField, PasswordField } from "#lib/accounts";
 import type { Config } from "#lib/config.server";
@@ -9,30 +9,18 @@ import type { Database, Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
 import { rateLimit } from "#api/rate-limit";
-import { requireStaff, requireUser, type AuthUser } from "#api/auth/context";
+import { requireUser, type AuthUser } from "#api/auth/context";
 import { checkPassword, hashPassword } from "#api/auth/passwords";
 import { revokeAllRefreshTokens } from "#api/auth/tokens";
 import { checkCode, codeProblem, sendCode } from "#api/services/login-codes";
 import { claimGuestPurchases, findUser, findUserByEmail, userAnswer, type UserRow } from "#api/services/users";
+import { eraseUser } from "#api/services/user-admin";
 
 const passwordsMatch = <T extends { password?: string; re_password?: string; new_password?: string; re_new_password?: string }>(v: T) =>
   (v.password === undefined || v.password === v.re_password) && (v.new_password === undefined || v.new_password === v.re_new_password);
 const mismatch = { message: "Las contraseñas no coinciden.", path: ["re_password"] };
 
 const Names = { first_name: z.string().trim().max(150).optional(), last_name: z.string().trim().max(150).optional() };
-
-/** Erasure: the person goes; their sales stay for the accounts, with an address that names nobody. */
-async function eraseUser(db: Database, user: UserRow) {
-  await db.transaction(async (tx) => {
-    const anonymous = `borrado-${user.id}@anonimo.invalid`;
-    await tx.execute(sql`UPDATE sales SET email = ${anonymous}, user_id = NULL,
-      checkout_data = checkout_data - 'email' - 'user_fullname' - 'user_tax_number' - 'user_address'
-      WHERE user_id = ${user.id} OR lower(email) = ${user.email}`);
-    await tx.execute(sql`UPDATE checkout_sessions SET email = ${anonymous} WHERE lower(email) = ${user.email}`);
-    await tx.execute(sql`DELETE FROM login_codes WHERE email = ${user.email} OR user_id = ${user.id}`);
-    await tx.delete(users).where(eq(users.id, user.id));
-  });
-}
 
 /** A user another caller may see: staff see everyone, everyone else only themself. */
 async function visibleUser(db: Executor, caller: AuthUser, id: string): Promise<UserRow> {
@@ -44,7 +32,7 @@ async function visibleUser(db: Executor, caller: AuthUser, id: string): Promise<
 }
 
 /** djoser's /auth/users/ endpoints, with a 6-digit mailed code as the token. */
-export function usersRouter({ db, config }: { db: Database; config: Config }): Router {
+export function authUsersRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
   const codeLimit = rateLimit({ name: "account-mail", windowMs: 3600_000, max: 30, message: "Has pedido demasiados correos. Espera un rato." });
 
@@ -264,30 +252,12 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
             throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
           }
         }
-        await eraseUser(db, user);
+        // The staff endpoint refuses erasing oneself; here erasing oneself is the point.
+        await eraseUser(db, user.id, { id: "" });
         res.status(204).end();
       }),
     );
   }
 
-  router.delete(
-    "/users/:id/",
-    handle(async (req, res) => {
-      requireStaff(req);
-      const user = isUuid(req.params.id) ? await findUser(db, req.params.id.toLowerCase()) : null;
-      if (!user) throw notFound();
-      await eraseUser(db, user);
-      res.status(204).end();
-    }),
-  );
-  router.get(
-    "/users/",
-    handle(async (req, res) => {
-      requireStaff(req);
-      const search = typeof req.query.search === "string" ? req.query.search.trim().toLowerCase() : "";
-      const rows = await db.select().from(users).where(search ? sql`${users.email} LIKE ${"%" + search.replace(/[%_\\]/g, (c) => "\\" + c) + "%"}` : undefined).orderBy(users.createdAt).limit(200);
-      res.json(rows.map(userAnswer));
-    }),
-  );
   return router;
 }

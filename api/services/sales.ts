@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { COUPON_ALPHABET, COUPON_CODE_LENGTH, formatCouponCode } from "#lib/coupons";
 import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#lib/prices";
 import type { CheckoutData } from "#lib/schemas/checkout";
 import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
@@ -435,10 +436,8 @@ export function startReservationSweep(db: Database, everyMs = 60_000): () => voi
   return () => clearInterval(timer);
 }
 
-const COUPON_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export function couponCode(): string {
-  const chars = Array.from({ length: 12 }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]);
-  return `${chars.slice(0, 4).join("")}-${chars.slice(4, 8).join("")}-${chars.slice(8).join("")}`;
+  return formatCouponCode(Array.from({ length: COUPON_CODE_LENGTH }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]).join(""));
 }
 
 export async function findTransaction(db: Executor, by: { transactionId?: string | null; provider?: string; providerRef?: string | null }) {
