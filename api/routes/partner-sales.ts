@@ -1,5 +1,6 @@
 import { Router } from "express";
 import type { Config } from "#lib/config.server";
+import { requireCaptcha } from "#api/captcha";
 import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#lib/schemas/partner";
 import type { Database } from "#api/db/client";
 import { handle, parseInput } from "#api/http";
@@ -66,6 +67,8 @@ export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: D
         res.status(201).json({ received: true });
         return;
       }
+      // Turnstile's token when the visitor's browser ran the widget; none without JS (issue 12).
+      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown } | undefined)?.captcha_token, clientAddress(req));
       await createLead(db, input, hooks.onLead?.(config));
       res.status(201).json({ received: true });
     }),

@@ -1,13 +1,15 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
 import { REGIONS } from "#lib/regions";
 import { BecomePartnerSchema, HONEYPOT_FIELD } from "#lib/schemas/partner";
 import { SelectField, TextAreaField, TextField } from "#app/components/form-field";
 import { api, ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
+import { Captcha } from "#app/components/captcha";
+import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 
@@ -20,15 +22,18 @@ export const meta: MetaFunction = () =>
 const categoryOptions = CATEGORY_IDS.map((id) => ({ value: id, label: CATEGORY_LABELS[id] }));
 const provinceOptions = REGIONS.map((r) => ({ value: r.value, label: r.label }));
 
+export const loader = () => ({ captchaSiteKey: captchaSiteKey() });
+
 /** «Publica tu oferta»: the API stores the lead and mails both sides; this page only relays it. */
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const submission = parseWithZod(formData, { schema: BecomePartnerSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    await api("/sales/become_partner/", { method: "POST", body: submission.value, request });
+    await api("/sales/become_partner/", { method: "POST", body: { ...submission.value, captcha_token: captchaToken(formData) }, request });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
+    // 503: the captcha provider is down and the form fails closed; its message says so.
+    if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
       return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
     }
     throw error;
@@ -45,6 +50,7 @@ const BENEFITS = [
 
 export default function Empresas() {
   const lastResult = useActionData<typeof action>();
+  const { captchaSiteKey: siteKey } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const [form, fields] = useForm({
@@ -114,6 +120,7 @@ export default function Empresas() {
             <label htmlFor="become-partner-website">No rellenes este campo</label>
             <input id="become-partner-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
           </div>
+          <Captcha siteKey={siteKey} />
           <button type="submit" className="btn btn-large" disabled={navigation.state === "submitting" && navigation.formAction === "/empresas"}>
             Enviar solicitud
           </button>
