@@ -1,15 +1,13 @@
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
-import express, { type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
 import { ConfigError, loadConfig } from "#lib/config.server";
 import { createApi } from "#api/index";
-import { openDatabase } from "#api/db/client";
-import { migrate } from "#api/db/migrate";
-import { seedIfEmpty } from "#api/db/seed";
-import { seedDemoAccounts } from "#api/db/seed-accounts";
-import { seedDemoPartner } from "#api/db/seed-partner";
+import { DataDirInUseError } from "#api/control";
+import { allowedHosts, hostGuard } from "#api/hosts";
+import { startDatabase } from "#api/db/startup";
 import { startReservationSweep } from "#api/services/sales";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
@@ -26,12 +24,17 @@ try {
   throw error;
 }
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-const applied = await migrate(database.db);
-if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
-if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
-if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
-if (await seedDemoPartner(database.db)) console.log("Socio de demostración creado (README, «Demo accounts»).");
+let started;
+try {
+  started = await startDatabase(config);
+} catch (error) {
+  if (error instanceof DataDirInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const { database, claim } = started;
 const stopSweep = startReservationSweep(database.db);
 const stopAnalytics = config.ANALYTICS_API_KEY
   ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
@@ -42,6 +45,8 @@ app.disable("x-powered-by");
 // Forwarded headers are believed only from this machine (the storefront calling its own API, or a
 // local reverse proxy); anyone else could forge the client address or the public host.
 app.set("trust proxy", "loopback");
+// Before anything else: no page, redirect or link is ever built from a host we do not serve.
+app.use(hostGuard(allowedHosts(config)));
 app.use(compression());
 app.use(securityHeaders);
 
@@ -61,6 +66,12 @@ if (config.isProduction) {
 }
 
 app.use(rejectCrossSiteForms);
+// Legacy Remix data requests (?_data=…) come only from an old cached bundle or a bot: this
+// single-fetch build has nothing to answer them with but a logged warning.
+app.use((req, res, next) => {
+  if (!new URLSearchParams(req.url.split("?")[1] ?? "").has("_data")) return next();
+  res.status(400).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida: vuelve a cargar la página.");
+});
 // The buyer's address, as Express worked it out (forwarded headers only from a trusted proxy),
 // for the storefront to pass on to the API's rate limits. Whatever a client sent is overwritten.
 app.use((req, _res, next) => {
@@ -74,12 +85,27 @@ const remixHandler: RequestHandler = createRequestHandler({
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
     : ((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild),
   mode: config.isProduction ? "production" : "development",
+  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts.
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
 });
 app.all("*", remixHandler);
+// Express's own refusals (a path that does not decode, a static file request gone wrong) are the
+// client's doing: a plain 4xx, no stack trace in the log.
+app.use(((error, _req, res, next) => {
+  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
+  if (res.headersSent) return next(error);
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida.");
+    return;
+  }
+  console.error(error);
+  res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
+}) as ErrorRequestHandler);
 
 const server = app.listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
+  claim?.setPort(port);
   console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
 });
 server.keepAliveTimeout = 65_000;
@@ -96,6 +122,7 @@ function shutdown(signal: string) {
   server.close(async () => {
     await viteDevServer?.close();
     await database.close();
+    await claim?.release();
     process.exit(0);
   });
   server.closeIdleConnections();

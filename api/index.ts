@@ -1,7 +1,7 @@
 import express, { Router } from "express";
 import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
-import { errorHandler, HttpError } from "#api/http";
+import { errorHandler, HttpError, parseJsonBody, rejectUnstorableText } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
 import { createPaymentProviders } from "#api/payments/registry";
@@ -14,6 +14,7 @@ import { imageUploadRouter, partnerRouter, usersRouter } from "#api/routes/partn
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import type { Identify } from "#api/services/access";
 import { limiterStoreFor, limits } from "#api/rate-limit";
+import { allowedHosts, hostGuard } from "#api/hosts";
 
 export type ApiOptions = {
   db: Database;
@@ -28,10 +29,15 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   const api = Router();
   const payments = createPaymentProviders(config, db);
   limits.useStore(limiterStoreFor(db));
+  // Also applied by server.ts to the whole site; here too so the API is safe wherever it is mounted.
+  api.use(hostGuard(allowedHosts(config)));
   api.use((_req, res, next) => {
     res.set("Content-Language", "es");
     next();
   });
+  // Bad input is handled here, once, for every route below: malformed or oversized JSON and
+  // text the database cannot store are a Spanish 400 before any route runs.
+  api.use(parseJsonBody, rejectUnstorableText);
   // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
   api.use(authenticate(config));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
@@ -43,7 +49,7 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(customerRouter({ db, config }));
   api.use(customerDataRouter({ db, config }));
   api.use(authUsersRouter({ db, config }));
-  api.use("/public/offers", publicOffersRouter(db));
+  api.use("/public/offers", publicOffersRouter(db, config));
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));
   api.use(usersRouter({ db, identify }));

@@ -96,6 +96,16 @@ export const limits = createLimits();
 export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
 
 /**
+ * This machine itself (the bench, the tests, a local script). Behind a reverse proxy on loopback
+ * the address is the buyer's from X-Forwarded-For, so real buyers are never loopback. Per-address
+ * limits that would only get in the way of the machine's own tools skip it; promo-code guessing
+ * is limited for everyone.
+ */
+export function isLoopback(address: string): boolean {
+  return /^(127\.|::1$|::ffff:127\.)/.test(address);
+}
+
+/**
  * Middleware form: `name` keeps one route's counter apart from another's; the key is the client's
  * address unless `key` says otherwise.
  */

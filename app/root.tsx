@@ -38,6 +38,7 @@ import { favoriteIds } from "#app/lib/favorites.server";
 import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
+import { useNonce } from "#app/lib/nonce";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -202,6 +203,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
   const noScripts = handles.some((h) => h.noScripts);
+  const nonce = useNonce();
   // Set after hydration, not by an inline script: if the bundle fails, the no-JS controls stay.
   useEffect(() => {
     document.documentElement.classList.add("js");
@@ -236,8 +238,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         )}
         {noScripts ? null : (
           <>
-            <ScrollRestoration />
-            <Scripts />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
           </>
         )}
       </body>

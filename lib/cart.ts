@@ -1,8 +1,9 @@
 import type { PromoCode } from "#lib/prices";
-import { MAX_PROMO_CODES } from "#lib/schemas/order";
+import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#lib/schemas/order";
 
-/** Enough for any real basket and keeps the signed cookie far below the browser's 4 KB. */
-export const MAX_CART_ITEMS = 10;
+// Enough for any real basket and keeps the signed cookie far below the browser's 4 KB; it lives
+// with the order schema so that the API bounds an order by the same number.
+export { MAX_CART_ITEMS };
 
 export type CartItem = {
   offerUuid: string;

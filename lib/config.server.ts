@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -20,6 +20,9 @@ const EnvSchema = z.object({
   ),
   API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  ALLOWED_HOSTS: optionalString,
+  /** More Content-Security-Policy sources, e.g. "script-src https://x.example; frame-src https://y.example". */
+  CSP_EXTRA_SOURCES: optionalString,
   SESSION_SECRET: optionalString,
   SUPPORT_EMAIL: z.string().email().default("ayuda@ofertas.es"),
   BUSINESS_EMAIL: z.string().email().default("empresas@ofertas.es"),
@@ -112,9 +115,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 /** Generated once per data directory, so a dev restart keeps everyone's cookies valid. */
 function devSecret(dataDir: string): string {
   const file = path.join(dataDir, "session-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(file)) {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 16) return stored;
+  }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret, { mode: 0o600 });
+  // Written whole or not at all: a kill between open and write must not leave an empty secret
+  // that stops every later start.
+  const scratch = `${file}.${process.pid}.tmp`;
+  writeFileSync(scratch, secret, { mode: 0o600 });
+  renameSync(scratch, file);
   return secret;
 }

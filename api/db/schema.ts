@@ -118,6 +118,8 @@ export const sales = pgTable("sales", {
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   paidAt: timestamp("paid_at", { withTimezone: true }),
   userId: uuid("user_id"),
+  /** The buyer's address as the API saw it (trusted proxy only), for the unpaid-reservation cap. */
+  clientAddress: text("client_address"),
 });
 
 export const saleItems = pgTable("sale_items", {
