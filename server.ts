@@ -3,8 +3,10 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
+import { superviseWorkers } from "#lib/cluster.server";
 import { ConfigError, loadConfig } from "#lib/config.server";
 import { createApi } from "#api/index";
+import cluster from "node:cluster";
 import { DataDirInUseError } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
@@ -12,6 +14,7 @@ import { startReservationSweep } from "#api/services/sales";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
+import { precompressed } from "#app/lib/static-files.server";
 
 let config;
 try {
@@ -22,6 +25,17 @@ try {
     process.exit(1);
   }
   throw error;
+}
+
+if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
+  if (config.DATABASE_URL) {
+    // Migrations and demo data once, before the workers (each finds them done).
+    const once = await startDatabase(config);
+    await once.database.close();
+    console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY}: ${config.WEB_CONCURRENCY} procesos sobre PostgreSQL.`);
+    await superviseWorkers(config.WEB_CONCURRENCY);
+  }
+  console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY} ignorado: la base de datos embebida (PGlite) admite un solo proceso; se sirve con uno. Para varios, DATABASE_URL.`);
 }
 
 let started;
@@ -55,6 +69,8 @@ app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {
+  // Brotli/gzip written at build time (scripts/precompress.ts), chosen by Accept-Encoding.
+  app.use(precompressed("build/client"));
   // Hashed file names: safe to cache for a year and never revalidate.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static("build/client", { maxAge: "1h", index: false }));

@@ -4,6 +4,8 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { documentCacheControl } from "#app/lib/cache-control.server";
+import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
 
 const ABORT_DELAY = 5_000;
@@ -30,8 +32,16 @@ export default function handleRequest(
 ) {
   // Set per request by securityHeaders (server.ts passes it in the load context).
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
-  // Pages show the visitor's cart and region: never shared caches, unless a route says otherwise.
-  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
+  // Pages show the visitor's cart and region: private, unless the route set its own header or
+  // opted in with handle.publicCache and the visitor is anonymous (cache-control.server.ts).
+  if (!responseHeaders.has("Cache-Control")) {
+    const matches = remixContext.staticHandlerContext.matches;
+    const leaf = matches[matches.length - 1]?.route.id;
+    const handle = (leaf ? remixContext.routeModules[leaf]?.handle : undefined) as RouteHandle | undefined;
+    responseHeaders.set("Cache-Control", documentCacheControl(request, responseStatusCode, responseHeaders, handle?.publicCache));
+    // A shared cache must not hand the anonymous page to a visitor who has cookies.
+    responseHeaders.append("Vary", "Cookie");
+  }
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise((resolve, reject) => {
     let shellRendered = false;

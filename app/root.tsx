@@ -50,6 +50,8 @@ export type RouteHandle = {
   bare?: boolean;
   /** Ship no JavaScript at all: the page has nothing to hydrate. */
   noScripts?: boolean;
+  /** The same page for every anonymous visitor: shared caches may keep it (cache-control.server.ts). */
+  publicCache?: boolean;
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,4 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { SQL } from "drizzle-orm";
@@ -40,7 +42,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // numeric stays a string ("12.50"), which is the API's money format.
     return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
   }
-  if (!options.dataDir || options.dataDir === "memory://") return openPglite(new PGlite());
+  if (!options.dataDir || options.dataDir === "memory://") return openPglite(new PGlite({ extensions }));
   // Its own subfolder: initdb wants an empty directory, and DATA_DIR also holds the dev secret.
   const target = path.join(options.dataDir, "pglite");
   if (!existsSync(target)) {
@@ -51,15 +53,18 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(options.dataDir, { recursive: true });
     options.onPhase?.("initdb");
-    const fresh = await openPglite(new PGlite(scratch));
+    const fresh = await openPglite(new PGlite(scratch, { extensions }));
     options.onPhase?.("prepare");
     await options.prepare?.(fresh.db);
     await fresh.close();
     renameSync(scratch, target);
   }
   options.onPhase?.("open");
-  return openPglite(new PGlite(target));
+  return openPglite(new PGlite(target, { extensions }));
 }
+
+// Search needs unaccent and pg_trgm (migration 0006); PGlite bundles them as loadable contrib.
+const extensions = { pg_trgm, unaccent };
 
 async function openPglite(client: PGlite): Promise<DatabaseHandle> {
   await client.waitReady;

@@ -42,7 +42,9 @@ export const offers = pgTable("offers", {
   validUntil: date("valid_until"),
   status: text("status").notNull().default("active"),
   rank: integer("rank").notNull().default(1000),
-  searchText: text("search_text"),
+  // Generated columns (0006): folded with ofertas_fold() for search; never written.
+  titleFold: text("title_fold"),
+  searchVector: text("search_vector"),
   reviewNote: text("review_note"),
   submittedAt: timestamp("submitted_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -184,6 +186,12 @@ export const webhookEvents = pgTable("webhook_events", {
   provider: text("provider").notNull(),
   eventId: text("event_id").notNull(),
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const offerCounts = pgTable("offer_counts", {
+  category: text("category").notNull(),
+  province: text("province").notNull(),
+  n: integer("n").notNull(),
 });
 
 export const users = pgTable("users", {

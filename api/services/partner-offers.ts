@@ -7,7 +7,6 @@ import { query, type Executor, type Transaction } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
-import { foldForSearch } from "#api/services/offers";
 
 
 
@@ -91,7 +90,11 @@ function whereFor(scope: Scope, f: PartnerOfferFilters): SQL | undefined {
   if (f.region) parts.push(eq(offers.province, f.region));
   if (f.organization) parts.push(eq(offers.organizationId, f.organization));
   const search = f.search?.trim();
-  if (search) parts.push(sql`${offers.searchText} LIKE ${`%${foldForSearch(search).replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
+  // A partner's own offers are few: a substring of title or summary, folded like the shop's search.
+  if (search) {
+    const literal = search.replace(/[\\%_]/g, (c) => `\\${c}`);
+    parts.push(sql`ofertas_fold(${offers.title} || ' ' || ${offers.summary}) LIKE '%' || ofertas_fold(${literal}) || '%'`);
+  }
   return and(...parts);
 }
 

@@ -7,6 +7,7 @@ import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderRespon
 import { accessToken } from "./auth.server";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
+import { createPublicCache, type PublicCache } from "./public-cache.server";
 
 export type { OfferDetail, OfferSummary, Page };
 
@@ -64,7 +65,8 @@ async function apiResponse(path: string, options: CallOptions): Promise<Response
       if (v !== undefined && v !== "") url.searchParams.append(key, String(v));
     }
   }
-  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es" };
+  // identity: over loopback, gzip costs the API a deflate and us an inflate for no gain in time.
+  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es", "Accept-Encoding": "identity" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   const token = options.token !== undefined ? options.token : options.request ? accessToken(await getSession(options.request)) : null;
   if (token) headers.Authorization = `JWT ${token}`;
@@ -87,13 +89,28 @@ async function apiResponse(path: string, options: CallOptions): Promise<Response
 
 export type OfferQuery = { search?: string; category?: string; region?: string; page?: number | string; page_size?: number };
 
+let catalogueCache: PublicCache | undefined;
+function publicCache(): PublicCache {
+  const seconds = config().CATALOGUE_CACHE_SECONDS;
+  catalogueCache ??= createPublicCache({ freshMs: seconds * 1000, staleMs: 4 * seconds * 1000, maxEntries: 2000 });
+  return catalogueCache;
+}
+
+/** A public catalogue read through the one-minute cache (public-cache.server.ts), keyed by URL. */
+function cachedRead<T>(path: string, query: OfferQuery): Promise<T> {
+  const key = `${path}?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === "" ? [] : [[k, String(v)]])))}`;
+  return publicCache().get(key, () => api<T>(path, { query }));
+}
+
 export const offersApi = {
   list: (query: OfferQuery, signal?: AbortSignal) => api<Page<OfferSummary>>("/public/offers/", { query, signal }),
-  mainpage: (query: OfferQuery) => api<Page<OfferSummary>>("/public/offers/mainpage/", { query }),
+  /** The same list for pages (listings, categories): cached; the search dialog's list stays live. */
+  listPage: (query: OfferQuery) => cachedRead<Page<OfferSummary>>("/public/offers/", query),
+  mainpage: (query: OfferQuery) => cachedRead<Page<OfferSummary>>("/public/offers/mainpage/", query),
   get: (id: string) => api<OfferDetail>(`/public/offers/${id}/`),
   selected: (uuids: string[]) =>
     uuids.length ? api<OfferSummary[]>("/public/offers/selected/", { query: { uuids } }) : Promise.resolve([]),
-  nearby: (id: string, pageSize = 4) => api<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { query: { page_size: pageSize } }),
+  nearby: (id: string, pageSize = 4) => cachedRead<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
 };
 
 export const salesApi = {

@@ -24,7 +24,7 @@ export async function loadListing(request: Request, extra: OfferQuery = {}, kind
     ...extra,
   };
   try {
-    const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.list(query);
+    const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.listPage(query);
     return { region, search: search ?? "", listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
   } catch (error) {
     if (error instanceof ApiError && error.status === 400) {

@@ -4,6 +4,9 @@ import { CATEGORY_MENU } from "#lib/categories";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
+import type { RouteHandle } from "#app/root";
+
+export const handle: RouteHandle = { publicCache: true };
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   seo({
