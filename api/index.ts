@@ -8,6 +8,8 @@ import { createPaymentProviders } from "#api/payments/registry";
 import { authenticate, getUser } from "#api/auth/context";
 import { jwtRouter } from "#api/routes/auth";
 import { customerRouter } from "#api/routes/customer";
+import { customerDataRouter } from "#api/routes/customer-data";
+import { authUsersRouter } from "#api/routes/users";
 import { imageUploadRouter, partnerRouter, usersRouter } from "#api/routes/partner";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import type { Identify } from "#api/services/access";
@@ -45,6 +47,8 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(imageUploadRouter({ db, identify }));
   api.use(express.json({ limit: "100kb" }));
   api.use(customerRouter({ db, config }));
+  api.use(customerDataRouter({ db, config }));
+  api.use(authUsersRouter({ db, config }));
   api.use("/public/offers", publicOffersRouter(db, config));
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));

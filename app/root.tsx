@@ -33,7 +33,8 @@ import { getConsent } from "#app/lib/consent.server";
 import { clientIntegrations } from "#app/lib/tracking.server";
 import { config } from "#app/lib/env.server";
 import { requestOrigin } from "#app/lib/origin.server";
-import { commitSession, favorites, getSession, sessionRegion, takeEvents, takeToasts } from "#app/lib/session.server";
+import { commitSession, getSession, sessionRegion, takeEvents, takeToasts } from "#app/lib/session.server";
+import { favoriteIds } from "#app/lib/favorites.server";
 import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
@@ -57,7 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, favoriteIds: [] as string[], consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
   }
   const [session, cart, consent] = await Promise.all([
     getSession(request),
@@ -65,6 +66,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getConsent(request),
   ]);
   const toasts = takeToasts(session);
+  const favoriteIdsPromise = favoriteIds(request, session);
   const integrations = clientIntegrations(consent);
   const events = integrations ? takeEvents(session) : [];
   // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
@@ -75,6 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
           : [],
       )
     : [];
+  const ids = await favoriteIdsPromise;
   const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
   return data(
     {
@@ -83,7 +86,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       toasts,
       region: sessionRegion(session),
       cart: { count: ticketCount(cart), lines },
-      favoritesCount: favorites(session).length,
+      favoritesCount: ids.length,
+      favoriteIds: ids,
       consentAsked: consent !== null,
       integrations,
       events,
@@ -119,11 +123,13 @@ function UserMenu({ email }: { email: string }) {
   const onOrder = location.pathname === "/order" || location.pathname === "/order/";
   return (
     <>
-      <span className="header-button header-user" title={email}>
+      <Link to="/cuenta" className="header-button header-user" title={email}>
         <UserIcon />
-        <span className="header-button-label header-user-email">{email}</span>
-        <span className="visually-hidden">Sesión iniciada como {email}</span>
-      </span>
+        <span className="header-button-label header-user-email" aria-hidden="true">
+          {email}
+        </span>
+        <span className="visually-hidden">Mi cuenta (sesión iniciada como {email})</span>
+      </Link>
       <Form method="post" action="/logout" replace={onOrder} className="logout-form">
         <input type="hidden" name="redirectTo" value={here} />
         <button type="submit" className="header-button">

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import type { OfferCardData } from "#app/lib/offer-card";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { DiscountBadge, PriceTag } from "./price";
+import { FavoriteButton } from "./favorite-button";
 
 export function OfferCard({ offer, eager = false, target }: { offer: OfferCardData; eager?: boolean; target?: "_blank" }) {
   const { cover, price: option, soldOut } = offer;
@@ -35,6 +36,7 @@ export function OfferCard({ offer, eager = false, target }: { offer: OfferCardDa
   );
   return (
     <article className="card">
+      {target ? null : <FavoriteButton offerUuid={offer.uuid} title={offer.title} className="card-favorite" />}
       {target ? (
         <a href={href} target={target} rel="noopener" className="card-link">
           {content}

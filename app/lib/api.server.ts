@@ -1,5 +1,7 @@
 import type { OfferDetail, OfferSummary, Page } from "#lib/schemas/offer";
-import type { SessionInfo, TokenPair } from "#lib/accounts";
+import { ORDER_HISTORY_PAGE_SIZE, type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
+import type { Cart } from "#lib/cart";
+import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
 import { accessToken } from "./auth.server";
@@ -44,6 +46,19 @@ type CallOptions = {
  * request, so parallel loaders never race to spend the same refresh token.
  */
 export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const response = await apiResponse(path, options);
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: "La API respondió algo que no es JSON." };
+  }
+  if (!response.ok && !options.acceptStatus?.includes(response.status)) throw new ApiError(response.status, data);
+  return data as T;
+}
+
+async function apiResponse(path: string, options: CallOptions): Promise<Response> {
   const url = new URL(`${config().apiUrl}${path}`);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     for (const v of Array.isArray(value) ? value : [value]) {
@@ -64,21 +79,12 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
     const client = options.request.headers.get("x-ofertas-client-ip");
     if (client) headers["X-Forwarded-For"] = client;
   }
-  const response = await fetch(url, {
+  return fetch(url, {
     method: options.method ?? "GET",
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal ?? AbortSignal.timeout(15_000),
   });
-  const text = await response.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = { detail: "La API respondió algo que no es JSON." };
-  }
-  if (!response.ok && !options.acceptStatus?.includes(response.status)) throw new ApiError(response.status, data);
-  return data as T;
 }
 
 export type OfferQuery = { search?: string; category?: string; region?: string; page?: number | string; page_size?: number };
@@ -121,9 +127,24 @@ export const salesApi = {
     api<{ released: boolean }>(`/sales/cancel/${saleId}/`, { method: "POST", body: { transaction_id } }),
 };
 
+export const customerApi = {
+  favorites: (request: Request) => api<OfferSummary[]>("/customer/favorites/", { request }),
+  toggleFavorite: (uuid: string, request: Request) =>
+    api<{ uuid: string; is_favorite: boolean; uuids: string[] }>(`/customer/favorites/${uuid}/toggle/`, { method: "POST", request }),
+  syncFavorites: (uuids: string[], request: Request, token?: string) =>
+    api<{ uuids: string[] }>("/customer/favorites/sync-list/", { method: "POST", body: { uuids }, request, token }),
+  cart: (request: Request, token?: string) => api<Cart>("/customer/cart/", { request, token }),
+  saveCart: (cart: Cart, request: Request, token?: string) => api<Cart>("/customer/cart/update/", { method: "POST", body: cart, request, token }),
+  purchases: (page: number, request: Request) =>
+    api<Page<CustomerPurchase>>("/customer/purchases/", { query: { page, page_size: ORDER_HISTORY_PAGE_SIZE }, request }),
+  reserveExists: (offerUuid: string, request: Request) =>
+    api<ReserveExists>(`/sales/reserve_exists/${offerUuid}/`, { request }),
+};
+
 export const authApi = {
   create: (email: string, password: string, request: Request) =>
     api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
   refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
   session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
+  me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
 };

@@ -15,6 +15,7 @@ import { originFrom, seo } from "#app/lib/seo";
 import { requestOrigin } from "#app/lib/origin.server";
 import type { CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
+import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/lib/consent.server";
 import { offerMap } from "#app/lib/maps.server";
@@ -174,7 +175,10 @@ export default function OfferPage() {
             {logo ? <img src={logo.image_url} alt="" width={40} height={40} /> : null}
             {offer.organization.name}
           </p>
-          <h1>{offer.title}</h1>
+          <div className="offer-title-row">
+            <h1>{offer.title}</h1>
+            <FavoriteButton offerUuid={offer.uuid} title={offer.title} />
+          </div>
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">
             {offer.address ? `${offer.address}, ` : ""}

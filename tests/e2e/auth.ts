@@ -13,7 +13,7 @@ export type Credentials = { email: string; password: string };
  */
 export async function loginAs(page: Page, user: Credentials = DEMO_CUSTOMER) {
   const response = await page.request.post("/login", {
-    form: { email: user.email, password: user.password, redirectTo: "/" },
+    form: { intent: "password", email: user.email, password: user.password, redirectTo: "/" },
     maxRedirects: 0,
   });
   expect(response.status(), `login as ${user.email}`).toBe(303);
@@ -21,5 +21,6 @@ export async function loginAs(page: Page, user: Credentials = DEMO_CUSTOMER) {
 
 /** The header of a logged-in page shows who it is. */
 export async function expectLoggedInAs(page: Page, email: string) {
-  await expect(page.getByText(`Sesión iniciada como ${email}`)).toBeAttached();
+  await expect(page.getByRole("link", { name: `Mi cuenta (sesión iniciada como ${email})` })).toBeAttached();
 }
+
