@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_SMTP_PORT } from "./tests/e2e/mail";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
@@ -22,13 +23,15 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
+  // A real SMTP server for the run (tests/e2e/mail.ts explains how tests read what it receives).
+  globalSetup: "./tests/e2e/global-setup.ts",
   projects: [
     { name: "js", use: { javaScriptEnabled: true } },
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
   webServer: {
     // A fresh embedded database every run: the demo catalogue is the fixture.
-    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} tsx server.ts`,
+    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} tsx server.ts`,
     url: `${baseURL}/api/v0/public/offers/?page_size=1`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -9,6 +9,7 @@ import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { startReservationSweep } from "#api/services/sales";
+import { startMailWorker } from "#api/mail/worker";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 
 let config;
@@ -27,6 +28,8 @@ const applied = await migrate(database.db);
 if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
 if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
 const stopSweep = startReservationSweep(database.db);
+const mailWorker = startMailWorker(database.db, config);
+if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
 
 const app = express();
 app.disable("x-powered-by");
@@ -81,6 +84,7 @@ function shutdown(signal: string) {
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {
+    await mailWorker.stop();
     await viteDevServer?.close();
     await database.close();
     process.exit(0);
