@@ -19,7 +19,8 @@ export type RenderedMail = {
   headers?: Record<string, string>;
 };
 
-export type MessageRenderer = (data: Record<string, unknown>, ctx: MailContext) => Promise<RenderedMail>;
+/** null: the message no longer applies (the address unsubscribed meanwhile) and is skipped. */
+export type MessageRenderer = (data: Record<string, unknown>, ctx: MailContext) => Promise<RenderedMail | null>;
 
 /** Links in mail have no request to take an origin from: the configured one, else this server. */
 export function mailOrigin(config: Pick<Config, "PUBLIC_URL" | "PORT">): string {

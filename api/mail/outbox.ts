@@ -60,6 +60,10 @@ export async function markSent(db: Database, id: string, messageId: string): Pro
     WHERE id = ${id}`);
 }
 
+export async function markSkipped(db: Database, id: string): Promise<void> {
+  await db.execute(sql`UPDATE mail_outbox SET status = 'skipped', claimed_until = NULL WHERE id = ${id}`);
+}
+
 /** Back to the queue after `retryInMs`, or 'failed' for good when retryInMs is null. */
 export async function markFailed(db: Database, id: string, error: string, retryInMs: number | null): Promise<void> {
   const message = error.slice(0, 1000);

@@ -2,7 +2,7 @@ import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
 import { mailOrigin, PermanentMailError, type MessageRenderer } from "./context";
 import { messages as registry } from "./messages";
-import { claimDue, failAbandoned, markFailed, markSent } from "./outbox";
+import { claimDue, failAbandoned, markFailed, markSent, markSkipped } from "./outbox";
 import { createMailTransport, type MailTransport } from "./transport";
 
 export const MAX_ATTEMPTS = 6;
@@ -22,7 +22,7 @@ export type DeliverOptions = {
   log?: (line: string) => void;
 };
 
-export type DeliverResult = { sent: number; retrying: number; failed: number };
+export type DeliverResult = { sent: number; retrying: number; failed: number; skipped: number };
 
 /** SMTP replies 5xx (and render errors we cannot fix) are final; anything else may pass later. */
 function isPermanent(error: unknown): boolean {
@@ -40,7 +40,7 @@ function describe(error: unknown): string {
 export async function deliverDue(db: Database, options: DeliverOptions): Promise<DeliverResult> {
   const { transport, config, messages = registry, backoff = defaultBackoff, maxAttempts = MAX_ATTEMPTS, batch = 20, leaseMs = 5 * 60_000 } = options;
   const log = options.log ?? ((line: string) => console.error(line));
-  const result: DeliverResult = { sent: 0, retrying: 0, failed: 0 };
+  const result: DeliverResult = { sent: 0, retrying: 0, failed: 0, skipped: 0 };
   const abandoned = await failAbandoned(db);
   if (abandoned) log(`Correo: ${abandoned} envío(s) interrumpido(s) marcados como fallidos (no se reenvían).`);
   const domain = /@([^>\s]+)>?\s*$/.exec(config.MAIL_FROM)?.[1] ?? "ofertas.local";
@@ -52,6 +52,11 @@ export async function deliverDue(db: Database, options: DeliverOptions): Promise
       const render = messages[row.kind];
       if (!render) throw new PermanentMailError(`Tipo de correo desconocido: ${row.kind}`);
       const mail = await render(row.data, { db, config, origin, to: row.recipient });
+      if (!mail) {
+        await markSkipped(db, row.id);
+        result.skipped++;
+        continue;
+      }
       const sent = await transport.send({ ...mail, to: row.recipient, messageId: `<${row.id}@${domain}>` });
       await markSent(db, row.id, sent.messageId);
       result.sent++;
@@ -91,7 +96,7 @@ export function startMailWorker(db: Database, config: Config, options: Partial<D
         again = false;
         const r = await deliverDue(db, { ...options, transport, config });
         // A full batch means more may be waiting.
-        if (r.sent + r.retrying + r.failed >= (options.batch ?? 20)) again = true;
+        if (r.sent + r.retrying + r.failed + r.skipped >= (options.batch ?? 20)) again = true;
       } while (again && !stopped);
     })()
       .catch((error) => console.error("Envío de correo fallido:", error))

@@ -27,6 +27,7 @@ const testMessages: Record<string, MessageRenderer> = {
     attachments: [{ filename: "nota.txt", content: Buffer.from(`contenido ${String(data.n)}`), contentType: "text/plain" }],
     headers: { "X-Ofertas-Prueba": "nota-de-prueba" },
   }),
+  "test-gone": async () => null,
 };
 
 const smtpConfig = () => ({ ...api.config, SMTP_URL: smtp.url });
@@ -132,6 +133,14 @@ describe("outbox and worker against a real SMTP server", () => {
     await queueMail(api.db, { kind: "no-existe", to: unknown, dedupeKey: `unknown:${unknown}`, data: {} });
     expect(await deliver()).toMatchObject({ failed: 1 });
     expect(await row(`unknown:${unknown}`)).toMatchObject({ status: "failed", attempts: 1, last_error: "Tipo de correo desconocido: no-existe" });
+  });
+
+  it("skips a message its template says no longer applies", async () => {
+    const to = address("ya-no");
+    await queueMail(api.db, { kind: "test-gone", to, dedupeKey: `gone:${to}`, data: {} });
+    expect(await deliver()).toMatchObject({ skipped: 1, sent: 0 });
+    expect((await row(`gone:${to}`)).status).toBe("skipped");
+    expect(smtp.messages.filter((m) => m.envelopeTo.includes(to))).toHaveLength(0);
   });
 
   it("never resends a message whose sender died mid-send", async () => {

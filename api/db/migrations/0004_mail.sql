@@ -1,4 +1,5 @@
 -- One row per message, written in the same transaction as its cause; the worker sends it later.
+-- 'skipped': the template found at send time that the message no longer applies (unsubscribed).
 -- dedupe_key names the cause ("purchase:<sale>", "digest:<run>:<email>"), so a cause queues once.
 CREATE TABLE mail_outbox (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -6,7 +7,7 @@ CREATE TABLE mail_outbox (
   recipient text NOT NULL,
   dedupe_key text NOT NULL UNIQUE,
   data jsonb NOT NULL DEFAULT '{}'::jsonb,
-  status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued','sending','sent','failed')),
+  status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued','sending','sent','failed','skipped')),
   attempts integer NOT NULL DEFAULT 0,
   send_after timestamptz NOT NULL DEFAULT now(),
   claimed_until timestamptz,
