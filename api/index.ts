@@ -4,6 +4,8 @@ import type { Database } from "#api/db/client";
 import { errorHandler, HttpError } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
+import { customerMailRouter } from "#api/routes/customer-mail";
+import { feedbackRouter } from "#api/routes/feedback";
 import { createPaymentProviders } from "#api/payments/registry";
 
 export type ApiOptions = {
@@ -22,7 +24,9 @@ export function createApi({ db, config, log = (e) => console.error(e) }: ApiOpti
   });
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
+  api.use(customerMailRouter({ db, config }));
   api.use(express.json({ limit: "100kb" }));
+  api.use("/public/offers/feedback", feedbackRouter(db));
   api.use("/public/offers", publicOffersRouter(db));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));

@@ -64,7 +64,11 @@ export function Layout({ preview, children, footer, origin }: { preview: string;
 export async function renderBoth(element: ReactElement): Promise<{ html: string; text: string }> {
   const [html, plain] = await Promise.all([
     render(element),
-    render(element, { plainText: true, htmlToTextOptions: { wordwrap: 78 } }),
+    render(element, {
+      plainText: true,
+      // Spanish titles in capitals read as shouting and lose their accents' clarity.
+      htmlToTextOptions: { wordwrap: 78, selectors: ["h1", "h2", "h3"].map((selector) => ({ selector, options: { uppercase: false } })) },
+    }),
   ]);
   return { html, text: plain };
 }

@@ -1,5 +1,6 @@
 import type { MessageRenderer } from "./context";
 import { renderFeedbackRequest } from "./templates/feedback-request";
+import { renderPurchaseConfirmation } from "./templates/purchase-confirmation";
 
 export type { MailContext, MessageRenderer, RenderedMail } from "./context";
 
@@ -9,5 +10,6 @@ export type { MailContext, MessageRenderer, RenderedMail } from "./context";
  * queueMail(tx, { kind, to, dedupeKey, data }) in the transaction that causes it.
  */
 export const messages: Record<string, MessageRenderer> = {
+  "purchase-confirmation": renderPurchaseConfirmation,
   "feedback-request": renderFeedbackRequest,
 };

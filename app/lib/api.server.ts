@@ -87,6 +87,8 @@ export const salesApi = {
     api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token }, request }),
   capture: (saleId: string, transaction_id: string) =>
     api<Purchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
+  /** A purchase opened from its confirmation mail's signed link (no account needed). */
+  signedPurchase: (saleId: string, sig: string) => api<Purchase>(`/sales/purchase/${saleId}/`, { query: { sig } }),
   cancel: (saleId: string, transaction_id: string) =>
     api<{ released: boolean }>(`/sales/cancel/${saleId}/`, { method: "POST", body: { transaction_id } }),
 };
