@@ -8,9 +8,11 @@ import { createApi } from "#api/index";
 import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
+import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { refreshAuth } from "#app/lib/auth-refresh.server";
 
 let config;
 try {
@@ -27,6 +29,7 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir:
 const applied = await migrate(database.db);
 if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
 if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
+if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
 const stopSweep = startReservationSweep(database.db);
 const mailWorker = startMailWorker(database.db, config);
 if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
@@ -60,6 +63,8 @@ app.use((req, _res, next) => {
   req.headers["x-ofertas-client-ip"] = req.ip ?? "";
   next();
 });
+// Expired access tokens are renewed once per request, before the storefront calls the API.
+app.use(refreshAuth);
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>

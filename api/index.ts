@@ -7,6 +7,10 @@ import { salesRouter } from "#api/routes/sales";
 import { customerMailRouter } from "#api/routes/customer-mail";
 import { feedbackRouter } from "#api/routes/feedback";
 import { createPaymentProviders } from "#api/payments/registry";
+import { authenticate } from "#api/auth/context";
+import { jwtRouter } from "#api/routes/auth";
+import { customerRouter } from "#api/routes/customer";
+import { limiterStoreFor, limits } from "#api/rate-limit";
 
 export type ApiOptions = {
   db: Database;
@@ -18,14 +22,19 @@ export type ApiOptions = {
 export function createApi({ db, config, log = (e) => console.error(e) }: ApiOptions): Router {
   const api = Router();
   const payments = createPaymentProviders(config, db);
+  limits.useStore(limiterStoreFor(db));
   api.use((_req, res, next) => {
     res.set("Content-Language", "es");
     next();
   });
+  // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
+  api.use(authenticate(config));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
   api.use(customerMailRouter({ db, config }));
+  api.use(jwtRouter({ db, config }));
   api.use(express.json({ limit: "100kb" }));
+  api.use(customerRouter({ db, config }));
   api.use("/public/offers/feedback", feedbackRouter(db));
   api.use("/public/offers", publicOffersRouter(db));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));

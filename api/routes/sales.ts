@@ -15,6 +15,7 @@ import { verifyPurchase } from "#lib/signatures.server";
 import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { rateLimit } from "#api/rate-limit";
 import { sandboxRouter } from "#api/routes/sandbox";
+import { getUser } from "#api/auth/context";
 
 /** The origin the buyer's browser sees; forwarded headers count only from a trusted proxy. */
 export function publicOrigin(req: Request, config: Config): string {
@@ -31,7 +32,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
 
   router.post(
     "/public/offers/apply-promocode/",
-    rateLimit({ windowMs: 60_000, max: 30, message: "Demasiados intentos con códigos promocionales. Espera un minuto." }),
+    rateLimit({ name: "apply-promocode", windowMs: 60_000, max: 30, message: "Demasiados intentos con códigos promocionales. Espera un minuto." }),
     json,
     handle(async (req, res) => {
       const body = parseInput(
@@ -68,7 +69,9 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     handle(async (req, res) => {
       const { session_token } = parseInput(z.object({ session_token: z.string().min(10).max(100) }), req.body);
       const origin = publicOrigin(req, config);
-      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES);
+      // A sale made while logged in belongs to that account, whatever email the receipt goes to.
+      const userId = getUser(req)?.id ?? null;
+      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, userId);
       res.status(201).json(answer);
     }),
   );
