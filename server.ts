@@ -11,6 +11,7 @@ import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
+import { startDigestSchedule } from "#api/mail/digest";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 
@@ -32,6 +33,7 @@ if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración carg
 if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
 const stopSweep = startReservationSweep(database.db);
 const mailWorker = startMailWorker(database.db, config);
+const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);
 if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
 
 const app = express();
@@ -88,6 +90,7 @@ function shutdown(signal: string) {
   stopSweep();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
+  stopDigest();
   server.close(async () => {
     await mailWorker.stop();
     await viteDevServer?.close();

@@ -1,4 +1,5 @@
 import type { MessageRenderer } from "./context";
+import { renderDigest } from "./templates/digest";
 import { renderFeedbackRequest } from "./templates/feedback-request";
 import { renderPurchaseConfirmation } from "./templates/purchase-confirmation";
 
@@ -12,4 +13,5 @@ export type { MailContext, MessageRenderer, RenderedMail } from "./context";
 export const messages: Record<string, MessageRenderer> = {
   "purchase-confirmation": renderPurchaseConfirmation,
   "feedback-request": renderFeedbackRequest,
+  digest: renderDigest,
 };

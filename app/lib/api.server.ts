@@ -3,6 +3,7 @@ import type { SessionInfo, TokenPair } from "#lib/accounts";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
 import { accessToken } from "./auth.server";
+import type { Feedback } from "#lib/schemas/feedback";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
 
@@ -21,7 +22,7 @@ export class ApiError extends Error {
 }
 
 type CallOptions = {
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PATCH" | "PUT";
   query?: Record<string, string | number | undefined | (string | undefined)[]>;
   body?: unknown;
   /**
@@ -88,6 +89,16 @@ export const offersApi = {
   selected: (uuids: string[]) =>
     uuids.length ? api<OfferSummary[]>("/public/offers/selected/", { query: { uuids } }) : Promise.resolve([]),
   nearby: (id: string, pageSize = 4) => api<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { query: { page_size: pageSize } }),
+};
+
+export const mailApi = {
+  /** The contract's unsubscribe call; the /unsubscribe page's button makes it. */
+  unsubscribe: (email: string, sig: string) => api<{ detail: string; email: string }>("/customer/unsubscribe/", { query: { email, sig } }),
+  submitFeedback: (body: { feedback_stars: number; offer_uuid: string; user_email: string }) =>
+    api<Feedback>("/public/offers/feedback/", { method: "POST", body }),
+  getFeedback: (id: string) => api<Feedback>(`/public/offers/feedback/${id}/`),
+  updateFeedback: (id: string, body: { feedback_stars?: number; comment?: string }) =>
+    api<Feedback>(`/public/offers/feedback/${id}/`, { method: "PATCH", body }),
 };
 
 export const salesApi = {

@@ -28,4 +28,6 @@ export const FeedbackChangeSchema = z.object({
 });
 
 export type Feedback = { id: string; feedback_stars: number; offer_uuid: string; user_email: string; comment: string };
-export type Rating = { average: number; count: number };
+
+/** Offer cards and the offer page show the average only from this many verified ratings on. */
+export const MIN_RATINGS_SHOWN = 3;

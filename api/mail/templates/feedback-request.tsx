@@ -1,9 +1,11 @@
 import { Heading, Link, Section, Text } from "@react-email/components";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { query } from "#api/db/client";
 import { PermanentMailError, type MessageRenderer } from "../context";
 import { colors, heading, Layout, muted, renderBoth, text } from "../layout";
 
-export const FeedbackRequestData = z.object({ offer_uuid: z.string().uuid(), offer_title: z.string() });
+export const FeedbackRequestData = z.object({ offer_uuid: z.string().uuid() });
 
 export function feedbackLink(origin: string, offer: string, email: string, rate: number): string {
   const q = new URLSearchParams({ rate: String(rate), offer, email });
@@ -42,7 +44,14 @@ export function FeedbackRequestEmail({ origin, email, offerUuid, offerTitle }: {
 export const renderFeedbackRequest: MessageRenderer = async (data, ctx) => {
   const parsed = FeedbackRequestData.safeParse(data);
   if (!parsed.success) throw new PermanentMailError("Datos de la solicitud de valoración no válidos.");
-  const { offer_uuid, offer_title } = parsed.data;
+  const { offer_uuid } = parsed.data;
+  const [offer] = await query<{ title: string; rated: boolean }>(ctx.db, sql`
+    SELECT o.title, EXISTS (SELECT 1 FROM offer_feedback f WHERE f.offer_id = o.id AND f.email = ${ctx.to}) AS rated
+    FROM offers o WHERE o.id = ${offer_uuid}`);
+  if (!offer) throw new PermanentMailError(`La oferta ${offer_uuid} ya no existe.`);
+  // Already rated (from an earlier mail, or after redeeming): asking again would be noise.
+  if (offer.rated) return null;
+  const offer_title = offer.title;
   const body = await renderBoth(<FeedbackRequestEmail origin={ctx.origin} email={ctx.to} offerUuid={offer_uuid} offerTitle={offer_title} />);
   return { subject: `¿Qué tal «${offer_title}»? Valóralo en un clic`, ...body };
 };
