@@ -31,3 +31,10 @@ export type Feedback = { id: string; feedback_stars: number; offer_uuid: string;
 
 /** Offer cards and the offer page show the average only from this many verified ratings on. */
 export const MIN_RATINGS_SHOWN = 3;
+
+/** The form on the /feedback page: its action and its component both use it. */
+export const FeedbackFormSchema = z.object({
+  id: z.string().uuid("Valoración no válida."),
+  feedback_stars: stars,
+  comment: z.string().trim().max(MAX_FEEDBACK_COMMENT, `El comentario puede tener como máximo ${MAX_FEEDBACK_COMMENT} caracteres.`).optional(),
+});

@@ -128,7 +128,7 @@ export async function readInbox(inboxDir: string): Promise<ReceivedMail[]> {
 }
 
 /** Polls `inboxDir` until a message to `to` (and with a matching subject) arrives. */
-export async function waitForMail(inboxDir: string, to: string, { subject, timeoutMs = 15_000 }: WaitOptions = {}): Promise<ReceivedMail> {
+export async function waitForMail(inboxDir: string, to: string, { subject, timeoutMs = 30_000 }: WaitOptions = {}): Promise<ReceivedMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = (await readInbox(inboxDir)).find((m) => matches(m, to, subject));
