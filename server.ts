@@ -12,6 +12,7 @@ import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { startDigestSchedule } from "#api/mail/digest";
+import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 
@@ -35,6 +36,9 @@ const stopSweep = startReservationSweep(database.db);
 const mailWorker = startMailWorker(database.db, config);
 const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);
 if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
+const stopAnalytics = config.ANALYTICS_API_KEY
+  ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
+  : () => {};
 
 const app = express();
 app.disable("x-powered-by");
@@ -88,6 +92,7 @@ function shutdown(signal: string) {
   closing = true;
   console.log(`${signal}: cerrando…`);
   stopSweep();
+  stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   stopDigest();

@@ -16,6 +16,9 @@ import { originFrom, seo } from "#app/lib/seo";
 import { requestOrigin } from "#app/lib/origin.server";
 import type { CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
+import { OfferMap } from "#app/components/offer-map";
+import { getConsent } from "#app/lib/consent.server";
+import { offerMap } from "#app/lib/maps.server";
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
@@ -39,7 +42,11 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     if (error instanceof ApiError && error.status === 404) throw data({ message: error.message }, { status: 404 });
     throw error;
   }
-  const [nearby, cart] = await Promise.all([offersApi.nearby(offer.uuid, 4).then((r) => r.results.map(toCard)).catch(() => []), getCart(request)]);
+  const [nearby, cart, consent] = await Promise.all([
+    offersApi.nearby(offer.uuid, 4).then((r) => r.results.map(toCard)).catch(() => []),
+    getCart(request),
+    getConsent(request),
+  ]);
   const inCart = cart.items.find((i) => i.offerUuid === offer.uuid) ?? null;
   const origin = requestOrigin(request);
   const jsonLd = {
@@ -68,6 +75,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       nearby,
       inCart,
       jsonLd,
+      map: offerMap(offer, consent),
       dates: {
         from: offer.valid_from ? formatDate(offer.valid_from) : null,
         until: offer.valid_until ? formatDate(offer.valid_until) : null,
@@ -143,7 +151,7 @@ function AddToCart() {
 }
 
 export default function OfferPage() {
-  const { offer, nearby, dates } = useLoaderData<typeof loader>();
+  const { offer, nearby, dates, map } = useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -201,6 +209,7 @@ export default function OfferPage() {
           </ul>
         </section>
       ) : null}
+      {map ? <OfferMap map={map} address={[offer.address, offer.region].filter(Boolean).join(", ")} title={offer.title} /> : null}
       {nearby.length ? (
         <section className="offer-section">
           <h2>Cerca de aquí</h2>
