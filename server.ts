@@ -8,6 +8,7 @@ import { createApi } from "#api/index";
 import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
+import { seedDemoRatings } from "#api/db/seed-ratings";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
@@ -30,7 +31,10 @@ try {
 const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
 const applied = await migrate(database.db);
 if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
-if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
+if (await seedIfEmpty(database.db)) {
+  console.log("Catálogo de demostración cargado.");
+  await seedDemoRatings(database.db);
+}
 if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
 const stopSweep = startReservationSweep(database.db);
 const mailWorker = startMailWorker(database.db, config);

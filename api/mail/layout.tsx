@@ -9,7 +9,7 @@ export const colors = { brand: "#b83a17", ink: "#1f2328", muted: "#4b5563", line
 const darkMode = `
   :root { color-scheme: light dark; supported-color-schemes: light dark; }
   @media (prefers-color-scheme: dark) {
-    .m-body { background: #111315 !important; }
+    .m-body, .m-body > table > tbody > tr > td { background: #111315 !important; }
     .m-card { background: #1c1f23 !important; border-color: #33373d !important; }
     .m-ink, .m-card p, .m-card td, .m-card h1, .m-card h2 { color: #f3f4f6 !important; }
     .m-muted { color: #c7ccd3 !important; }

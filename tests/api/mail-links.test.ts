@@ -6,6 +6,7 @@ import { digestPeriod, queueDigestNow, runScheduledDigest } from "#api/mail/dige
 import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";
 import { queueFeedbackAfterRedemption } from "#api/services/feedback";
+import { seedDemoRatings } from "#api/db/seed-ratings";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { startTestSmtp, type TestSmtp } from "#tests/support/smtp";
 import { capture, expectSpanish, makeOption, newEmail, orderBody, sandboxAction, type Option } from "./_helpers";
@@ -269,6 +270,18 @@ describe("/public/offers/feedback/", () => {
     const list = await call(api, `/public/offers/?page_size=100`);
     const card = list.body.results.find((o: { uuid: string }) => o.uuid === option.offerId);
     if (card) expect(card.rating).toEqual(after);
+  });
+});
+
+describe("demo ratings", () => {
+  it("the demo catalogue's first offers show an average from the first start", async () => {
+    const seeded = await seedDemoRatings(api.db);
+    expect(seeded).toBeGreaterThanOrEqual(18);
+    expect(await seedDemoRatings(api.db)).toBe(seeded); // idempotent
+    const list = await call(api, "/public/offers/?page_size=100");
+    const rated = list.body.results.filter((o: { rating: unknown }) => o.rating);
+    expect(rated.length).toBeGreaterThanOrEqual(6);
+    expect(rated[0].rating.count).toBeGreaterThanOrEqual(3);
   });
 });
 
