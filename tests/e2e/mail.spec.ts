@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { unsubscribeSignature } from "../../lib/signatures.server";
 import { pdfText } from "../support/pdf";
 import { acceptCookies, expect, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./fixtures";
 import { E2E_INBOX, waitForMail } from "./mail";
@@ -22,6 +24,12 @@ async function buyThroughApi(request: APIRequestContext, offer: OfferSummary, em
   await request.post(payment.redirect_url, { form: { action: "pay" }, maxRedirects: 0 });
   const captured = await request.post(`/api/v0/sales/capture/${payment.sale_id}/`, { data: { transaction_id: payment.transaction_id } });
   expect(captured.status()).toBe(200);
+}
+
+/** The two links a digest carries (see api/mail/templates/digest.tsx), as relative paths. */
+function unsubscribeLinks(secret: string, email: string) {
+  const q = new URLSearchParams({ email, sig: unsubscribeSignature([secret], email) });
+  return { page: `/unsubscribe?${q}`, oneClick: `/api/v0/customer/unsubscribe/one-click/?${q}` };
 }
 
 /** The first link in a mail's HTML whose path starts with `path`. */
@@ -113,4 +121,46 @@ test("feedback links → thanks page → the rating shows on the offer once thre
   await expect(page.getByText("La valoración máxima es 5 estrellas.")).toBeVisible();
   await page.goto(`/feedback?rate=5`);
   await expect(page).toHaveURL(/\/$/);
+});
+
+test("a digest's unsubscribe link → confirm → unsubscribed; the one-click POST needs no cookie", async ({ page, js, playwright }) => {
+  const all = await offers(page);
+  const email = uniqueEmail(`baja-${js ? "js" : "nojs"}`);
+  await buyThroughApi(page.request, all[2], email, true);
+  // The links the digest carries, signed as the server signs them (the E2E server's generated secret).
+  const secret = readFileSync(`${process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data"}/session-secret`, "utf8").trim();
+  const { page: pageLink } = unsubscribeLinks(secret, email);
+
+  await page.goto(pageLink.replace(/sig=[^&]+/, "sig=falsa"));
+  await expect(page.getByRole("heading", { name: "Este enlace no es válido" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Ir a la página principal" })).toBeVisible();
+
+  await page.goto(pageLink);
+  await ready(page, js);
+  await expect(page.getByRole("heading", { name: "¿Quieres dejar de recibir nuestras ofertas?" })).toBeVisible();
+  await expect(page.getByText(email)).toBeVisible();
+  // Opening the page changed nothing: a scanner that follows the link does not unsubscribe anyone.
+  await page.reload();
+  await page.getByRole("button", { name: "Sí, darme de baja" }).click();
+  await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
+  // Twice is fine.
+  await page.goto(pageLink);
+  await page.getByRole("button", { name: "Sí, darme de baja" }).click();
+  await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
+
+  // RFC 8058 from a mail provider: a fresh client with no cookies at all.
+  const other = uniqueEmail("one-click");
+  await buyThroughApi(page.request, all[2], other, true);
+  const provider = await playwright.request.newContext({ baseURL: page.url().replace(/\/unsubscribe.*$/, "") });
+  const otherLinks = unsubscribeLinks(secret, other);
+  const response = await provider.post(otherLinks.oneClick, {
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    data: "List-Unsubscribe=One-Click",
+  });
+  expect(response.status()).toBe(200);
+  await provider.dispose();
+  // Already unsubscribed: the confirmation still works and says so.
+  await page.goto(otherLinks.page);
+  await page.getByRole("button", { name: "Sí, darme de baja" }).click();
+  await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
 });
