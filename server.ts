@@ -7,10 +7,12 @@ import { superviseWorkers } from "#lib/cluster.server";
 import { ConfigError, loadConfig } from "#lib/config.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
-import { DataDirInUseError } from "#api/control";
+import { DataDirInUseError, registerControlCommand } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
 import { startReservationSweep } from "#api/services/sales";
+import { startMailWorker } from "#api/mail/worker";
+import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
@@ -50,6 +52,15 @@ try {
 }
 const { database, claim } = started;
 const stopSweep = startReservationSweep(database.db);
+const mailWorker = startMailWorker(database.db, config);
+const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);
+// `npm run digest` asks the server that owns the embedded database through its control socket.
+registerControlCommand("digest", async () => {
+  const run = await queueDigestNow(database.db);
+  mailWorker.wake();
+  return run;
+});
+if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
 const stopAnalytics = config.ANALYTICS_API_KEY
   ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
   : () => {};
@@ -135,7 +146,9 @@ function shutdown(signal: string) {
   stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
+  stopDigest();
   server.close(async () => {
+    await mailWorker.stop();
     await viteDevServer?.close();
     await database.close();
     await claim?.release();

@@ -4,6 +4,8 @@ import type { Database } from "#api/db/client";
 import { errorHandler, HttpError, parseJsonBody, rejectUnstorableText } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
+import { customerMailRouter } from "#api/routes/customer-mail";
+import { feedbackRouter } from "#api/routes/feedback";
 import { createPaymentProviders } from "#api/payments/registry";
 import { authenticate, getUser } from "#api/auth/context";
 import { jwtRouter } from "#api/routes/auth";
@@ -42,11 +44,13 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(authenticate(config));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
+  api.use(customerMailRouter({ db, config }));
   api.use(jwtRouter({ db, config }));
   // Uploads parse their own (larger) bodies before the default JSON limit applies.
   api.use(imageUploadRouter({ db, identify }));
   api.use(express.json({ limit: "100kb" }));
   api.use(customerRouter({ db, config }));
+  api.use("/public/offers/feedback", feedbackRouter(db));
   api.use(customerDataRouter({ db, config }));
   api.use(authUsersRouter({ db, config }));
   api.use("/public/offers", publicOffersRouter(db, config));

@@ -38,6 +38,21 @@ const EnvSchema = z.object({
   ALLPAY_API_KEY: optionalString,
   ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
   RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  // Mail: with no SMTP_URL every message is written as an .eml file under DATA_DIR/mail/.
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^/]+/, "debe ser smtp://usuario:clave@servidor:puerto o smtps://…")
+      .optional(),
+  ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(/^(.*<[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}>|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$/i, "debe ser una dirección, por ejemplo «ofertas <no-responder@ofertas.es>»")
+    .default("ofertas <no-responder@ofertas.es>"),
+  FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
+  DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
   // Third parties (issue 12): each is off until its key is set, and then only after consent.
   ANALYTICS_API_KEY: optionalString,
   ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),

@@ -194,6 +194,39 @@ export const offerCounts = pgTable("offer_counts", {
   n: integer("n").notNull(),
 });
 
+export const mailOutbox = pgTable("mail_outbox", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  kind: text("kind").notNull(),
+  recipient: text("recipient").notNull(),
+  dedupeKey: text("dedupe_key").notNull(),
+  data: jsonb("data").notNull(),
+  status: text("status").notNull().default("queued"),
+  attempts: integer("attempts").notNull().default(0),
+  sendAfter: timestamp("send_after", { withTimezone: true }).notNull().defaultNow(),
+  claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+  lastError: text("last_error"),
+  messageId: text("message_id"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  sentAt: timestamp("sent_at", { withTimezone: true }),
+});
+
+export const mailSubscriptions = pgTable("mail_subscriptions", {
+  email: text("email").primaryKey(),
+  consentedAt: timestamp("consented_at", { withTimezone: true }).notNull(),
+  consentSource: text("consent_source").notNull(),
+  unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+});
+
+export const offerFeedback = pgTable("offer_feedback", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  offerId: uuid("offer_id").notNull(),
+  email: text("email").notNull(),
+  stars: integer("stars").notNull(),
+  comment: text("comment").notNull().default(""),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const users = pgTable("users", {
   id: uuid("id").primaryKey().defaultRandom(),
   email: text("email").notNull(),

@@ -5,6 +5,7 @@ import { migrate } from "./migrate";
 import { seedIfEmpty } from "./seed";
 import { seedDemoAccounts } from "./seed-accounts";
 import { seedDemoPartner } from "./seed-partner";
+import { seedDemoRatings } from "./seed-ratings";
 
 const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Cuentas de demostración»).";
 const DEMO_PARTNER_LOADED = "Socio de demostración creado (README, «Demo accounts»).";
@@ -37,7 +38,10 @@ export async function startDatabase(
     prepare: async (db) => {
       const applied = await migrate(db);
       if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
-      if (await seedIfEmpty(db)) log("Catálogo de demostración cargado.");
+      if (await seedIfEmpty(db)) {
+        log("Catálogo de demostración cargado.");
+        await seedDemoRatings(db);
+      }
       if (await seedDemoAccounts(db)) log(DEMO_ACCOUNTS_LOADED);
       if (await seedDemoPartner(db)) log(DEMO_PARTNER_LOADED);
     },
@@ -47,7 +51,10 @@ export async function startDatabase(
     const applied = await migrate(database.db);
     if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
     onPhase?.("seed");
-    if (await seedIfEmpty(database.db)) log("Catálogo de demostración cargado.");
+    if (await seedIfEmpty(database.db)) {
+      log("Catálogo de demostración cargado.");
+      await seedDemoRatings(database.db);
+    }
     if (await seedDemoAccounts(database.db)) log(DEMO_ACCOUNTS_LOADED);
     if (await seedDemoPartner(database.db)) log(DEMO_PARTNER_LOADED);
   } catch (error) {

@@ -11,9 +11,11 @@ import { rememberAnalyticsConsent } from "#api/analytics/outbox";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import type { PaymentProviders } from "#api/payments/registry";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
-import { captureSale, checkPromoCode, countUnknownPromoCodes, createSale, findTransaction, releaseSale, validateOrder } from "#api/services/sales";
+import { captureSale, checkPromoCode, countUnknownPromoCodes, createSale, findTransaction, purchaseOf, releaseSale, validateOrder } from "#api/services/sales";
 import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
+import { verifyPurchase } from "#lib/signatures.server";
+import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { sandboxRouter } from "#api/routes/sandbox";
 import { publicOrigin } from "#api/hosts";
 import { getUser } from "#api/auth/context";
@@ -107,7 +109,41 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     handle(async (req, res) => {
       if (!isUuid(req.params.id)) throw badRequest("Identificador de venta no válido.");
       const { transaction_id } = parseInput(z.object({ transaction_id: z.string().uuid("transaction_id no válido.") }), req.body);
-      res.json(await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase()));
+      res.json(await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase(), { feedbackDelayDays: config.FEEDBACK_DELAY_DAYS }));
+    }),
+  );
+
+  /**
+   * A purchase opened from the link in its confirmation mail: the signature (HMAC of the sale id
+   * under the session secrets) stands in for an account, so guests can see their coupons again.
+   */
+  const signedPurchase = async (req: Request) => {
+    const sig = typeof req.query.sig === "string" ? req.query.sig : "";
+    if (!isUuid(req.params.id) || !sig || !verifyPurchase(config.sessionSecrets, req.params.id, sig)) {
+      throw new HttpError(404, "Este enlace no es válido o ha caducado.");
+    }
+    const purchase = await purchaseOf(db, req.params.id.toLowerCase());
+    if (purchase.status !== "paid") throw new HttpError(404, "Este enlace no es válido o ha caducado.");
+    return purchase;
+  };
+  router.get(
+    "/sales/purchase/:id/",
+    handle(async (req, res) => {
+      res.set("Cache-Control", "private, no-store");
+      res.json(await signedPurchase(req));
+    }),
+  );
+  router.get(
+    "/sales/purchase/:id/vouchers.pdf",
+    handle(async (req, res) => {
+      const purchase = await signedPurchase(req);
+      const pdf = await buildVoucherPdf(purchase, { origin: publicOrigin(req, config) });
+      res.set({
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `attachment; filename="cupones-${purchase.sale_id.slice(0, 8)}.pdf"`,
+        "Cache-Control": "private, no-store",
+      });
+      res.send(Buffer.from(pdf));
     }),
   );
 
@@ -146,7 +182,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       try {
         const tx = await findTransaction(db, { transactionId: event.transactionId, provider: name, providerRef: event.providerRef });
         if (tx && event.kind === "payment.completed") {
-          await captureSale(db, payments.all, tx.saleId, tx.id);
+          await captureSale(db, payments.all, tx.saleId, tx.id, { feedbackDelayDays: config.FEEDBACK_DELAY_DAYS });
         } else if (tx && event.kind === "payment.failed") {
           await releaseSale(db, tx.saleId, "declined");
         }

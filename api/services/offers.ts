@@ -4,6 +4,7 @@ import type { CategoryId } from "#lib/categories";
 import type { OfferDetail, OfferSummary, PriceOption } from "#lib/schemas/offer";
 import { query, type Database, type Executor } from "#api/db/client";
 import { offerCounts, offerImages, offers, organizations, priceOptions } from "#api/db/schema";
+import { offerRatings } from "#api/services/feedback";
 
 export type OfferFilters = {
   search?: string;
@@ -123,9 +124,10 @@ type SummaryRow = {
 async function attachChildren(db: Executor, rows: SummaryRow[]): Promise<OfferSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.uuid);
-  const [images, options] = await Promise.all([
+  const [images, options, ratings] = await Promise.all([
     db.select().from(offerImages).where(inArray(offerImages.offerId, ids)).orderBy(asc(offerImages.position)),
     db.select().from(priceOptions).where(inArray(priceOptions.offerId, ids)).orderBy(asc(priceOptions.position)),
+    offerRatings(db, ids),
   ]);
   return rows.map(({ organization_uuid, organization_name, ...row }) => ({
     ...row,
@@ -136,6 +138,7 @@ async function attachChildren(db: Executor, rows: SummaryRow[]): Promise<OfferSu
       .sort((a, b) => Number(b.cover) - Number(a.cover))
       .map((i) => ({ image_url: i.imageUrl, cover: i.cover, logo: i.logo, width: i.width, height: i.height, alt: i.alt })),
     price_options: options.filter((o) => o.offerId === row.uuid).map(toPriceOption),
+    rating: ratings.get(row.uuid) ?? null,
   }));
 }
 

@@ -23,6 +23,11 @@ import {
 import { HttpError } from "#api/http";
 import { queuePurchaseEvent } from "#api/analytics/outbox";
 import type { PaymentProvider, PaymentState } from "#api/payments/types";
+import { queueMail } from "#api/mail/outbox";
+import { DEFAULT_FEEDBACK_DELAY_DAYS, queueFeedbackRequest } from "#api/services/feedback";
+import { recordConsent } from "#api/services/subscriptions";
+
+export type CaptureOptions = { feedbackDelayDays?: number };
 
 
 type PromoRow = typeof promoCodes.$inferSelect;
@@ -540,7 +545,13 @@ export async function findTransaction(db: Executor, by: { transactionId?: string
  * marks it paid exactly once. The return redirect, the webhook and a reload can all arrive at the
  * same time; the conditional update decides which one issues the coupons, the others read them.
  */
-export async function captureSale(db: Database, providers: Map<string, PaymentProvider>, saleId: string, transactionId: string): Promise<Purchase> {
+export async function captureSale(
+  db: Database,
+  providers: Map<string, PaymentProvider>,
+  saleId: string,
+  transactionId: string,
+  options: CaptureOptions = {},
+): Promise<Purchase> {
   const tx = await findTransaction(db, { transactionId });
   if (!tx || tx.saleId !== saleId) throw new HttpError(404, "No hemos encontrado ese pago.");
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
@@ -570,7 +581,7 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
     throw new HttpError(409, "El importe cobrado no coincide con el pedido. Nuestro equipo lo revisará y te lo reembolsará.");
   }
   try {
-    await markPaid(db, saleId, tx.id);
+    await markPaid(db, saleId, tx.id, options);
   } catch (error) {
     if (error instanceof SoldOutAfterExpiry) {
       // Recorded outside the rolled-back transaction, so the owed refund is never forgotten.
@@ -625,7 +636,7 @@ async function lockPriceOptions(tx: Executor, optionIds: string[]) {
   await tx.execute(sql`SELECT id FROM price_options WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) ORDER BY id FOR UPDATE`);
 }
 
-async function markPaid(db: Database, saleId: string, transactionId: string) {
+async function markPaid(db: Database, saleId: string, transactionId: string, options: CaptureOptions) {
   await transactionWithRetry(db, async (t) => {
     let won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
     if (won.length === 0) {
@@ -653,7 +664,16 @@ async function markPaid(db: Database, saleId: string, transactionId: string) {
     const codes = items.flatMap((item) => Array.from({ length: item.quantity }, () => ({ saleItemId: item.id, code: couponCode() })));
     if (codes.length) await t.insert(coupons).values(codes);
     await queuePurchaseEvent(t, saleId); // sent by api/analytics/delivery.ts, only with the buyer's consent
-    await t.delete(checkoutSessions).where(eq(checkoutSessions.token, (await t.select({ s: sales.sessionToken }).from(sales).where(eq(sales.id, saleId)))[0].s));
+    const [paid] = await t.select({ s: sales.sessionToken, email: sales.email, checkoutData: sales.checkoutData }).from(sales).where(eq(sales.id, saleId));
+    await t.delete(checkoutSessions).where(eq(checkoutSessions.token, paid.s));
+    // Mail is written in this transaction: it goes out if and only if the sale is paid.
+    await queueMail(t, { kind: "purchase-confirmation", to: paid.email, dedupeKey: `purchase:${saleId}`, data: { sale_id: saleId } });
+    for (const offerId of new Set(items.map((i) => i.offerId))) {
+      await queueFeedbackRequest(t, { email: paid.email, offerId, delayDays: options.feedbackDelayDays ?? DEFAULT_FEEDBACK_DELAY_DAYS });
+    }
+    if ((paid.checkoutData as { mail_agreement?: boolean }).mail_agreement === true) {
+      await recordConsent(t, { email: paid.email, source: `checkout:${saleId}` });
+    }
   });
 }
 
@@ -661,7 +681,15 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
   if (!sale) throw new HttpError(404, "No hemos encontrado ese pedido.");
   const items = await db
-    .select({ item: saleItems, title: offers.title, optionTitle: priceOptions.title })
+    .select({
+      item: saleItems,
+      title: offers.title,
+      optionTitle: priceOptions.title,
+      address: offers.address,
+      conditions: offers.conditions,
+      validFrom: offers.validFrom,
+      validUntil: offers.validUntil,
+    })
     .from(saleItems)
     .innerJoin(offers, eq(offers.id, saleItems.offerId))
     .innerJoin(priceOptions, eq(priceOptions.id, saleItems.priceOptionId))
@@ -676,7 +704,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
     total: fromCents(sale.totalCents),
     currency: sale.currency,
     paid_at: sale.paidAt?.toISOString() ?? null,
-    items: items.map(({ item, title, optionTitle }) => ({
+    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil }) => ({
       offer_uuid: item.offerId,
       title,
       option_title: optionTitle,
@@ -684,6 +712,10 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
       paid_unit_price: fromCents(item.paidUnitCents),
       for_present: item.forPresent,
       coupons: codes.filter((c) => c.saleItemId === item.id).map((c) => c.code).sort(),
+      address,
+      conditions,
+      valid_from: validFrom,
+      valid_until: validUntil,
     })),
   };
 }

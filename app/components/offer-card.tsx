@@ -3,6 +3,7 @@ import type { OfferCardData } from "#app/lib/offer-card";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { DiscountBadge, PriceTag } from "./price";
 import { FavoriteButton } from "./favorite-button";
+import { RatingSummary } from "./stars";
 
 export function OfferCard({ offer, eager = false, target }: { offer: OfferCardData; eager?: boolean; target?: "_blank" }) {
   const { cover, price: option, soldOut } = offer;
@@ -30,6 +31,7 @@ export function OfferCard({ offer, eager = false, target }: { offer: OfferCardDa
           {offer.region}
           {isCategoryId(offer.category) ? ` · ${CATEGORY_LABELS[offer.category]}` : null}
         </p>
+        {offer.rating ? <RatingSummary rating={offer.rating} className="card-rating" /> : null}
         {option ? <PriceTag actual={option.actual_price} regular={option.regular_price} /> : null}
       </div>
     </>

@@ -5,6 +5,7 @@ import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
 import { accessToken } from "./auth.server";
+import type { Feedback } from "#lib/schemas/feedback";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
@@ -113,6 +114,16 @@ export const offersApi = {
   nearby: (id: string, pageSize = 4) => cachedRead<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
 };
 
+export const mailApi = {
+  /** The contract's unsubscribe call; the /unsubscribe page's button makes it. */
+  unsubscribe: (email: string, sig: string) => api<{ detail: string; email: string }>("/customer/unsubscribe/", { query: { email, sig } }),
+  submitFeedback: (body: { feedback_stars: number; offer_uuid: string; user_email: string }) =>
+    api<Feedback>("/public/offers/feedback/", { method: "POST", body }),
+  getFeedback: (id: string) => api<Feedback>(`/public/offers/feedback/${id}/`),
+  updateFeedback: (id: string, body: { feedback_stars?: number; comment?: string }) =>
+    api<Feedback>(`/public/offers/feedback/${id}/`, { method: "PATCH", body }),
+};
+
 export const salesApi = {
   applyPromoCode: (promo_code: string, request: Request) =>
     api<PromoCode & { offer_uuid: string | null }>("/public/offers/apply-promocode/", { method: "POST", body: { promo_code }, request }),
@@ -123,6 +134,8 @@ export const salesApi = {
     api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
   capture: (saleId: string, transaction_id: string) =>
     api<Purchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
+  /** A purchase opened from its confirmation mail's signed link (no account needed). */
+  signedPurchase: (saleId: string, sig: string) => api<Purchase>(`/sales/purchase/${saleId}/`, { query: { sig } }),
   cancel: (saleId: string, transaction_id: string) =>
     api<{ released: boolean }>(`/sales/cancel/${saleId}/`, { method: "POST", body: { transaction_id } }),
 };

@@ -66,6 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const state = await getCheckoutState(request);
   const remembered = {
     email: form.email,
+    mail_agreement: form.mail_agreement,
     need_receipt: form.need_receipt,
     user_fullname: form.user_fullname,
     user_tax_number: form.user_tax_number,
@@ -308,7 +309,7 @@ function CheckoutDetailsForm() {
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-        <small className="muted">Tu compra y tus cupones quedarán asociados a este correo.</small>
+        <small className="muted">Te enviaremos aquí la confirmación y los cupones.</small>
         {errorOf(fields.email)}
       </div>
       {wallet ? fullName : null}
@@ -328,6 +329,15 @@ function CheckoutDetailsForm() {
           </span>
         </label>
         {errorOf(fields.subs_agreement)}
+      </div>
+      <div>
+        <label className="checkbox">
+          <input type="checkbox" id={fields.mail_agreement.id} name={fields.mail_agreement.name} defaultChecked={fields.mail_agreement.initialValue === "on"} />
+          <span>
+            Quiero recibir ofertas por correo (<a href="/marketing-agreement">Consentimiento comercial</a>). Puedes darte de baja en
+            cualquier momento.
+          </span>
+        </label>
       </div>
       <div>
         <label className="checkbox">

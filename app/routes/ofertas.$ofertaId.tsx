@@ -7,6 +7,7 @@ import { maxTickets, toCents } from "#lib/prices";
 import { isUuid } from "#lib/uuid";
 import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
+import { RatingSummary } from "#app/components/stars";
 import { TicketCounter } from "#app/components/ticket-counter";
 import { ApiError, offersApi } from "#app/lib/api.server";
 import { getCart } from "#app/lib/cart.server";
@@ -56,6 +57,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     description: offer.summary,
     image: offer.images.map((i) => `${origin}${i.image_url}`),
     brand: { "@type": "Organization", name: offer.organization.name },
+    ...(offer.rating
+      ? { aggregateRating: { "@type": "AggregateRating", ratingValue: offer.rating.average, reviewCount: offer.rating.count, bestRating: 5, worstRating: 1 } }
+      : {}),
     offers: offer.price_options.map((o) => ({
       "@type": "Offer",
       name: o.title,
@@ -179,6 +183,7 @@ export default function OfferPage() {
             <h1>{offer.title}</h1>
             <FavoriteButton offerUuid={offer.uuid} title={offer.title} />
           </div>
+          {offer.rating ? <RatingSummary rating={offer.rating} /> : null}
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">
             {offer.address ? `${offer.address}, ` : ""}

@@ -86,5 +86,10 @@ export type Purchase = {
     paid_unit_price: string;
     for_present: boolean;
     coupons: string[];
+    /** Where and when the coupons are used, as printed on the voucher. */
+    address: string;
+    conditions: string;
+    valid_from: string | null;
+    valid_until: string | null;
   }[];
 };
