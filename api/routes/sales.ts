@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import express, { Router } from "express";
+import express, { Router, type Request } from "express";
 import { z } from "zod";
 import type { Config } from "#lib/config.server";
 import { isValidEmail } from "#lib/email";

@@ -5,6 +5,7 @@ export type OfferSummary = {
   title: string;
   region: string;
   price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[];
+  rating?: { average: number; count: number } | null;
 };
 
 export const test = base.extend<{ js: boolean }>({
