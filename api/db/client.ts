@@ -39,6 +39,10 @@ export type OpenOptions = {
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that the server ends (restart, failover, a dropped test database) emits
+    // 'error' on the pool; unheard, that is an uncaught exception that kills the whole process.
+    // The pool replaces the connection on the next query, so logging is all there is to do.
+    pool.on("error", (error) => console.warn(`PostgreSQL: conexión inactiva cerrada (${error.message}).`));
     // numeric stays a string ("12.50"), which is the API's money format.
     return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
   }
