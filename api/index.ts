@@ -12,6 +12,7 @@ import { jwtRouter } from "#api/routes/auth";
 import { customerRouter } from "#api/routes/customer";
 import { customerDataRouter } from "#api/routes/customer-data";
 import { authUsersRouter } from "#api/routes/users";
+import { verificationRouter } from "#api/routes/verification";
 import { imageUploadRouter, partnerRouter, usersRouter } from "#api/routes/partner";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import type { Identify } from "#api/services/access";
@@ -52,6 +53,7 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(customerRouter({ db, config }));
   api.use("/public/offers/feedback", feedbackRouter(db));
   api.use(customerDataRouter({ db, config }));
+  api.use(verificationRouter({ db, config }));
   api.use(authUsersRouter({ db, config }));
   api.use("/public/offers", publicOffersRouter(db, config));
   api.use(partnerRouter({ db, identify }));

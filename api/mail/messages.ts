@@ -1,6 +1,10 @@
 import type { MessageRenderer } from "./context";
+import { renderAccountActivation } from "./templates/account-activation";
 import { renderDigest } from "./templates/digest";
+import { renderEmailChange } from "./templates/email-change";
 import { renderFeedbackRequest } from "./templates/feedback-request";
+import { renderLoginCode } from "./templates/login-code";
+import { renderPasswordReset } from "./templates/password-reset";
 import { renderPurchaseConfirmation } from "./templates/purchase-confirmation";
 
 export type { MailContext, MessageRenderer, RenderedMail } from "./context";
@@ -14,4 +18,8 @@ export const messages: Record<string, MessageRenderer> = {
   "purchase-confirmation": renderPurchaseConfirmation,
   "feedback-request": renderFeedbackRequest,
   digest: renderDigest,
+  "login-code": renderLoginCode,
+  "account-activation": renderAccountActivation,
+  "password-reset": renderPasswordReset,
+  "email-change": renderEmailChange,
 };

@@ -16,10 +16,12 @@ import {
   favoriteOffers,
   getCart,
   openReservation,
+  ownedCoupon,
   saveCart,
   toggleFavorite,
   type Owner,
 } from "#api/services/customer-data";
+import { voucherPdfFor } from "#api/services/coupon-pdf";
 
 /** A logged-in customer, or else the anonymous session a cookie-less client holds. */
 function ownerOf(req: Request): Owner {
@@ -111,6 +113,21 @@ export function customerDataRouter({ db, config }: { db: Database; config: Confi
     }),
   );
 
+  router.post(
+    "/sales/download_coupon/",
+    handle(async (req, res) => {
+      const user = requireUser(req);
+      const { coupon } = parseInput(z.object({ coupon: z.string().uuid("Identificador de cupón no válido.") }), req.body);
+      const owned = await ownedCoupon(db, user.id, coupon.toLowerCase());
+      // Another customer's coupon answers exactly like one that does not exist.
+      if (!owned) throw notFound("No hemos encontrado ese cupón.");
+      const pdf = await voucherPdfFor(db, config, owned);
+      res
+        .status(200)
+        .set({ "Content-Type": "application/pdf", "Content-Disposition": `attachment; filename="cupon-${owned.code}.pdf"` })
+        .send(Buffer.from(pdf));
+    }),
+  );
 
   router.get(
     "/sales/reserve_exists/:id/",

@@ -59,6 +59,16 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   return data as T;
 }
 
+/** The same call, answering the raw Response (a PDF); a failure is still an ApiError. */
+export async function apiFile(path: string, options: CallOptions = {}): Promise<Response> {
+  const response = await apiResponse(path, options);
+  if (!response.ok) {
+    const body = await response.json().catch(() => null);
+    throw new ApiError(response.status, body);
+  }
+  return response;
+}
+
 async function apiResponse(path: string, options: CallOptions): Promise<Response> {
   const url = new URL(`${config().apiUrl}${path}`);
   for (const [key, value] of Object.entries(options.query ?? {})) {
@@ -150,6 +160,7 @@ export const customerApi = {
   saveCart: (cart: Cart, request: Request, token?: string) => api<Cart>("/customer/cart/update/", { method: "POST", body: cart, request, token }),
   purchases: (page: number, request: Request) =>
     api<Page<CustomerPurchase>>("/customer/purchases/", { query: { page, page_size: ORDER_HISTORY_PAGE_SIZE }, request }),
+  downloadCoupon: (coupon: string, request: Request) => apiFile("/sales/download_coupon/", { method: "POST", body: { coupon }, request }),
   reserveExists: (offerUuid: string, request: Request) =>
     api<ReserveExists>(`/sales/reserve_exists/${offerUuid}/`, { request }),
 };
@@ -159,5 +170,9 @@ export const authApi = {
     api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
   refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
   session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
+  sendCode: (email: string, request: Request) =>
+    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email }, request, token: null }),
+  otpLogin: (email: string, code: string, request: Request) =>
+    api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
 };

@@ -1,5 +1,5 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ORDER_HISTORY_PAGE_SIZE } from "#lib/accounts";
 import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
@@ -77,6 +77,14 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
                   <li key={coupon.uuid} className="coupon-row">
                     <code data-testid="history-coupon-code">{coupon.code}</code>
                     <span className={`coupon-state coupon-${coupon.state}`}>{COUPON_STATE_LABELS[coupon.state]}</span>
+                    {/* A document load, not a fetch: the browser itself saves the PDF, with or without JS. */}
+                    <Form method="post" action="/order/coupon-pdf" reloadDocument className="inline-form">
+                      <input type="hidden" name="intent" value="download" />
+                      <input type="hidden" name="coupon" value={coupon.uuid} />
+                      <button type="submit" className="btn btn-small btn-secondary" aria-label={`Descargar el cupón ${coupon.code} en PDF`}>
+                        Descargar PDF
+                      </button>
+                    </Form>
                   </li>
                 ))}
               </ul>

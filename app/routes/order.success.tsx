@@ -1,12 +1,11 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { isUuid } from "#lib/uuid";
-import { ApiError, customerApi, salesApi } from "#app/lib/api.server";
-import { viewer } from "#app/lib/auth.server";
+import { ApiError, salesApi } from "#app/lib/api.server";
 import { commitCart } from "#app/lib/cart.server";
 import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server";
 import { EMPTY_CART } from "#lib/cart";
-import { getSession, redirectWithToast } from "#app/lib/session.server";
+import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 import { PurchaseCoupons } from "#app/components/purchase-coupons";
 
@@ -31,8 +30,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // from this request's cookies) no longer shows the bought items.
       const headers = new Headers();
       headers.append("Set-Cookie", await commitCart(EMPTY_CART));
-      // The account's copy of the cart was bought too: it must not come back at the next login.
-      if (viewer(await getSession(request))) await customerApi.saveCart(EMPTY_CART, request).catch(() => {});
       headers.append("Set-Cookie", await commitCheckoutState({ form: state.form, done: ref }));
       throw redirect(`/order/success?transaction_id=${ref.tx}`, { headers });
     }

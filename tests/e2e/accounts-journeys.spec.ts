@@ -1,18 +1,9 @@
-import { DEMO_CUSTOMER, DEMO_STAFF, expectLoggedInAs, loginAs } from "./auth";
-import { acceptCookies, addToCart, expect, fillCheckout, openCheckout, ready, test, type OfferSummary } from "./fixtures";
+import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, newCustomer } from "./auth";
+import { acceptCookies, addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./fixtures";
 
 async function offers(page: import("@playwright/test").Page): Promise<OfferSummary[]> {
   const response = await page.request.get("/api/v0/public/offers/?page_size=40");
   return ((await response.json()) as { results: OfferSummary[] }).results;
-}
-
-/**
- * Tests that change a demo account's cart run in both projects at once: each (test, project)
- * takes its own roomy offer, and the accounts are split between the projects.
- */
-async function ownOffer(page: import("@playwright/test").Page, slot: number, project: string): Promise<OfferSummary> {
-  const roomy = (await offers(page)).filter((o) => o.price_options[0].available >= 100 && (o.price_options[0].per_customer ?? 99) >= 3);
-  return roomy[slot * 2 + (project === "js" ? 0 : 1)];
 }
 
 test("two favourites as a guest → login → /favorite shows both, synced to the account", async ({ page, js }, info) => {
@@ -50,12 +41,11 @@ test("two favourites as a guest → login → /favorite shows both, synced to th
   await expect(page.getByRole("heading", { name: picked[0].title })).toHaveCount(0);
 });
 
-test("a purchase while logged in → /order/history shows it with its coupons", async ({ page, js }, info) => {
-  const customer = info.project.name === "js" ? DEMO_CUSTOMER : DEMO_STAFF;
-  const offer = await ownOffer(page, 0, info.project.name);
-  // Added as a guest, then the login merges it into the account's cart.
-  await addToCart(page, js, offer, 1);
+test("a purchase while logged in → /order/history shows it → its coupon PDF downloads", async ({ page, js }) => {
+  const customer = await newCustomer(page);
   await loginAs(page, customer);
+  const offer = await roomyOffer(page);
+  await addToCart(page, js, offer, 1);
   await openCheckout(page, js);
   // The account's email is already there.
   await expect(page.getByLabel("Correo electrónico")).toHaveValue(customer.email);
@@ -64,22 +54,31 @@ test("a purchase while logged in → /order/history shows it with its coupons", 
   await expect(page.getByRole("heading", { name: "Pasarela de pago de pruebas" })).toBeVisible();
   await page.getByRole("button", { name: "Pagar" }).click();
   await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
+  const [code] = await page.getByTestId("coupon-code").allTextContents();
 
   await page.goto("/order/history");
   await ready(page, js);
   await expect(page.getByRole("heading", { name: "Mis pedidos" })).toBeVisible();
-  // Newest first: the purchase just made is the first one, with its offer and a valid coupon.
-  const newest = page.locator(".purchase").first();
-  await expect(newest.getByRole("link", { name: offer.title })).toBeVisible();
-  await expect(newest.locator(".coupon-row").first()).toContainText("Válido");
-  await expect(newest.getByRole("link", { name: "Valorar con 5 estrellas" }).first()).toHaveAttribute("href", /\/feedback\?rate=5&offer=/);
+  const row = page.locator(".coupon-row", { hasText: code.trim() });
+  await expect(row).toContainText("Válido");
+  // Newest first: the purchase just made is the first one on the page.
+  await expect(page.getByTestId("history-coupon-code").first()).toHaveText(code.trim());
+  await expect(page.getByRole("link", { name: "Valorar con 5 estrellas" }).first()).toHaveAttribute("href", /\/feedback\?rate=5&offer=/);
+
+  const downloading = page.waitForEvent("download");
+  await row.getByRole("button", { name: /Descargar el cupón/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`cupon-${code.trim()}.pdf`);
+  const path = await download.path();
+  const { readFile } = await import("node:fs/promises");
+  expect((await readFile(path)).subarray(0, 5).toString()).toBe("%PDF-");
 });
 
-test("logout on the payment step lands on /checkout", async ({ page, js }, info) => {
-  const customer = info.project.name === "js" ? DEMO_STAFF : DEMO_CUSTOMER;
-  const offer = await ownOffer(page, 1, info.project.name);
-  await addToCart(page, js, offer, 1);
+test("logout on the payment step lands on /checkout", async ({ page, js }) => {
+  const customer = await newCustomer(page);
   await loginAs(page, customer);
+  const offer = await roomyOffer(page);
+  await addToCart(page, js, offer, 1);
   await openCheckout(page, js);
   await fillCheckout(page, customer.email);
   await ready(page, js);
