@@ -9,11 +9,11 @@ import { sql } from "drizzle-orm";
 import { fromCents } from "#lib/prices";
 import { query } from "#api/db/client";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
-import { partnerSales, redeemCoupon, salesCsv, verifyCoupon, type RedeemHook } from "#api/services/coupons";
+import { partnerSales, redeemCoupon, salesCsv, verifyCoupon } from "#api/services/coupons";
 import { createLead, listLeads, type LeadHook } from "#api/services/partner-leads";
 import { idParam } from "#api/routes/partner";
 
-export type PartnerSalesHooks = { onRedeemed?: RedeemHook; onLead?: (config: Config) => LeadHook };
+export type PartnerSalesHooks = { onLead?: (config: Config) => LeadHook };
 
 export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: Database; config: Config; identify: Identify; hooks?: PartnerSalesHooks }): Router {
   const router = Router();
@@ -32,7 +32,7 @@ export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: D
     "/sales/redeem/:id/",
     handle(async (req, res) => {
       const scope = await partnerScope(db, req, identify);
-      res.json(await redeemCoupon(db, scope, idParam(req), hooks.onRedeemed));
+      res.json(await redeemCoupon(db, scope, idParam(req)));
     }),
   );
 

@@ -190,6 +190,27 @@ describe("coupons", () => {
     expect(Number(row.n)).toBe(1);
   });
 
+  it("redeeming brings the buyer's feedback mail forward to hours, and never queues a second one", async () => {
+    const price = (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price;
+    const [code] = await couponsFor(api, w.optionB, price, 1);
+    const [buyer] = await query<{ email: string }>(api.db, sql`
+      SELECT s.email FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id WHERE c.code = ${code}`);
+    const feedbackMail = () =>
+      query<{ send_after: string | Date }>(api.db, sql`
+        SELECT send_after FROM mail_outbox WHERE kind = 'feedback-request' AND recipient = ${buyer.email.toLowerCase()}`);
+    const queued = await feedbackMail();
+    expect(queued).toHaveLength(1);
+    // The purchase asks FEEDBACK_DELAY_DAYS later (3 by default): days away.
+    expect(new Date(queued[0].send_after).getTime() - Date.now()).toBeGreaterThan(2 * 86_400_000);
+    const { body } = await callAs(api, "partnerB", "/verification/coupon/", { body: { code } });
+    expect((await callAs(api, "partnerB", `/sales/redeem/${body.uuid}/`, { method: "POST" })).status).toBe(200);
+    const after = await feedbackMail();
+    expect(after).toHaveLength(1);
+    const wait = new Date(after[0].send_after).getTime() - Date.now();
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(2 * 3_600_000);
+  });
+
   it("says a code is not a coupon code, in Spanish", async () => {
     const r = await callAs(api, "partnerA", "/verification/coupon/", { body: { code: "hola" } });
     expect(r.status).toBe(400);
