@@ -60,7 +60,10 @@ export async function attempt<T>(
   try {
     return { ok: await run() } as const;
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: 400 }) } as const;
+    // 503 is the captcha provider being down: the form fails closed and says so (issue 12).
+    if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
+      return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }) } as const;
+    }
     throw error;
   }
 }

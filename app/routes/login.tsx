@@ -9,9 +9,11 @@ import { FieldError } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
+import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
 import { attempt, completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
+import { Captcha } from "#app/components/captcha";
 import { commitSession, field, getSession } from "#app/lib/session.server";
 
 export const meta: MetaFunction = () => seo({ title: "Entrar", description: "Accede a tu cuenta de ofertas.", noindex: true });
@@ -25,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const pendingEmail = field(session, "loginEmail") ?? null;
   const step: Step = url.searchParams.get("metodo") === "contrasena" ? "password" : url.searchParams.get("paso") === "codigo" && pendingEmail ? "code" : "email";
-  return data({ redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES, captchaSiteKey: captchaSiteKey() }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 const here = (redirectTo: string, params: Record<string, string> = {}) => `/login?${new URLSearchParams({ ...params, redirectTo })}`;
@@ -38,7 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "send-code": {
       const submission = parseWithZod(formData, { schema: emailStepSchema });
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request));
+      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request, captchaToken(formData)));
       if ("reply" in sent) return sent.reply;
       session.set("loginEmail", submission.value.email);
       return redirect(here(redirectTo, { paso: "codigo" }), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
@@ -65,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
 const useLoginForm = useStepForm;
 
 function EmailStep() {
-  const { redirectTo, pendingEmail } = useLoaderData<typeof loader>();
+  const { redirectTo, pendingEmail, captchaSiteKey } = useLoaderData<typeof loader>();
   const [form, fields] = useLoginForm("login-email", emailStepSchema, "send-code");
   return (
     <Form method="post" className="auth-form" {...getFormProps(form)}>
@@ -78,6 +80,7 @@ function EmailStep() {
         <small className="muted">Te enviaremos un código de 6 cifras. Si aún no tienes cuenta, la crearemos al entrar.</small>
         <FieldError field={fields.email} />
       </div>
+      <Captcha siteKey={captchaSiteKey} />
       <Honeypot />
       <SubmitButton label="Enviar código" action="/login" />
     </Form>

@@ -6,9 +6,11 @@ import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
 import { activationSchema, registerSchema, resendSchema } from "#lib/schemas/login";
 import { FormError, SubmitButton, useStepForm } from "#app/components/auth-form";
 import { TextField } from "#app/components/form-field";
+import { Captcha } from "#app/components/captcha";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
+import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
 import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
@@ -23,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const step = url.searchParams.get("paso") === "activar" ? "activate" : "register";
   return data(
-    { redirectTo, step, email: pendingLoginEmail(session, request), minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH },
+    { redirectTo, step, email: pendingLoginEmail(session, request), minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH, captchaSiteKey: captchaSiteKey() },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -55,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: registerSchema });
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "re_password"] }), { status: 400 });
       const { email, password, re_password } = submission.value;
-      const created = await attempt(submission, () => authApi.register({ email, password, re_password }, request), ["password", "re_password"]);
+      const created = await attempt(submission, () => authApi.register({ email, password, re_password, captcha_token: captchaToken(formData) }, request), ["password", "re_password"]);
       if ("reply" in created) return created.reply;
       session.set("loginEmail", email);
       return redirect(here(redirectTo, { paso: "activar" }), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
@@ -64,7 +66,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 function RegisterStep() {
-  const { redirectTo, minLength } = useLoaderData<typeof loader>();
+  const { redirectTo, minLength, captchaSiteKey } = useLoaderData<typeof loader>();
   const [form, fields] = useStepForm("register", registerSchema, "register");
   return (
     <Form method="post" className="auth-form" {...getFormProps(form)}>
@@ -74,6 +76,7 @@ function RegisterStep() {
       <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
       <TextField field={fields.password} label="Contraseña" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />
       <TextField field={fields.re_password} label="Repite la contraseña" type="password" autoComplete="new-password" />
+      <Captcha siteKey={captchaSiteKey} />
       <Honeypot />
       <SubmitButton label="Crear cuenta" action="/login/registro" />
     </Form>
