@@ -13,6 +13,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const SECTIONS = [
   { to: "/admin", label: "Ofertas pendientes" },
   { to: "/admin/codigos", label: "Códigos promocionales" },
+  { to: "/admin/organizaciones", label: "Organizaciones" },
+  { to: "/admin/usuarios", label: "Usuarios" },
+  { to: "/admin/reembolsos", label: "Reembolsos" },
+  { to: "/admin/solicitudes", label: "Solicitudes de socios" },
 ];
 
 export default function Admin() {

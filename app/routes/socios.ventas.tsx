@@ -123,7 +123,7 @@ export default function Sales() {
                   </td>
                   <td data-label="Estado">
                     <div>
-                      <span className={`status-pill coupon-${r.state}`}>{COUPON_STATE_LABELS[r.state]}</span>
+                      <span className={`status-pill sale-coupon-${r.state}`}>{COUPON_STATE_LABELS[r.state]}</span>
                       {r.redeemed_at ? <span className="muted small nowrap"> {formatShortDateTime(r.redeemed_at)}</span> : null}
                     </div>
                   </td>

@@ -260,3 +260,12 @@ export const SalesFilterSchema = SalesQuerySchema.pick({ date_from: true, date_t
     ctx.addIssue({ code: "custom", path: ["date_to"], message: "La fecha de fin es anterior a la de inicio." });
   }
 });
+
+/** /admin/organizaciones/{id}: a member is added by the email of an existing account. */
+export const MemberSchema = z.object({ intent: z.literal("add-member"), email: emailField });
+
+/** /admin/usuarios: erasing a person, after the confirmation step. */
+export const UserDeleteSchema = z.object({ intent: z.literal("delete"), user: z.string().uuid("Usuario no válido.") });
+
+/** /admin/organizaciones: find an organisation by name (a GET form). */
+export const OrganizationSearchSchema = z.object({ search: z.string().trim().max(120, "Como máximo 120 caracteres.").optional() });

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
-import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
+import { DEMO_CUSTOMER, DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
+import { loginAs, newCustomer } from "./auth";
 import { addToCart, expect, openCheckout, ready, test, type OfferSummary } from "./fixtures";
 
 /** «Ventas»: the GET filter narrows the list, and «Descargar CSV» downloads the same rows through the shop. */
@@ -86,7 +86,7 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
   await row.getByRole("link", { name: `Editar ${code}` }).click();
   await expect(page.getByRole("heading", { level: 1, name: `Código ${code}` })).toBeVisible();
   await ready(page, js);
-  await expect(page.getByLabel("Valor del descuento")).toHaveValue("25.00");
+  await expect(page.getByLabel("Valor del descuento")).toHaveValue("25");
   await page.getByLabel("Valor del descuento").fill("30");
   await page.getByRole("button", { name: "Guardar cambios" }).click();
   await expect(page.getByText(`Código ${code} guardado.`).first()).toBeVisible();
@@ -102,4 +102,93 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
   await page.getByRole("button", { name: "Sí, borrar el código" }).click();
   await expect(page.getByText("Código promocional borrado.").first()).toBeVisible();
   await expect(page.getByRole("row", { name: new RegExp(code) })).toHaveCount(0);
+});
+
+test("admin users: search by email and role, erase after a confirmation", async ({ page, js }) => {
+  const person = await newCustomer(page);
+  await loginAs(page, DEMO_STAFF);
+  await page.goto("/admin");
+  await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Usuarios" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Usuarios" })).toBeVisible();
+  await ready(page, js);
+  await page.getByLabel("Correo contiene").fill(person.email.slice(0, 20));
+  await page.getByLabel("Rol").selectOption("customer");
+  await page.getByRole("button", { name: "Buscar" }).click();
+  await expect(page).toHaveURL(/role=customer/);
+  const row = page.getByRole("row", { name: new RegExp(person.email.replace(/[.+]/g, "\\$&")) });
+  await expect(row).toContainText("Cliente");
+  // The same search for staff finds no customer.
+  await page.goto(`/admin/usuarios?email=${encodeURIComponent(person.email)}&role=staff`);
+  await expect(page.getByText("Ninguna cuenta coincide con la búsqueda.")).toBeVisible();
+
+  await page.goto(`/admin/usuarios?email=${encodeURIComponent(person.email)}`);
+  await page.getByRole("link", { name: `Borrar ${person.email}` }).click();
+  await expect(page.getByRole("heading", { name: `¿Borrar la cuenta de ${person.email}?` })).toBeVisible();
+  await page.getByRole("button", { name: "Sí, borrar la cuenta" }).click();
+  await expect(page.getByText("Cuenta borrada: sus datos personales se han eliminado.").first()).toBeVisible();
+  await expect(page.getByText("Ninguna cuenta coincide con la búsqueda.")).toBeVisible();
+  // Erased for real: the password no longer logs in.
+  const login = await page.request.post("/api/v0/auth/jwt/create/", { data: { email: person.email, password: person.password } });
+  expect(login.status()).toBe(401);
+});
+
+test("admin organisations: a valid CIF is required, a member is added by email and removed after confirming", async ({ page, js }, testInfo) => {
+  const person = await newCustomer(page);
+  await loginAs(page, DEMO_STAFF);
+  await page.goto("/admin/organizaciones");
+  await ready(page, js);
+  const name = `Bodega ${testInfo.project.name} ${Date.now().toString(36)}`;
+  const form = page.locator("#org-new");
+  await form.getByLabel("Nombre").fill(name);
+  await form.getByLabel("CIF o NIF").fill("B12345670");
+  await form.getByLabel("Correo electrónico").fill("hola@bodega.es");
+  await form.getByLabel("Provincia").selectOption("Valladolid");
+  await form.getByRole("button", { name: "Crear organización" }).click();
+  await expect(form.getByText("El CIF o NIF no es válido. Revisa los números y la letra.")).toBeVisible();
+  await expect(form.getByLabel("Nombre")).toHaveValue(name);
+  await form.getByLabel("CIF o NIF").fill("b12345674");
+  await form.getByRole("button", { name: "Crear organización" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  await expect(page.getByLabel("CIF o NIF")).toHaveValue("B12345674");
+
+  await ready(page, js);
+  await page.getByLabel("Correo de la persona").fill("nadie-existe@example.es");
+  await page.getByRole("button", { name: "Añadir miembro" }).click();
+  await expect(page.getByText("No hay ninguna cuenta con ese correo. La persona debe registrarse antes.")).toBeVisible();
+  await page.getByLabel("Correo de la persona").fill(person.email);
+  await page.getByRole("button", { name: "Añadir miembro" }).click();
+  await expect(page.getByText(`${person.email} ya es miembro.`).first()).toBeVisible();
+  const members = page.locator(".member-list");
+  await expect(members).toContainText(person.email);
+
+  // The new member is a partner now and sees the portal.
+  const them = await page.context().browser()!.newContext({ javaScriptEnabled: js, baseURL: testInfo.project.use.baseURL });
+  const theirPage = await them.newPage();
+  await loginAs(theirPage, person);
+  expect((await theirPage.goto("/socios/ofertas"))?.status()).toBe(200);
+  await them.close();
+
+  await page.getByRole("link", { name: `Quitar a ${person.email}` }).click();
+  await page.getByRole("button", { name: "Sí, quitar" }).click();
+  await expect(page.getByText("Miembro quitado de la organización.").first()).toBeVisible();
+  await expect(page.getByText("Esta organización no tiene miembros todavía.")).toBeVisible();
+});
+
+/** Every screen of both portals: anonymous → log in and come back; the wrong role → 404. */
+test("every portal screen is protected", async ({ page }) => {
+  const partnerScreens = ["/socios/ventas", "/socios/ventas.csv", "/socios/codigos", "/socios/ofertas/nueva"];
+  const staffScreens = ["/admin/codigos", "/admin/organizaciones", "/admin/usuarios", "/admin/reembolsos", "/admin/solicitudes"];
+  for (const path of [...partnerScreens, ...staffScreens]) {
+    const response = await page.request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(303);
+    expect(response.headers().location, path).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+  }
+  await loginAs(page, DEMO_CUSTOMER);
+  for (const path of [...partnerScreens, ...staffScreens]) expect((await page.request.get(path)).status(), `customer ${path}`).toBe(404);
+  await loginAs(page, DEMO_STAFF);
+  for (const path of partnerScreens) expect((await page.request.get(path)).status(), `staff ${path}`).toBe(404);
+  for (const path of staffScreens) expect((await page.request.get(path)).status(), `staff ${path}`).toBe(200);
+  await loginAs(page, DEMO_PARTNER);
+  for (const path of staffScreens) expect((await page.request.get(path)).status(), `partner ${path}`).toBe(404);
+  for (const path of partnerScreens) expect((await page.request.get(path)).status(), `partner ${path}`).toBe(200);
 });
