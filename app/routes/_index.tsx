@@ -34,6 +34,7 @@ export default function Home() {
       </nav>
       <h2 className="section-title">{CATEGORY_MENU[0].label}</h2>
       <OfferListing
+        level={3}
         listing={listing}
         empty={`Todavía no hay ofertas en ${region.label}. Prueba con otra región o con toda España.`}
       />

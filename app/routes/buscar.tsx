@@ -72,7 +72,7 @@ export default function SearchPage() {
       {data.query.trim().length > 0 && data.query.trim().length < SEARCH_MIN_CHARS ? (
         <p className="muted">Escribe al menos {SEARCH_MIN_CHARS} letras para buscar.</p>
       ) : null}
-      <SearchResults data={data} />
+      <SearchResults data={data} level={2} />
     </section>
   );
 }

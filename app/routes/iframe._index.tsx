@@ -33,13 +33,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function Widget() {
   const { offers, region } = useLoaderData<typeof loader>();
   return (
-    <div className="widget">
-      <p className="widget-title">
+    <main className="widget">
+      <h1 className="widget-title">
         <a href="/" target="_blank" rel="noopener">
           ofertas
         </a>{" "}
         {region.value ? `en ${region.label}` : "en España"}
-      </p>
+      </h1>
       {offers.length ? (
         <div className="widget-grid">
           {offers.map((offer) => (
@@ -49,6 +49,6 @@ export default function Widget() {
       ) : (
         <p>No hay ofertas disponibles ahora mismo.</p>
       )}
-    </div>
+    </main>
   );
 }

@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function WidgetRoutes() {
   const { variants } = useLoaderData<typeof loader>();
   return (
-    <div className="widget-docs">
+    <main className="widget-docs">
       <h1>Widget de ofertas para tu web</h1>
       <p>
         Muestra 3 ofertas en tu página con una sola línea de HTML. Elige región (<code>region</code>, cualquier
@@ -40,6 +40,6 @@ export default function WidgetRoutes() {
           </pre>
         </section>
       ))}
-    </div>
+    </main>
   );
 }

@@ -199,7 +199,7 @@ export default function OfferPage() {
       {nearby.length ? (
         <section className="offer-section">
           <h2>Cerca de aquí</h2>
-          <OfferGrid offers={nearby} />
+          <OfferGrid offers={nearby} level={3} />
         </section>
       ) : null}
     </article>
