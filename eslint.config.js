@@ -15,6 +15,17 @@ export default tseslint.config(
     },
   },
   {
+    // The storefront speaks to the API only through the contract (types in lib/), so it can run
+    // against any server that speaks it; nothing in app/ may reach into api/ internals.
+    files: ["app/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(#api/|(\\.\\./)+api/)", message: "app/ imports the contract from lib/ (e.g. #lib/schemas/offer), never from api/." }] },
+      ],
+    },
+  },
+  {
     // Playwright fixtures call their callback `use`; it is not React's hook.
     files: ["tests/e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },

@@ -8,6 +8,8 @@ export class HttpError extends Error {
     readonly status: number,
     readonly detail: string,
     readonly extra: Record<string, unknown> = {},
+    /** Response headers that go with it (Retry-After on a 429). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }
@@ -43,6 +45,7 @@ export function errorHandler(log: (error: unknown) => void) {
   return (error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     if (error instanceof HttpError) {
+      res.set(error.headers);
       res.status(error.status).json({ detail: error.detail, ...error.extra });
       return;
     }

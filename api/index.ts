@@ -5,6 +5,7 @@ import { errorHandler, HttpError } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
 import { createPaymentProviders } from "#api/payments/registry";
+import { limiterStoreFor, limits } from "#api/rate-limit";
 
 export type ApiOptions = {
   db: Database;
@@ -16,6 +17,7 @@ export type ApiOptions = {
 export function createApi({ db, config, log = (e) => console.error(e) }: ApiOptions): Router {
   const api = Router();
   const payments = createPaymentProviders(config, db);
+  limits.useStore(limiterStoreFor(db));
   api.use((_req, res, next) => {
     res.set("Content-Language", "es");
     next();

@@ -1,27 +1,118 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
+import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import type { Database } from "#api/db/client";
+import { HttpError } from "#api/http";
 
 /**
- * Fixed-window limit per client address (req.ip, which honours forwarded headers only from the
- * trusted proxy). Kept in this process's memory: with several instances each one limits on its
- * own, which is enough to make guessing promo codes slow; it is not a quota.
+ * Keyed rate limits for any handler, backed by rate-limiter-flexible.
+ *
+ *   import { limits } from "#api/rate-limit";
+ *   await limits.consume("send-code:email:" + email, { points: 5, durationSec: 3600 });
+ *
+ * Over the limit, consume throws a 429 HttpError with a Spanish message and a Retry-After header.
+ * A key names what is limited and whose it is ("promo:ip:1.2.3.4"); the same key with the same
+ * window shares one counter wherever it is consumed.
+ *
+ * Where the counters live is a LimiterStore. PGlite has one owner process, so memory is exact there.
+ * Several processes on PostgreSQL need a shared store: pass one to `limits.useStore(...)` at start
+ * (limiterStoreFor(db) is the place that chooses it from the database handle).
  */
-export function rateLimit(options: { windowMs: number; max: number; message: string }): RequestHandler {
-  const hits = new Map<string, { count: number; resetAt: number }>();
-  return (req, res, next) => {
-    const now = Date.now();
-    const key = req.ip ?? "unknown";
-    let entry = hits.get(key);
-    if (!entry || entry.resetAt <= now) {
-      if (hits.size > 10_000) for (const [k, v] of hits) if (v.resetAt <= now) hits.delete(k);
-      entry = { count: 0, resetAt: now + options.windowMs };
-      hits.set(key, entry);
+export type LimiterStore = (options: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
+
+export type LimitOptions = {
+  /** How many points fit in the window. */
+  points: number;
+  /** Window length in seconds. */
+  durationSec: number;
+  /** Points this call costs (default 1). */
+  cost?: number;
+  /** Spanish text of the 429; a generic one by default. */
+  message?: string;
+};
+
+export const TOO_MANY_REQUESTS = "Demasiadas peticiones seguidas. Espera un momento y vuelve a intentarlo.";
+
+export const memoryStore: LimiterStore = (options) => new RateLimiterMemory(options);
+
+/** The store for this database: memory for now on both (see the module comment). */
+export function limiterStoreFor(_db: Database): LimiterStore {
+  return memoryStore;
+}
+
+export type Limits = {
+  /** Counts `cost` points against key; throws the 429 when that goes over `points`. */
+  consume(key: string, options: LimitOptions): Promise<void>;
+  /** Points still left for key in that window (without consuming any). */
+  remaining(key: string, options: Pick<LimitOptions, "points" | "durationSec">): Promise<number>;
+  /** Swaps the store; counters start again from zero. */
+  useStore(store: LimiterStore): void;
+  /** Forgets every counter (tests). */
+  reset(): void;
+};
+
+export function createLimits(store: LimiterStore = memoryStore): Limits {
+  let current = store;
+  // One limiter per window shape; the key prefix keeps shapes apart in a shared store.
+  let limiters = new Map<string, RateLimiterAbstract>();
+  const limiterFor = ({ points, durationSec }: Pick<LimitOptions, "points" | "durationSec">) => {
+    const shape = `${points}x${durationSec}s`;
+    let limiter = limiters.get(shape);
+    if (!limiter) {
+      limiter = current({ keyPrefix: `rl${shape}`, points, duration: durationSec });
+      limiters.set(shape, limiter);
     }
-    entry.count += 1;
-    if (entry.count > options.max) {
-      res.set("Retry-After", String(Math.ceil((entry.resetAt - now) / 1000)));
-      res.status(429).json({ detail: options.message });
-      return;
-    }
-    next();
+    return limiter;
+  };
+  return {
+    async consume(key, options) {
+      try {
+        await limiterFor(options).consume(key, options.cost ?? 1);
+      } catch (error) {
+        if (error instanceof RateLimiterRes) {
+          const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+          throw new HttpError(429, options.message ?? TOO_MANY_REQUESTS, {}, { "Retry-After": String(seconds) });
+        }
+        throw error;
+      }
+    },
+    async remaining(key, options) {
+      const res = await limiterFor(options).get(key);
+      return res ? Math.max(0, res.remainingPoints) : options.points;
+    },
+    useStore(next) {
+      current = next;
+      limiters = new Map();
+    },
+    reset() {
+      limiters = new Map();
+    },
+  };
+}
+
+/** The process's limits; createApi points it at the database's store. */
+export const limits = createLimits();
+
+/** The client's address as Express resolved it (forwarded headers only from a trusted proxy). */
+export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
+
+/**
+ * Middleware form: `name` keeps one route's counter apart from another's; the key is the client's
+ * address unless `key` says otherwise.
+ */
+export function rateLimit(options: {
+  name: string;
+  windowMs: number;
+  max: number;
+  message: string;
+  key?: (req: Request) => string;
+  store?: Limits;
+}): RequestHandler {
+  const store = options.store ?? limits;
+  const durationSec = Math.max(1, Math.round(options.windowMs / 1000));
+  return (req, _res, next) => {
+    const who = options.key ? options.key(req) : `ip:${clientAddress(req)}`;
+    store
+      .consume(`${options.name}:${who}`, { points: options.max, durationSec, message: options.message })
+      .then(() => next(), next);
   };
 }

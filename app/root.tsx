@@ -207,12 +207,19 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // A request we refused (a form we could not read…) carries its own Spanish reason.
+  const refused = isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && !notFound && typeof error.data === "string" ? error.data : null;
   return (
     <div className="error-page">
       {notFound ? (
         <>
           <h1>404</h1>
           <p>Lo sentimos, no pudimos encontrar la página que buscas.</p>
+        </>
+      ) : refused ? (
+        <>
+          <h1>No hemos podido atender la petición</h1>
+          <p>{refused}</p>
         </>
       ) : (
         <>

@@ -29,7 +29,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
 
   router.post(
     "/public/offers/apply-promocode/",
-    rateLimit({ windowMs: 60_000, max: 30, message: "Demasiados intentos con códigos promocionales. Espera un minuto." }),
+    rateLimit({ name: "apply-promocode", windowMs: 60_000, max: 30, message: "Demasiados intentos con códigos promocionales. Espera un minuto." }),
     json,
     handle(async (req, res) => {
       const body = parseInput(

@@ -1,38 +1,8 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { CategoryId } from "#lib/categories";
+import type { OfferDetail, OfferSummary, PriceOption } from "#lib/schemas/offer";
 import type { Executor } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
-
-export type OfferImage = { image_url: string; cover: boolean; logo: boolean; width: number; height: number; alt: string };
-export type PriceOption = {
-  uuid: string;
-  title: string;
-  actual_price: string;
-  regular_price: string;
-  available: number;
-  per_customer: number | null;
-};
-export type OfferSummary = {
-  uuid: string;
-  title: string;
-  summary: string;
-  category: string;
-  region: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-  offer_type: string;
-  valid_from: string | null;
-  valid_until: string | null;
-  organization: { uuid: string; name: string };
-  images: OfferImage[];
-  price_options: PriceOption[];
-};
-export type OfferDetail = OfferSummary & {
-  description: string;
-  conditions: string;
-  organization: { uuid: string; name: string; email: string | null; phone: string | null; website: string | null };
-};
 
 export type OfferFilters = {
   search?: string;

@@ -1,10 +1,9 @@
-import type { OfferDetail, OfferSummary } from "#api/services/offers";
+import type { OfferDetail, OfferSummary, Page } from "#lib/schemas/offer";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
 import { config } from "./env.server";
 
-export type { OfferDetail, OfferSummary };
-export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+export type { OfferDetail, OfferSummary, Page };
 
 /** One error type for every failed call; `message` is the text for the toast (spec section 8). */
 export class ApiError extends Error {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EMPTY_CART, MAX_CART_ITEMS, type Cart } from "#lib/cart";
 import { DISCOUNT_TYPES } from "#lib/prices";
 import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#lib/schemas/order";
+import { isStorableText } from "#lib/text";
 import { cookies, readCookie } from "./cookies.server";
 
 // Compact on the wire: [offer, option, tickets, slot, gift, price] per item,
@@ -14,13 +15,22 @@ const Wire = z.object({
         z.string().uuid(),
         z.string().uuid(),
         z.number().int().min(1).max(MAX_TICKETS_PER_ITEM),
-        z.string().max(64).nullable(),
+        // A slot id the API could never store (NUL…) is dropped, not the whole item: an old or
+        // forged cookie must not block "Continuar" until the buyer guesses which item to remove.
+        z
+          .string()
+          .max(64)
+          .nullable()
+          .transform((slot) => (slot !== null && isStorableText(slot) ? slot : null)),
         z.union([z.literal(0), z.literal(1)]),
         z.string().regex(/^\d{1,6}(\.\d{1,2})?$/),
       ]),
     )
     .max(MAX_CART_ITEMS),
-  p: z.array(z.tuple([z.string().max(40), z.enum(DISCOUNT_TYPES), z.string().max(20), z.string().uuid().nullable()])).max(MAX_PROMO_CODES),
+  p: z
+    .array(z.tuple([z.string().max(40), z.enum(DISCOUNT_TYPES), z.string().max(20), z.string().uuid().nullable()]))
+    .max(MAX_PROMO_CODES)
+    .transform((codes) => codes.filter(([code]) => isStorableText(code))),
 });
 
 export function decodeCart(value: unknown): Cart | null {
@@ -44,7 +54,7 @@ export function decodeCart(value: unknown): Cart | null {
   };
 }
 
-export function encodeCart(cart: Cart): z.infer<typeof Wire> {
+export function encodeCart(cart: Cart): z.input<typeof Wire> {
   return {
     v: 1,
     i: cart.items.map((i) => [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift ? 1 : 0, i.savedPrice]),

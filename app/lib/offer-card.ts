@@ -1,4 +1,4 @@
-import type { OfferSummary } from "#api/services/offers";
+import type { OfferSummary } from "#lib/schemas/offer";
 
 /** What a card shows, and nothing more: listings send this to the browser, not whole offers. */
 export type OfferCardData = {

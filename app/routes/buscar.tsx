@@ -6,6 +6,7 @@ import { SearchResults } from "#app/components/search-dialog";
 import { offersApi } from "#app/lib/api.server";
 import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
+import { readForm } from "#app/lib/form.server";
 
 export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
 
@@ -38,7 +39,7 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<SearchDat
 
 /** Opening a result: remember it (newest first, no repeats, four at most), then go to the offer. */
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const uuid = String(formData.get("uuid") ?? "");
   const title = String(formData.get("title") ?? "").slice(0, 120);
   if (!isUuid(uuid)) return redirect("/buscar", 303);

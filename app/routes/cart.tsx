@@ -7,6 +7,7 @@ import { commitCart, getCart } from "#app/lib/cart.server";
 import { backTo } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
 import type { Toast } from "#app/lib/session.server";
+import { readForm } from "#app/lib/form.server";
 
 /** The cart has no page of its own: GET /cart shows the checkout. */
 export const loader = () => redirect("/checkout/");
@@ -30,7 +31,7 @@ const error = (cart: Cart, text: string): Outcome => ({ cart, toast: { type: "er
  * API, and a rejected change leaves the cart exactly as it was.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const to = backTo(request, formData, "/checkout/");
   const cart = await getCart(request);
   const parsed = CartActionSchema.safeParse(Object.fromEntries(formData));

@@ -20,6 +20,7 @@ import { config } from "#app/lib/env.server";
 import { seo } from "#app/lib/seo";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
 import { EnhancedInput } from "#app/components/enhanced-input";
+import { readForm } from "#app/lib/form.server";
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Revisa tu carrito y completa tu compra.", noindex: true });
 
@@ -45,7 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** "Continuar": checks the form, asks the API to validate the order, then goes to /order/. */
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const isWallet = wallet();
   const submission = parseWithZod(formData, { schema: checkoutFormSchema({ wallet: isWallet }) });
   if (submission.status !== "success") {

@@ -2,11 +2,12 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { backTo } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
 import { commitSession, getSession, setRegion } from "#app/lib/session.server";
+import { readForm } from "#app/lib/form.server";
 
 export const loader = () => redirect("/");
 
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readForm(request);
   const session = await getSession(request);
   setRegion(session, String(formData.get("region") ?? ""));
   return finish(request, formData, { to: backTo(request, formData), headers: { "Set-Cookie": await commitSession(session) } });

@@ -28,3 +28,33 @@ test("forms posted from another site are refused before any action runs", async 
   const ours = await request.post("/region", { form: { region: "Madrid" }, headers: { "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
   expect(ours.status()).toBe(303);
 });
+
+test("an action's body it cannot read is a Spanish 400, never a 500", async ({ request }) => {
+  const cases: { path: string; headers?: Record<string, string>; data?: string }[] = [
+    { path: "/cart", data: "intent=clear" }, // no content type at all
+    { path: "/cart", headers: { "content-type": "application/json" }, data: '{"intent":"clear"}' },
+    { path: "/region", headers: { "content-type": "multipart/form-data; boundary=x" }, data: "--x\r\nbroken" },
+    { path: "/checkout/", headers: { "content-type": "application/x-www-form-urlencoded" }, data: "email=a%00b%40correo.es" },
+    { path: "/buscar", headers: { "content-type": "multipart/form-data" }, data: "no boundary" },
+    { path: "/consent", headers: { "content-type": "text/plain" }, data: "consent=accepted" },
+  ];
+  for (const c of cases) {
+    const response = await request.post(c.path, { headers: { "Sec-Fetch-Site": "same-origin", ...c.headers }, data: c.data, maxRedirects: 0 });
+    expect(response.status(), `${c.path} ${JSON.stringify(c.headers)}`).toBe(400);
+    const text = await response.text();
+    expect(text).toMatch(/formulario|petición|caracteres/);
+    expect(text).not.toMatch(/at .*\.(js|ts):\d+/);
+  }
+});
+
+test("a redirectTo outside Latin-1 still redirects there, percent-encoded", async ({ request }) => {
+  for (const to of ["/€", "/ofertas/?q=😋", "/a\u2028b"]) {
+    const response = await request.post("/region", {
+      form: { region: "Madrid", redirectTo: to },
+      headers: { "Sec-Fetch-Site": "same-origin" },
+      maxRedirects: 0,
+    });
+    expect(response.status(), to).toBe(303);
+    expect(decodeURI(response.headers()["location"])).toBe(to);
+  }
+});

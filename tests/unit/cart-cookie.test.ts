@@ -121,6 +121,23 @@ describe("a bad cart cookie reads as an empty cart, never as an error", () => {
   });
 });
 
+describe("text the API could never store", () => {
+  it("a NUL slot id or promo code in a signed cookie is dropped, keeping the items", async () => {
+    const wire = encodeCart(sample);
+    const poisoned = {
+      ...wire,
+      i: wire.i.map((t) => [t[0], t[1], t[2], "slot\u0000x", t[4], t[5]]),
+      p: [...wire.p.slice(0, 1), ["BAD\uD800", "percent", "10", null]],
+    };
+    const cart = await getCart(requestWith(pair(await cookies().cart.serialize(poisoned))));
+    expect(cart.items.map((i) => [i.offerUuid, i.slotId])).toEqual([
+      [uuid(1), null],
+      [uuid(2), null],
+    ]);
+    expect(cart.promoCodes.map((c) => c.promo_code)).toEqual(["VERANO10"]);
+  });
+});
+
 describe("cookie size", () => {
   it("the largest cart allowed stays under the browsers' 4096-byte cookie limit", async () => {
     const largest: Cart = {

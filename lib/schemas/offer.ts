@@ -1,0 +1,41 @@
+/**
+ * The contract's offer responses (/api/v0/public/offers/…). The API produces them and the
+ * storefront reads them; both import from here so the storefront needs nothing from `api/`.
+ */
+
+export type OfferImage = { image_url: string; cover: boolean; logo: boolean; width: number; height: number; alt: string };
+
+export type PriceOption = {
+  uuid: string;
+  title: string;
+  actual_price: string;
+  regular_price: string;
+  available: number;
+  per_customer: number | null;
+};
+
+export type OfferSummary = {
+  uuid: string;
+  title: string;
+  summary: string;
+  category: string;
+  region: string;
+  address: string;
+  latitude: number | null;
+  longitude: number | null;
+  offer_type: string;
+  valid_from: string | null;
+  valid_until: string | null;
+  organization: { uuid: string; name: string };
+  images: OfferImage[];
+  price_options: PriceOption[];
+};
+
+export type OfferDetail = OfferSummary & {
+  description: string;
+  conditions: string;
+  organization: { uuid: string; name: string; email: string | null; phone: string | null; website: string | null };
+};
+
+/** Every paginated list of the contract: absolute `next`/`previous` URLs or null. */
+export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
