@@ -13,10 +13,10 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_MENU } from "#lib/categories";
-import { DEFAULT_REGION } from "#lib/regions";
+import { DEFAULT_REGION, isProvince, regionFromValue } from "#lib/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
 import { Footer } from "#app/components/footer";
@@ -50,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, consent: true, contacts: null };
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, consent: true, contacts: null };
   }
   const [session, cart, consent] = await Promise.all([
     getSession(request),
@@ -59,21 +59,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   ]);
   const toasts = takeToasts(session);
   // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
-  const lines: CartLine[] = cart.items.length
-    ? (await checkoutLines(cart).catch(() => ({ lines: [] }))).lines.flatMap((l) =>
-        l.option
-          ? [{ offerUuid: l.offerUuid, title: l.title, optionTitle: l.option.title, image: l.image, ticketsCount: l.ticketsCount, lineCents: l.unitCents * l.ticketsCount }]
-          : [],
-      )
-    : [];
+  const joined = cart.items.length ? await checkoutLines(cart).catch(() => ({ lines: [], totalCents: 0 })) : { lines: [], totalCents: 0 };
+  const lines: CartLine[] = joined.lines.flatMap((l) =>
+    l.option && !l.problem
+      ? [{ offerUuid: l.offerUuid, title: l.title, optionTitle: l.option.title, image: l.image, ticketsCount: l.ticketsCount, lineCents: l.unitCents * l.ticketsCount }]
+      : [],
+  );
+  const subtotalCents = lines.reduce((sum, l) => sum + l.lineCents, 0);
   const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
   return data(
     {
       bare: false as const,
       origin,
       toasts,
-      region: sessionRegion(session),
-      cart: { count: ticketCount(cart), lines },
+      // A listing filtered by ?region= speaks of that region, in the header too.
+      region: isProvince(url.searchParams.get("region")) ? regionFromValue(url.searchParams.get("region")) : sessionRegion(session),
+      cart: { count: ticketCount(cart), lines, subtotalCents, totalCents: Math.min(joined.totalCents, subtotalCents) },
       favoritesCount: favorites(session).length,
       consent: consent === "accepted" || consent === "rejected",
       contacts: { supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL },
@@ -99,9 +100,23 @@ function PendingSpinner() {
   );
 }
 
+/** On phones the category row scrolls: bring the current category into view, without moving the page. */
+function useActiveCategoryInView(pathname: string) {
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const list = nav.current;
+    const active = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!list || !active) return;
+    const offset = active.getBoundingClientRect().left - list.getBoundingClientRect().left + list.scrollLeft;
+    list.scrollTo({ left: Math.max(0, offset - (list.clientWidth - active.offsetWidth) / 2) });
+  }, [pathname]);
+  return nav;
+}
+
 function Header({ data }: { data: RootLoaderData }) {
   const location = useLocation();
   const isHome = location.pathname === "/";
+  const categoryNav = useActiveCategoryInView(location.pathname);
   return (
     <header className="site-header">
       <div className="header-row">
@@ -122,11 +137,12 @@ function Header({ data }: { data: RootLoaderData }) {
         </p>
         <nav className="header-actions" aria-label="Tu cuenta">
           <SearchButton />
-          <Link to="/favorite" className="header-button" aria-label={`Favoritos, ${data.favoritesCount}`}>
+          <Link to="/favorite" className="header-button" aria-label={data.favoritesCount ? `Favoritos, ${data.favoritesCount}` : "Favoritos"}>
             <HeartIcon />
-            <span className="count-badge">{data.favoritesCount}</span>
+            {/* A badge is news: none at 0. */}
+            {data.favoritesCount ? <span className="count-badge">{data.favoritesCount}</span> : null}
           </Link>
-          <CartDropdown lines={data.cart.lines} count={data.cart.count} />
+          <CartDropdown lines={data.cart.lines} count={data.cart.count} subtotalCents={data.cart.subtotalCents} totalCents={data.cart.totalCents} />
           <Link to="/login" className="header-button">
             <LoginIcon />
             <span className="header-button-label">Entrar</span>
@@ -135,7 +151,7 @@ function Header({ data }: { data: RootLoaderData }) {
       </div>
       <div className="header-row header-row-secondary">
         <RegionForm region={data.region} />
-        <nav aria-label="Categorías" className="category-nav">
+        <nav aria-label="Categorías" className="category-nav" ref={categoryNav}>
           <ul>
             {CATEGORY_MENU.map((c) => (
               <li key={c.id}>

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_MENU } from "#lib/categories";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/lib/listing.server";
@@ -25,13 +25,6 @@ export default function Home() {
         <h1>Ofertas irresistibles {region.value ? `en ${region.label}` : "en toda España"}</h1>
         <p>Restaurantes, spas, escapadas y planes con descuento. Compra el cupón y disfrútalo cuando quieras.</p>
       </section>
-      <nav aria-label="Explorar por categoría" className="chips">
-        {CATEGORY_MENU.slice(1).map((c) => (
-          <Link key={c.id} to={c.href} className="chip">
-            {c.label}
-          </Link>
-        ))}
-      </nav>
       <h2 className="section-title">{CATEGORY_MENU[0].label}</h2>
       <OfferListing
         level={3}

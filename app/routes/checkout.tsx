@@ -384,7 +384,7 @@ export default function Checkout() {
               <CheckoutItem key={line.offerUuid} line={line} />
             ))}
           </ul>
-          <CartItemForm intent="clear">
+          <CartItemForm intent="clear" className="clear-cart">
             <button type="submit" className="link-button small">
               Vaciar carrito
             </button>

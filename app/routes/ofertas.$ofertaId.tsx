@@ -73,6 +73,13 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   );
 }
 
+/** "Calle X 24, 28009 Madrid" already names the city: the province is added only when missing. */
+export function placeOf(address: string, region: string): string {
+  if (!address) return region;
+  const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  return fold(address).includes(fold(region)) ? address : `${address}, ${region}`;
+}
+
 function AddToCart() {
   const { offer, inCart } = useLoaderData<typeof loader>();
   const fetcher = useFetcher();
@@ -86,7 +93,7 @@ function AddToCart() {
   const adding = fetcher.state !== "idle";
   const intent: CartIntent = "add";
   return (
-    <fetcher.Form method="post" action="/cart" className="buy-box">
+    <fetcher.Form method="post" action="/cart" className="buy-box" id="buy">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="offerUuid" value={offer.uuid} />
       <input type="hidden" name="redirectTo" value={location.pathname} />
@@ -111,15 +118,16 @@ function AddToCart() {
                 <PriceTag actual={o.actual_price} regular={o.regular_price} />
                 <DiscountBadge actual={o.actual_price} regular={o.regular_price} />
               </span>
-              <small className="option-stock">
-                {o.available <= 0
-                  ? "Agotada"
-                  : o.available <= 5
-                    ? `¡Solo quedan ${o.available}!`
-                    : o.per_customer
-                      ? `Máximo ${max} por cliente`
-                      : null}
-              </small>
+              {/* Scarcity is urgent (red); a per-customer limit is just information (grey). */}
+              {o.available <= 0 ? (
+                <small className="option-stock">Agotada</small>
+              ) : o.available <= 5 ? (
+                <small className="option-stock">¡Solo quedan {o.available}!</small>
+              ) : o.per_customer ? (
+                <small className="option-limit">Máximo {max} por cliente</small>
+              ) : (
+                <small />
+              )}
             </label>
           );
         })}
@@ -134,6 +142,19 @@ function AddToCart() {
           </button>
         </>
       )}
+      {option && !soldOut ? (
+        // Phones: the chosen option's price and the button stay at hand. The button belongs to this
+        // form (form="buy"), so without JS it submits the option and tickets chosen above.
+        <div className="buy-bar" aria-label="Comprar" role="group">
+          <span className="buy-bar-price">
+            <PriceTag actual={option.actual_price} regular={option.regular_price} />
+            <DiscountBadge actual={option.actual_price} regular={option.regular_price} />
+          </span>
+          <button type="submit" form="buy" className="btn" disabled={adding}>
+            {adding ? "Añadiendo…" : inCart ? "Actualizar carrito" : "Añadir al carrito"}
+          </button>
+        </div>
+      ) : null}
     </fetcher.Form>
   );
 }
@@ -168,10 +189,7 @@ export default function OfferPage() {
           </p>
           <h1>{offer.title}</h1>
           <p className="offer-summary">{offer.summary}</p>
-          <p className="muted">
-            {offer.address ? `${offer.address}, ` : ""}
-            {offer.region}
-          </p>
+          <p className="muted">{placeOf(offer.address, offer.region)}</p>
           <AddToCart />
           {dates.until ? (
             <p className="validity">
@@ -197,7 +215,7 @@ export default function OfferPage() {
         </section>
       ) : null}
       {nearby.length ? (
-        <section className="offer-section">
+        <section className="offer-section offer-section-wide">
           <h2>Cerca de aquí</h2>
           <OfferGrid offers={nearby} level={3} />
         </section>

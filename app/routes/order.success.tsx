@@ -69,6 +69,7 @@ export default function OrderSuccess() {
         Compra confirmada para <strong>{purchase.email}</strong>. Guarda tus cupones: los necesitarás para disfrutar
         de tus ofertas.
       </p>
+      <div className="stack">
       {purchase.items.map((item) => (
         <article key={item.offer_uuid} className="checkout-item">
           <div style={{ gridColumn: "1 / -1" }}>
@@ -90,6 +91,7 @@ export default function OrderSuccess() {
           </div>
         </article>
       ))}
+      </div>
       <p className="summary-row summary-total">
         <span>Total pagado</span>
         <span>{formatPrice(purchase.total)}</span>

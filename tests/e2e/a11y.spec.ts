@@ -88,6 +88,7 @@ const PAGES = [
 // One test per page, so the pages are checked in parallel; each loads once per viewport.
 for (const path of PAGES) {
   test(`${path}: no axe violations at 375 and 1280, no sideways scroll`, async ({ page, js }) => {
+    test.setTimeout(120_000);
     const problems: Problem[] = [];
     const target = path === "offer" ? `/ofertas/${(await roomyOffer(page)).uuid}/` : path;
     for (const viewport of VIEWPORTS) {
@@ -100,6 +101,7 @@ for (const path of PAGES) {
 
 test("the search dialog has no axe violations, open and with results", async ({ page, js }) => {
   test.skip(!js, "without JS, search is the /buscar page");
+  test.setTimeout(120_000);
   const problems: Problem[] = [];
   for (const viewport of VIEWPORTS) {
     await page.setViewportSize(viewport);
@@ -121,7 +123,7 @@ for (const viewport of VIEWPORTS) {
     test.use({ viewport });
 
     test("cart, checkout, payment and success have no axe violations and no sideways scroll", async ({ page, js }) => {
-      test.setTimeout(120_000);
+      test.setTimeout(180_000);
       const problems: Problem[] = [];
       const offer = await roomyOffer(page);
       await page.goto(`/ofertas/${offer.uuid}/`);
@@ -163,6 +165,8 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole("button", { name: "Pagar" }).click();
       await expect(page.getByRole("heading", { name: "Pasarela de pago de pruebas" })).toBeVisible();
       await check(page, js, "sandbox payment page", problems);
+      // Its own icon, so the browser does not ask for a /favicon.ico that is not there.
+      await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
       await page.getByRole("button", { name: "Pagar" }).click();
       await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
       await ready(page, js);
