@@ -27,8 +27,9 @@ export default defineConfig({
     { name: "no-js", use: { javaScriptEnabled: false } },
   ],
   webServer: {
-    // A fresh embedded database every run: the demo catalogue is the fixture.
-    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} tsx server.ts`,
+    // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
+    // 4 s, so every journey also crosses token refreshes.
+    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 tsx server.ts`,
     url: `${baseURL}/api/v0/public/offers/?page_size=1`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -8,8 +8,10 @@ import { createApi } from "#api/index";
 import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
+import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { refreshAuth } from "#app/lib/auth-refresh.server";
 
 let config;
 try {
@@ -26,6 +28,7 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir:
 const applied = await migrate(database.db);
 if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
 if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
+if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
 const stopSweep = startReservationSweep(database.db);
 
 const app = express();
@@ -57,6 +60,8 @@ app.use((req, _res, next) => {
   req.headers["x-ofertas-client-ip"] = req.ip ?? "";
   next();
 });
+// Expired access tokens are renewed once per request, before the storefront calls the API.
+app.use(refreshAuth);
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>

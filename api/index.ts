@@ -5,6 +5,9 @@ import { errorHandler, HttpError } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
 import { createPaymentProviders } from "#api/payments/registry";
+import { authenticate } from "#api/auth/context";
+import { jwtRouter } from "#api/routes/auth";
+import { customerRouter } from "#api/routes/customer";
 import { limiterStoreFor, limits } from "#api/rate-limit";
 
 export type ApiOptions = {
@@ -22,9 +25,13 @@ export function createApi({ db, config, log = (e) => console.error(e) }: ApiOpti
     res.set("Content-Language", "es");
     next();
   });
+  // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
+  api.use(authenticate(config));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
+  api.use(jwtRouter({ db, config }));
   api.use(express.json({ limit: "100kb" }));
+  api.use(customerRouter({ db, config }));
   api.use("/public/offers", publicOffersRouter(db));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));

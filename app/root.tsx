@@ -1,5 +1,6 @@
 import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
 import {
+  Form,
   isRouteErrorResponse,
   Link,
   Links,
@@ -20,7 +21,7 @@ import { DEFAULT_REGION, isProvince, regionFromValue } from "#lib/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
 import { Footer } from "#app/components/footer";
-import { BackIcon, HeartIcon, LoginIcon } from "#app/components/icons";
+import { BackIcon, HeartIcon, LoginIcon, LogoutIcon, UserIcon } from "#app/components/icons";
 import { Logo } from "#app/components/logo";
 import { RegionForm } from "#app/components/region-form";
 import { SearchButton } from "#app/components/search-dialog";
@@ -31,6 +32,7 @@ import { consentCookie } from "#app/lib/cookies.server";
 import { config } from "#app/lib/env.server";
 import { requestOrigin } from "#app/lib/origin.server";
 import { commitSession, favorites, getSession, sessionRegion, takeToasts } from "#app/lib/session.server";
+import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
 
@@ -50,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, consent: true, contacts: null };
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, consent: true, contacts: null, viewer: null };
   }
   const [session, cart, consent] = await Promise.all([
     getSession(request),
@@ -78,6 +80,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       favoritesCount: favorites(session).length,
       consent: consent === "accepted" || consent === "rejected",
       contacts: { supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL },
+      viewer: viewer(session),
     },
     toasts.length ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
   );
@@ -113,6 +116,30 @@ function useActiveCategoryInView(pathname: string) {
   return nav;
 }
 
+/** The logged-in person: who they are, and a logout that works as a plain form post. */
+function UserMenu({ email }: { email: string }) {
+  const location = useLocation();
+  const here = location.pathname + location.search;
+  // From the payment step, logout lands on /checkout in place of the payment page (spec section 4).
+  const onOrder = location.pathname === "/order" || location.pathname === "/order/";
+  return (
+    <>
+      <span className="header-button header-user" title={email}>
+        <UserIcon />
+        <span className="header-button-label header-user-email">{email}</span>
+        <span className="visually-hidden">Sesión iniciada como {email}</span>
+      </span>
+      <Form method="post" action="/logout" replace={onOrder} className="logout-form">
+        <input type="hidden" name="redirectTo" value={here} />
+        <button type="submit" className="header-button">
+          <LogoutIcon />
+          <span className="header-button-label">Salir</span>
+        </button>
+      </Form>
+    </>
+  );
+}
+
 function Header({ data }: { data: RootLoaderData }) {
   const location = useLocation();
   const isHome = location.pathname === "/";
@@ -143,10 +170,14 @@ function Header({ data }: { data: RootLoaderData }) {
             {data.favoritesCount ? <span className="count-badge">{data.favoritesCount}</span> : null}
           </Link>
           <CartDropdown lines={data.cart.lines} count={data.cart.count} subtotalCents={data.cart.subtotalCents} totalCents={data.cart.totalCents} />
-          <Link to="/login" className="header-button">
-            <LoginIcon />
-            <span className="header-button-label">Entrar</span>
-          </Link>
+          {data.viewer ? (
+            <UserMenu email={data.viewer.email} />
+          ) : (
+            <Link to={`/login?redirectTo=${encodeURIComponent(location.pathname + location.search)}`} className="header-button">
+              <LoginIcon />
+              <span className="header-button-label">Entrar</span>
+            </Link>
+          )}
         </nav>
       </div>
       <div className="header-row header-row-secondary">

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -35,6 +35,16 @@ const EnvSchema = z.object({
   ALLPAY_API_KEY: optionalString,
   ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
   RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  JWT_SECRET: optionalString,
+  JWT_ACCESS_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(15 * 60),
+  JWT_REFRESH_SECONDS: z.coerce.number().int().min(60).max(365 * 24 * 3600).default(30 * 24 * 3600),
+  JWT_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(20),
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  APPLE_CLIENT_ID: optionalString,
+  APPLE_CLIENT_SECRET: optionalString,
+  FACEBOOK_APP_ID: optionalString,
+  FACEBOOK_APP_SECRET: optionalString,
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -46,6 +56,8 @@ export type Config = Env & {
   sessionSecrets: string[];
   /** Where the storefront reaches /api/v0. */
   apiUrl: string;
+  /** HMAC key of the API's JWTs: JWT_SECRET, or derived from the newest cookie secret. */
+  jwtSecret: string;
   isProduction: boolean;
 };
 
@@ -65,11 +77,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (sessionSecrets.some((s) => s.length < 16)) {
     throw new ConfigError("Configuración no válida:\n  SESSION_SECRET: cada secreto necesita al menos 16 caracteres");
   }
+  if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
+    throw new ConfigError("Configuración no válida:\n  JWT_SECRET: necesita al menos 32 caracteres");
+  }
+  const jwtSecret = env.JWT_SECRET ?? createHmac("sha256", sessionSecrets[0]).update("ofertas:jwt").digest("hex");
   const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   return {
     ...env,
     dataDir,
     sessionSecrets,
+    jwtSecret,
     apiUrl: (env.API_URL ?? `http://${localHost}:${env.PORT}/api/v0`).replace(/\/$/, ""),
     isProduction: env.NODE_ENV === "production",
   };

@@ -91,6 +91,7 @@ export const sales = pgTable("sales", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   paidAt: timestamp("paid_at", { withTimezone: true }),
+  userId: uuid("user_id"),
 });
 
 export const saleItems = pgTable("sale_items", {
@@ -140,4 +141,60 @@ export const webhookEvents = pgTable("webhook_events", {
   provider: text("provider").notNull(),
   eventId: text("event_id").notNull(),
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull(),
+  passwordHash: text("password_hash"),
+  isActive: boolean("is_active").notNull().default(true),
+  role: text("role").notNull().default("customer"),
+  firstName: text("first_name").notNull().default(""),
+  lastName: text("last_name").notNull().default(""),
+  emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
+});
+
+export const refreshTokens = pgTable("refresh_tokens", {
+  jti: uuid("jti").primaryKey(),
+  familyId: uuid("family_id").notNull(),
+  userId: uuid("user_id").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+});
+
+export const loginCodes = pgTable("login_codes", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull(),
+  purpose: text("purpose").notNull(),
+  codeHash: text("code_hash").notNull(),
+  userId: uuid("user_id"),
+  newEmail: text("new_email"),
+  attempts: integer("attempts").notNull().default(0),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true }),
+});
+
+export const favorites = pgTable("favorites", {
+  userId: uuid("user_id").notNull(),
+  offerId: uuid("offer_id").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const customerCarts = pgTable("customer_carts", {
+  userId: uuid("user_id").primaryKey(),
+  cart: jsonb("cart").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const anonymousSessions = pgTable("anonymous_sessions", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  favorites: jsonb("favorites").notNull().default([]),
+  cart: jsonb("cart"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  mergedInto: uuid("merged_into"),
 });

@@ -13,6 +13,7 @@ import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types
 import { captureSale, checkPromoCode, createSale, findTransaction, releaseSale, validateOrder } from "#api/services/sales";
 import { rateLimit } from "#api/rate-limit";
 import { sandboxRouter } from "#api/routes/sandbox";
+import { getUser } from "#api/auth/context";
 
 /** The origin the buyer's browser sees; forwarded headers count only from a trusted proxy. */
 export function publicOrigin(req: Request, config: Config): string {
@@ -66,7 +67,9 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     handle(async (req, res) => {
       const { session_token } = parseInput(z.object({ session_token: z.string().min(10).max(100) }), req.body);
       const origin = publicOrigin(req, config);
-      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES);
+      // A sale made while logged in belongs to that account, whatever email the receipt goes to.
+      const userId = getUser(req)?.id ?? null;
+      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, userId);
       res.status(201).json(answer);
     }),
   );

@@ -229,6 +229,7 @@ export async function createSale(
   sessionToken: string,
   urls: PaymentUrls,
   reservationMinutes: number,
+  userId: string | null = null,
 ) {
   const reserved = await db.transaction(async (tx) => {
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
@@ -263,6 +264,7 @@ export async function createSale(
       .values({
         sessionToken,
         email: session.email,
+        userId,
         status: "pending",
         provider: provider.name,
         totalCents: session.totalCents,
@@ -431,7 +433,7 @@ export function startReservationSweep(db: Database, everyMs = 60_000): () => voi
 }
 
 const COUPON_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-function couponCode(): string {
+export function couponCode(): string {
   const chars = Array.from({ length: 12 }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]);
   return `${chars.slice(0, 4).join("")}-${chars.slice(4, 8).join("")}-${chars.slice(8).join("")}`;
 }

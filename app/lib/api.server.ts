@@ -1,7 +1,10 @@
 import type { OfferDetail, OfferSummary, Page } from "#lib/schemas/offer";
+import type { SessionInfo, TokenPair } from "#lib/accounts";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
+import { accessToken } from "./auth.server";
 import { config } from "./env.server";
+import { getSession } from "./session.server";
 
 export type { OfferDetail, OfferSummary, Page };
 
@@ -21,16 +24,23 @@ type CallOptions = {
   method?: "GET" | "POST";
   query?: Record<string, string | number | undefined | (string | undefined)[]>;
   body?: unknown;
-  /** The browser's request, so the API sees the buyer's host and address through forwarded headers. */
+  /**
+   * The browser's request, so the API sees the buyer's host and address through forwarded headers,
+   * and who is logged in: its session's access token goes as "Authorization: JWT …".
+   */
   request?: Request;
+  /** An access token to send instead of the request's (right after login, before the cookie exists). */
+  token?: string | null;
   signal?: AbortSignal;
   /** Statuses whose body is a normal answer (validate answers 400 with errors). */
   acceptStatus?: number[];
 };
 
 /**
- * The storefront's only way to its data: HTTP to /api/v0 (API_URL), JSON, Accept-Language es.
- * An Authorization: JWT header joins here once accounts exist.
+ * The storefront's only way to its data: HTTP to /api/v0 (API_URL), JSON, Accept-Language es,
+ * Authorization: JWT when logged in. An expired access token was already exchanged for a new one
+ * before this request reached the storefront (refreshAuth in auth-refresh.server.ts), once per
+ * request, so parallel loaders never race to spend the same refresh token.
  */
 export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
   const url = new URL(`${config().apiUrl}${path}`);
@@ -41,6 +51,8 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
   }
   const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const token = options.token !== undefined ? options.token : options.request ? accessToken(await getSession(options.request)) : null;
+  if (token) headers.Authorization = `JWT ${token}`;
   if (options.request) {
     // request.url is already trust-resolved by Express; the client's own X-Forwarded-* headers
     // are not, and the API believes what arrives from loopback.
@@ -89,4 +101,11 @@ export const salesApi = {
     api<Purchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
   cancel: (saleId: string, transaction_id: string) =>
     api<{ released: boolean }>(`/sales/cancel/${saleId}/`, { method: "POST", body: { transaction_id } }),
+};
+
+export const authApi = {
+  create: (email: string, password: string, request: Request) =>
+    api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
+  refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
+  session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
 };

@@ -14,6 +14,16 @@ const Fields = {
   favorites: z.array(z.string().uuid()).max(50),
   recent: z.array(RecentSearch).max(RECENT_SEARCHES_MAX),
   toasts: z.array(z.object({ type: z.enum(["success", "error"]), text: z.string().max(300) })).max(5),
+  authData: z.object({
+    commonData: z.object({
+      access: z.string().max(2000).optional(),
+      refresh: z.string().max(2000).optional(),
+      token_expired_at: z.number().optional(),
+      isAuth: z.boolean().optional(),
+      email: z.string().max(254),
+    }),
+  }),
+  loginEmail: z.string().max(254),
 };
 
 export async function getSession(request: Request): Promise<Session> {
@@ -25,7 +35,7 @@ export async function commitSession(session: Session): Promise<string> {
 }
 
 /** Each field is checked on read, so a session with an unexpected shape reads as empty fields. */
-function field<K extends keyof typeof Fields>(session: Session, key: K): z.infer<(typeof Fields)[K]> | undefined {
+export function field<K extends keyof typeof Fields>(session: Session, key: K): z.infer<(typeof Fields)[K]> | undefined {
   const parsed = Fields[key].safeParse(session.get(key));
   return parsed.success ? (parsed.data as z.infer<(typeof Fields)[K]>) : undefined;
 }

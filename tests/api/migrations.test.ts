@@ -27,7 +27,7 @@ it("two processes starting at once apply each migration once and load the demo c
     const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers`);
     expect(Number(row.n)).toBe(SEED_OFFERS.length);
     const versions = await query<{ version: string }>(api.db, sql`SELECT version FROM schema_migrations ORDER BY version`);
-    expect(versions.map((v) => v.version)).toEqual(["0001_catalogue.sql", "0002_sales.sql"]);
+    expect(versions.map((v) => v.version)).toEqual(["0001_catalogue.sql", "0002_sales.sql", "0005_accounts.sql"]);
   } finally {
     await Promise.all((others ?? []).map((o) => o.close()));
   }

@@ -7,6 +7,7 @@ import { createApi } from "#api/index";
 import { openDatabase, type Database } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
+import { seedDemoAccounts } from "#api/db/seed-accounts";
 
 export type TestApi = {
   /** Base URL of /api/v0, e.g. http://127.0.0.1:54321/api/v0 */
@@ -52,7 +53,10 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
   });
   const handle = await openDatabase({ databaseUrl, dataDir: "memory://" });
   await migrate(handle.db);
-  if (options.seed !== false) await seedIfEmpty(handle.db);
+  if (options.seed !== false) {
+    await seedIfEmpty(handle.db);
+    await seedDemoAccounts(handle.db);
+  }
   const app = express();
   app.set("trust proxy", "loopback");
   app.use("/api/v0", createApi({ db: handle.db, config, log: () => {} }));

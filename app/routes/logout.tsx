@@ -1,0 +1,22 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { clearAuth } from "#app/lib/auth.server";
+import { readForm } from "#app/lib/form.server";
+import { backTo } from "#app/lib/redirect";
+import { commitSession, flash, getSession } from "#app/lib/session.server";
+
+/** Only POST logs out: a link or a prefetch must never end a session. */
+export const loader = () => redirect("/");
+
+/** Logout clears authData; from the payment step it goes to /checkout (spec section 4). */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const session = await getSession(request);
+  clearAuth(session);
+  flash(session, { type: "success", text: "Has cerrado sesión." });
+  let to = backTo(request, formData, "/");
+  const path = to.split("?")[0];
+  if (path === "/order" || path === "/order/") to = "/checkout";
+  // Pages only a logged-in person may see would just bounce.
+  else if (path.startsWith("/order/history") || path.startsWith("/cuenta")) to = "/";
+  return redirect(to, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+}

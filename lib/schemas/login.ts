@@ -1,0 +1,27 @@
+import { z } from "zod";
+import "#lib/zod-es";
+import { CodeField, EmailField, PasswordField } from "#lib/accounts";
+
+/** One schema per form of /login and its variants, shared by each action and its component. */
+
+/** Step 1 of the main path: the email a code is sent to. */
+export const emailStepSchema = z.object({ email: EmailField });
+
+/** Step 2: the 6-digit code from the mail. */
+export const codeStepSchema = z.object({ code: CodeField });
+
+/** The password variant. Any non-empty password is checked by the API; rules apply at creation. */
+export const passwordLoginSchema = z.object({
+  email: EmailField,
+  password: z.string({ required_error: "Escribe tu contraseña." }).min(1, "Escribe tu contraseña.").max(256),
+});
+
+export const registerSchema = z
+  .object({ email: EmailField, password: PasswordField, re_password: z.string({ required_error: "Repite la contraseña." }) })
+  .refine((v) => v.password === v.re_password, { message: "Las contraseñas no coinciden.", path: ["re_password"] });
+
+export const forgotPasswordSchema = z.object({ email: EmailField });
+
+export const resetPasswordSchema = z
+  .object({ email: EmailField, code: CodeField, new_password: PasswordField, re_new_password: z.string({ required_error: "Repite la contraseña." }) })
+  .refine((v) => v.new_password === v.re_new_password, { message: "Las contraseñas no coinciden.", path: ["re_new_password"] });
