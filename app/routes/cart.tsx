@@ -49,20 +49,32 @@ export async function action({ request }: ActionFunctionArgs) {
           outcome = error(cart, "Elige una de las opciones de la oferta.");
         } else if (found.option.available <= 0) {
           outcome = error(cart, "Esta opción está agotada.");
-        } else if (input.ticketsCount > maxTickets(found.option)) {
-          outcome = error(cart, `Puedes comprar como máximo ${maxTickets(found.option)} entradas de esta opción.`);
         } else {
+          // Without JS the ticket field cannot follow the option chosen beside it, so it may offer
+          // more than this option allows: take the most it allows and say so, rather than refuse.
+          const max = maxTickets(found.option);
+          const clamped = input.ticketsCount > max;
           const change = addToCart(cart, {
             offerUuid: found.offer.uuid,
             priceOptionUuid: found.option.uuid,
-            ticketsCount: input.ticketsCount,
+            ticketsCount: Math.min(input.ticketsCount, max),
             savedPrice: found.option.actual_price,
             slotId: input.slotId ?? null,
           });
           const already = cart.items.some((i) => i.offerUuid === found.offer.uuid);
           outcome = change.error
             ? error(cart, CART_FULL_MESSAGE)
-            : { cart: change.cart, toast: { type: "success", text: already ? "Carrito actualizado." : "Añadido al carrito." } };
+            : {
+                cart: change.cart,
+                toast: {
+                  type: "success",
+                  text: clamped
+                    ? `Esta opción admite como máximo ${max} ${max === 1 ? "entrada" : "entradas"}: ${already ? "hemos actualizado tu carrito" : "hemos añadido"} ${max}.`
+                    : already
+                      ? "Carrito actualizado."
+                      : "Añadido al carrito.",
+                },
+              };
         }
         break;
       }
