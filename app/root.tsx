@@ -17,6 +17,8 @@ import {
 import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_MENU } from "#lib/categories";
+import { PENDING_DELAY_MS, PENDING_MIN_MS } from "#lib/constants";
+import { usePendingIndicator } from "#app/lib/use-pending-indicator";
 import { DEFAULT_REGION, isProvince, regionFromValue } from "#lib/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
@@ -35,6 +37,9 @@ import { commitSession, favorites, getSession, sessionRegion, takeToasts } from 
 import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -95,9 +100,13 @@ type RootLoaderData = NonNullable<ReturnType<typeof useRootData>>;
 
 function PendingSpinner() {
   const navigation = useNavigation();
-  // The spinner waits 1 s before showing (router pending threshold) and then stays at least 0.5 s.
+  // Router pending threshold 1 s, 0 for the offer detail and the payment step; once shown it stays
+  // at least 0.5 s (spec section 9).
+  const to = navigation.location?.pathname ?? "";
+  const immediate = /^\/ofertas\/[0-9a-f-]{36}\/?$/i.test(to) || /^\/order\/?$/.test(to);
+  const shown = usePendingIndicator(navigation.state !== "idle", { delay: immediate ? 0 : PENDING_DELAY_MS, minDuration: PENDING_MIN_MS });
   return (
-    <div className={`pending-bar${navigation.state !== "idle" ? " is-pending" : ""}`} role="progressbar" aria-hidden={navigation.state === "idle"} aria-label="Cargando">
+    <div className={`pending-bar${shown ? " is-pending" : ""}`} role="progressbar" aria-hidden={!shown} aria-label="Cargando" data-testid="pending-bar">
       <span />
     </div>
   );

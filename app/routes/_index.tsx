@@ -4,6 +4,9 @@ import { CATEGORY_MENU } from "#lib/categories";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   seo({
@@ -18,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Home() {
-  const { region, listing } = useLoaderData<typeof loader>();
+  const { region, listing, notice } = useLoaderData<typeof loader>();
   return (
     <>
       <section className="hero">
@@ -29,7 +32,7 @@ export default function Home() {
       <OfferListing
         level={3}
         listing={listing}
-        empty={`Todavía no hay ofertas en ${region.label}. Prueba con otra región o con toda España.`}
+        empty={notice ?? `Todavía no hay ofertas en ${region.label}. Prueba con otra región o con toda España.`}
       />
     </>
   );

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { SEARCH_MIN_CHARS } from "#lib/constants";
 import { isUuid } from "#lib/uuid";
 import { SearchResults } from "#app/components/search-dialog";
@@ -7,6 +7,9 @@ import { offersApi } from "#app/lib/api.server";
 import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 import { readForm } from "#app/lib/form.server";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
 
@@ -35,6 +38,20 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<SearchDat
     .then((r) => r.results.map(brief))
     .catch(() => []);
   return { query, results: [], recent: recentSearches(session), popular };
+}
+
+/**
+ * The dialog asks this loader as the customer types. When that request fails (offline, 500) the
+ * answer is an empty list (spec section 8), not the error page; a request aborted because a newer
+ * one started is left to the router, which ignores it.
+ */
+export async function clientLoader({ serverLoader, request }: ClientLoaderFunctionArgs): Promise<SearchData> {
+  try {
+    return await serverLoader<typeof loader>();
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    return { query: new URL(request.url).searchParams.get("q") ?? "", results: [], recent: [], popular: [] };
+  }
 }
 
 /** Opening a result: remember it (newest first, no repeats, four at most), then go to the offer. */

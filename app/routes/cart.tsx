@@ -8,6 +8,10 @@ import { backTo } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
 import type { Toast } from "#app/lib/session.server";
 import { readForm } from "#app/lib/form.server";
+import { toastOnFailure } from "#app/lib/fetcher-failure";
+
+/** With JS a failed post is a toast, never an error page. */
+export const clientAction = toastOnFailure;
 
 /** The cart has no page of its own: GET /cart shows the checkout. */
 export const loader = () => redirect("/checkout/");

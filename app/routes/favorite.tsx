@@ -5,6 +5,9 @@ import { offersApi } from "#app/lib/api.server";
 import { toCard } from "#app/lib/offer-card";
 import { favorites, getSession } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Favoritos", description: "Las ofertas que has guardado.", noindex: true });
 

@@ -9,6 +9,9 @@ import { completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { readForm } from "#app/lib/form.server";
 import { seo } from "#app/lib/seo";
 import { getSession } from "#app/lib/session.server";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Entrar", description: "Accede a tu cuenta de ofertas.", noindex: true });
 

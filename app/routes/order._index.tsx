@@ -7,6 +7,9 @@ import { getCart } from "#app/lib/cart.server";
 import { commitCheckoutState, getCheckoutState, type CheckoutState } from "#app/lib/checkout.server";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Paga tu pedido.", noindex: true });
 

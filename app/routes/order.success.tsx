@@ -8,6 +8,9 @@ import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server"
 import { EMPTY_CART } from "#lib/cart";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Order", description: "Tu compra.", noindex: true });
 

@@ -1,6 +1,19 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, ready, roomyOffer, test, uniqueEmail } from "./fixtures";
+import { acceptCookies, expect, ready, roomyOffer, test as base, uniqueEmail } from "./fixtures";
+
+/** A JS-enabled page to run axe on what a no-JS visitor got; made on first use, closed with the test. */
+const test = base.extend<{ helper: () => Promise<Page> }>({
+  helper: async ({ browser }, use) => {
+    const made: Page[] = [];
+    await use(async () => {
+      if (!made.length) made.push(await (await browser.newContext({ javaScriptEnabled: true, locale: "es-ES" })).newPage());
+      return made[0];
+    });
+    for (const page of made) await page.context().close();
+  },
+});
+
 
 /**
  * Every screen, checked once per load at phone and desktop width, with JS on and off (the two
@@ -18,12 +31,12 @@ type Problem = string;
  * visitor got is copied, scripts removed, into a helper page (same address, same CSS, same size)
  * where axe can run: what is checked is exactly what a no-JS visitor sees.
  */
-async function check(page: Page, js: boolean, name: string, problems: Problem[]) {
+async function check(page: Page, js: boolean, name: string, problems: Problem[], helperPage: () => Promise<Page>) {
   let target = page;
   if (!js) {
     const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
     const url = page.url();
-    target = await helperPage(page);
+    target = await helperPage();
     await target.setViewportSize(page.viewportSize()!);
     await target.unrouteAll();
     await target.route("**/*", (route) => {
@@ -44,24 +57,12 @@ async function check(page: Page, js: boolean, name: string, problems: Problem[])
   }
 }
 
-/** One JS-enabled helper page per test page, closed with the test's context. */
-const helpers = new WeakMap<Page, Page>();
-async function helperPage(page: Page): Promise<Page> {
-  let helper = helpers.get(page);
-  if (!helper) {
-    const context = await page.context().browser()!.newContext({ javaScriptEnabled: true, locale: "es-ES" });
-    helper = await context.newPage();
-    page.once("close", () => void context.close());
-    helpers.set(page, helper);
-  }
-  return helper;
-}
 
 /** Pages with a bundle are checked once hydrated; reading pages and the widget ship none. */
-async function visit(page: Page, js: boolean, path: string, problems: Problem[], name = path) {
+async function visit(page: Page, js: boolean, path: string, problems: Problem[], helper: () => Promise<Page>, name = path) {
   await page.goto(path);
   if (js && (await page.locator("script[type=module]").count())) await ready(page, js);
-  await check(page, js, name, problems);
+  await check(page, js, name, problems, helper);
 }
 
 const PAGES = [
@@ -87,19 +88,19 @@ const PAGES = [
 
 // One test per page, so the pages are checked in parallel; each loads once per viewport.
 for (const path of PAGES) {
-  test(`${path}: no axe violations at 375 and 1280, no sideways scroll`, async ({ page, js }) => {
+  test(`${path}: no axe violations at 375 and 1280, no sideways scroll`, async ({ page, js, helper }) => {
     test.setTimeout(120_000);
     const problems: Problem[] = [];
     const target = path === "offer" ? `/ofertas/${(await roomyOffer(page)).uuid}/` : path;
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
-      await visit(page, js, target, problems, `${path} at ${viewport.width}`);
+      await visit(page, js, target, problems, helper, `${path} at ${viewport.width}`);
     }
     expect(problems, problems.join("\n")).toEqual([]);
   });
 }
 
-test("the search dialog has no axe violations, open and with results", async ({ page, js }) => {
+test("the search dialog has no axe violations, open and with results", async ({ page, js, helper }) => {
   test.skip(!js, "without JS, search is the /buscar page");
   test.setTimeout(120_000);
   const problems: Problem[] = [];
@@ -110,10 +111,10 @@ test("the search dialog has no axe violations, open and with results", async ({ 
     await page.getByRole("link", { name: "Buscar" }).click();
     const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
     await expect(dialog).toBeVisible();
-    await check(page, js, `search dialog at ${viewport.width}`, problems);
+    await check(page, js, `search dialog at ${viewport.width}`, problems, helper);
     await dialog.getByRole("searchbox").fill("paella");
     await expect(dialog.getByRole("button", { name: /Paella/ }).first()).toBeVisible();
-    await check(page, js, `search dialog with results at ${viewport.width}`, problems);
+    await check(page, js, `search dialog with results at ${viewport.width}`, problems, helper);
   }
   expect(problems, problems.join("\n")).toEqual([]);
 });
@@ -122,7 +123,7 @@ for (const viewport of VIEWPORTS) {
   test.describe(`${viewport.width} px`, () => {
     test.use({ viewport });
 
-    test("cart, checkout, payment and success have no axe violations and no sideways scroll", async ({ page, js }) => {
+    test("cart, checkout, payment and success have no axe violations and no sideways scroll", async ({ page, js, helper }) => {
       test.setTimeout(180_000);
       const problems: Problem[] = [];
       const offer = await roomyOffer(page);
@@ -133,13 +134,13 @@ for (const viewport of VIEWPORTS) {
       // The sticky bar on phones repeats the button: either one adds.
       await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
       await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
-      await check(page, js, "offer after adding", problems);
+      await check(page, js, "offer after adding", problems, helper);
 
       const cart = page.getByRole("link", { name: /^Carrito/ });
       if (js) {
         await cart.click();
         await expect(page.getByRole("heading", { name: "Tu carrito" })).toBeVisible();
-        await check(page, js, "cart panel open", problems);
+        await check(page, js, "cart panel open", problems, helper);
         await page.getByRole("link", { name: "Comprar" }).click();
         await expect(page).toHaveURL(/\/checkout\/$/);
         await ready(page, js);
@@ -147,30 +148,30 @@ for (const viewport of VIEWPORTS) {
         await cart.click();
         await expect(page).toHaveURL(/\/checkout\/$/);
       }
-      await check(page, js, "/checkout/ with items", problems);
+      await check(page, js, "/checkout/ with items", problems, helper);
 
       await page.getByLabel("Correo electrónico").fill("no-es-un-correo");
       await page.locator("form#checkout").evaluate((f) => f.setAttribute("novalidate", ""));
       await page.getByRole("button", { name: "Continuar" }).click();
       await expect(page.getByText("Escribe un correo electrónico válido, por ejemplo nombre@correo.es.").first()).toBeVisible();
-      await check(page, js, "/checkout/ with errors", problems);
+      await check(page, js, "/checkout/ with errors", problems, helper);
 
       await page.getByLabel("Correo electrónico").fill(uniqueEmail("axe"));
       await page.getByLabel(/He leído y acepto/).check();
       await page.getByRole("button", { name: "Continuar" }).click();
       await expect(page).toHaveURL(/\/order\/$/);
       await ready(page, js);
-      await check(page, js, "/order/", problems);
+      await check(page, js, "/order/", problems, helper);
 
       await page.getByRole("button", { name: "Pagar" }).click();
       await expect(page.getByRole("heading", { name: "Pasarela de pago de pruebas" })).toBeVisible();
-      await check(page, js, "sandbox payment page", problems);
+      await check(page, js, "sandbox payment page", problems, helper);
       // Its own icon, so the browser does not ask for a /favicon.ico that is not there.
       await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
       await page.getByRole("button", { name: "Pagar" }).click();
       await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
       await ready(page, js);
-      await check(page, js, "/order/success", problems);
+      await check(page, js, "/order/success", problems, helper);
       expect(problems, problems.join("\n")).toEqual([]);
     });
   });
