@@ -3,6 +3,25 @@ import { defineConfig } from "@playwright/test";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
 const DATA_DIR = process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data";
+// A second server, the same build, with every third party configured (issue 12): the consent
+// tests run against it, the rest of the suite keeps the shop as it is with no keys set.
+const THIRD_PARTY_PORT = PORT + 1;
+// Stands in for a maps provider's static image: the server fetches it like any other URL.
+const STATIC_MAP_IMAGE = "aceite-oliva-virgen-extra-sevilla-cover.webp";
+export const THIRD_PARTY_URL = `http://localhost:${THIRD_PARTY_PORT}`;
+export const THIRD_PARTY_ENV = {
+  ANALYTICS_API_KEY: "e2e-analytics-key-0123456789",
+  GTM_ID: "GTM-E2ETEST",
+  MAPS_TILES_URL: "https://tiles.maps.example/{z}/{x}/{y}.png",
+  MAPS_STATIC_URL: `http://localhost:${PORT + 1}/images/demo/${STATIC_MAP_IMAGE}?center={lat},{lon}`,
+  CAPTCHA_SITE_KEY: "1x00000000000000000000AA",
+  CAPTCHA_SECRET: "1x0000000000000000000000000000000AA",
+  PAYMENT_PROVIDER: "paypal",
+  PAYPAL_CLIENT_ID: "e2e-paypal-client-id",
+  PAYPAL_CLIENT_SECRET: "e2e-paypal-secret",
+  PAYPAL_WEBHOOK_ID: "e2e-paypal-webhook",
+};
+const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV).map(([k, v]) => `${k}='${v}'`).join(" ");
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -23,10 +42,12 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "js", use: { javaScriptEnabled: true } },
-    { name: "no-js", use: { javaScriptEnabled: false } },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /third-party\// },
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /third-party\// },
+    // Third-party hosts are mocked with page.route inside these tests; each file sets JS on or off.
+    { name: "third-party", testMatch: /third-party\/.*\.spec\.ts$/, use: { baseURL: THIRD_PARTY_URL } },
   ],
-  webServer: {
+  webServer: [{
     // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
     // 4 s, so every journey also crosses token refreshes.
     command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 tsx server.ts`,
@@ -36,4 +57,15 @@ export default defineConfig({
     stdout: "ignore",
     stderr: "pipe",
   },
+  {
+    // Waits for the first server (it builds), then starts on the same build with the keys set.
+    command:
+      `node -e "const u='${baseURL}/api/v0/public/offers/?page_size=1';(async()=>{for(;;){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,500))}})()" && ` +
+      `rm -rf ${DATA_DIR}-3p && NODE_ENV=production DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx server.ts`,
+    url: `${THIRD_PARTY_URL}/api/v0/public/offers/?page_size=1`,
+    reuseExistingServer: false,
+    timeout: 240_000,
+    stdout: "ignore",
+    stderr: "pipe",
+  }],
 });

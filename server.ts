@@ -10,6 +10,7 @@ import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
 import { startReservationSweep } from "#api/services/sales";
+import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 
@@ -30,6 +31,9 @@ if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
 if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
 if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
 const stopSweep = startReservationSweep(database.db);
+const stopAnalytics = config.ANALYTICS_API_KEY
+  ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
+  : () => {};
 
 const app = express();
 app.disable("x-powered-by");
@@ -83,6 +87,7 @@ function shutdown(signal: string) {
   closing = true;
   console.log(`${signal}: cerrando…`);
   stopSweep();
+  stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
   server.close(async () => {

@@ -30,10 +30,12 @@ import { SearchButton } from "#app/components/search-dialog";
 import { Toasts } from "#app/components/toasts";
 import { getCart } from "#app/lib/cart.server";
 import { checkoutLines } from "#app/lib/checkout-lines.server";
-import { consentCookie } from "#app/lib/cookies.server";
+import { ThirdParty } from "#app/components/third-party";
+import { getConsent } from "#app/lib/consent.server";
+import { clientIntegrations } from "#app/lib/tracking.server";
 import { config } from "#app/lib/env.server";
 import { requestOrigin } from "#app/lib/origin.server";
-import { commitSession, favorites, getSession, sessionRegion, takeToasts } from "#app/lib/session.server";
+import { commitSession, favorites, getSession, sessionRegion, takeEvents, takeToasts } from "#app/lib/session.server";
 import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
@@ -57,14 +59,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, consent: true, contacts: null, viewer: null };
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
   }
   const [session, cart, consent] = await Promise.all([
     getSession(request),
     getCart(request),
-    consentCookie.parse(request.headers.get("Cookie")).catch(() => null),
+    getConsent(request),
   ]);
   const toasts = takeToasts(session);
+  const integrations = clientIntegrations(consent);
+  const events = integrations ? takeEvents(session) : [];
   // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
   const joined = cart.items.length ? await checkoutLines(cart).catch(() => ({ lines: [], totalCents: 0 })) : { lines: [], totalCents: 0 };
   const lines: CartLine[] = joined.lines.flatMap((l) =>
@@ -83,11 +87,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
       region: isProvince(url.searchParams.get("region")) ? regionFromValue(url.searchParams.get("region")) : sessionRegion(session),
       cart: { count: ticketCount(cart), lines, subtotalCents, totalCents: Math.min(joined.totalCents, subtotalCents) },
       favoritesCount: favorites(session).length,
-      consent: consent === "accepted" || consent === "rejected",
+      consentAsked: consent !== null,
+      integrations,
+      events,
       contacts: { supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL },
       viewer: viewer(session),
     },
-    toasts.length ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
+    toasts.length || events.length ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
   );
 }
 
@@ -211,6 +217,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const matches = useMatches();
   const hydrated = useHydrated();
+  const location = useLocation();
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
   const noScripts = handles.some((h) => h.noScripts);
@@ -242,7 +249,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
               {children}
             </main>
             {data.contacts ? <Footer {...data.contacts} /> : null}
-            {!data.consent ? <ConsentBanner /> : null}
+            {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
+            <ThirdParty integrations={data.integrations} events={data.events} />
           </>
         )}
         {noScripts ? null : (

@@ -35,6 +35,17 @@ const EnvSchema = z.object({
   ALLPAY_API_KEY: optionalString,
   ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
   RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  // Third parties (issue 12): each is off until its key is set, and then only after consent.
+  ANALYTICS_API_KEY: optionalString,
+  ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),
+  SESSION_REPLAY_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
+  GTM_ID: z.preprocess(emptyToUndefined, z.string().regex(/^GTM-[A-Z0-9]{4,12}$/, "debe tener la forma GTM-XXXXXXX").optional()),
+  MAPS_TILES_URL: z.preprocess(emptyToUndefined, z.string().regex(/^https:\/\/.*\{z\}.*\{x\}.*\{y\}/, "debe ser https://… con {z}, {x} e {y}").optional()),
+  MAPS_API_KEY: optionalString,
+  MAPS_ATTRIBUTION: z.string().default("© OpenStreetMap contributors"),
+  MAPS_STATIC_URL: z.preprocess(emptyToUndefined, z.string().regex(/^https?:\/\/.*\{lat\}.*\{lon\}/, "debe ser una URL con {lat} y {lon}").optional()),
+  CAPTCHA_SITE_KEY: optionalString,
+  CAPTCHA_SECRET: optionalString,
   JWT_SECRET: optionalString,
   JWT_ACCESS_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(15 * 60),
   JWT_REFRESH_SECONDS: z.coerce.number().int().min(60).max(365 * 24 * 3600).default(30 * 24 * 3600),
@@ -76,6 +87,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     : [devSecret(dataDir)];
   if (sessionSecrets.some((s) => s.length < 16)) {
     throw new ConfigError("Configuración no válida:\n  SESSION_SECRET: cada secreto necesita al menos 16 caracteres");
+  }
+  if (env.MAPS_TILES_URL?.includes("{key}") && !env.MAPS_API_KEY) {
+    throw new ConfigError("Configuración no válida:\n  MAPS_API_KEY: MAPS_TILES_URL lleva {key} y falta la clave");
+  }
+  if (Boolean(env.CAPTCHA_SITE_KEY) !== Boolean(env.CAPTCHA_SECRET)) {
+    throw new ConfigError("Configuración no válida:\n  CAPTCHA_SITE_KEY y CAPTCHA_SECRET van juntas: pon las dos o ninguna");
   }
   if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
     throw new ConfigError("Configuración no válida:\n  JWT_SECRET: necesita al menos 32 caracteres");

@@ -7,6 +7,7 @@ import { PromoCodeText, ValidateOrderSchema } from "#lib/schemas/order";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
 import { webhookEvents } from "#api/db/schema";
+import { rememberAnalyticsConsent } from "#api/analytics/outbox";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import type { PaymentProviders } from "#api/payments/registry";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
@@ -65,11 +66,19 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     "/sales/create/",
     json,
     handle(async (req, res) => {
-      const { session_token } = parseInput(z.object({ session_token: z.string().min(10).max(100) }), req.body);
+      const { session_token, analytics } = parseInput(
+        z.object({
+          session_token: z.string().min(10).max(100),
+          // Present only when the buyer accepted analytics (issue 12); device_id when their browser had one.
+          analytics: z.object({ device_id: z.string().min(5).max(100).nullable().default(null) }).optional(),
+        }),
+        req.body,
+      );
       const origin = publicOrigin(req, config);
       // A sale made while logged in belongs to that account, whatever email the receipt goes to.
       const userId = getUser(req)?.id ?? null;
       const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, userId);
+      if (analytics) await rememberAnalyticsConsent(db, answer.payment.sale_id, analytics.device_id);
       res.status(201).json(answer);
     }),
   );

@@ -19,6 +19,7 @@ import {
   sales,
 } from "#api/db/schema";
 import { HttpError } from "#api/http";
+import { queuePurchaseEvent } from "#api/analytics/outbox";
 import type { PaymentProvider, PaymentState } from "#api/payments/types";
 
 const CHECKOUT_SESSION_MINUTES = 30;
@@ -339,7 +340,9 @@ export async function createSale(
       .update(paymentTransactions)
       .set({ providerRef: payment.providerRef, redirectUrl: payment.redirectUrl, returnUrl, cancelUrl, updatedAt: new Date() })
       .where(eq(paymentTransactions.id, transactionId));
-    return { payment: { sale_id: saleId, transaction_id: transactionId, provider: provider.name, flow: payment.flow, redirect_url: payment.redirectUrl } };
+    return {
+      payment: { sale_id: saleId, transaction_id: transactionId, provider: provider.name, flow: payment.flow, redirect_url: payment.redirectUrl, provider_ref: payment.providerRef },
+    };
   } catch (error) {
     await releaseSale(db, saleId, "cancelled");
     throw new HttpError(502, "No se ha podido iniciar el pago con el proveedor. Inténtalo de nuevo en unos minutos.", {
@@ -370,7 +373,7 @@ async function existingPayment(db: Database, saleId: string, provider: PaymentPr
     }
     const flow = row.tx.provider === provider.name ? provider.flow : "hosted";
     return {
-      payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow, redirect_url: row.tx.redirectUrl },
+      payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow, redirect_url: row.tx.redirectUrl, provider_ref: row.tx.providerRef },
     };
   }
 }
@@ -529,6 +532,7 @@ async function markPaid(db: Database, saleId: string, transactionId: string) {
     const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId));
     const codes = items.flatMap((item) => Array.from({ length: item.quantity }, () => ({ saleItemId: item.id, code: couponCode() })));
     if (codes.length) await t.insert(coupons).values(codes);
+    await queuePurchaseEvent(t, saleId); // sent by api/analytics/delivery.ts, only with the buyer's consent
     await t.delete(checkoutSessions).where(eq(checkoutSessions.token, (await t.select({ s: sales.sessionToken }).from(sales).where(eq(sales.id, saleId)))[0].s));
   });
 }

@@ -1,6 +1,53 @@
-import { useFetcher, useLocation } from "@remix-run/react";
+import { Form, useFetcher, useLocation } from "@remix-run/react";
+import { CONSENT_CATEGORIES, type ConsentChoice } from "#lib/consent";
 import { EnhancedInput } from "#app/components/enhanced-input";
 
+/** The per-category switches; «Necesarias» is shown switched on and cannot be turned off. */
+function CategorySwitches({ choice }: { choice: ConsentChoice | null }) {
+  return (
+    <fieldset className="consent-categories">
+      <legend className="visually-hidden">Categorías de cookies</legend>
+      {CONSENT_CATEGORIES.map((c) => (
+        <div key={c.id} className="consent-category">
+          <label className="consent-switch">
+            <input
+              type="checkbox"
+              role="switch"
+              name={c.id === "necessary" ? undefined : c.id}
+              defaultChecked={c.id === "necessary" ? true : Boolean(choice?.[c.id])}
+              disabled={c.id === "necessary"}
+              aria-describedby={`consent-${c.id}-desc`}
+            />
+            <span>{c.label}</span>
+            {c.id === "necessary" ? <small className="muted"> (siempre activas)</small> : null}
+          </label>
+          <p id={`consent-${c.id}-desc`} className="consent-category-desc">
+            {c.description}
+          </p>
+        </div>
+      ))}
+    </fieldset>
+  );
+}
+
+/** «Rechazar todo» and «Aceptar todo»: the same size, the same style, side by side. */
+function AllOrNothing() {
+  return (
+    <div className="consent-actions">
+      <button type="submit" name="intent" value="reject-all" className="btn">
+        Rechazar todo
+      </button>
+      <button type="submit" name="intent" value="accept-all" className="btn">
+        Aceptar todo
+      </button>
+    </div>
+  );
+}
+
+/**
+ * The first-visit banner. One plain form: without JavaScript each button posts and comes back
+ * here; «Configurar» is a <details>, so the switches open without JavaScript too.
+ */
 export function ConsentBanner() {
   const fetcher = useFetcher();
   const location = useLocation();
@@ -11,19 +58,38 @@ export function ConsentBanner() {
         Tu privacidad
       </h2>
       <p>
-        Usamos cookies técnicas para que la tienda funcione (carrito, región) y, solo si lo aceptas, cookies de
-        analítica para mejorarla. <a href="/cookie-policy">Política de cookies</a>
+        Usamos cookies necesarias para que la tienda funcione y, solo si lo aceptas, cookies de analítica y de marketing.
+        Puedes cambiar tu elección cuando quieras en «Configurar cookies», al pie de cada página.{" "}
+        <a href="/cookie-policy">Política de cookies</a>
       </p>
-      <fetcher.Form method="post" action="/consent" className="consent-actions">
+      <fetcher.Form method="post" action="/consent" className="consent-form">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
         <EnhancedInput />
-        <button type="submit" name="consent" value="rejected" className="btn btn-secondary">
-          Rechazar
-        </button>
-        <button type="submit" name="consent" value="accepted" className="btn">
-          Aceptar
-        </button>
+        <details className="consent-settings">
+          <summary className="btn btn-secondary">Configurar</summary>
+          <CategorySwitches choice={null} />
+          <button type="submit" name="intent" value="save" className="btn btn-secondary">
+            Guardar mi elección
+          </button>
+        </details>
+        <AllOrNothing />
       </fetcher.Form>
     </section>
+  );
+}
+
+/** The «Configurar cookies» page: the same choice, at any time, with the current one shown. */
+export function ConsentSettings({ choice, redirectTo }: { choice: ConsentChoice | null; redirectTo: string }) {
+  return (
+    <Form method="post" action="/consent" className="consent-page-form">
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <CategorySwitches choice={choice} />
+      <div className="consent-page-actions">
+        <button type="submit" name="intent" value="save" className="btn btn-secondary">
+          Guardar mi elección
+        </button>
+        <AllOrNothing />
+      </div>
+    </Form>
   );
 }

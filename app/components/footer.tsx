@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 
 /** Every route that is not hidden from the menu (spec section 2), in menu order. */
 export const FOOTER_LINKS = [
@@ -12,6 +12,8 @@ export const FOOTER_LINKS = [
 ];
 
 export function Footer({ supportEmail, businessEmail }: { supportEmail: string; businessEmail: string }) {
+  const location = useLocation();
+  const here = location.pathname === "/consent" ? "/" : location.pathname + location.search;
   return (
     <footer className="site-footer">
       <nav aria-label="Pie de página">
@@ -22,6 +24,11 @@ export function Footer({ supportEmail, businessEmail }: { supportEmail: string; 
               <Link to={link.to}>{link.label}</Link>
             </li>
           ))}
+          <li>
+            <Link to={`/consent?redirectTo=${encodeURIComponent(here)}`} rel="nofollow">
+              Configurar cookies
+            </Link>
+          </li>
         </ul>
       </nav>
       <div className="footer-contacts">

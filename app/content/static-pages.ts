@@ -361,7 +361,9 @@ export function staticPages(contacts: {
         list: [
           "__session: mantiene tu sesión de navegación y recuerda la región que has seleccionado y tus preferencias de uso del sitio. Es independiente de la cookie del carrito. Duración: se elimina al cerrar la sesión o, como máximo, a los 30 días.",
           "__cart: guarda las ofertas que has añadido al carrito para que no se pierdan mientras navegas y puedas completar la compra. Duración: hasta 30 días desde la última modificación del carrito.",
-          "ofertas_consent: almacena tu elección sobre las cookies (aceptación o rechazo de las cookies analíticas) para no volver a preguntarte en cada visita. Duración: 1 año.",
+          "ofertas_consent: almacena tu elección sobre las cookies (analítica y marketing), con la versión de esta política y la fecha, para no volver a preguntarte en cada visita. Duración: 1 año, o hasta que cambiemos esta política.",
+          "PayPal: solo en la página de pago y solo si pagas con PayPal, su botón de pago carga un script de PayPal, que puede usar sus propias cookies para prevenir el fraude.",
+          "Cloudflare Turnstile: solo en los formularios de acceso, registro y alta de empresas, una comprobación antispam de Cloudflare que no usa cookies para publicidad.",
         ],
       },
       {
@@ -369,13 +371,20 @@ export function staticPages(contacts: {
         paragraphs: [
           "Nos permiten medir de forma agregada el número de visitas, las páginas más consultadas y cómo se navega por el sitio, para mejorar su funcionamiento y nuestras ofertas. No las utilizamos para mostrarte publicidad ni para identificarte personalmente.",
           "Solo se instalan si las aceptas expresamente. Si las rechazas o no haces ninguna elección, no se instalará ninguna cookie analítica y el sitio seguirá funcionando con normalidad.",
+          "Usamos Amplitude, con sus servidores en la Unión Europea: guarda un identificador aleatorio en el almacenamiento local de tu navegador (claves AMP_…) durante un máximo de 1 año, y graba de forma anónima una muestra de sesiones con todo lo que escribes oculto; nunca graba el pago ni tu cuenta. Cuando pagas, nuestro servidor le comunica el importe de la compra, nunca tu correo ni tus cupones.",
+        ],
+      },
+      {
+        heading: "Cookies de marketing y contenido de terceros",
+        paragraphs: [
+          "Solo si las aceptas, cargamos Google Tag Manager y las herramientas de medición y publicidad que gestiona (cookies _ga, _gid, _gcl_…, de hasta 2 años), y el mapa interactivo de cada oferta, que descarga sus imágenes de un proveedor de mapas. Sin ellas verás la dirección, una imagen del mapa servida por nosotros y el enlace «Cómo llegar».",
         ],
       },
       {
         heading: "Cómo aceptar o rechazar las cookies",
         paragraphs: [
-          "La primera vez que visitas el sitio te mostramos un aviso de cookies en el que puedes aceptar o rechazar las cookies analíticas con la misma facilidad. Tu elección se guarda en la cookie ofertas_consent durante un año; pasado ese plazo, te volveremos a preguntar.",
-          "Puedes cambiar de opinión cuando quieras a través del enlace de configuración de cookies disponible al pie de todas las páginas, que vuelve a mostrar el aviso. Si retiras tu consentimiento, dejaremos de utilizar las cookies analíticas desde ese momento.",
+          "La primera vez que visitas el sitio te mostramos un aviso de cookies con dos botones iguales, «Aceptar todo» y «Rechazar todo», y «Configurar», que te deja elegir por categorías (Necesarias, Analítica y Marketing). Tu elección se guarda en la cookie ofertas_consent durante un año; pasado ese plazo, o si cambiamos esta política, te volveremos a preguntar.",
+          "Puedes cambiar de opinión cuando quieras con el enlace «Configurar cookies» al pie de todas las páginas. Si retiras tu consentimiento a una categoría, dejamos de usar sus herramientas en ese momento y borramos las cookies y los datos que hayan guardado en tu navegador.",
         ],
       },
       {

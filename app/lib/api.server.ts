@@ -95,8 +95,9 @@ export const salesApi = {
     api<PromoCode & { offer_uuid: string | null }>("/public/offers/apply-promocode/", { method: "POST", body: { promo_code }, request }),
   validate: (body: ValidateOrderRequest) =>
     api<ValidateOrderResponse>("/sales/validate/", { method: "POST", body, acceptStatus: [400] }),
-  create: (session_token: string, request: Request) =>
-    api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token }, request }),
+  /** analytics: only when the buyer accepted analytics cookies (the purchase event depends on it). */
+  create: (session_token: string, request: Request, analytics?: { device_id: string | null }) =>
+    api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
   capture: (saleId: string, transaction_id: string) =>
     api<Purchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
   cancel: (saleId: string, transaction_id: string) =>

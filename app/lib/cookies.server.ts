@@ -1,4 +1,5 @@
 import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-run/node";
+import { CONSENT_MAX_AGE_SECONDS } from "#lib/consent";
 import { config } from "./env.server";
 
 // Secure when the shop is served over https (PUBLIC_URL); a plain-http start on a LAN address
@@ -28,13 +29,15 @@ export function cookies() {
   return cache;
 }
 
-/** Consent is not secret and not signed: it only hides the banner. */
-export const consentCookie = createCookie("ofertas_consent", {
-  path: "/",
-  sameSite: "lax",
-  httpOnly: true,
-  maxAge: 60 * 60 * 24 * 365,
-});
+/**
+ * The visitor's cookie choice with its policy version and date (lib/consent.ts). Signed, so a
+ * script or a crafted request cannot grant consent on the visitor's behalf.
+ */
+export function consentCookie(): Cookie {
+  consentCache ??= signedCookie("ofertas_consent", CONSENT_MAX_AGE_SECONDS);
+  return consentCache;
+}
+let consentCache: Cookie | undefined;
 
 /** A cookie value that fails its signature or shape reads as null, never as an error. */
 export async function readCookie<T>(cookie: Cookie, request: Request, parse: (value: unknown) => T | null): Promise<T | null> {

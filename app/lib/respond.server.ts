@@ -1,4 +1,5 @@
 import { data } from "@remix-run/node";
+import type { FunnelEvent } from "#lib/tracking";
 import { redirectWithToast, toastCookie, type Toast } from "./session.server";
 
 export const ENHANCED_FIELD = "_enhanced";
@@ -12,15 +13,16 @@ export const ENHANCED_FIELD = "_enhanced";
 export async function finish(
   request: Request,
   formData: FormData,
-  { to, toast, headers }: { to: string; toast?: Toast; headers?: HeadersInit },
+  { to, toast, headers, events = [] }: { to: string; toast?: Toast; headers?: HeadersInit; events?: FunnelEvent[] },
 ) {
   if (formData.get(ENHANCED_FIELD) !== "1") {
-    if (toast) return redirectWithToast(to, toast, request, { headers });
+    if (toast) return redirectWithToast(to, toast, request, { headers, events });
     const h = new Headers(headers);
+    if (events.length) h.append("Set-Cookie", await toastCookie(request, undefined, events));
     h.set("Location", to);
     return new Response(null, { status: 303, headers: h });
   }
   const h = new Headers(headers);
-  if (toast) h.append("Set-Cookie", await toastCookie(request, toast));
+  if (toast || events.length) h.append("Set-Cookie", await toastCookie(request, toast, events));
   return data({ ok: !toast || toast.type === "success" }, { headers: h });
 }

@@ -2,6 +2,7 @@ import type { Session } from "@remix-run/node";
 import { z } from "zod";
 import { RECENT_SEARCHES_MAX } from "#lib/constants";
 import { regionFromValue, type Region } from "#lib/regions";
+import type { FunnelEvent } from "#lib/tracking";
 import { cookies } from "./cookies.server";
 
 export type Toast = { type: "success" | "error"; text: string };
@@ -14,6 +15,15 @@ const Fields = {
   favorites: z.array(z.string().uuid()).max(50),
   recent: z.array(RecentSearch).max(RECENT_SEARCHES_MAX),
   toasts: z.array(z.object({ type: z.enum(["success", "error"]), text: z.string().max(300) })).max(5),
+  events: z
+    .array(
+      z.object({
+        id: z.string().max(40),
+        name: z.string().max(60),
+        properties: z.record(z.union([z.string().max(300), z.number(), z.boolean(), z.null()])),
+      }),
+    )
+    .max(10),
   authData: z.object({
     commonData: z.object({
       access: z.string().max(2000).optional(),
@@ -77,17 +87,31 @@ export function takeToasts(session: Session): Toast[] {
   return field(session, "toasts") ?? [];
 }
 
-/** The Set-Cookie value that carries one more message to the next page. */
-export async function toastCookie(request: Request, toast: Toast): Promise<string> {
+/**
+ * Funnel events of an action (only ever recorded with consent, see tracking.server.ts), handed
+ * to the next page's analytics like a toast: one-shot, and they survive a no-JS redirect.
+ */
+export function flashEvents(session: Session, events: FunnelEvent[]) {
+  const current = (field(session, "events") ?? []) as FunnelEvent[];
+  session.flash("events", [...current, ...events].slice(-10));
+}
+
+export function takeEvents(session: Session): FunnelEvent[] {
+  return (field(session, "events") ?? []) as FunnelEvent[];
+}
+
+/** The Set-Cookie value that carries one more message (and any funnel events) to the next page. */
+export async function toastCookie(request: Request, toast: Toast | undefined, events: FunnelEvent[] = []): Promise<string> {
   const session = await getSession(request);
-  flash(session, toast);
+  if (toast) flash(session, toast);
+  if (events.length) flashEvents(session, events);
   return commitSession(session);
 }
 
 /** Redirect with a flash message, answering 303 so a form post becomes a GET. */
-export async function redirectWithToast(to: string, toast: Toast, request: Request, init: { headers?: HeadersInit } = {}) {
+export async function redirectWithToast(to: string, toast: Toast, request: Request, init: { headers?: HeadersInit; events?: FunnelEvent[] } = {}) {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await toastCookie(request, toast));
+  headers.append("Set-Cookie", await toastCookie(request, toast, init.events));
   headers.set("Location", to);
   return new Response(null, { status: 303, headers });
 }

@@ -7,6 +7,8 @@ import { commitCart, getCart } from "#app/lib/cart.server";
 import { backTo } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
 import type { Toast } from "#app/lib/session.server";
+import { funnelEvents } from "#app/lib/tracking.server";
+import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#lib/tracking";
 import { readForm } from "#app/lib/form.server";
 import { toastOnFailure } from "#app/lib/fetcher-failure";
 
@@ -16,7 +18,7 @@ export const clientAction = toastOnFailure;
 /** The cart has no page of its own: GET /cart shows the checkout. */
 export const loader = () => redirect("/checkout/");
 
-type Outcome = { cart: Cart; toast?: Toast };
+type Outcome = { cart: Cart; toast?: Toast; event?: { name: FunnelEventName; properties: EventProperties } };
 
 async function optionOf(offerUuid: string, priceOptionUuid?: string) {
   try {
@@ -78,6 +80,17 @@ export async function action({ request }: ActionFunctionArgs) {
                       ? "Carrito actualizado."
                       : "Añadido al carrito.",
                 },
+                event: {
+                  name: FUNNEL_EVENTS.addedToCart,
+                  properties: {
+                    offer_uuid: found.offer.uuid,
+                    offer_title: found.offer.title,
+                    category: found.offer.category,
+                    quantity: Math.min(input.ticketsCount, max),
+                    price: found.option.actual_price,
+                    currency: "EUR",
+                  },
+                },
               };
         }
         break;
@@ -118,10 +131,15 @@ export async function action({ request }: ActionFunctionArgs) {
           });
           outcome = change.error
             ? error(cart, change.error)
-            : { cart: change.cart, toast: { type: "success", text: `Código «${promo.promo_code}» aplicado.` } };
+            : {
+                cart: change.cart,
+                toast: { type: "success", text: `Código «${promo.promo_code}» aplicado.` },
+                // The code's terms, never its text: a code can be personal.
+                event: { name: FUNNEL_EVENTS.promoCodeApplied, properties: { discount_type: promo.discount_type, discount_value: promo.discount_value } },
+              };
         } catch (e) {
           if (!(e instanceof ApiError) || e.status >= 500) throw e;
-          outcome = error(cart, e.message);
+          outcome = { ...error(cart, e.message), event: { name: FUNNEL_EVENTS.promoCodeRefused, properties: { status: e.status } } };
         }
         break;
       }
@@ -133,5 +151,6 @@ export async function action({ request }: ActionFunctionArgs) {
         break;
     }
   }
-  return finish(request, formData, { to, toast: outcome.toast, headers: { "Set-Cookie": await commitCart(outcome.cart) } });
+  const events = await funnelEvents(request, [outcome.event]);
+  return finish(request, formData, { to, toast: outcome.toast, events, headers: { "Set-Cookie": await commitCart(outcome.cart) } });
 }

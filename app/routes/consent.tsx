@@ -1,17 +1,72 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { consentCookie } from "#app/lib/cookies.server";
-import { backTo } from "#app/lib/redirect";
-import { finish } from "#app/lib/respond.server";
+import { redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { makeChoice, withdrawn } from "#lib/consent";
+import { formatDate } from "#lib/dates";
+import { ConsentFormSchema, grantedBy } from "#lib/schemas/consent";
+import { ConsentSettings } from "#app/components/consent-banner";
+import { consentHeaders, getConsent } from "#app/lib/consent.server";
+import { backTo, safeRedirect } from "#app/lib/redirect";
+import { ENHANCED_FIELD, finish } from "#app/lib/respond.server";
+import { seo } from "#app/lib/seo";
 import { readForm } from "#app/lib/form.server";
 import { toastOnFailure } from "#app/lib/fetcher-failure";
 
 /** With JS a failed post is a toast, never an error page. */
 export const clientAction = toastOnFailure;
 
-export const loader = () => redirect("/cookie-policy");
+export const meta: MetaFunction = () => seo({ title: "Configurar cookies", description: "Elige qué cookies aceptas.", noindex: true });
+
+/** «Configurar cookies» (the footer link): the choice can be changed at any time. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const choice = await getConsent(request);
+  return {
+    choice,
+    chosenOn: choice ? formatDate(choice.date) : null,
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), "/"),
+  };
+}
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
-  const choice = formData.get("consent") === "accepted" ? "accepted" : "rejected";
-  return finish(request, formData, { to: backTo(request, formData), headers: { "Set-Cookie": await consentCookie.serialize(choice) } });
+  const parsed = ConsentFormSchema.safeParse(Object.fromEntries(formData));
+  const to = backTo(request, formData);
+  if (!parsed.success) {
+    return finish(request, formData, { to, toast: { type: "error", text: "No hemos entendido tu elección. Vuelve a intentarlo." } });
+  }
+  // A choice under an older policy version reads as none, but its tools may have left cookies.
+  const stale = (await getConsent(request)) === null && /(^|;\s*)ofertas_consent=/.test(request.headers.get("Cookie") ?? "");
+  const before = stale ? makeChoice({ analytics: true, marketing: true }) : await getConsent(request);
+  const after = makeChoice(grantedBy(parsed.data));
+  const headers = await consentHeaders(request, before, after);
+  // A withdrawn tool may already be running in this page: a full page load is the only way to be
+  // sure none of its code stays in memory, with or without JavaScript.
+  if (withdrawn(before, after).length) {
+    headers.set("Location", to);
+    return redirectDocument(to, { status: 303, headers });
+  }
+  // The banner's fetcher gets no message: its vanishing says it all, and a toast would rewrite the
+  // session cookie while another action (an add to cart clicked right after) writes its own.
+  const toast = formData.get(ENHANCED_FIELD) === "1" ? undefined : ({ type: "success", text: "Hemos guardado tu elección de cookies." } as const);
+  return finish(request, formData, { to, headers, toast });
+}
+
+export default function ConsentPage() {
+  const { choice, chosenOn, redirectTo } = useLoaderData<typeof loader>();
+  return (
+    <section className="narrow">
+      <h1>Configurar cookies</h1>
+      <p>
+        Elige qué cookies aceptas. Las necesarias hacen que la tienda funcione; las demás solo se activan si las aceptas, y
+        al retirarlas borramos las que hayan creado.{" "}
+        <Link to="/cookie-policy">Política de cookies</Link>
+      </p>
+      <p className="muted" data-testid="consent-status">
+        {choice
+          ? `Tu elección del ${chosenOn}: analítica ${choice.analytics ? "aceptada" : "rechazada"}, marketing ${choice.marketing ? "aceptado" : "rechazado"}.`
+          : "Todavía no has elegido: hasta que lo hagas solo usamos las cookies necesarias."}
+      </p>
+      <ConsentSettings choice={choice} redirectTo={redirectTo} />
+    </section>
+  );
 }

@@ -15,6 +15,9 @@ import { originFrom, seo } from "#app/lib/seo";
 import { requestOrigin } from "#app/lib/origin.server";
 import type { CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
+import { OfferMap } from "#app/components/offer-map";
+import { getConsent } from "#app/lib/consent.server";
+import { offerMap } from "#app/lib/maps.server";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
@@ -41,7 +44,11 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     if (error instanceof ApiError && error.status === 404) throw data({ message: error.message }, { status: 404 });
     throw error;
   }
-  const [nearby, cart] = await Promise.all([offersApi.nearby(offer.uuid, 4).then((r) => r.results.map(toCard)).catch(() => []), getCart(request)]);
+  const [nearby, cart, consent] = await Promise.all([
+    offersApi.nearby(offer.uuid, 4).then((r) => r.results.map(toCard)).catch(() => []),
+    getCart(request),
+    getConsent(request),
+  ]);
   const inCart = cart.items.find((i) => i.offerUuid === offer.uuid) ?? null;
   const origin = requestOrigin(request);
   const jsonLd = {
@@ -67,6 +74,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       nearby,
       inCart,
       jsonLd,
+      map: offerMap(offer, consent),
       dates: {
         from: offer.valid_from ? formatDate(offer.valid_from) : null,
         until: offer.valid_until ? formatDate(offer.valid_until) : null,
@@ -163,7 +171,7 @@ function AddToCart() {
 }
 
 export default function OfferPage() {
-  const { offer, nearby, dates } = useLoaderData<typeof loader>();
+  const { offer, nearby, dates, map } = useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -217,6 +225,7 @@ export default function OfferPage() {
           </ul>
         </section>
       ) : null}
+      {map ? <OfferMap map={map} address={[offer.address, offer.region].filter(Boolean).join(", ")} title={offer.title} /> : null}
       {nearby.length ? (
         <section className="offer-section offer-section-wide">
           <h2>Cerca de aquí</h2>

@@ -49,7 +49,8 @@ export type ValidateOrderResponse = {
 };
 
 export type PaymentAnswer = {
-  payment: { sale_id: string; transaction_id: string; provider: string; flow: "hosted" | "redirect"; redirect_url: string };
+  /** provider_ref: the provider's own id of the payment (PayPal's order id, for its JS SDK buttons). */
+  payment: { sale_id: string; transaction_id: string; provider: string; flow: "hosted" | "redirect"; redirect_url: string; provider_ref: string | null };
 };
 
 export type Purchase = {

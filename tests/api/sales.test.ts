@@ -308,6 +308,7 @@ describe("the payment flow", () => {
       provider: "sandbox",
       flow: "hosted",
       redirect_url: `${api.origin}/api/v0/sandbox/checkout/${body.payment.transaction_id}/`,
+      provider_ref: `sbx_${body.payment.transaction_id}`,
     });
     expect(await available(api, option.uuid)).toBe(7);
     expect(await saleStatus(api, body.payment.sale_id)).toBe("pending");

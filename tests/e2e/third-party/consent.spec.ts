@@ -1,0 +1,210 @@
+/**
+ * Issue 12 against a server with every third party configured (the "third-party" project):
+ * nothing optional loads before a choice or after «Rechazar todo»; after «Aceptar todo» the
+ * analytics batches go to the EU endpoint with the funnel in order; withdrawing stops them and
+ * removes their cookies. Third-party hosts are intercepted, never reached.
+ */
+import type { Page } from "@playwright/test";
+import { expect, ready, roomyOffer, test, type OfferSummary } from "../fixtures";
+import { hosts, mockVendors, type Vendors } from "./mock-vendors";
+
+let vendors: Vendors;
+test.beforeEach(async ({ context }) => {
+  vendors = await mockVendors(context);
+});
+
+const banner = (page: Page) => page.getByRole("region", { name: "Tu privacidad" });
+
+/** With JS the banner hides at once (optimistic): wait for the choice to be stored before moving on. */
+async function choiceStored(page: Page) {
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
+}
+
+async function browseAndShop(page: Page, js: boolean, offer: OfferSummary) {
+  await page.goto("/");
+  await ready(page, js);
+  await page.goto("/ofertas/");
+  // Straight to the map: an interactive map would load its tiles now.
+  await page.goto(`/ofertas/${offer.uuid}/#map-title`);
+  await ready(page, js);
+  await expect(page.getByRole("heading", { name: "Dónde está" })).toBeInViewport();
+  await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
+  await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
+  await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
+  await page.goto("/checkout/");
+  await ready(page, js);
+}
+
+async function storage(page: Page) {
+  return page.evaluate(() => Object.keys(localStorage));
+}
+
+for (const js of [true, false]) {
+  test.describe(js ? "with JavaScript" : "without JavaScript", () => {
+    test.use({ javaScriptEnabled: js });
+
+    test("before any choice and after «Rechazar todo», no request goes to a third-party host", async ({ page, context }) => {
+      const offer = await roomyOffer(page);
+      await browseAndShop(page, js, offer);
+      await expect(banner(page)).toBeVisible();
+      expect(hosts(vendors.requests)).toEqual([]);
+
+      // Rejecting is one button, the same size as accepting.
+      const reject = banner(page).getByRole("button", { name: "Rechazar todo" });
+      const accept = banner(page).getByRole("button", { name: "Aceptar todo" });
+      const [r, a] = [await reject.boundingBox(), await accept.boundingBox()];
+      expect(Math.abs(r!.width - a!.width)).toBeLessThan(2);
+      expect(Math.abs(r!.height - a!.height)).toBeLessThan(2);
+      await reject.click();
+      await expect(banner(page)).toBeHidden();
+      await choiceStored(page);
+
+      await browseAndShop(page, js, offer);
+      await page.waitForTimeout(js ? 1500 : 0);
+      expect(hosts(vendors.requests)).toEqual([]);
+      // Only the shop's own cookies, and no analytics identity in storage.
+      const names = (await context.cookies()).map((c) => c.name).sort();
+      expect(names.every((n) => ["__cart", "__session", "__checkout", "ofertas_consent"].includes(n))).toBe(true);
+      if (js) expect(await storage(page)).toEqual([]);
+      // The static map is ours: served by this shop, so the maps provider never sees the visitor.
+      await page.goto(`/ofertas/${offer.uuid}/`);
+      const map = page.getByRole("img", { name: /^Mapa de la ubicación/ });
+      await expect(map).toHaveAttribute("src", `/mapa-estatico/${offer.uuid}`);
+      expect(await map.evaluate((img: HTMLImageElement) => img.decode().then(() => img.naturalWidth))).toBeGreaterThan(0);
+      await expect(page.getByRole("link", { name: "Cómo llegar" })).toHaveAttribute("href", /google\.com\/maps\/dir\/\?api=1&destination=/);
+    });
+
+    test("«Configurar» opens the switches and saves a per-category choice", async ({ page }) => {
+      await page.goto("/");
+      await ready(page, js);
+      await banner(page).getByText("Configurar", { exact: true }).click();
+      const analytics = banner(page).getByRole("switch", { name: "Analítica" });
+      await expect(analytics).not.toBeChecked();
+      await expect(banner(page).getByRole("switch", { name: /Necesarias/ })).toBeDisabled();
+      await analytics.check();
+      await banner(page).getByRole("button", { name: "Guardar mi elección" }).click();
+      await expect(banner(page)).toBeHidden();
+      await choiceStored(page);
+      // The footer link reopens the choice at any time, showing the current one.
+      await page.getByRole("link", { name: "Configurar cookies" }).click();
+      await expect(page.getByRole("heading", { name: "Configurar cookies" })).toBeVisible();
+      await expect(page.getByTestId("consent-status")).toContainText("analítica aceptada, marketing rechazado");
+      await expect(page.getByRole("switch", { name: "Analítica" })).toBeChecked();
+      await expect(page.getByRole("switch", { name: "Marketing" })).not.toBeChecked();
+    });
+  });
+}
+
+test.describe("with JavaScript and consent", () => {
+  test.use({ javaScriptEnabled: true });
+  test.setTimeout(90_000);
+
+  test("after «Aceptar todo» the analytics batch goes to the EU endpoint and the funnel events arrive in order", async ({ page }) => {
+    const offer = await roomyOffer(page);
+    await page.goto("/");
+    await ready(page, true);
+    await banner(page).getByRole("button", { name: "Aceptar todo" }).click();
+    await expect(banner(page)).toBeHidden();
+    await choiceStored(page);
+
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, true);
+    await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
+    await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
+    await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
+    await page.goto("/checkout/");
+    await ready(page, true);
+    await page.getByLabel("Código promocional").fill("NOEXISTE");
+    await page.getByRole("button", { name: "Aplicar" }).click();
+    await expect(page.getByText("El código promocional «NOEXISTE» no existe.")).toBeVisible();
+    await page.getByLabel("Código promocional").fill("BIENVENIDA10");
+    await page.getByRole("button", { name: "Aplicar" }).click();
+    await expect(page.getByText("Código «BIENVENIDA10» aplicado.")).toBeVisible();
+
+    // Flushed every 10 s (spec section 9).
+    const funnel = ["Offer Viewed", "Added To Cart", "Checkout Started", "Promo Code Refused", "Promo Code Applied"];
+    const events = () => vendors.batches.flatMap((b) => b.body.events);
+    await expect.poll(() => events().filter((e) => funnel.includes(e.event_type)).length, { timeout: 25_000 }).toBe(funnel.length);
+
+    for (const batch of vendors.batches) {
+      expect(new URL(batch.url).origin + new URL(batch.url).pathname).toBe("https://api.eu.amplitude.com/2/httpapi");
+      expect(batch.body.api_key).toBe("e2e-analytics-key-0123456789");
+      expect(batch.body.events.length).toBeLessThanOrEqual(200);
+    }
+    const all = events();
+    expect(all.filter((e) => funnel.includes(e.event_type)).map((e) => e.event_type)).toEqual(funnel);
+    const viewed = all.find((e) => e.event_type === "Offer Viewed")!;
+    expect(viewed.event_properties).toMatchObject({ offer_uuid: offer.uuid, currency: "EUR" });
+    expect(all.find((e) => e.event_type === "Added To Cart")!.event_properties).toMatchObject({ offer_uuid: offer.uuid, quantity: 1 });
+    expect(all.find((e) => e.event_type === "Promo Code Applied")!.event_properties).toMatchObject({ discount_type: "percent" });
+    // Page views are autocaptured, with the path only.
+    expect(all.some((e) => e.event_type === "[Amplitude] Page Viewed" && e.event_properties["[Amplitude] Page Path"] === `/ofertas/${offer.uuid}/`)).toBe(true);
+    // One device and session across pages, identity kept in localStorage (not a cookie).
+    expect(new Set(all.map((e) => e.device_id)).size).toBe(1);
+    expect(all.every((e) => typeof e.session_id === "number")).toBe(true);
+    expect((await storage(page)).some((k) => k.startsWith("AMP_"))).toBe(true);
+    expect((await page.context().cookies()).some((c) => c.name.startsWith("AMP_"))).toBe(false);
+    // Never a promo code's text or an email.
+    const sent = JSON.stringify(vendors.batches);
+    expect(sent).not.toContain("BIENVENIDA10");
+    expect(sent).not.toContain("NOEXISTE");
+    expect(sent).not.toMatch(/[\w.+-]+@[\w-]+\.[\w.]+/);
+
+    // The tag manager got the container and the same funnel, in order.
+    expect(vendors.requests.some((r) => r.url() === "https://www.googletagmanager.com/gtm.js?id=GTM-E2ETEST")).toBe(true);
+    const dataLayer = await page.evaluate(() => ((window as unknown as { dataLayer: { event?: string }[] }).dataLayer ?? []).map((e) => e.event));
+    expect(dataLayer.filter((e) => ["added_to_cart", "checkout_started", "promo_code_refused", "promo_code_applied"].includes(e ?? ""))).toEqual([
+      "checkout_started",
+      "promo_code_refused",
+      "promo_code_applied",
+    ]);
+  });
+
+  test("withdrawing consent stops the tools and removes their cookies and stored identity", async ({ page, context }) => {
+    const offer = await roomyOffer(page);
+    await page.goto("/");
+    await ready(page, true);
+    await banner(page).getByRole("button", { name: "Aceptar todo" }).click();
+    await choiceStored(page);
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, true);
+    await expect.poll(async () => (await context.cookies()).map((c) => c.name)).toContain("_ga");
+    await expect.poll(async () => (await storage(page)).some((k) => k.startsWith("AMP_"))).toBe(true);
+    await expect.poll(() => vendors.batches.length, { timeout: 25_000 }).toBeGreaterThan(0);
+
+    await page.getByRole("link", { name: "Configurar cookies" }).click();
+    await expect(page.getByRole("heading", { name: "Configurar cookies" })).toBeVisible();
+    await page.getByRole("button", { name: "Rechazar todo" }).click();
+    await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
+    await ready(page, true);
+
+    const names = (await context.cookies()).map((c) => c.name);
+    expect(names.filter((n) => n.startsWith("_ga") || n.startsWith("AMP_"))).toEqual([]);
+    expect((await storage(page)).filter((k) => k.startsWith("AMP_"))).toEqual([]);
+
+    const before = vendors.requests.length;
+    await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
+    await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
+    await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
+    await page.goto("/checkout/");
+    await ready(page, true);
+    await page.waitForTimeout(11_000); // longer than the 10 s flush interval
+    expect(vendors.requests.slice(before).map((r) => r.url())).toEqual([]);
+  });
+
+  test("with marketing consent the interactive map loads its tiles when scrolled into view", async ({ page }) => {
+    const offer = await roomyOffer(page);
+    await page.goto("/consent");
+    await page.getByRole("switch", { name: "Marketing" }).check();
+    await page.getByRole("button", { name: "Guardar mi elección" }).click();
+    await expect(page.getByText("Hemos guardado tu elección de cookies.").first()).toBeVisible();
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, true);
+    expect(vendors.requests.filter((r) => r.url().includes("tiles.maps.example"))).toEqual([]);
+    await page.goto(`/ofertas/${offer.uuid}/#map-title`);
+    await expect(page.getByRole("region", { name: /^Mapa interactivo/ })).toBeVisible();
+    await expect(page.getByRole("img", { name: /^Mapa de la ubicación/ })).toHaveCount(0);
+    await expect.poll(() => vendors.requests.filter((r) => r.url().startsWith("https://tiles.maps.example/")).length).toBeGreaterThan(0);
+    await expect(page.getByRole("link", { name: "Cómo llegar" })).toBeVisible();
+  });
+});

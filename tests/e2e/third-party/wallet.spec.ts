@@ -1,0 +1,71 @@
+/**
+ * The wallet variant (PAYMENT_PROVIDER=paypal on the third-party server): with JavaScript, /order/
+ * shows PayPal's JS SDK buttons, loaded on that page only; without JavaScript, or when the SDK
+ * cannot load, the «Pagar» form (the redirect flow) stays. PayPal's host is intercepted.
+ */
+import type { Page } from "@playwright/test";
+import { expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
+import { mockVendors, type Vendors } from "./mock-vendors";
+
+let vendors: Vendors;
+test.beforeEach(async ({ context }) => {
+  vendors = await mockVendors(context);
+});
+
+async function toOrderPage(page: Page, js: boolean) {
+  const offer = await roomyOffer(page);
+  await page.goto(`/ofertas/${offer.uuid}/`);
+  await ready(page, js);
+  await page.getByRole("region", { name: "Tu privacidad" }).getByRole("button", { name: "Rechazar todo" }).click();
+  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
+  await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
+  await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
+  await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
+  await page.goto("/checkout/");
+  await ready(page, js);
+  // The wallet variant always sends the full name (spec section 5).
+  await page.getByLabel("Nombre completo o razón social").fill("Lucía Martín Ortega");
+  await page.getByLabel("Correo electrónico").fill(uniqueEmail("wallet"));
+  await page.getByLabel(/He leído y acepto/).check();
+  await page.getByRole("button", { name: "Continuar" }).click();
+  await expect(page.getByRole("heading", { name: "Revisa y paga" })).toBeVisible();
+  await ready(page, js);
+}
+
+const sdkRequests = (v: Vendors) => v.requests.filter((r) => r.url().startsWith("https://www.paypal.com/sdk/js"));
+
+test.describe("with JavaScript", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("/order/ shows PayPal's buttons from its JS SDK, loaded on that page only", async ({ page }) => {
+    await toOrderPage(page, true);
+    await expect(page.getByRole("button", { name: "Pagar con PayPal" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pagar", exact: true })).toBeHidden();
+    const [sdk] = sdkRequests(vendors);
+    const url = new URL(sdk.url());
+    expect(url.searchParams.get("client-id")).toBe("e2e-paypal-client-id");
+    expect(url.searchParams.get("currency")).toBe("EUR");
+    expect(url.searchParams.get("locale")).toBe("es_ES");
+    // Only /order/ asked for it: every earlier page of the journey made no PayPal request.
+    expect(sdkRequests(vendors)).toHaveLength(1);
+    expect(vendors.requests.every((r) => new URL(r.url()).hostname === "www.paypal.com")).toBe(true);
+  });
+
+  test("when the SDK cannot load, the «Pagar» redirect form stays", async ({ page }) => {
+    vendors.paypalDown = true;
+    await toOrderPage(page, true);
+    await expect.poll(() => sdkRequests(vendors).length).toBe(1);
+    await expect(page.getByRole("button", { name: "Pagar", exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pagar con PayPal" })).toHaveCount(0);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("/order/ keeps the «Pagar» form and loads nothing from PayPal", async ({ page }) => {
+    await toOrderPage(page, false);
+    await expect(page.getByRole("button", { name: "Pagar", exact: true })).toBeVisible();
+    expect(vendors.requests).toEqual([]);
+  });
+});
