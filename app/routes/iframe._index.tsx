@@ -49,6 +49,8 @@ export default function Widget() {
       ) : (
         <p>No hay ofertas disponibles ahora mismo.</p>
       )}
+      {/* The one script here: it only tells an embedding widget.js how tall this is (no app bundle). */}
+      <script src="/widget-frame.js" defer />
     </main>
   );
 }
