@@ -3,7 +3,7 @@ import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "data/", "node_modules/", "test-results/", "playwright-report/", "public/"] },
+  { ignores: ["build/", "tests/bench/floor/build/", "data/", "node_modules/", "test-results/", "playwright-report/", "public/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_SMTP_PORT } from "./tests/e2e/mail";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://localhost:${PORT}`;
@@ -41,6 +42,8 @@ export default defineConfig({
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
     },
   },
+  // A real SMTP server for the run (tests/e2e/mail.ts explains how tests read what it receives).
+  globalSetup: "./tests/e2e/global-setup.ts",
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /third-party\// },
     { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /third-party\// },
@@ -49,8 +52,8 @@ export default defineConfig({
   ],
   webServer: [{
     // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
-    // 4 s, so every journey also crosses token refreshes.
-    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 tsx server.ts`,
+    // 4 s, so every journey also crosses token refreshes. Mail goes to the run's SMTP server.
+    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 tsx server.ts`,
     url: `${baseURL}/api/v0/public/offers/?page_size=1`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -1,18 +1,22 @@
 import { createRequestHandler } from "@remix-run/express";
 import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
-import express, { type RequestHandler } from "express";
+import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
+import { superviseWorkers } from "#lib/cluster.server";
 import { ConfigError, loadConfig } from "#lib/config.server";
 import { createApi } from "#api/index";
-import { openDatabase } from "#api/db/client";
-import { migrate } from "#api/db/migrate";
-import { seedIfEmpty } from "#api/db/seed";
-import { seedDemoAccounts } from "#api/db/seed-accounts";
+import cluster from "node:cluster";
+import { DataDirInUseError, registerControlCommand } from "#api/control";
+import { allowedHosts, hostGuard } from "#api/hosts";
+import { startDatabase } from "#api/db/startup";
 import { startReservationSweep } from "#api/services/sales";
+import { startMailWorker } from "#api/mail/worker";
+import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
+import { precompressed } from "#app/lib/static-files.server";
 
 let config;
 try {
@@ -25,12 +29,38 @@ try {
   throw error;
 }
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
-const applied = await migrate(database.db);
-if (applied.length) console.log(`Migraciones aplicadas: ${applied.join(", ")}`);
-if (await seedIfEmpty(database.db)) console.log("Catálogo de demostración cargado.");
-if (await seedDemoAccounts(database.db)) console.log("Cuentas de demostración creadas (README, «Cuentas de demostración»).");
+if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
+  if (config.DATABASE_URL) {
+    // Migrations and demo data once, before the workers (each finds them done).
+    const once = await startDatabase(config);
+    await once.database.close();
+    console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY}: ${config.WEB_CONCURRENCY} procesos sobre PostgreSQL.`);
+    await superviseWorkers(config.WEB_CONCURRENCY);
+  }
+  console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY} ignorado: la base de datos embebida (PGlite) admite un solo proceso; se sirve con uno. Para varios, DATABASE_URL.`);
+}
+
+let started;
+try {
+  started = await startDatabase(config);
+} catch (error) {
+  if (error instanceof DataDirInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const { database, claim } = started;
 const stopSweep = startReservationSweep(database.db);
+const mailWorker = startMailWorker(database.db, config);
+const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);
+// `npm run digest` asks the server that owns the embedded database through its control socket.
+registerControlCommand("digest", async () => {
+  const run = await queueDigestNow(database.db);
+  mailWorker.wake();
+  return run;
+});
+if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
 const stopAnalytics = config.ANALYTICS_API_KEY
   ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
   : () => {};
@@ -40,13 +70,18 @@ app.disable("x-powered-by");
 // Forwarded headers are believed only from this machine (the storefront calling its own API, or a
 // local reverse proxy); anyone else could forge the client address or the public host.
 app.set("trust proxy", "loopback");
+// Before anything else: no page, redirect or link is ever built from a host we do not serve.
+app.use(hostGuard(allowedHosts(config)));
 app.use(compression());
 app.use(securityHeaders);
 
-app.use("/api/v0", createApi({ db: database.db, config }));
+// Spec section 7 gives both readings of the base path; one API instance serves both.
+app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {
+  // Brotli/gzip written at build time (scripts/precompress.ts), chosen by Accept-Encoding.
+  app.use(precompressed("build/client"));
   // Hashed file names: safe to cache for a year and never revalidate.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
   app.use(express.static("build/client", { maxAge: "1h", index: false }));
@@ -58,6 +93,12 @@ if (config.isProduction) {
 }
 
 app.use(rejectCrossSiteForms);
+// Legacy Remix data requests (?_data=…) come only from an old cached bundle or a bot: this
+// single-fetch build has nothing to answer them with but a logged warning.
+app.use((req, res, next) => {
+  if (!new URLSearchParams(req.url.split("?")[1] ?? "").has("_data")) return next();
+  res.status(400).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida: vuelve a cargar la página.");
+});
 // The buyer's address, as Express worked it out (forwarded headers only from a trusted proxy),
 // for the storefront to pass on to the API's rate limits. Whatever a client sent is overwritten.
 app.use((req, _res, next) => {
@@ -71,12 +112,27 @@ const remixHandler: RequestHandler = createRequestHandler({
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
     : ((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild),
   mode: config.isProduction ? "production" : "development",
+  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts.
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
 });
 app.all("*", remixHandler);
+// Express's own refusals (a path that does not decode, a static file request gone wrong) are the
+// client's doing: a plain 4xx, no stack trace in the log.
+app.use(((error, _req, res, next) => {
+  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
+  if (res.headersSent) return next(error);
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida.");
+    return;
+  }
+  console.error(error);
+  res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
+}) as ErrorRequestHandler);
 
 const server = app.listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
+  claim?.setPort(port);
   console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
 });
 server.keepAliveTimeout = 65_000;
@@ -90,9 +146,12 @@ function shutdown(signal: string) {
   stopAnalytics();
   const force = setTimeout(() => process.exit(1), 10_000);
   force.unref();
+  stopDigest();
   server.close(async () => {
+    await mailWorker.stop();
     await viteDevServer?.close();
     await database.close();
+    await claim?.release();
     process.exit(0);
   });
   server.closeIdleConnections();

@@ -1,4 +1,5 @@
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import { findUnstorableText, isStorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { z } from "zod";
 import "#lib/zod-es";
 
@@ -58,4 +59,35 @@ export function errorHandler(log: (error: unknown) => void) {
     log(error);
     res.status(500).json({ detail: "Error interno del servidor. Inténtalo de nuevo más tarde." });
   };
+}
+
+const WEBHOOK_PATH = /\/webhook\/?$/;
+
+/**
+ * The API's one JSON body parser, in front of every route: JSON bodies up to 100 KB (webhooks
+ * excepted: they verify a signature over the raw bytes and read them themselves). Routers that
+ * still call express.json() find the body already parsed and leave it.
+ */
+export const parseJsonBody: RequestHandler = express.json({
+  limit: "100kb",
+  type: (req) => /^application\/(.+\+)?json\b/i.test(String(req.headers["content-type"] ?? "")) && !WEBHOOK_PATH.test(req.url ?? ""),
+});
+
+/**
+ * Text PostgreSQL cannot store (NUL, lone surrogates) anywhere in the query or the JSON body is a
+ * 400 here, once for every route, instead of a database error (a 500) in whichever query meets it.
+ */
+export const rejectUnstorableText: RequestHandler = (req, _res, next) => {
+  if (findUnstorableText(req.query) !== null || findUnstorableText(req.body) !== null || !isStorableText(safeDecode(req.path))) {
+    return next(new HttpError(400, UNSTORABLE_TEXT_MESSAGE));
+  }
+  next();
+};
+
+function safeDecode(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return "\u0000"; // a path that does not decode is as unusable as a NUL
+  }
 }

@@ -1,38 +1,64 @@
 import express, { Router } from "express";
 import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
-import { errorHandler, HttpError } from "#api/http";
+import { errorHandler, HttpError, parseJsonBody, rejectUnstorableText } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";
 import { salesRouter } from "#api/routes/sales";
+import { customerMailRouter } from "#api/routes/customer-mail";
+import { feedbackRouter } from "#api/routes/feedback";
 import { createPaymentProviders } from "#api/payments/registry";
-import { authenticate } from "#api/auth/context";
+import { authenticate, getUser } from "#api/auth/context";
 import { jwtRouter } from "#api/routes/auth";
 import { customerRouter } from "#api/routes/customer";
+import { customerDataRouter } from "#api/routes/customer-data";
+import { authUsersRouter } from "#api/routes/users";
+import { verificationRouter } from "#api/routes/verification";
+import { imageUploadRouter, partnerRouter, usersRouter } from "#api/routes/partner";
+import { partnerSalesRouter } from "#api/routes/partner-sales";
+import type { Identify } from "#api/services/access";
 import { limiterStoreFor, limits } from "#api/rate-limit";
+import { allowedHosts, hostGuard } from "#api/hosts";
 
 export type ApiOptions = {
   db: Database;
   config: Config;
   log?: (error: unknown) => void;
+  /** Who is calling: the JWT's user (api/auth/context). */
+  identify?: Identify;
 };
 
 /** /api/v0: the system of record. The storefront reaches it only over HTTP. */
-export function createApi({ db, config, log = (e) => console.error(e) }: ApiOptions): Router {
+export function createApi({ db, config, log = (e) => console.error(e), identify = getUser }: ApiOptions): Router {
   const api = Router();
   const payments = createPaymentProviders(config, db);
   limits.useStore(limiterStoreFor(db));
+  // Also applied by server.ts to the whole site; here too so the API is safe wherever it is mounted.
+  api.use(hostGuard(allowedHosts(config)));
   api.use((_req, res, next) => {
     res.set("Content-Language", "es");
     next();
   });
+  // Bad input is handled here, once, for every route below: malformed or oversized JSON and
+  // text the database cannot store are a Spanish 400 before any route runs.
+  api.use(parseJsonBody, rejectUnstorableText);
   // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
   api.use(authenticate(config));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
+  api.use(customerMailRouter({ db, config }));
   api.use(jwtRouter({ db, config }));
+  // Uploads parse their own (larger) bodies before the default JSON limit applies.
+  api.use(imageUploadRouter({ db, identify }));
   api.use(express.json({ limit: "100kb" }));
   api.use(customerRouter({ db, config }));
-  api.use("/public/offers", publicOffersRouter(db));
+  api.use("/public/offers/feedback", feedbackRouter(db));
+  api.use(customerDataRouter({ db, config }));
+  api.use(verificationRouter({ db, config }));
+  api.use(authUsersRouter({ db, config }));
+  api.use("/public/offers", publicOffersRouter(db, config));
+  api.use(partnerRouter({ db, identify }));
+  api.use(partnerSalesRouter({ db, config, identify }));
+  api.use(usersRouter({ db, identify }));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));
   return api;

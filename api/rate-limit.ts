@@ -1,5 +1,6 @@
 import type { Request, RequestHandler } from "express";
-import { RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
+import pg from "pg";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import type { Database } from "#api/db/client";
 import { HttpError } from "#api/http";
 
@@ -14,8 +15,8 @@ import { HttpError } from "#api/http";
  * window shares one counter wherever it is consumed.
  *
  * Where the counters live is a LimiterStore. PGlite has one owner process, so memory is exact there.
- * Several processes on PostgreSQL need a shared store: pass one to `limits.useStore(...)` at start
- * (limiterStoreFor(db) is the place that chooses it from the database handle).
+ * On PostgreSQL, where WEB_CONCURRENCY may run several processes, they live in the rate_limits
+ * table (postgresStore); createApi picks the store with limiterStoreFor(db).
  */
 export type LimiterStore = (options: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
 
@@ -34,9 +35,27 @@ export const TOO_MANY_REQUESTS = "Demasiadas peticiones seguidas. Espera un mome
 
 export const memoryStore: LimiterStore = (options) => new RateLimiterMemory(options);
 
-/** The store for this database: memory for now on both (see the module comment). */
-export function limiterStoreFor(_db: Database): LimiterStore {
-  return memoryStore;
+/**
+ * Counters in the rate_limits table (migration 0006b), one row per key, updated with one atomic
+ * upsert: every process of WEB_CONCURRENCY sees the same counts. If the database cannot answer,
+ * a per-process memory limiter stands in (insurance) rather than failing the request.
+ */
+export function postgresStore(pool: pg.Pool): LimiterStore {
+  return (options) =>
+    new RateLimiterPostgres({
+      ...options,
+      storeClient: pool,
+      storeType: "pool",
+      tableName: "rate_limits",
+      tableCreated: true,
+      insuranceLimiter: new RateLimiterMemory(options),
+    });
+}
+
+/** Memory on PGlite (one owner process); the shared table on PostgreSQL, where several processes may run. */
+export function limiterStoreFor(db: Database): LimiterStore {
+  const client = (db as unknown as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? postgresStore(client) : memoryStore;
 }
 
 export type Limits = {
@@ -94,6 +113,16 @@ export const limits = createLimits();
 
 /** The client's address as Express resolved it (forwarded headers only from a trusted proxy). */
 export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
+
+/**
+ * This machine itself (the bench, the tests, a local script). Behind a reverse proxy on loopback
+ * the address is the buyer's from X-Forwarded-For, so real buyers are never loopback. Per-address
+ * limits that would only get in the way of the machine's own tools skip it; promo-code guessing
+ * is limited for everyone.
+ */
+export function isLoopback(address: string): boolean {
+  return /^(127\.|::1$|::ffff:127\.)/.test(address);
+}
 
 /**
  * Middleware form: `name` keeps one route's counter apart from another's; the key is the client's

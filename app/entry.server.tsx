@@ -1,41 +1,72 @@
 import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { documentCacheControl } from "#app/lib/cache-control.server";
+import type { RouteHandle } from "#app/root";
+import { NonceProvider } from "#app/lib/nonce";
 
 const ABORT_DELAY = 5_000;
 export const streamTimeout = ABORT_DELAY;
+
+/**
+ * Remix logs every error a loader or action throws. A request that was refused on purpose (a 4xx
+ * response: not found, no such action, a form we could not read) or that the client aborted is
+ * not a fault of the server: no stack trace in the log for it.
+ */
+export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  if (error instanceof Response && error.status < 500) return;
+  console.error(error);
+}
 
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
-  // Pages show the visitor's cart and region: never shared caches, unless a route says otherwise.
-  if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-cache");
+  // Set per request by securityHeaders (server.ts passes it in the load context).
+  const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
+  // Pages show the visitor's cart and region: private, unless the route set its own header or
+  // opted in with handle.publicCache and the visitor is anonymous (cache-control.server.ts).
+  if (!responseHeaders.has("Cache-Control")) {
+    const matches = remixContext.staticHandlerContext.matches;
+    const leaf = matches[matches.length - 1]?.route.id;
+    const handle = (leaf ? remixContext.routeModules[leaf]?.handle : undefined) as RouteHandle | undefined;
+    responseHeaders.set("Cache-Control", documentCacheControl(request, responseStatusCode, responseHeaders, handle?.publicCache));
+    // A shared cache must not hand the anonymous page to a visitor who has cookies.
+    responseHeaders.append("Vary", "Cookie");
+  }
   const waitForAll = isbot(request.headers.get("user-agent") ?? "") || remixContext.isSpaMode;
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(<RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />, {
-      [waitForAll ? "onAllReady" : "onShellReady"]() {
-        shellRendered = true;
-        const body = new PassThrough();
-        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-        pipe(body);
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [waitForAll ? "onAllReady" : "onShellReady"]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
       },
-      onShellError(error: unknown) {
-        reject(error);
-      },
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
-    });
+    );
     setTimeout(abort, ABORT_DELAY);
   });
 }

@@ -35,11 +35,13 @@ import { getConsent } from "#app/lib/consent.server";
 import { clientIntegrations } from "#app/lib/tracking.server";
 import { config } from "#app/lib/env.server";
 import { requestOrigin } from "#app/lib/origin.server";
-import { commitSession, favorites, getSession, sessionRegion, takeEvents, takeToasts } from "#app/lib/session.server";
+import { commitSession, getSession, sessionRegion, takeEvents, takeToasts } from "#app/lib/session.server";
+import { favoriteIds } from "#app/lib/favorites.server";
 import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { useNonce } from "#app/lib/nonce";
 
 export const shouldRevalidate = skipAfterFailure;
 
@@ -53,13 +55,15 @@ export type RouteHandle = {
   bare?: boolean;
   /** Ship no JavaScript at all: the page has nothing to hydrate. */
   noScripts?: boolean;
+  /** The same page for every anonymous visitor: shared caches may keep it (cache-control.server.ts). */
+  publicCache?: boolean;
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, favoriteIds: [] as string[], consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
   }
   const [session, cart, consent] = await Promise.all([
     getSession(request),
@@ -67,6 +71,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     getConsent(request),
   ]);
   const toasts = takeToasts(session);
+  const favoriteIdsPromise = favoriteIds(request, session);
   const integrations = clientIntegrations(consent);
   const events = integrations ? takeEvents(session) : [];
   // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
@@ -77,6 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       : [],
   );
   const subtotalCents = lines.reduce((sum, l) => sum + l.lineCents, 0);
+  const ids = await favoriteIdsPromise;
   const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
   return data(
     {
@@ -86,7 +92,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // A listing filtered by ?region= speaks of that region, in the header too.
       region: isProvince(url.searchParams.get("region")) ? regionFromValue(url.searchParams.get("region")) : sessionRegion(session),
       cart: { count: ticketCount(cart), lines, subtotalCents, totalCents: Math.min(joined.totalCents, subtotalCents) },
-      favoritesCount: favorites(session).length,
+      favoritesCount: ids.length,
+      favoriteIds: ids,
       consentAsked: consent !== null,
       integrations,
       events,
@@ -139,11 +146,13 @@ function UserMenu({ email }: { email: string }) {
   const onOrder = location.pathname === "/order" || location.pathname === "/order/";
   return (
     <>
-      <span className="header-button header-user" title={email}>
+      <Link to="/cuenta" className="header-button header-user" title={email}>
         <UserIcon />
-        <span className="header-button-label header-user-email">{email}</span>
-        <span className="visually-hidden">Sesión iniciada como {email}</span>
-      </span>
+        <span className="header-button-label header-user-email" aria-hidden="true">
+          {email}
+        </span>
+        <span className="visually-hidden">Mi cuenta (sesión iniciada como {email})</span>
+      </Link>
       <Form method="post" action="/logout" replace={onOrder} className="logout-form">
         <input type="hidden" name="redirectTo" value={here} />
         <button type="submit" className="header-button">
@@ -221,6 +230,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
   const noScripts = handles.some((h) => h.noScripts);
+  const nonce = useNonce();
   // Set after hydration, not by an inline script: if the bundle fails, the no-JS controls stay.
   useEffect(() => {
     document.documentElement.classList.add("js");
@@ -255,8 +265,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         )}
         {noScripts ? null : (
           <>
-            <ScrollRestoration />
-            <Scripts />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
           </>
         )}
       </body>

@@ -16,6 +16,9 @@ export const PASSWORD_MAX_LENGTH = 128;
  */
 export const ANONYMOUS_FAVORITES_MAX = 30;
 
+/** Purchases per page of /order/history. */
+export const ORDER_HISTORY_PAGE_SIZE = 10;
+
 /** Emails are compared and stored lower-case and trimmed. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
@@ -45,3 +48,16 @@ export type SessionInfo = {
 };
 
 export type TokenPair = { access: string; refresh: string };
+
+/** /auth/users/me/ (djoser's user, plus the role). */
+export type AccountUser = {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  is_active: boolean;
+  email_verified: boolean;
+  has_password: boolean;
+  date_joined: string;
+};

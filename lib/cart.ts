@@ -1,8 +1,9 @@
 import type { PromoCode } from "#lib/prices";
-import { MAX_PROMO_CODES } from "#lib/schemas/order";
+import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#lib/schemas/order";
 
-/** Enough for any real basket and keeps the signed cookie far below the browser's 4 KB. */
-export const MAX_CART_ITEMS = 10;
+// Enough for any real basket and keeps the signed cookie far below the browser's 4 KB; it lives
+// with the order schema so that the API bounds an order by the same number.
+export { MAX_CART_ITEMS };
 
 export type CartItem = {
   offerUuid: string;
@@ -81,4 +82,17 @@ export function cartFingerprint(cart: Cart): string {
   let h = 5381;
   for (let i = 0; i < text.length; i++) h = ((h << 5) + h + text.charCodeAt(i)) | 0;
   return (h >>> 0).toString(36);
+}
+
+/**
+ * Two carts become one (the cookie cart joining the account's at login): items of `newer` win
+ * for the same offer, the rest follow in order up to MAX_CART_ITEMS; promo codes are joined.
+ */
+export function mergeCarts(older: Cart, newer: Cart): Cart {
+  const items = [...newer.items, ...older.items.filter((o) => !newer.items.some((n) => n.offerUuid === o.offerUuid))].slice(0, MAX_CART_ITEMS);
+  const codes = [...newer.promoCodes, ...older.promoCodes.filter((o) => !newer.promoCodes.some((n) => n.promo_code === o.promo_code))].slice(
+    0,
+    MAX_PROMO_CODES,
+  );
+  return { items, promoCodes: items.length ? codes : [] };
 }

@@ -37,3 +37,10 @@ export function isCategoryId(value: unknown): value is CategoryId {
 
 export const OFFER_TYPES = ["regular", "subscription", "direct", "promo"] as const;
 export type OfferType = (typeof OFFER_TYPES)[number];
+
+export const OFFER_TYPE_LABELS: Record<OfferType, string> = {
+  regular: "Normal",
+  subscription: "Suscripción",
+  direct: "Venta directa",
+  promo: "Promoción",
+};

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 
@@ -20,6 +20,9 @@ const EnvSchema = z.object({
   ),
   API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+  ALLOWED_HOSTS: optionalString,
+  /** More Content-Security-Policy sources, e.g. "script-src https://x.example; frame-src https://y.example". */
+  CSP_EXTRA_SOURCES: optionalString,
   SESSION_SECRET: optionalString,
   SUPPORT_EMAIL: z.string().email().default("ayuda@ofertas.es"),
   BUSINESS_EMAIL: z.string().email().default("empresas@ofertas.es"),
@@ -35,6 +38,21 @@ const EnvSchema = z.object({
   ALLPAY_API_KEY: optionalString,
   ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
   RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  // Mail: with no SMTP_URL every message is written as an .eml file under DATA_DIR/mail/.
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\/[^/]+/, "debe ser smtp://usuario:clave@servidor:puerto o smtps://…")
+      .optional(),
+  ),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .regex(/^(.*<[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}>|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$/i, "debe ser una dirección, por ejemplo «ofertas <no-responder@ofertas.es>»")
+    .default("ofertas <no-responder@ofertas.es>"),
+  FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
+  DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
   // Third parties (issue 12): each is off until its key is set, and then only after consent.
   ANALYTICS_API_KEY: optionalString,
   ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),
@@ -56,6 +74,8 @@ const EnvSchema = z.object({
   APPLE_CLIENT_SECRET: optionalString,
   FACEBOOK_APP_ID: optionalString,
   FACEBOOK_APP_SECRET: optionalString,
+  CATALOGUE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -112,9 +132,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 /** Generated once per data directory, so a dev restart keeps everyone's cookies valid. */
 function devSecret(dataDir: string): string {
   const file = path.join(dataDir, "session-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  if (existsSync(file)) {
+    const stored = readFileSync(file, "utf8").trim();
+    if (stored.length >= 16) return stored;
+  }
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString("hex");
-  writeFileSync(file, secret, { mode: 0o600 });
+  // Written whole or not at all: a kill between open and write must not leave an empty secret
+  // that stops every later start.
+  const scratch = `${file}.${process.pid}.tmp`;
+  writeFileSync(scratch, secret, { mode: 0o600 });
+  renameSync(scratch, file);
   return secret;
 }

@@ -15,26 +15,6 @@ export const CONSENT_MAX_AGE_SECONDS = 60 * 60 * 24 * 365;
 export type ConsentCategory = "necessary" | "analytics" | "marketing";
 export type OptionalCategory = Exclude<ConsentCategory, "necessary">;
 
-export const CONSENT_CATEGORIES: { id: ConsentCategory; label: string; description: string }[] = [
-  {
-    id: "necessary",
-    label: "Necesarias",
-    description:
-      "Hacen que la tienda funcione: tu carrito, tu región, esta elección y, cuando pagas o te registras, el botón de pago y la comprobación antispam. Siempre activas.",
-  },
-  {
-    id: "analytics",
-    label: "Analítica",
-    description:
-      "Nos dicen qué páginas y ofertas se ven y dónde se atasca una compra (Amplitude, servidores en la UE), y graban de forma anónima cómo se usa la web, con todo lo que escribes oculto. Nunca en el pago ni en tu cuenta.",
-  },
-  {
-    id: "marketing",
-    label: "Marketing",
-    description:
-      "Google Tag Manager y las herramientas de publicidad que carga, y el mapa interactivo de un proveedor externo en cada oferta. Sin ellas ves la dirección y un enlace para llegar.",
-  },
-];
 
 /** What the visitor chose, when, and under which policy version. */
 export type ConsentChoice = {

@@ -6,3 +6,11 @@ export function formatDate(value: string | Date, pattern = "dd MMMM yyyy"): stri
   const date = typeof value === "string" ? parseISO(value) : value;
   return isValid(date) ? format(date, pattern, { locale: es }) : "";
 }
+
+const dateTimeFormat = new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", dateStyle: "long", timeStyle: "short" });
+
+/** "21 de noviembre de 2026, 15:04", Spanish time: when a coupon was redeemed, for the till. */
+export function formatDateTime(value: string | Date): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? "" : dateTimeFormat.format(date);
+}

@@ -6,6 +6,12 @@
 export const DISCOUNT_TYPES = ["percent", "amount", "fixed_price"] as const;
 export type DiscountType = (typeof DISCOUNT_TYPES)[number];
 
+export const DISCOUNT_TYPE_LABELS: Record<DiscountType, string> = {
+  percent: "Porcentaje",
+  amount: "Importe por entrada",
+  fixed_price: "Precio fijo",
+};
+
 export type PromoCode = {
   promo_code: string;
   discount_type: DiscountType;

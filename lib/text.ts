@@ -11,10 +11,12 @@ export function isStorableText(value: string): boolean {
 // eslint-disable-next-line no-control-regex -- NUL is exactly what is refused
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** The first string inside a parsed JSON value or query object that is not storable, if any. */
+/** The first string inside a parsed JSON value or query object that is not storable, if any (or a marker for absurd nesting). */
 export function findUnstorableText(value: unknown, depth = 0): string | null {
   if (typeof value === "string") return isStorableText(value) ? null : value;
-  if (depth > 32 || typeof value !== "object" || value === null) return null;
+  if (typeof value !== "object" || value === null) return null;
+  // No form or API body nests this deep; refusing it keeps the walk (and what follows) bounded.
+  if (depth > 32) return "(demasiado anidado)";
   for (const [key, inner] of Object.entries(value)) {
     if (!isStorableText(key)) return key;
     const found = findUnstorableText(inner, depth + 1);

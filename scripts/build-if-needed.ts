@@ -20,6 +20,6 @@ const built = existsSync(OUTPUT) ? statSync(OUTPUT).mtimeMs : 0;
 const changed = Math.max(...SOURCES.map(newestMtime));
 if (built === 0 || changed > built) {
   console.log(built === 0 ? "Construyendo la tienda (primera vez)…" : "Hay cambios desde la última construcción: reconstruyendo…");
-  const result = spawnSync("npx", ["remix", "vite:build"], { stdio: "inherit" });
+  const result = spawnSync("npm", ["run", "build"], { stdio: "inherit" });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }

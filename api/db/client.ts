@@ -1,8 +1,11 @@
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import * as schema from "./schema";
@@ -17,18 +20,57 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
 };
 
+export type OpenOptions = {
+  databaseUrl?: string;
+  dataDir?: string;
+  /**
+   * Runs on a brand-new embedded cluster before it is put in place (migrations, demo catalogue),
+   * so a first start that dies half-way leaves nothing behind and the next one starts over.
+   */
+  prepare?: (db: Database) => Promise<void>;
+  /** Progress, for logs and for the crash tests that kill the process at each step. */
+  onPhase?: (phase: "initdb" | "prepare" | "open") => void;
+};
+
 /**
  * PostgreSQL when a URL is given, otherwise embedded PGlite: files under dataDir, or memory when
  * dataDir is "memory://" (tests).
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string }): Promise<DatabaseHandle> {
+export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that the server ends (restart, failover, a dropped test database) emits
+    // 'error' on the pool; unheard, that is an uncaught exception that kills the whole process.
+    // The pool replaces the connection on the next query, so logging is all there is to do.
+    pool.on("error", (error) => console.warn(`PostgreSQL: conexión inactiva cerrada (${error.message}).`));
     // numeric stays a string ("12.50"), which is the API's money format.
     return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
   }
+  if (!options.dataDir || options.dataDir === "memory://") return openPglite(new PGlite({ extensions }));
   // Its own subfolder: initdb wants an empty directory, and DATA_DIR also holds the dev secret.
-  const client = options.dataDir && options.dataDir !== "memory://" ? new PGlite(path.join(options.dataDir, "pglite")) : new PGlite();
+  const target = path.join(options.dataDir, "pglite");
+  if (!existsSync(target)) {
+    // initdb, migrations and seed happen in a scratch folder that becomes the database only when
+    // all of it is done: rename is atomic, so a kill at any moment leaves either no database or a
+    // complete one. The caller holds the DATA_DIR lock, so no other process uses the scratch.
+    const scratch = path.join(options.dataDir, "pglite.init");
+    rmSync(scratch, { recursive: true, force: true });
+    mkdirSync(options.dataDir, { recursive: true });
+    options.onPhase?.("initdb");
+    const fresh = await openPglite(new PGlite(scratch, { extensions }));
+    options.onPhase?.("prepare");
+    await options.prepare?.(fresh.db);
+    await fresh.close();
+    renameSync(scratch, target);
+  }
+  options.onPhase?.("open");
+  return openPglite(new PGlite(target, { extensions }));
+}
+
+// Search needs unaccent and pg_trgm (migration 0006); PGlite bundles them as loadable contrib.
+const extensions = { pg_trgm, unaccent };
+
+async function openPglite(client: PGlite): Promise<DatabaseHandle> {
   await client.waitReady;
   return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
 }
@@ -37,4 +79,33 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
 export async function query<T = Record<string, unknown>>(db: Executor, statement: SQL): Promise<T[]> {
   const result = (await db.execute(statement)) as unknown as { rows: T[] };
   return result.rows;
+}
+
+/** SQLSTATEs that mean "nothing was wrong with the request, try the transaction again". */
+const RETRYABLE = new Set(["40001", "40P01"]); // serialization_failure, deadlock_detected
+
+function sqlState(error: unknown): string | undefined {
+  // drizzle wraps the driver's error; node-postgres and PGlite both put the SQLSTATE in `code`.
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; e && depth < 4; e = e.cause as typeof e, depth++) {
+    if (typeof e.code === "string" && /^[0-9A-Z]{5}$/.test(e.code)) return e.code;
+  }
+  return undefined;
+}
+
+/**
+ * db.transaction, run again (a few times, with a short random pause) when PostgreSQL aborted it
+ * for a deadlock or a serialization failure. Those are a matter of timing between buyers, never
+ * the buyer's fault, so they must not reach them as an error. Row locks are still taken in one
+ * stable order (by id) so that this is rare.
+ */
+export async function transactionWithRetry<T>(db: Database, work: (tx: Transaction) => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      const state = sqlState(error);
+      if (!state || !RETRYABLE.has(state) || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+    }
+  }
 }

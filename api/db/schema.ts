@@ -1,4 +1,4 @@
-import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 // Mirrors migrations/*.sql, which are the source of truth for the database itself.
 
@@ -8,8 +8,22 @@ export const organizations = pgTable("organizations", {
   email: text("email"),
   phone: text("phone"),
   website: text("website"),
+  taxId: text("tax_id"),
+  address: text("address").notNull().default(""),
+  province: text("province"),
+  logo: text("logo"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+export const organizationMembers = pgTable(
+  "organization_members",
+  {
+    organizationId: uuid("organization_id").notNull(),
+    userId: uuid("user_id").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
+);
 
 export const offers = pgTable("offers", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -28,7 +42,11 @@ export const offers = pgTable("offers", {
   validUntil: date("valid_until"),
   status: text("status").notNull().default("active"),
   rank: integer("rank").notNull().default(1000),
-  searchText: text("search_text"),
+  // Generated columns (0006): folded with ofertas_fold() for search; never written.
+  titleFold: text("title_fold"),
+  searchVector: text("search_vector"),
+  reviewNote: text("review_note"),
+  submittedAt: timestamp("submitted_at", { withTimezone: true }),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -42,6 +60,16 @@ export const offerImages = pgTable("offer_images", {
   height: integer("height").notNull(),
   alt: text("alt").notNull().default(""),
   position: integer("position").notNull().default(0),
+  variants: jsonb("variants").$type<{ url: string; width: number; height: number }[]>().notNull().default([]),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const mediaFiles = pgTable("media_files", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  contentType: text("content_type").notNull(),
+  width: integer("width").notNull(),
+  height: integer("height").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const priceOptions = pgTable("price_options", {
@@ -92,6 +120,8 @@ export const sales = pgTable("sales", {
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   paidAt: timestamp("paid_at", { withTimezone: true }),
   userId: uuid("user_id"),
+  /** The buyer's address as the API saw it (trusted proxy only), for the unpaid-reservation cap. */
+  clientAddress: text("client_address"),
 });
 
 export const saleItems = pgTable("sale_items", {
@@ -135,12 +165,66 @@ export const coupons = pgTable("coupons", {
   saleItemId: uuid("sale_item_id").notNull(),
   code: text("code").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
+  redeemedBy: uuid("redeemed_by"),
+});
+
+export const partnerLeads = pgTable("partner_leads", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  businessName: text("business_name").notNull(),
+  contactName: text("contact_name").notNull(),
+  email: text("email").notNull(),
+  phone: text("phone").notNull(),
+  province: text("province").notNull(),
+  category: text("category").notNull(),
+  message: text("message").notNull().default(""),
+  status: text("status").notNull().default("new"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const webhookEvents = pgTable("webhook_events", {
   provider: text("provider").notNull(),
   eventId: text("event_id").notNull(),
   receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const offerCounts = pgTable("offer_counts", {
+  category: text("category").notNull(),
+  province: text("province").notNull(),
+  n: integer("n").notNull(),
+});
+
+export const mailOutbox = pgTable("mail_outbox", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  kind: text("kind").notNull(),
+  recipient: text("recipient").notNull(),
+  dedupeKey: text("dedupe_key").notNull(),
+  data: jsonb("data").notNull(),
+  status: text("status").notNull().default("queued"),
+  attempts: integer("attempts").notNull().default(0),
+  sendAfter: timestamp("send_after", { withTimezone: true }).notNull().defaultNow(),
+  claimedUntil: timestamp("claimed_until", { withTimezone: true }),
+  lastError: text("last_error"),
+  messageId: text("message_id"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  sentAt: timestamp("sent_at", { withTimezone: true }),
+});
+
+export const mailSubscriptions = pgTable("mail_subscriptions", {
+  email: text("email").primaryKey(),
+  consentedAt: timestamp("consented_at", { withTimezone: true }).notNull(),
+  consentSource: text("consent_source").notNull(),
+  unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+});
+
+export const offerFeedback = pgTable("offer_feedback", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  offerId: uuid("offer_id").notNull(),
+  email: text("email").notNull(),
+  stars: integer("stars").notNull(),
+  comment: text("comment").notNull().default(""),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const users = pgTable("users", {

@@ -30,7 +30,7 @@ import {
   type WebhookEvent,
   type WebhookRequest,
 } from "./types";
-import { centsToDecimal, decimalToCents } from "./money";
+import { capturedOrNot, centsToDecimal } from "./money";
 
 export type AllpayProviderOptions = {
   login: string;
@@ -120,15 +120,7 @@ export function createAllpayProvider(opts: AllpayProviderOptions): PaymentProvid
         throw new PaymentProviderError(`Allpay no pudo consultar el pago${errorSuffix(json)}.`, "allpay", res.status);
       }
       const status = String(json.status).trim();
-      if (status === "1") {
-        const cents = decimalToCents(json.amount);
-        return {
-          status: "captured",
-          amountCents: cents ?? fallback.amountCents,
-          currency: typeof json.currency === "string" && json.currency ? json.currency : fallback.currency,
-          providerRef: fallback.providerRef,
-        };
-      }
+      if (status === "1") return capturedOrNot("allpay", json.amount, json.currency, fallback);
       if (status === "0") return { status: "pending", ...fallback };
       // 3 refunded, 4 partially refunded, anything else: not a payment we can sell on.
       return { status: "declined", ...fallback };

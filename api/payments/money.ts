@@ -1,4 +1,4 @@
-import { PaymentProviderError, type PaymentProviderName } from "./types";
+import { PaymentProviderError, type PaymentProviderName, type PaymentState } from "./types";
 
 /**
  * Exact conversions for amounts that cross a provider's API. Stricter than lib/prices on purpose:
@@ -23,4 +23,30 @@ export function decimalToCents(value: unknown): number | null {
   const cents = Number(match[2]) * 100 + Number(fraction.padEnd(2, "0"));
   if (!Number.isSafeInteger(cents)) return null;
   return match[1] ? -cents : cents;
+}
+
+/** An ISO 4217 code as the provider wrote it, upper-cased; null when it is not one. */
+export function currencyCode(value: unknown): string | null {
+  return typeof value === "string" && /^[A-Za-z]{3}$/.test(value.trim()) ? value.trim().toUpperCase() : null;
+}
+
+/**
+ * The state of a payment the provider says is complete: captured with the provider's own amount
+ * and currency, or, when either is missing or unreadable ("1,00", "", 12.345, "€"), pending with
+ * the reason. The sale then stays pending and the reason is logged; it is never paid in full by
+ * default.
+ */
+export function capturedOrNot(
+  provider: PaymentProviderName,
+  amount: unknown,
+  currency: unknown,
+  fallback: { amountCents: number; currency: string; providerRef: string },
+): PaymentState {
+  const cents = decimalToCents(amount);
+  const code = currencyCode(currency);
+  if (cents !== null && cents >= 0 && code !== null) {
+    return { status: "captured", amountCents: cents, currency: code, providerRef: fallback.providerRef };
+  }
+  const said = `importe ${JSON.stringify(amount) ?? "ausente"}, moneda ${JSON.stringify(currency) ?? "ausente"}`;
+  return { status: "pending", ...fallback, unreadable: `${provider} da el pago por hecho sin un importe y una moneda legibles (${said})` };
 }

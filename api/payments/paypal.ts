@@ -13,7 +13,7 @@ import {
   type WebhookEvent,
   type WebhookRequest,
 } from "./types";
-import { centsToDecimal, decimalToCents } from "./money";
+import { capturedOrNot, centsToDecimal, decimalToCents } from "./money";
 
 export type PaypalProviderOptions = {
   clientId: string;
@@ -290,12 +290,14 @@ function stateFromOrder(
   };
   switch (order.status) {
     case "COMPLETED": {
+      // What was captured, not what was ordered: only the capture's own amount counts as paid.
       const capture = firstCapture(order);
-      const captured = moneyOf(capture?.amount);
-      const amounts = captured ? { ...base, ...captured } : base;
-      if (!capture || capture.status === "COMPLETED") return { status: "captured", ...amounts };
-      if (capture.status === "PENDING") return { status: "pending", ...amounts };
-      return { status: "declined", ...amounts };
+      if (!capture || capture.status === "COMPLETED") {
+        const amount = isObject(capture?.amount) ? capture.amount : {};
+        return capturedOrNot("paypal", amount.value, amount.currency_code, { ...base, providerRef });
+      }
+      if (capture.status === "PENDING") return { status: "pending", ...base };
+      return { status: "declined", ...base };
     }
     case "APPROVED":
       return { status: "approved", ...base };

@@ -19,7 +19,7 @@ import {
   type WebhookEvent,
   type WebhookRequest,
 } from "./types";
-import { centsToDecimal, decimalToCents } from "./money";
+import { capturedOrNot, centsToDecimal } from "./money";
 
 export type RapydProviderOptions = {
   accessKey: string;
@@ -115,19 +115,13 @@ export function createRapydProvider(opts: RapydProviderOptions): PaymentProvider
       }
       // The checkout page captures by itself (capture defaults to true): nothing to capture here.
       const paid = isObject(data.payment) ? data.payment : null;
-      const amountCents = decimalToCents(paid?.amount);
-      const state = {
-        amountCents: amountCents ?? fallback.amountCents,
-        currency: typeof paid?.currency_code === "string" && paid.currency_code ? paid.currency_code : fallback.currency,
-        providerRef: fallback.providerRef,
-      };
       switch (paid?.status) {
         case "CLO":
-          return { status: "captured", ...state };
+          return capturedOrNot("rapyd", paid.amount, paid.currency_code, fallback);
         case "CAN":
         case "ERR":
         case "EXP":
-          return { status: "declined", ...state };
+          return { status: "declined", ...fallback };
         default:
           // "ACT" (awaiting the buyer or a 3DS/redirect step), "NEW", or no payment yet.
           return { status: "pending", ...fallback };

@@ -37,7 +37,9 @@ export function createSandboxProvider(db: Database, secret: string): PaymentProv
           : tx.status === "created"
             ? "pending"
             : "declined";
-      return { status, amountCents: tx?.amountCents ?? 0, currency: tx?.currency ?? "EUR", providerRef: payment.providerRef };
+      if (!tx) return { status: "declined", amountCents: payment.amountCents, currency: payment.currency, providerRef: payment.providerRef };
+      // The sandbox's bank is our own transaction row: its amount is what the buyer "paid".
+      return { status, amountCents: tx.amountCents, currency: tx.currency, providerRef: payment.providerRef };
     },
     async verifyWebhook(request: WebhookRequest): Promise<WebhookEvent | null> {
       const header = request.headers[SANDBOX_SIGNATURE_HEADER];

@@ -2,10 +2,9 @@
  * One interface for every payment provider. The sale service only talks to this; adapters speak
  * their provider's real HTTP API. Amounts are whole cents, currency ISO 4217 ("EUR").
  */
-import type { PaymentProviderName } from "#lib/payments";
+import type { PaymentFlow, PaymentProviderName } from "#lib/payments";
 
-export { PAYMENT_PROVIDERS, type PaymentProviderName } from "#lib/payments";
-export type PaymentFlow = "hosted" | "redirect";
+export { PAYMENT_PROVIDERS, type PaymentFlow, type PaymentProviderName } from "#lib/payments";
 
 export type CreatePaymentInput = {
   saleId: string;
@@ -33,11 +32,18 @@ export type CreatePaymentResult = {
 };
 
 export type PaymentState = {
-  /** captured: money taken; approved: buyer approved, not yet captured; pending: nothing yet. */
+  /**
+   * captured: money taken; approved: buyer approved, not yet captured; pending: nothing yet.
+   * "captured" is only ever reported with the amount and currency the provider itself stated;
+   * when it states none, or one that cannot be read exactly, the adapter answers "pending" with
+   * `unreadable` saying why (see capturedOrNot in money.ts): an unknown amount is never a payment.
+   */
   status: "captured" | "approved" | "pending" | "declined";
   amountCents: number;
   currency: string;
   providerRef: string;
+  /** Why a payment the provider calls done is not taken as paid (logged by the sale service). */
+  unreadable?: string;
 };
 
 export type WebhookEvent = {

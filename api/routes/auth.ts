@@ -8,6 +8,7 @@ import { rateLimit } from "#api/rate-limit";
 import { checkPassword } from "#api/auth/passwords";
 import { issueTokens, rotateRefresh, verifyToken } from "#api/auth/tokens";
 import { claimGuestPurchases, findUserByEmail, markLoggedIn } from "#api/services/users";
+import { mergeAnonymousSession } from "#api/services/customer-data";
 
 /** POST /auth/jwt/create/, refresh/ and verify/ (simplejwt's paths and field names). */
 export function jwtRouter({ db, config }: { db: Database; config: Config }): Router {
@@ -18,7 +19,10 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
     "/auth/jwt/create/",
     rateLimit({ name: "jwt-create", windowMs: 15 * 60_000, max: 100, message: "Demasiados intentos de inicio de sesión. Espera unos minutos." }),
     handle(async (req, res) => {
-      const body = parseInput(z.object({ email: EmailField, password: z.string().min(1).max(256) }), req.body);
+      const body = parseInput(
+        z.object({ email: EmailField, password: z.string().min(1).max(256), anonymous_token: z.string().max(2000).optional() }),
+        req.body,
+      );
       const user = await findUserByEmail(db, body.email);
       const ok = await checkPassword(user?.passwordHash, body.password);
       if (!user || !ok || !user.isActive) {
@@ -28,6 +32,7 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
       const pair = await db.transaction(async (tx) => {
         await markLoggedIn(tx, user.id);
         await claimGuestPurchases(tx, user);
+        if (body.anonymous_token) await mergeAnonymousSession(tx, config, body.anonymous_token, user.id);
         return issueTokens(tx, config, user);
       });
       res.json(pair);

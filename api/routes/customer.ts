@@ -2,9 +2,9 @@ import { Router } from "express";
 import type { SessionInfo } from "#lib/accounts";
 import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
-import { handle, HttpError } from "#api/http";
-import { getAnonymousId, getUser, requireUser } from "#api/auth/context";
-import { findUser, userAnswer } from "#api/services/users";
+import { handle } from "#api/http";
+import { getAnonymousId, getUser } from "#api/auth/context";
+import { findUser } from "#api/services/users";
 
 /** /customer/…: what belongs to the person calling. */
 export function customerRouter({ db }: { db: Database; config: Config }): Router {
@@ -23,14 +23,6 @@ export function customerRouter({ db }: { db: Database; config: Config }): Router
           : null,
       };
       res.set("Cache-Control", "private, no-store").json(answer);
-    }),
-  );
-  router.get(
-    "/auth/users/me/",
-    handle(async (req, res) => {
-      const user = await findUser(db, requireUser(req).id);
-      if (!user) throw new HttpError(401, "Esta cuenta ya no existe.", { code: "user_not_found" });
-      res.set("Cache-Control", "private, no-store").json(userAnswer(user));
     }),
   );
   return router;

@@ -6,6 +6,8 @@ import { PROVINCES } from "#lib/regions";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
+import { publicOrigin } from "#api/hosts";
+import type { Config } from "#lib/config.server";
 import { getOffer, listOffers, nearbyOffers, selectedOffers } from "#api/services/offers";
 
 const single = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
@@ -50,14 +52,15 @@ const ListQuery = z.object({
   ),
 });
 
-function pageLink(req: Request, page: number | null): string | null {
+function pageLink(req: Request, config: Pick<Config, "PUBLIC_URL">, page: number | null): string | null {
   if (page === null) return null;
-  const url = new URL(req.originalUrl, `${req.protocol}://${req.get("host")}`);
+  // The API's own path under the shop's trusted origin, never a host named by the request alone.
+  const url = new URL(req.originalUrl, publicOrigin(req, config));
   url.searchParams.set("page", String(page));
   return url.toString();
 }
 
-export function publicOffersRouter(db: Database): Router {
+export function publicOffersRouter(db: Database, config: Pick<Config, "PUBLIC_URL">): Router {
   const router = Router();
 
   const list = handle(async (req, res) => {
@@ -67,8 +70,8 @@ export function publicOffersRouter(db: Database): Router {
     res.set("Cache-Control", "public, max-age=30");
     res.json({
       count,
-      next: pageLink(req, q.page < lastPage ? q.page + 1 : null),
-      previous: pageLink(req, q.page > 1 ? Math.min(q.page - 1, lastPage) : null),
+      next: pageLink(req, config, q.page < lastPage ? q.page + 1 : null),
+      previous: pageLink(req, config, q.page > 1 ? Math.min(q.page - 1, lastPage) : null),
       results,
     });
   });

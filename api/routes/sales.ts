@@ -11,19 +11,18 @@ import { rememberAnalyticsConsent } from "#api/analytics/outbox";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import type { PaymentProviders } from "#api/payments/registry";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
-import { captureSale, checkPromoCode, createSale, findTransaction, releaseSale, validateOrder } from "#api/services/sales";
-import { rateLimit } from "#api/rate-limit";
+import { captureSale, checkPromoCode, countUnknownPromoCodes, createSale, findTransaction, purchaseOf, releaseSale, validateOrder } from "#api/services/sales";
+import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
+import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
+import { verifyPurchase } from "#lib/signatures.server";
+import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { sandboxRouter } from "#api/routes/sandbox";
+import { publicOrigin } from "#api/hosts";
 import { getUser } from "#api/auth/context";
 
-/** The origin the buyer's browser sees; forwarded headers count only from a trusted proxy. */
-export function publicOrigin(req: Request, config: Config): string {
-  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/$/, "");
-  const forwardedHost = req.get("x-forwarded-host");
-  const trusted = (req.app.get("trust proxy fn") as (addr: string, i: number) => boolean)?.(req.socket.remoteAddress ?? "", 0);
-  const host = trusted && forwardedHost ? forwardedHost.split(",")[0].trim() : req.get("host");
-  return `${req.protocol}://${host}`;
-}
+const TOO_MANY_PROMO_CHECKS = "Demasiados intentos con códigos promocionales. Espera un minuto.";
+const TOO_MANY_VALIDATES = "Demasiadas comprobaciones del pedido seguidas. Espera un minuto y vuelve a intentarlo.";
+const TOO_MANY_CREATES = "Demasiados pedidos seguidos desde tu conexión. Espera unos minutos y vuelve a intentarlo.";
 
 export function salesRouter({ db, config, payments }: { db: Database; config: Config; payments: PaymentProviders }): Router {
   const router = Router();
@@ -31,7 +30,12 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
 
   router.post(
     "/public/offers/apply-promocode/",
-    rateLimit({ name: "apply-promocode", windowMs: 60_000, max: 30, message: "Demasiados intentos con códigos promocionales. Espera un minuto." }),
+    rateLimit({
+      name: "promo",
+      windowMs: PROMO_CODE_CHECKS.durationSec * 1000,
+      max: PROMO_CODE_CHECKS.points,
+      message: TOO_MANY_PROMO_CHECKS,
+    }),
     json,
     handle(async (req, res) => {
       const body = parseInput(
@@ -47,6 +51,10 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     "/sales/validate/",
     json,
     handle(async (req, res) => {
+      const address = clientAddress(req);
+      if (!isLoopback(address)) {
+        await limits.consume(`validate:ip:${address}`, { ...VALIDATES_PER_ADDRESS, message: TOO_MANY_VALIDATES });
+      }
       const parsed = ValidateOrderSchema.safeParse(req.body);
       if (!parsed.success) {
         // Same answer shape as a business error, so the storefront shows each error_text.
@@ -57,6 +65,12 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
         });
         return;
       }
+      // Every code that does not exist is a guess, counted like one apply-promocode call, before the
+      // answer says which codes exist.
+      const unknown = await countUnknownPromoCodes(db, parsed.data.items.flatMap((i) => i.promo_codes));
+      if (unknown > 0) {
+        await limits.consume(`promo:ip:${address}`, { ...PROMO_CODE_CHECKS, cost: unknown, message: TOO_MANY_PROMO_CHECKS });
+      }
       const { status, answer } = await validateOrder(db, parsed.data);
       res.status(status).json(answer);
     }),
@@ -66,6 +80,9 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     "/sales/create/",
     json,
     handle(async (req, res) => {
+      const address = clientAddress(req);
+      const local = isLoopback(address);
+      if (!local) await limits.consume(`create:ip:${address}`, { ...CREATES_PER_ADDRESS, message: TOO_MANY_CREATES });
       const { session_token, analytics } = parseInput(
         z.object({
           session_token: z.string().min(10).max(100),
@@ -77,7 +94,10 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       const origin = publicOrigin(req, config);
       // A sale made while logged in belongs to that account, whatever email the receipt goes to.
       const userId = getUser(req)?.id ?? null;
-      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, userId);
+      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, {
+        clientAddress: local ? null : address,
+        userId,
+      });
       if (analytics) await rememberAnalyticsConsent(db, answer.payment.sale_id, analytics.device_id);
       res.status(201).json(answer);
     }),
@@ -89,7 +109,41 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     handle(async (req, res) => {
       if (!isUuid(req.params.id)) throw badRequest("Identificador de venta no válido.");
       const { transaction_id } = parseInput(z.object({ transaction_id: z.string().uuid("transaction_id no válido.") }), req.body);
-      res.json(await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase()));
+      res.json(await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase(), { feedbackDelayDays: config.FEEDBACK_DELAY_DAYS }));
+    }),
+  );
+
+  /**
+   * A purchase opened from the link in its confirmation mail: the signature (HMAC of the sale id
+   * under the session secrets) stands in for an account, so guests can see their coupons again.
+   */
+  const signedPurchase = async (req: Request) => {
+    const sig = typeof req.query.sig === "string" ? req.query.sig : "";
+    if (!isUuid(req.params.id) || !sig || !verifyPurchase(config.sessionSecrets, req.params.id, sig)) {
+      throw new HttpError(404, "Este enlace no es válido o ha caducado.");
+    }
+    const purchase = await purchaseOf(db, req.params.id.toLowerCase());
+    if (purchase.status !== "paid") throw new HttpError(404, "Este enlace no es válido o ha caducado.");
+    return purchase;
+  };
+  router.get(
+    "/sales/purchase/:id/",
+    handle(async (req, res) => {
+      res.set("Cache-Control", "private, no-store");
+      res.json(await signedPurchase(req));
+    }),
+  );
+  router.get(
+    "/sales/purchase/:id/vouchers.pdf",
+    handle(async (req, res) => {
+      const purchase = await signedPurchase(req);
+      const pdf = await buildVoucherPdf(purchase, { origin: publicOrigin(req, config) });
+      res.set({
+        "Content-Type": "application/pdf",
+        "Content-Disposition": `attachment; filename="cupones-${purchase.sale_id.slice(0, 8)}.pdf"`,
+        "Cache-Control": "private, no-store",
+      });
+      res.send(Buffer.from(pdf));
     }),
   );
 
@@ -128,7 +182,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       try {
         const tx = await findTransaction(db, { transactionId: event.transactionId, provider: name, providerRef: event.providerRef });
         if (tx && event.kind === "payment.completed") {
-          await captureSale(db, payments.all, tx.saleId, tx.id);
+          await captureSale(db, payments.all, tx.saleId, tx.id, { feedbackDelayDays: config.FEEDBACK_DELAY_DAYS });
         } else if (tx && event.kind === "payment.failed") {
           await releaseSale(db, tx.saleId, "declined");
         }

@@ -1,8 +1,9 @@
-import express, { Router } from "express";
+import express, { Router, type Request } from "express";
 import { eq, sql } from "drizzle-orm";
 import type { Config } from "#lib/config.server";
 import { formatCents } from "#lib/prices";
 import { isUuid } from "#lib/uuid";
+import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#lib/cross-site";
 import type { Database } from "#api/db/client";
 import { paymentTransactions, sales } from "#api/db/schema";
 import { handle, HttpError } from "#api/http";
@@ -45,10 +46,16 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
     return row;
   }
 
-  async function sendWebhook(type: "payment.completed" | "payment.failed", transactionId: string, origin: string) {
+  /**
+   * Delivered to this very server over the socket the buyer's request came in on (our own address
+   * and port), never to a host named by a request or stored from one.
+   */
+  async function sendWebhook(type: "payment.completed" | "payment.failed", transactionId: string, req: Request) {
     const body = JSON.stringify({ id: `evt_${type}_${transactionId}`, type, transaction_id: transactionId });
+    const local = (req.socket.localAddress ?? "127.0.0.1").replace(/^::ffff:(?=\d+\.)/, "");
+    const self = `http://${local.includes(":") ? `[${local}]` : local}:${req.socket.localPort}`;
     try {
-      await fetch(`${origin}/api/v0/sandbox/webhook/`, {
+      await fetch(`${self}${req.baseUrl.replace(/\/sandbox$/, "")}/sandbox/webhook/`, {
         method: "POST",
         headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
         body,
@@ -88,13 +95,16 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
     "/checkout/:id/",
     express.urlencoded({ extended: false, limit: "4kb" }),
     handle(async (req, res) => {
+      // Like any provider's page, it acts only on its own form: not on one posted from another site.
+      if (isCrossSiteWrite({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") })) {
+        throw new HttpError(403, CROSS_SITE_MESSAGE);
+      }
       const { tx } = await load(req.params.id);
       const action = String(req.body?.action ?? "");
-      const origin = new URL(tx.returnUrl).origin;
       if (action === "pay") {
         // Only an open payment can be approved; a second click changes nothing.
         await db.execute(sql`UPDATE payment_transactions SET status = 'approved', updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
-        await sendWebhook("payment.completed", tx.id, origin);
+        await sendWebhook("payment.completed", tx.id, req);
         res.redirect(303, tx.returnUrl);
         return;
       }
@@ -102,7 +112,7 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
         const status = action === "decline" ? "declined" : "cancelled";
         await db.execute(sql`UPDATE payment_transactions SET status = ${status}, updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
         await releaseSale(db, tx.saleId, status);
-        if (action === "decline") await sendWebhook("payment.failed", tx.id, origin);
+        if (action === "decline") await sendWebhook("payment.failed", tx.id, req);
         res.redirect(303, `${tx.cancelUrl}&reason=${status}`);
         return;
       }

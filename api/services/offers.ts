@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import type { CategoryId } from "#lib/categories";
 import type { OfferDetail, OfferSummary, PriceOption } from "#lib/schemas/offer";
-import type { Executor } from "#api/db/client";
-import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
+import { query, type Database, type Executor } from "#api/db/client";
+import { offerCounts, offerImages, offers, organizations, priceOptions } from "#api/db/schema";
+import { offerRatings } from "#api/services/feedback";
 
 export type OfferFilters = {
   search?: string;
@@ -10,21 +12,80 @@ export type OfferFilters = {
   region?: string;
 };
 
-/** Same folding as the search_text column: lower case, accents removed. */
-export function foldForSearch(text: string): string {
-  return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+const ORDER = sql`${offers.rank}, ${offers.createdAt}, ${offers.id}`;
+
+/** Status and the category/region filters, the part every listing and search shares. */
+function filterWhere(filters: OfferFilters): SQL {
+  const parts: SQL[] = [sql`${offers.status} = 'active'`];
+  if (filters.category) parts.push(sql`${offers.category} = ${filters.category}`);
+  if (filters.region) parts.push(sql`${offers.province} = ${filters.region}`);
+  return sql.join(parts, sql` AND `);
 }
 
-function whereFor(filters: OfferFilters): SQL | undefined {
-  const parts: SQL[] = [eq(offers.status, "active")];
-  if (filters.category) parts.push(eq(offers.category, filters.category));
-  if (filters.region) parts.push(eq(offers.province, filters.region));
-  const search = filters.search?.trim();
-  if (search) {
-    const pattern = `%${foldForSearch(search).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    parts.push(sql`${offers.searchText} LIKE ${pattern}`);
+/** A prefix query for one word and its synonyms; `title` restricts it to the title's words. */
+const wordQuery = (alternatives: string[], title = false) => `(${alternatives.map((w) => `${w}:*${title ? "A" : ""}`).join(" | ")})`;
+const tsquery = (text: string) => sql`to_tsquery('simple', ${text})`;
+
+type Ranked = { id: string; total: number };
+
+/** One way of matching a search: its ids query, and whether it needs the fuzzy threshold set. */
+export type SearchPass = { fuzzy: boolean; ids: (limit: number, offset: number) => SQL };
+
+/**
+ * A search in up to three passes, each tried only when the one before matches nothing at all:
+ * every word at a word start; any word (ranked by how many); then misspellings by trigram
+ * similarity with the title. Title matches rank before summary-only ones, then the catalogue's
+ * own order. Words are [a-z0-9] only (searchTerms), so they are safe inside a tsquery.
+ * Exported so the plan test (tests/api/large-catalogue.test.ts) explains exactly these queries.
+ */
+export function searchPasses(filters: OfferFilters, terms: string[][]): SearchPass[] {
+  const base = filterWhere(filters);
+  const vector = offers.searchVector;
+  const titleHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t, true))})::int`), sql` + `);
+  const ranked = (where: SQL, order: SQL) => (limit: number, offset: number) =>
+    sql`SELECT ${offers.id} AS id, count(*) OVER ()::int AS total FROM ${offers} WHERE ${base} AND (${where}) ORDER BY ${order}, ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
+
+  const all = tsquery(terms.map((t) => wordQuery(t)).join(" & "));
+  const passes: SearchPass[] = [{ fuzzy: false, ids: ranked(sql`${vector} @@ ${all}`, sql`${titleHits} DESC`) }];
+  if (terms.length > 1) {
+    const any = tsquery(terms.map((t) => wordQuery(t)).join(" | "));
+    const textHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t))})::int`), sql` + `);
+    passes.push({ fuzzy: false, ids: ranked(sql`${vector} @@ ${any}`, sql`${textHits} DESC, ${titleHits} DESC`) });
   }
-  return and(...parts);
+  const fuzzy = terms.map((t) => t[0]).filter((w) => w.length >= SEARCH_FUZZY_MIN_WORD);
+  if (fuzzy.length > 0) {
+    const near = sql.join(fuzzy.map((w) => sql`${w} <% ${offers.titleFold}`), sql` OR `);
+    const likeness = sql.join(fuzzy.map((w) => sql`word_similarity(${w}, ${offers.titleFold})`), sql` + `);
+    passes.push({ fuzzy: true, ids: ranked(near, sql`${likeness} DESC`) });
+  }
+  return passes;
+}
+
+/** Runs a pass; the fuzzy one sets its threshold with SET LOCAL, so only for this transaction. */
+export async function runSearchPass<T = Ranked>(db: Database, pass: SearchPass, statement: SQL): Promise<T[]> {
+  if (!pass.fuzzy) return query<T>(db, statement);
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL pg_trgm.word_similarity_threshold = ${SEARCH_FUZZY_THRESHOLD}`));
+    return query<T>(tx, statement);
+  });
+}
+
+async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number) {
+  for (const pass of searchPasses(filters, terms)) {
+    const rows = await runSearchPass(db, pass, pass.ids(limit, offset));
+    if (rows.length > 0) return { count: rows[0].total, ids: rows.map((r) => r.id) };
+    // A page past the end of a pass that does match: its count, no rows, and no looser pass.
+    if (offset > 0) {
+      const [first] = await runSearchPass(db, pass, pass.ids(1, 0));
+      if (first) return { count: first.total, ids: [] };
+    }
+  }
+  return { count: 0, ids: [] };
+}
+
+/** The ids of one listing page, in catalogue order, from a covering index. */
+export function listingIds(filters: OfferFilters, limit: number, offset: number): SQL {
+  return sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)} ORDER BY ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
 }
 
 const summaryColumns = {
@@ -63,9 +124,10 @@ type SummaryRow = {
 async function attachChildren(db: Executor, rows: SummaryRow[]): Promise<OfferSummary[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.uuid);
-  const [images, options] = await Promise.all([
+  const [images, options, ratings] = await Promise.all([
     db.select().from(offerImages).where(inArray(offerImages.offerId, ids)).orderBy(asc(offerImages.position)),
     db.select().from(priceOptions).where(inArray(priceOptions.offerId, ids)).orderBy(asc(priceOptions.position)),
+    offerRatings(db, ids),
   ]);
   return rows.map(({ organization_uuid, organization_name, ...row }) => ({
     ...row,
@@ -76,6 +138,7 @@ async function attachChildren(db: Executor, rows: SummaryRow[]): Promise<OfferSu
       .sort((a, b) => Number(b.cover) - Number(a.cover))
       .map((i) => ({ image_url: i.imageUrl, cover: i.cover, logo: i.logo, width: i.width, height: i.height, alt: i.alt })),
     price_options: options.filter((o) => o.offerId === row.uuid).map(toPriceOption),
+    rating: ratings.get(row.uuid) ?? null,
   }));
 }
 
@@ -90,22 +153,44 @@ export function toPriceOption(o: typeof priceOptions.$inferSelect): PriceOption 
   };
 }
 
-export async function listOffers(
-  db: Executor,
-  filters: OfferFilters,
-  page: { page: number; pageSize: number },
-): Promise<{ count: number; results: OfferSummary[] }> {
-  const where = whereFor(filters);
-  const [countRow] = await db.select({ count: sql<number>`count(*)::int` }).from(offers).where(where);
+/** Summary rows for these ids, in the order given. */
+async function summariesByIds(db: Executor, ids: string[]): Promise<OfferSummary[]> {
+  if (ids.length === 0) return [];
   const rows = await db
     .select(summaryColumns)
     .from(offers)
     .innerJoin(organizations, eq(organizations.id, offers.organizationId))
-    .where(where)
-    .orderBy(asc(offers.rank), asc(offers.createdAt), asc(offers.id))
-    .limit(page.pageSize)
-    .offset((page.page - 1) * page.pageSize);
-  return { count: countRow?.count ?? 0, results: await attachChildren(db, rows) };
+    .where(inArray(offers.id, ids));
+  const byId = new Map((await attachChildren(db, rows)).map((o) => [o.uuid, o]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/**
+ * One page of a listing or a search. Without a search the page is found on a covering index
+ * (ids only, so page 400 walks index entries, never rows) and the count comes from offer_counts,
+ * kept by triggers, instead of counting the catalogue on every request.
+ */
+export async function listOffers(
+  db: Database,
+  filters: OfferFilters,
+  page: { page: number; pageSize: number },
+): Promise<{ count: number; results: OfferSummary[] }> {
+  const offset = (page.page - 1) * page.pageSize;
+  const search = filters.search?.trim();
+  if (search) {
+    const terms = searchTerms(search);
+    if (terms.length === 0) return { count: 0, results: [] };
+    const { count, ids } = await searchPage(db, filters, terms, page.pageSize, offset);
+    return { count, results: await summariesByIds(db, ids) };
+  }
+  const countWhere: SQL[] = [sql`true`];
+  if (filters.category) countWhere.push(sql`${offerCounts.category} = ${filters.category}`);
+  if (filters.region) countWhere.push(sql`${offerCounts.province} = ${filters.region}`);
+  const [counted, ids] = await Promise.all([
+    query<{ n: number }>(db, sql`SELECT coalesce(sum(${offerCounts.n}), 0)::int AS n FROM ${offerCounts} WHERE ${sql.join(countWhere, sql` AND `)}`),
+    query<{ id: string }>(db, listingIds(filters, page.pageSize, offset)),
+  ]);
+  return { count: Number(counted[0]?.n ?? 0), results: await summariesByIds(db, ids.map((r) => r.id)) };
 }
 
 export async function getOffer(db: Executor, id: string): Promise<OfferDetail | null> {

@@ -1,12 +1,14 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { COUPON_ALPHABET, COUPON_CODE_LENGTH, formatCouponCode } from "#lib/coupons";
 import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#lib/prices";
 import type { CheckoutData } from "#lib/schemas/checkout";
 import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
 import { ValidateOrderSchema } from "#lib/schemas/order";
 import { isUuid } from "#lib/uuid";
+import { CHECKOUT_SESSION_MINUTES, MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, RELEASED_SALE_RETENTION_DAYS } from "#lib/limits";
 import type { z } from "zod";
-import { query, type Database, type Executor, type Transaction } from "#api/db/client";
+import { query, transactionWithRetry, type Database, type Executor, type Transaction } from "#api/db/client";
 import {
   checkoutSessions,
   coupons,
@@ -21,8 +23,12 @@ import {
 import { HttpError } from "#api/http";
 import { queuePurchaseEvent } from "#api/analytics/outbox";
 import type { PaymentProvider, PaymentState } from "#api/payments/types";
+import { queueMail } from "#api/mail/outbox";
+import { DEFAULT_FEEDBACK_DELAY_DAYS, queueFeedbackRequest } from "#api/services/feedback";
+import { recordConsent } from "#api/services/subscriptions";
 
-const CHECKOUT_SESSION_MINUTES = 30;
+export type CaptureOptions = { feedbackDelayDays?: number };
+
 
 type PromoRow = typeof promoCodes.$inferSelect;
 
@@ -61,6 +67,13 @@ export function promoCodeAnswer(promo: PromoRow) {
     discount_value: promo.discountValue,
     offer_uuid: promo.offerId,
   };
+}
+
+/** How many of these codes do not exist at all (each one a guess). */
+export async function countUnknownPromoCodes(db: Executor, codes: string[]): Promise<number> {
+  const distinct = [...new Set(codes)];
+  const known = await findPromoCodes(db, distinct);
+  return distinct.filter((c) => !known.has(c)).length;
 }
 
 /** POST /public/offers/apply-promocode/: the code's terms, or a Spanish reason it cannot be used. */
@@ -219,6 +232,15 @@ export async function validateOrder(db: Database, body: z.infer<typeof ValidateO
 export type PaymentUrls = { origin: string; apiOrigin: string };
 
 /**
+ * Who is buying: the account (a sale made while logged in belongs to it) and the client address
+ * for the caps on unpaid reservations (null = this machine, not capped).
+ */
+export type Buyer = { clientAddress: string | null; userId: string | null };
+
+export const TOO_MANY_UNPAID_FROM_ADDRESS =
+  "Hay demasiadas reservas sin pagar desde tu conexión. Paga o cancela alguna, o espera unos minutos a que caduquen.";
+
+/**
  * POST /sales/create/: turns a validated checkout into a pending sale. Tickets and promo-code uses
  * are taken in the same transaction as the sale is written, with conditional updates, so two buyers
  * can never both get the last ticket. The provider is called after the commit: a slow provider must
@@ -230,18 +252,26 @@ export async function createSale(
   sessionToken: string,
   urls: PaymentUrls,
   reservationMinutes: number,
-  userId: string | null = null,
+  buyer: Buyer = { clientAddress: null, userId: null },
 ) {
-  const reserved = await db.transaction(async (tx) => {
+  const reserved = await transactionWithRetry(db, async (tx) => {
     const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
     if (!session || session.expiresAt.getTime() < Date.now()) {
       throw new HttpError(400, "La sesión de pago ha caducado. Revisa tu carrito y vuelve a continuar.");
     }
     const [existing] = await tx.select().from(sales).where(eq(sales.sessionToken, sessionToken));
     if (existing) return { saleId: existing.id, existing: true as const };
+    await limitUnpaidSales(tx, session.email, buyer.clientAddress);
 
     const lines = session.items as StoredLine[];
     const checkoutData = session.checkoutData as CheckoutData;
+    // Stock rows, then promo-code rows, each in id order: two carts holding the same options in a
+    // different order then queue one behind the other instead of deadlocking.
+    await lockPriceOptions(tx, lines.map((l) => l.offer_price_uuid));
+    const usedCodes = [...new Set(lines.flatMap((l) => (l.promo_code ? [l.promo_code] : [])))];
+    if (usedCodes.length) {
+      await tx.execute(sql`SELECT id FROM promo_codes WHERE code IN (${sql.join(usedCodes.map((c) => sql`${c}`), sql`, `)}) ORDER BY id FOR UPDATE`);
+    }
     for (const line of lines) {
       const taken = await query<{ available: number }>(tx, sql`
         UPDATE price_options SET available = available - ${line.quantity}
@@ -265,12 +295,13 @@ export async function createSale(
       .values({
         sessionToken,
         email: session.email,
-        userId,
+        userId: buyer.userId,
         status: "pending",
         provider: provider.name,
         totalCents: session.totalCents,
         checkoutData,
         expiresAt: new Date(Date.now() + reservationMinutes * 60_000),
+        clientAddress: buyer.clientAddress,
       })
       .returning({ id: sales.id });
     await tx.insert(saleItems).values(
@@ -287,7 +318,6 @@ export async function createSale(
       })),
     );
 
-    const usedCodes = [...new Set(lines.flatMap((l) => (l.promo_code ? [l.promo_code] : [])))];
     for (const code of usedCodes) {
       const taken = await query<{ id: string; per_customer_limit: number | null }>(tx, sql`
         UPDATE promo_codes SET used_count = used_count + 1
@@ -352,6 +382,34 @@ export async function createSale(
 }
 
 /**
+ * Hoarding caps, checked inside createSale's transaction. The advisory locks make concurrent
+ * creates of one email or one address count one after the other (email first, then address,
+ * always, so two of them never wait on each other in a cycle).
+ */
+async function limitUnpaidSales(tx: Transaction, email: string, clientAddress: string | null) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-email:" + email.toLowerCase()}))`);
+  if (clientAddress) {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-address:" + clientAddress}))`);
+    const [row] = await query<{ n: number }>(tx, sql`
+      SELECT count(*)::int AS n FROM sales WHERE client_address = ${clientAddress} AND status = 'pending'`);
+    if (Number(row?.n ?? 0) >= MAX_UNPAID_SALES_PER_ADDRESS) throw new HttpError(429, TOO_MANY_UNPAID_FROM_ADDRESS);
+  }
+  // Over the per-email cap the oldest unpaid orders make room, rather than the buyer being refused:
+  // anyone can type a buyer's email, so refusing would let them lock that buyer out. They are
+  // marked expired, not cancelled, so a payment that still arrives for one takes its tickets again.
+  const oldest = await query<{ id: string }>(tx, sql`
+    SELECT id FROM sales
+    WHERE lower(email) = lower(${email}) AND status = 'pending'
+    ORDER BY created_at DESC, id
+    OFFSET ${MAX_UNPAID_SALES_PER_EMAIL - 1}
+    FOR UPDATE`);
+  if (oldest.length === 0) return;
+  const ids = oldest.map((r) => r.id);
+  await tx.execute(sql`UPDATE sales SET status = 'expired' WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  await giveBack(tx, ids, { keepApproved: true });
+}
+
+/**
  * The answer for a session that already has its sale (a double click, a retry). The request that
  * created the sale may still be waiting for the provider's redirect URL: wait for it a little
  * rather than telling the buyer that an order being set up is no longer payable.
@@ -383,8 +441,8 @@ async function existingPayment(db: Database, saleId: string, provider: PaymentPr
  * only the caller whose update moved the sale out of "pending" releases it, so a sweep on several
  * processes, a cancel and a webhook can race without giving stock back twice.
  */
-export async function releaseSale(db: Executor, saleId: string, status: "cancelled" | "declined" | "expired"): Promise<boolean> {
-  return db.transaction(async (tx: Transaction) => {
+export async function releaseSale(db: Database, saleId: string, status: "cancelled" | "declined" | "expired"): Promise<boolean> {
+  return transactionWithRetry(db, async (tx: Transaction) => {
     const moved = await query(tx, sql`UPDATE sales SET status = ${status} WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
     if (moved.length === 0) return false;
     await giveBack(tx, [saleId]);
@@ -399,6 +457,9 @@ export async function releaseSale(db: Executor, saleId: string, status: "cancell
 async function giveBack(tx: Executor, saleIds: string[], { keepApproved = false } = {}) {
   if (saleIds.length === 0) return;
   const ids = sql.join(saleIds.map((id) => sql`${id}::uuid`), sql`, `);
+  // Same lock order as createSale: stock rows by id, then promo codes by id.
+  await tx.execute(sql`SELECT id FROM price_options WHERE id IN (SELECT price_option_id FROM sale_items WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`);
+  await tx.execute(sql`SELECT id FROM promo_codes WHERE id IN (SELECT promo_code_id FROM promo_code_uses WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`);
   await tx.execute(sql`
     UPDATE price_options p SET available = p.available + t.quantity
     FROM (SELECT price_option_id, sum(quantity)::int AS quantity FROM sale_items WHERE sale_id IN (${ids}) GROUP BY price_option_id) t
@@ -414,7 +475,7 @@ async function giveBack(tx: Executor, saleIds: string[], { keepApproved = false 
 
 /** Expires unpaid reservations; SKIP LOCKED lets several processes sweep without waiting on each other. */
 export async function sweepExpiredReservations(db: Database): Promise<number> {
-  return db.transaction(async (tx) => {
+  return transactionWithRetry(db, async (tx) => {
     const expired = await query<{ id: string }>(tx, sql`
       UPDATE sales SET status = 'expired'
       WHERE id IN (
@@ -427,18 +488,39 @@ export async function sweepExpiredReservations(db: Database): Promise<number> {
   });
 }
 
+/**
+ * Deletes what nobody needs any more, a batch at a time: checkout sessions past their expiry
+ * (validate writes one per "Continuar"), and cancelled, declined or expired sales older than the
+ * retention period, unless the provider approved their payment (a late capture still needs them).
+ */
+export async function purgeStaleCheckoutData(db: Database, batch = 1000): Promise<{ sessions: number; sales: number }> {
+  const sessions = await query(db, sql`
+    DELETE FROM checkout_sessions WHERE token IN (
+      SELECT token FROM checkout_sessions WHERE expires_at < now() LIMIT ${batch}
+    ) RETURNING token`);
+  const removed = await query(db, sql`
+    DELETE FROM sales WHERE id IN (
+      SELECT s.id FROM sales s
+      WHERE s.status IN ('cancelled', 'declined', 'expired')
+        AND s.created_at < now() - make_interval(days => ${RELEASED_SALE_RETENTION_DAYS})
+        AND NOT EXISTS (SELECT 1 FROM payment_transactions t WHERE t.sale_id = s.id AND t.status IN ('approved', 'captured'))
+      LIMIT ${batch}
+    ) RETURNING id`);
+  return { sessions: sessions.length, sales: removed.length };
+}
+
 export function startReservationSweep(db: Database, everyMs = 60_000): () => void {
   const timer = setInterval(() => {
-    sweepExpiredReservations(db).catch((error) => console.error("Barrido de reservas fallido:", error));
+    sweepExpiredReservations(db)
+      .then(() => purgeStaleCheckoutData(db))
+      .catch((error) => console.error("Barrido de reservas fallido:", error));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
 }
 
-const COUPON_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 export function couponCode(): string {
-  const chars = Array.from({ length: 12 }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]);
-  return `${chars.slice(0, 4).join("")}-${chars.slice(4, 8).join("")}-${chars.slice(8).join("")}`;
+  return formatCouponCode(Array.from({ length: COUPON_CODE_LENGTH }, () => COUPON_ALPHABET[randomInt(COUPON_ALPHABET.length)]).join(""));
 }
 
 export async function findTransaction(db: Executor, by: { transactionId?: string | null; provider?: string; providerRef?: string | null }) {
@@ -463,7 +545,13 @@ export async function findTransaction(db: Executor, by: { transactionId?: string
  * marks it paid exactly once. The return redirect, the webhook and a reload can all arrive at the
  * same time; the conditional update decides which one issues the coupons, the others read them.
  */
-export async function captureSale(db: Database, providers: Map<string, PaymentProvider>, saleId: string, transactionId: string): Promise<Purchase> {
+export async function captureSale(
+  db: Database,
+  providers: Map<string, PaymentProvider>,
+  saleId: string,
+  transactionId: string,
+  options: CaptureOptions = {},
+): Promise<Purchase> {
   const tx = await findTransaction(db, { transactionId });
   if (!tx || tx.saleId !== saleId) throw new HttpError(404, "No hemos encontrado ese pago.");
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
@@ -486,17 +574,18 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
     await releaseSale(db, saleId, "declined");
     throw new HttpError(402, "El pago ha sido rechazado.");
   }
+  if (state.unreadable) console.warn(`Venta ${saleId} sigue pendiente: ${state.unreadable}.`);
   if (state.status !== "captured") throw new HttpError(409, "El pago todavía no se ha completado.");
   if (state.amountCents !== sale.totalCents || state.currency.toUpperCase() !== sale.currency) {
-    await db.update(sales).set({ status: "refund_required" }).where(and(eq(sales.id, saleId), inArray(sales.status, ["pending", "expired"])));
+    await markRefundRequired(db, saleId, ["pending", "expired"], `cobrado ${state.amountCents} ${state.currency}, pedido ${sale.totalCents} ${sale.currency}`);
     throw new HttpError(409, "El importe cobrado no coincide con el pedido. Nuestro equipo lo revisará y te lo reembolsará.");
   }
   try {
-    await markPaid(db, saleId, tx.id);
+    await markPaid(db, saleId, tx.id, options);
   } catch (error) {
     if (error instanceof SoldOutAfterExpiry) {
       // Recorded outside the rolled-back transaction, so the owed refund is never forgotten.
-      await db.update(sales).set({ status: "refund_required" }).where(and(eq(sales.id, saleId), eq(sales.status, "expired")));
+      await markRefundRequired(db, saleId, ["expired"], "pagado después de caducar la reserva, con las entradas ya agotadas");
       throw new HttpError(409, "Tu reserva caducó y las entradas se han agotado. Te reembolsaremos el pago.");
     }
     throw error;
@@ -506,14 +595,56 @@ export async function captureSale(db: Database, providers: Map<string, PaymentPr
 
 class SoldOutAfterExpiry extends Error {}
 
-async function markPaid(db: Database, saleId: string, transactionId: string) {
-  await db.transaction(async (t) => {
+/**
+ * The buyer paid but cannot have the tickets (wrong amount, or sold out after the reservation
+ * lapsed): the sale owes a refund. It holds no tickets from then on (a pending one gives them back
+ * in the same transaction) and is logged; staff find every one with refundRequiredSales.
+ */
+async function markRefundRequired(db: Database, saleId: string, from: ("pending" | "expired")[], reason: string) {
+  const moved = await transactionWithRetry(db, async (tx) => {
+    const [row] = await query<{ id: string; was: string }>(tx, sql`
+      UPDATE sales s SET status = 'refund_required'
+      FROM (SELECT id, status AS was FROM sales WHERE id = ${saleId} FOR UPDATE) old
+      WHERE s.id = old.id AND old.was IN (${sql.join(from.map((f) => sql`${f}`), sql`, `)})
+      RETURNING s.id, old.was`);
+    // An expired sale already gave its tickets back in the sweep; a pending one does it now.
+    if (row?.was === "pending") await giveBack(tx, [saleId], { keepApproved: true });
+    return Boolean(row);
+  });
+  if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
+}
+
+export type RefundRequiredSale = { sale_id: string; email: string; total: string; currency: string; provider: string; created_at: string };
+
+/** Every sale that owes the buyer a refund, oldest first: the staff's to-do list until the back office exists. */
+export async function refundRequiredSales(db: Executor): Promise<RefundRequiredSale[]> {
+  const rows = await db.select().from(sales).where(eq(sales.status, "refund_required")).orderBy(sales.createdAt);
+  return rows.map((s) => ({
+    sale_id: s.id,
+    email: s.email,
+    total: fromCents(s.totalCents),
+    currency: s.currency,
+    provider: s.provider,
+    created_at: s.createdAt.toISOString(),
+  }));
+}
+
+/** Row locks on these price options, always in id order (see createSale). */
+async function lockPriceOptions(tx: Executor, optionIds: string[]) {
+  const ids = [...new Set(optionIds)].sort();
+  if (ids.length === 0) return;
+  await tx.execute(sql`SELECT id FROM price_options WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) ORDER BY id FOR UPDATE`);
+}
+
+async function markPaid(db: Database, saleId: string, transactionId: string, options: CaptureOptions) {
+  await transactionWithRetry(db, async (t) => {
     let won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
     if (won.length === 0) {
       const [current] = await t.select({ status: sales.status }).from(sales).where(eq(sales.id, saleId)).for("update");
       if (current?.status !== "expired") return; // already paid by a concurrent capture
       // Paid after the reservation lapsed: take the tickets again if they are still there.
-      const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId));
+      const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId)).orderBy(saleItems.priceOptionId);
+      await lockPriceOptions(t, items.map((i) => i.priceOptionId));
       for (const item of items) {
         const taken = await query(t, sql`UPDATE price_options SET available = available - ${item.quantity} WHERE id = ${item.priceOptionId} AND available >= ${item.quantity} RETURNING id`);
         if (taken.length === 0) throw new SoldOutAfterExpiry();
@@ -533,7 +664,16 @@ async function markPaid(db: Database, saleId: string, transactionId: string) {
     const codes = items.flatMap((item) => Array.from({ length: item.quantity }, () => ({ saleItemId: item.id, code: couponCode() })));
     if (codes.length) await t.insert(coupons).values(codes);
     await queuePurchaseEvent(t, saleId); // sent by api/analytics/delivery.ts, only with the buyer's consent
-    await t.delete(checkoutSessions).where(eq(checkoutSessions.token, (await t.select({ s: sales.sessionToken }).from(sales).where(eq(sales.id, saleId)))[0].s));
+    const [paid] = await t.select({ s: sales.sessionToken, email: sales.email, checkoutData: sales.checkoutData }).from(sales).where(eq(sales.id, saleId));
+    await t.delete(checkoutSessions).where(eq(checkoutSessions.token, paid.s));
+    // Mail is written in this transaction: it goes out if and only if the sale is paid.
+    await queueMail(t, { kind: "purchase-confirmation", to: paid.email, dedupeKey: `purchase:${saleId}`, data: { sale_id: saleId } });
+    for (const offerId of new Set(items.map((i) => i.offerId))) {
+      await queueFeedbackRequest(t, { email: paid.email, offerId, delayDays: options.feedbackDelayDays ?? DEFAULT_FEEDBACK_DELAY_DAYS });
+    }
+    if ((paid.checkoutData as { mail_agreement?: boolean }).mail_agreement === true) {
+      await recordConsent(t, { email: paid.email, source: `checkout:${saleId}` });
+    }
   });
 }
 
@@ -541,7 +681,15 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
   if (!sale) throw new HttpError(404, "No hemos encontrado ese pedido.");
   const items = await db
-    .select({ item: saleItems, title: offers.title, optionTitle: priceOptions.title })
+    .select({
+      item: saleItems,
+      title: offers.title,
+      optionTitle: priceOptions.title,
+      address: offers.address,
+      conditions: offers.conditions,
+      validFrom: offers.validFrom,
+      validUntil: offers.validUntil,
+    })
     .from(saleItems)
     .innerJoin(offers, eq(offers.id, saleItems.offerId))
     .innerJoin(priceOptions, eq(priceOptions.id, saleItems.priceOptionId))
@@ -556,7 +704,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
     total: fromCents(sale.totalCents),
     currency: sale.currency,
     paid_at: sale.paidAt?.toISOString() ?? null,
-    items: items.map(({ item, title, optionTitle }) => ({
+    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil }) => ({
       offer_uuid: item.offerId,
       title,
       option_title: optionTitle,
@@ -564,6 +712,10 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
       paid_unit_price: fromCents(item.paidUnitCents),
       for_present: item.forPresent,
       coupons: codes.filter((c) => c.saleItemId === item.id).map((c) => c.code).sort(),
+      address,
+      conditions,
+      valid_from: validFrom,
+      valid_until: validUntil,
     })),
   };
 }

@@ -25,6 +25,7 @@ export function userAnswer(user: UserRow) {
     role: user.role,
     is_active: user.isActive,
     email_verified: user.emailVerifiedAt !== null,
+    has_password: user.passwordHash !== null,
     date_joined: user.createdAt.toISOString(),
   };
 }

@@ -1,9 +1,20 @@
 import { Form, useFetcher, useLocation } from "@remix-run/react";
-import { CONSENT_CATEGORIES, type ConsentChoice } from "#lib/consent";
+import type { ConsentCategory, ConsentChoice } from "#lib/consent";
 import { EnhancedInput } from "#app/components/enhanced-input";
 
+/**
+ * Labels and one-line summaries. Kept here, not in lib/consent.ts: the banner is in every page's
+ * JavaScript, and importing that module would make it a chunk of its own (and bring the dynamic
+ * import preload helper with the tracking chunk that shares it).
+ */
+export const CONSENT_CATEGORIES: { id: ConsentCategory; label: string; summary: string }[] = [
+  { id: "necessary", label: "Necesarias", summary: "Carrito, región, esta elección, el pago y el antispam." },
+  { id: "analytics", label: "Analítica", summary: "Amplitude (UE): qué se visita y grabaciones con lo que escribes oculto." },
+  { id: "marketing", label: "Marketing", summary: "Google Tag Manager y el mapa interactivo de cada oferta." },
+];
+
 /** The per-category switches; «Necesarias» is shown switched on and cannot be turned off. */
-function CategorySwitches({ choice }: { choice: ConsentChoice | null }) {
+function CategorySwitches({ choice, details }: { choice: ConsentChoice | null; details?: Record<ConsentCategory, string> }) {
   return (
     <fieldset className="consent-categories">
       <legend className="visually-hidden">Categorías de cookies</legend>
@@ -22,7 +33,7 @@ function CategorySwitches({ choice }: { choice: ConsentChoice | null }) {
             {c.id === "necessary" ? <small className="muted"> (siempre activas)</small> : null}
           </label>
           <p id={`consent-${c.id}-desc`} className="consent-category-desc">
-            {c.description}
+            {details?.[c.id] ?? c.summary}
           </p>
         </div>
       ))}
@@ -79,11 +90,11 @@ export function ConsentBanner() {
 }
 
 /** The «Configurar cookies» page: the same choice, at any time, with the current one shown. */
-export function ConsentSettings({ choice, redirectTo }: { choice: ConsentChoice | null; redirectTo: string }) {
+export function ConsentSettings({ choice, redirectTo, details }: { choice: ConsentChoice | null; redirectTo: string; details: Record<ConsentCategory, string> }) {
   return (
     <Form method="post" action="/consent" className="consent-page-form">
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <CategorySwitches choice={choice} />
+      <CategorySwitches choice={choice} details={details} />
       <div className="consent-page-actions">
         <button type="submit" name="intent" value="save" className="btn btn-secondary">
           Guardar mi elección

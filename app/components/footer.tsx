@@ -36,7 +36,8 @@ export function Footer({ supportEmail, businessEmail }: { supportEmail: string; 
           Atención al cliente: <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
         </p>
         <p>
-          ¿Quieres publicar tus ofertas? <a href={`mailto:${businessEmail}`}>{businessEmail}</a>
+          ¿Quieres publicar tus ofertas? <Link to="/empresas">Publica tu oferta</Link> o escríbenos a{" "}
+          <a href={`mailto:${businessEmail}`}>{businessEmail}</a>
         </p>
         <p className="footer-small">© {new Date().getFullYear()} Ofertas Irresistibles S.L. · Precios con IVA incluido</p>
       </div>

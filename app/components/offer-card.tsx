@@ -2,6 +2,8 @@ import { Link } from "@remix-run/react";
 import type { OfferCardData } from "#app/lib/offer-card";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { DiscountBadge, PriceTag } from "./price";
+import { FavoriteButton } from "./favorite-button";
+import { RatingSummary } from "./stars";
 
 /** `level`: the card title's heading level, one below the heading the grid sits under. */
 export type HeadingLevel = 2 | 3;
@@ -33,12 +35,14 @@ export function OfferCard({ offer, eager = false, target, level = 2 }: { offer: 
           {offer.region}
           {isCategoryId(offer.category) ? ` · ${CATEGORY_LABELS[offer.category]}` : null}
         </p>
+        {offer.rating ? <RatingSummary rating={offer.rating} className="card-rating" /> : null}
         {option ? <PriceTag actual={option.actual_price} regular={option.regular_price} /> : null}
       </div>
     </>
   );
   return (
     <article className="card">
+      {target ? null : <FavoriteButton offerUuid={offer.uuid} title={offer.title} className="card-favorite" />}
       {target ? (
         <a href={href} target={target} rel="noopener" className="card-link">
           {content}

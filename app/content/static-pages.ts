@@ -122,7 +122,7 @@ export function staticPages(contacts: {
       {
         heading: "5. Entrega y validez de los cupones",
         paragraphs: [
-          "Una vez confirmado el pago, verás tus cupones en la página de confirmación de la compra, asociados a la dirección de correo electrónico indicada en el pedido. Cada cupón tiene un código único que el establecimiento utilizará para validarlo en el momento del canje.",
+          "Una vez confirmado el pago, verás tus cupones en la página de confirmación de la compra y te los enviaremos por correo electrónico, con un PDF para imprimir, a la dirección indicada en el pedido. Cada cupón tiene un código único que el establecimiento utilizará para validarlo en el momento del canje.",
           "Cada cupón es válido durante el periodo indicado en la oferta y solo para el servicio descrito en ella. Una vez vencido, no podrá canjearse. Trata el código de tu cupón como si fuera dinero en efectivo: no lo compartas con terceros si no quieres que lo utilicen en tu lugar. Salvo que la oferta indique lo contrario, puedes regalar el cupón a otra persona.",
         ],
       },
@@ -270,7 +270,7 @@ export function staticPages(contacts: {
         heading: "Para qué usamos tus datos y con qué base jurídica",
         paragraphs: ["Utilizamos tus datos para las siguientes finalidades:"],
         list: [
-          "Gestionar tus compras, cobrar el pedido, emitir tus cupones y permitir su canje. Base jurídica: la ejecución del contrato de compra (art. 6.1.b RGPD).",
+          "Gestionar tus compras, cobrar el pedido, emitir y enviarte los cupones y permitir su canje. Base jurídica: la ejecución del contrato de compra (art. 6.1.b RGPD).",
           "Atender tus consultas, reclamaciones y solicitudes de desistimiento o reembolso. Base jurídica: la ejecución del contrato y el cumplimiento de obligaciones legales en materia de consumo (art. 6.1.b y 6.1.c RGPD).",
           "Cumplir nuestras obligaciones contables y fiscales. Base jurídica: obligación legal (art. 6.1.c RGPD).",
           "Enviarte comunicaciones comerciales sobre nuestras ofertas, personalizadas según tu región y tus intereses, si lo has aceptado. Base jurídica: tu consentimiento (art. 6.1.a RGPD y art. 21 LSSI).",

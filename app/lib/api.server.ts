@@ -1,10 +1,14 @@
 import type { OfferDetail, OfferSummary, Page } from "#lib/schemas/offer";
-import type { SessionInfo, TokenPair } from "#lib/accounts";
+import { ORDER_HISTORY_PAGE_SIZE, type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
+import type { Cart } from "#lib/cart";
+import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
 import { accessToken } from "./auth.server";
+import type { Feedback } from "#lib/schemas/feedback";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
+import { createPublicCache, type PublicCache } from "./public-cache.server";
 
 export type { OfferDetail, OfferSummary, Page };
 
@@ -21,7 +25,7 @@ export class ApiError extends Error {
 }
 
 type CallOptions = {
-  method?: "GET" | "POST";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   query?: Record<string, string | number | undefined | (string | undefined)[]>;
   body?: unknown;
   /**
@@ -43,13 +47,37 @@ type CallOptions = {
  * request, so parallel loaders never race to spend the same refresh token.
  */
 export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const response = await apiResponse(path, options);
+  const text = await response.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { detail: "La API respondió algo que no es JSON." };
+  }
+  if (!response.ok && !options.acceptStatus?.includes(response.status)) throw new ApiError(response.status, data);
+  return data as T;
+}
+
+/** The same call, answering the raw Response (a PDF); a failure is still an ApiError. */
+export async function apiFile(path: string, options: CallOptions = {}): Promise<Response> {
+  const response = await apiResponse(path, options);
+  if (!response.ok) {
+    const body = await response.json().catch(() => null);
+    throw new ApiError(response.status, body);
+  }
+  return response;
+}
+
+async function apiResponse(path: string, options: CallOptions): Promise<Response> {
   const url = new URL(`${config().apiUrl}${path}`);
   for (const [key, value] of Object.entries(options.query ?? {})) {
     for (const v of Array.isArray(value) ? value : [value]) {
       if (v !== undefined && v !== "") url.searchParams.append(key, String(v));
     }
   }
-  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es" };
+  // identity: over loopback, gzip costs the API a deflate and us an inflate for no gain in time.
+  const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es", "Accept-Encoding": "identity" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   const token = options.token !== undefined ? options.token : options.request ? accessToken(await getSession(options.request)) : null;
   if (token) headers.Authorization = `JWT ${token}`;
@@ -62,32 +90,48 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
     const client = options.request.headers.get("x-ofertas-client-ip");
     if (client) headers["X-Forwarded-For"] = client;
   }
-  const response = await fetch(url, {
+  return fetch(url, {
     method: options.method ?? "GET",
     headers,
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
     signal: options.signal ?? AbortSignal.timeout(15_000),
   });
-  const text = await response.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = { detail: "La API respondió algo que no es JSON." };
-  }
-  if (!response.ok && !options.acceptStatus?.includes(response.status)) throw new ApiError(response.status, data);
-  return data as T;
 }
 
 export type OfferQuery = { search?: string; category?: string; region?: string; page?: number | string; page_size?: number };
 
+let catalogueCache: PublicCache | undefined;
+function publicCache(): PublicCache {
+  const seconds = config().CATALOGUE_CACHE_SECONDS;
+  catalogueCache ??= createPublicCache({ freshMs: seconds * 1000, staleMs: 4 * seconds * 1000, maxEntries: 2000 });
+  return catalogueCache;
+}
+
+/** A public catalogue read through the one-minute cache (public-cache.server.ts), keyed by URL. */
+function cachedRead<T>(path: string, query: OfferQuery): Promise<T> {
+  const key = `${path}?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === "" ? [] : [[k, String(v)]])))}`;
+  return publicCache().get(key, () => api<T>(path, { query }));
+}
+
 export const offersApi = {
   list: (query: OfferQuery, signal?: AbortSignal) => api<Page<OfferSummary>>("/public/offers/", { query, signal }),
-  mainpage: (query: OfferQuery) => api<Page<OfferSummary>>("/public/offers/mainpage/", { query }),
+  /** The same list for pages (listings, categories): cached; the search dialog's list stays live. */
+  listPage: (query: OfferQuery) => cachedRead<Page<OfferSummary>>("/public/offers/", query),
+  mainpage: (query: OfferQuery) => cachedRead<Page<OfferSummary>>("/public/offers/mainpage/", query),
   get: (id: string) => api<OfferDetail>(`/public/offers/${id}/`),
   selected: (uuids: string[]) =>
     uuids.length ? api<OfferSummary[]>("/public/offers/selected/", { query: { uuids } }) : Promise.resolve([]),
-  nearby: (id: string, pageSize = 4) => api<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { query: { page_size: pageSize } }),
+  nearby: (id: string, pageSize = 4) => cachedRead<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
+};
+
+export const mailApi = {
+  /** The contract's unsubscribe call; the /unsubscribe page's button makes it. */
+  unsubscribe: (email: string, sig: string) => api<{ detail: string; email: string }>("/customer/unsubscribe/", { query: { email, sig } }),
+  submitFeedback: (body: { feedback_stars: number; offer_uuid: string; user_email: string }) =>
+    api<Feedback>("/public/offers/feedback/", { method: "POST", body }),
+  getFeedback: (id: string) => api<Feedback>(`/public/offers/feedback/${id}/`),
+  updateFeedback: (id: string, body: { feedback_stars?: number; comment?: string }) =>
+    api<Feedback>(`/public/offers/feedback/${id}/`, { method: "PATCH", body }),
 };
 
 export const salesApi = {
@@ -100,8 +144,25 @@ export const salesApi = {
     api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
   capture: (saleId: string, transaction_id: string) =>
     api<Purchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
+  /** A purchase opened from its confirmation mail's signed link (no account needed). */
+  signedPurchase: (saleId: string, sig: string) => api<Purchase>(`/sales/purchase/${saleId}/`, { query: { sig } }),
   cancel: (saleId: string, transaction_id: string) =>
     api<{ released: boolean }>(`/sales/cancel/${saleId}/`, { method: "POST", body: { transaction_id } }),
+};
+
+export const customerApi = {
+  favorites: (request: Request) => api<OfferSummary[]>("/customer/favorites/", { request }),
+  toggleFavorite: (uuid: string, request: Request) =>
+    api<{ uuid: string; is_favorite: boolean; uuids: string[] }>(`/customer/favorites/${uuid}/toggle/`, { method: "POST", request }),
+  syncFavorites: (uuids: string[], request: Request, token?: string) =>
+    api<{ uuids: string[] }>("/customer/favorites/sync-list/", { method: "POST", body: { uuids }, request, token }),
+  cart: (request: Request, token?: string) => api<Cart>("/customer/cart/", { request, token }),
+  saveCart: (cart: Cart, request: Request, token?: string) => api<Cart>("/customer/cart/update/", { method: "POST", body: cart, request, token }),
+  purchases: (page: number, request: Request) =>
+    api<Page<CustomerPurchase>>("/customer/purchases/", { query: { page, page_size: ORDER_HISTORY_PAGE_SIZE }, request }),
+  downloadCoupon: (coupon: string, request: Request) => apiFile("/sales/download_coupon/", { method: "POST", body: { coupon }, request }),
+  reserveExists: (offerUuid: string, request: Request) =>
+    api<ReserveExists>(`/sales/reserve_exists/${offerUuid}/`, { request }),
 };
 
 export const authApi = {
@@ -109,4 +170,9 @@ export const authApi = {
     api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
   refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
   session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
+  sendCode: (email: string, request: Request) =>
+    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email }, request, token: null }),
+  otpLogin: (email: string, code: string, request: Request) =>
+    api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
+  me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
 };

@@ -13,6 +13,7 @@ const State = z.object({
   form: z
     .object({
       email: z.string().max(254),
+      mail_agreement: z.boolean().optional(),
       need_receipt: z.boolean(),
       subs_agreement: z.boolean().optional(),
       user_fullname: z.string().max(200).optional(),

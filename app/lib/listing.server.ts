@@ -29,7 +29,7 @@ export async function loadListing(request: Request, extra: OfferQuery = {}, kind
     ...extra,
   };
   try {
-    const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.list(query);
+    const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.listPage(query);
     return { region, search: search ?? "", notice: null as string | null, listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
   } catch (error) {
     // Anything else the API refuses in a listing URL: an empty list that says why.

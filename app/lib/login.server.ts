@@ -1,6 +1,10 @@
 import { redirect, type Session } from "@remix-run/node";
 import type { TokenPair } from "#lib/accounts";
+import { mergeCarts } from "#lib/cart";
+import { customerApi } from "./api.server";
 import { setAuth } from "./auth.server";
+import { commitCart, getCart } from "./cart.server";
+import { syncLocalFavorites } from "./favorites.server";
 import { safeRedirect } from "./redirect";
 import { commitSession, flash } from "./session.server";
 
@@ -22,6 +26,22 @@ export async function completeLogin(request: Request, session: Session, pair: To
   session.unset("loginEmail");
   flash(session, { type: "success", text: "Has iniciado sesión." });
   const headers = new Headers();
+  // What this browser kept without an account joins it. Best effort: a failure here must not undo
+  // the login, and the local copies stay until a later sync succeeds.
+  await syncLocalFavorites(request, session, pair.access).catch(() => {});
+  const cart = await mergeCartAtLogin(request, pair.access).catch(() => null);
+  if (cart) headers.append("Set-Cookie", await commitCart(cart));
   headers.append("Set-Cookie", await commitSession(session));
   return redirect(to, { status: 303, headers });
+}
+
+/**
+ * The cookie cart joins the account's cart (its items win: they are the newest), and both are
+ * saved, so the cart follows the customer to another device.
+ */
+async function mergeCartAtLogin(request: Request, token: string) {
+  const [local, server] = await Promise.all([getCart(request), customerApi.cart(request, token)]);
+  const merged = mergeCarts(server, local);
+  if (local.items.length || local.promoCodes.length) await customerApi.saveCart(merged, request, token);
+  return merged;
 }

@@ -1,4 +1,4 @@
-import type { OfferSummary } from "#lib/schemas/offer";
+import type { OfferRating, OfferSummary } from "#lib/schemas/offer";
 
 /** What a card shows, and nothing more: listings send this to the browser, not whole offers. */
 export type OfferCardData = {
@@ -10,6 +10,7 @@ export type OfferCardData = {
   /** The cheapest option on sale (or the cheapest at all when everything is sold out). */
   price: { actual_price: string; regular_price: string } | null;
   soldOut: boolean;
+  rating: OfferRating | null;
 };
 
 export function toCard(offer: OfferSummary): OfferCardData {
@@ -28,5 +29,6 @@ export function toCard(offer: OfferSummary): OfferCardData {
     cover: cover ? { image_url: cover.image_url, width: cover.width, height: cover.height } : null,
     price: cheapest ? { actual_price: cheapest.actual_price, regular_price: cheapest.regular_price } : null,
     soldOut: onSale.length === 0,
+    rating: offer.rating ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import type { Session } from "@remix-run/node";
 import { z } from "zod";
+import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
 import { RECENT_SEARCHES_MAX } from "#lib/constants";
 import { regionFromValue, type Region } from "#lib/regions";
 import type { FunnelEvent } from "#lib/tracking";
@@ -12,7 +13,7 @@ export type RecentSearch = z.infer<typeof RecentSearch>;
 
 const Fields = {
   region: z.string().max(60),
-  favorites: z.array(z.string().uuid()).max(50),
+  favorites: z.array(z.string().uuid()).max(ANONYMOUS_FAVORITES_MAX),
   recent: z.array(RecentSearch).max(RECENT_SEARCHES_MAX),
   toasts: z.array(z.object({ type: z.enum(["success", "error"]), text: z.string().max(300) })).max(5),
   events: z
@@ -62,6 +63,11 @@ export function setRegion(session: Session, value: string) {
 
 export function favorites(session: Session): string[] {
   return field(session, "favorites") ?? [];
+}
+
+export function setFavorites(session: Session, ids: string[]) {
+  if (ids.length) session.set("favorites", ids.slice(0, ANONYMOUS_FAVORITES_MAX));
+  else session.unset("favorites");
 }
 
 export function recentSearches(session: Session): RecentSearch[] {

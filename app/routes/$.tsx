@@ -11,6 +11,11 @@ export async function loader() {
   throw new Response("Not Found", { status: 404 });
 }
 
+/** POST/PUT/PATCH/DELETE to an unknown path is the same 404, not a 405 "no action here". */
+export async function action() {
+  throw new Response("Not Found", { status: 404 });
+}
+
 export default function NotFound() {
   return <NotFoundPage />;
 }

@@ -9,7 +9,7 @@ import { originFrom, seo } from "#app/lib/seo";
 import type { RouteHandle } from "#app/root";
 
 /** Reading pages: every control on them works as plain HTML, so they ship no JavaScript. */
-export const handle: RouteHandle = { noScripts: true };
+export const handle: RouteHandle = { noScripts: true, publicCache: true };
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data

@@ -2,11 +2,12 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { addPromoCode, addToCart, CART_FULL_MESSAGE, EMPTY_CART, removeFromCart, removePromoCode, setGift, updateTickets, type Cart } from "#lib/cart";
 import { maxTickets } from "#lib/prices";
 import { CartActionSchema } from "#lib/schemas/cart";
-import { ApiError, offersApi, salesApi } from "#app/lib/api.server";
+import { ApiError, customerApi, offersApi, salesApi } from "#app/lib/api.server";
+import { viewer } from "#app/lib/auth.server";
 import { commitCart, getCart } from "#app/lib/cart.server";
 import { backTo } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
-import type { Toast } from "#app/lib/session.server";
+import { getSession, type Toast } from "#app/lib/session.server";
 import { funnelEvents } from "#app/lib/tracking.server";
 import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#lib/tracking";
 import { readForm } from "#app/lib/form.server";
@@ -150,6 +151,10 @@ export async function action({ request }: ActionFunctionArgs) {
         outcome = { cart: { ...cart, promoCodes: [] }, toast: { type: "success", text: "Códigos promocionales quitados." } };
         break;
     }
+  }
+  // Logged in, the change is saved on the account too, so the cart follows the customer.
+  if (outcome.cart !== cart && viewer(await getSession(request))) {
+    await customerApi.saveCart(outcome.cart, request).catch(() => {});
   }
   const events = await funnelEvents(request, [outcome.event]);
   return finish(request, formData, { to, toast: outcome.toast, events, headers: { "Set-Cookie": await commitCart(outcome.cart) } });

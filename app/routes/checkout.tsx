@@ -12,7 +12,8 @@ import { usePendingRemovals } from "#app/components/cart-dropdown";
 import { TrashIcon } from "#app/components/icons";
 import { PriceTag } from "#app/components/price";
 import { TicketCounter } from "#app/components/ticket-counter";
-import { salesApi } from "#app/lib/api.server";
+import { customerApi, salesApi } from "#app/lib/api.server";
+import { viewer } from "#app/lib/auth.server";
 import { getCart } from "#app/lib/cart.server";
 import { checkoutLines, type CheckoutLine } from "#app/lib/checkout-lines.server";
 import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server";
@@ -30,8 +31,13 @@ export const meta: MetaFunction = () => seo({ title: "Checkout", description: "R
 const wallet = () => isWalletProvider(config().PAYMENT_PROVIDER);
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [cart, state] = await Promise.all([getCart(request), getCheckoutState(request)]);
-  const { lines, totalCents, payable } = await checkoutLines(cart);
+  const [cart, state, session] = await Promise.all([getCart(request), getCheckoutState(request), getSession(request)]);
+  const me = viewer(session);
+  const [{ lines, totalCents, payable }, reservations] = await Promise.all([
+    checkoutLines(cart),
+    // Logged in: an unpaid reservation of an offer in the cart can be paid instead of bought again.
+    me ? openReservations(cart.items.map((i) => i.offerUuid), request) : Promise.resolve([]),
+  ]);
   const subtotalCents = lines.reduce((s, l) => s + (l.problem ? 0 : l.unitCents * l.ticketsCount), 0);
   return data(
     {
@@ -41,7 +47,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalCents,
       payable,
       wallet: wallet(),
-      form: state.form ?? null,
+      // Logged in, the account's email is the default; what the buyer typed last time wins.
+      form: state.form ?? (me ? { email: me.email } : null),
+      reservations,
     },
     { headers: { "Cache-Control": "private, no-store" } },
   );
@@ -61,6 +69,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const state = await getCheckoutState(request);
   const remembered = {
     email: form.email,
+    mail_agreement: form.mail_agreement,
     need_receipt: form.need_receipt,
     subs_agreement: form.subs_agreement,
     user_fullname: form.user_fullname,
@@ -334,7 +343,7 @@ function CheckoutDetailsForm() {
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-        <small className="muted">Tu compra y tus cupones quedarán asociados a este correo.</small>
+        <small className="muted">Te enviaremos aquí la confirmación y los cupones.</small>
         {errorOf(fields.email)}
       </div>
       {wallet ? fullName : null}
@@ -356,6 +365,15 @@ function CheckoutDetailsForm() {
           </span>
         </label>
         {errorOf(fields.subs_agreement)}
+      </div>
+      <div>
+        <label className="checkbox">
+          <input type="checkbox" id={fields.mail_agreement.id} name={fields.mail_agreement.name} defaultChecked={fields.mail_agreement.initialValue === "on"} />
+          <span>
+            Quiero recibir ofertas por correo (<a href="/marketing-agreement">Consentimiento comercial</a>). Puedes darte de baja en
+            cualquier momento.
+          </span>
+        </label>
       </div>
       <div>
         <label className="checkbox">
@@ -393,6 +411,40 @@ function CheckoutDetailsForm() {
   );
 }
 
+async function openReservations(offerUuids: string[], request: Request) {
+  const answers = await Promise.all(
+    offerUuids.map((uuid) =>
+      customerApi
+        .reserveExists(uuid, request)
+        .then((r) => (r.exists && r.redirect_url ? [{ offerUuid: uuid, redirectUrl: r.redirect_url, expiresAt: r.expires_at }] : []))
+        .catch(() => []),
+    ),
+  );
+  // One sale can hold several offers of the cart: offer it once.
+  const seen = new Set<string>();
+  return answers.flat().filter((r) => !seen.has(r.redirectUrl) && seen.add(r.redirectUrl));
+}
+
+function OpenReservations() {
+  const { reservations, lines } = useLoaderData<typeof loader>();
+  if (reservations.length === 0) return null;
+  return (
+    <div className="notice" role="status">
+      {reservations.map((r) => {
+        const title = lines.find((l) => l.offerUuid === r.offerUuid)?.title ?? "una oferta";
+        return (
+          <p key={r.redirectUrl}>
+            Tienes una reserva sin pagar de «{title}» hasta las {new Date(r.expiresAt).toLocaleTimeString("es-ES", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/Madrid" })}.{" "}
+            <a href={r.redirectUrl} className="btn btn-small">
+              Continuar con el pago
+            </a>
+          </p>
+        );
+      })}
+    </div>
+  );
+}
+
 export default function Checkout() {
   const { lines, subtotalCents, totalCents } = useLoaderData<typeof loader>();
   const removing = usePendingRemovals();
@@ -413,6 +465,7 @@ export default function Checkout() {
   return (
     <>
       <h1>Tu carrito</h1>
+      <OpenReservations />
       <div className="checkout-layout">
         <div>
           <ul className="checkout-items">

@@ -14,6 +14,16 @@ import { toastOnFailure } from "#app/lib/fetcher-failure";
 /** With JS a failed post is a toast, never an error page. */
 export const clientAction = toastOnFailure;
 
+/** What each category covers, in full: on this page only, not in every page's JavaScript. */
+const DETAILS = {
+  necessary:
+    "Hacen que la tienda funcione: tu carrito, tu región, esta elección y, cuando pagas o te registras, el botón de pago de PayPal y la comprobación antispam de Cloudflare. Siempre activas.",
+  analytics:
+    "Nos dicen qué páginas y ofertas se ven y dónde se atasca una compra (Amplitude, servidores en la UE), y graban de forma anónima cómo se usa la web, con todo lo que escribes oculto. Nunca en el pago ni en tu cuenta.",
+  marketing:
+    "Google Tag Manager y las herramientas de publicidad que carga, y el mapa interactivo de un proveedor externo en cada oferta. Sin ellas ves la dirección, un mapa servido por nosotros y un enlace para llegar.",
+};
+
 export const meta: MetaFunction = () => seo({ title: "Configurar cookies", description: "Elige qué cookies aceptas.", noindex: true });
 
 /** «Configurar cookies» (the footer link): the choice can be changed at any time. */
@@ -66,7 +76,7 @@ export default function ConsentPage() {
           ? `Tu elección del ${chosenOn}: analítica ${choice.analytics ? "aceptada" : "rechazada"}, marketing ${choice.marketing ? "aceptado" : "rechazado"}.`
           : "Todavía no has elegido: hasta que lo hagas solo usamos las cookies necesarias."}
       </p>
-      <ConsentSettings choice={choice} redirectTo={redirectTo} />
+      <ConsentSettings choice={choice} redirectTo={redirectTo} details={DETAILS} />
     </section>
   );
 }

@@ -1,9 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
+import { favoriteToggleSchema } from "#lib/schemas/favorite";
 import { OfferGrid } from "#app/components/offer-card";
-import { offersApi } from "#app/lib/api.server";
+import { customerApi, offersApi } from "#app/lib/api.server";
+import { viewer } from "#app/lib/auth.server";
+import { syncLocalFavorites, toggleFavorite } from "#app/lib/favorites.server";
+import { readForm } from "#app/lib/form.server";
 import { toCard } from "#app/lib/offer-card";
-import { favorites, getSession } from "#app/lib/session.server";
+import { backTo } from "#app/lib/redirect";
+import { finish } from "#app/lib/respond.server";
+import { commitSession, favorites, flash, getSession } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
 
@@ -11,23 +18,66 @@ export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Favoritos", description: "Las ofertas que has guardado.", noindex: true });
 
-/** Anonymous visitors see the favourites kept in their session (accounts sync them later). */
+/**
+ * spec section 2: logged in, the favourites kept on this device are first synced to the account
+ * (sync-list adds, never drops), then the account's list is shown. Anonymous: the local ones.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const ids = favorites(await getSession(request));
-  const offers = await offersApi.selected(ids).then((list) => list.map(toCard)).catch(() => []);
-  return { offers };
+  const session = await getSession(request);
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (viewer(session)) {
+    if (favorites(session).length) {
+      await syncLocalFavorites(request, session);
+      headers.append("Set-Cookie", await commitSession(session));
+    }
+    const offers = (await customerApi.favorites(request)).map(toCard);
+    return data({ offers, loggedIn: true }, { headers });
+  }
+  const offers = await offersApi.selected(favorites(session)).then((list) => list.map(toCard)).catch(() => []);
+  return data({ offers, loggedIn: false }, { headers });
+}
+
+/** The heart of every card and offer page posts here. */
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const to = backTo(request, formData, "/favorite");
+  const parsed = favoriteToggleSchema.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) {
+    return finish(request, formData, { to, toast: { type: "error", text: parsed.error.issues[0]?.message ?? "No hemos entendido la petición." } });
+  }
+  const session = await getSession(request);
+  const outcome = await toggleFavorite(request, session, parsed.data.offerUuid.toLowerCase());
+  const toast = outcome.error
+    ? ({ type: "error", text: outcome.error } as const)
+    : ({ type: "success", text: outcome.isFavorite ? "Guardada en favoritos." : "Quitada de favoritos." } as const);
+  // The toast travels in the same session cookie as the anonymous favourites: commit them together.
+  flash(session, toast);
+  return finish(request, formData, { to, headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export default function Favorites() {
-  const { offers } = useLoaderData<typeof loader>();
+  const { offers, loggedIn } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Favoritos</h1>
       {offers.length ? (
         <OfferGrid offers={offers} />
       ) : (
-        <p className="empty-state">Aún no has guardado ninguna oferta. Cuando una te guste, guárdala para encontrarla aquí.</p>
+        <div className="empty-state">
+          <p>Aún no has guardado ninguna oferta. Pulsa el corazón de una oferta para encontrarla aquí.</p>
+          <p>
+            <Link to="/ofertas/" className="btn">
+              Ver ofertas
+            </Link>
+          </p>
+        </div>
       )}
+      {!loggedIn ? (
+        <p className="muted">
+          Sin cuenta guardamos hasta {ANONYMOUS_FAVORITES_MAX} favoritos en este navegador. <Link to="/login?redirectTo=%2Ffavorite">Entra</Link> para
+          tenerlos en todos tus dispositivos.
+        </p>
+      ) : null}
     </>
   );
 }

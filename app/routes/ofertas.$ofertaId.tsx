@@ -7,6 +7,7 @@ import { maxTickets, toCents } from "#lib/prices";
 import { isUuid } from "#lib/uuid";
 import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
+import { RatingSummary } from "#app/components/stars";
 import { TicketCounter } from "#app/components/ticket-counter";
 import { ApiError, offersApi } from "#app/lib/api.server";
 import { getCart } from "#app/lib/cart.server";
@@ -15,6 +16,7 @@ import { originFrom, seo } from "#app/lib/seo";
 import { requestOrigin } from "#app/lib/origin.server";
 import type { CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
+import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/lib/consent.server";
 import { offerMap } from "#app/lib/maps.server";
@@ -58,6 +60,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     description: offer.summary,
     image: offer.images.map((i) => `${origin}${i.image_url}`),
     brand: { "@type": "Organization", name: offer.organization.name },
+    ...(offer.rating
+      ? { aggregateRating: { "@type": "AggregateRating", ratingValue: offer.rating.average, reviewCount: offer.rating.count, bestRating: 5, worstRating: 1 } }
+      : {}),
     offers: offer.price_options.map((o) => ({
       "@type": "Offer",
       name: o.title,
@@ -198,7 +203,11 @@ export default function OfferPage() {
             {logo ? <img src={logo.image_url} alt="" width={40} height={40} /> : null}
             {offer.organization.name}
           </p>
-          <h1>{offer.title}</h1>
+          <div className="offer-title-row">
+            <h1>{offer.title}</h1>
+            <FavoriteButton offerUuid={offer.uuid} title={offer.title} />
+          </div>
+          {offer.rating ? <RatingSummary rating={offer.rating} /> : null}
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">{placeOf(offer.address, offer.region)}</p>
           <AddToCart />

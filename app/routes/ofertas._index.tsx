@@ -5,7 +5,9 @@ import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import type { RouteHandle } from "#app/root";
 
+export const handle: RouteHandle = { publicCache: true };
 export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>

@@ -1,12 +1,12 @@
 import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import type { loader as rootLoader } from "#app/root";
 import { useState } from "react";
 import { formatPrice } from "#lib/prices";
 import { currentOrder, startPayment } from "#app/lib/payment.server";
 import { config } from "#app/lib/env.server";
 import { seo } from "#app/lib/seo";
 import { WalletButtons } from "#app/components/wallet-buttons";
-import { useRootData } from "#app/root";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
@@ -35,7 +35,8 @@ export default function OrderPage() {
   const { lines, total, email, wallet } = useLoaderData<typeof loader>();
   const [walletReady, setWalletReady] = useState(false);
   const navigation = useNavigation();
-  const analyticsOn = Boolean(useRootData()?.integrations?.analytics);
+  // A type-only import: importing root's code here would split it out of its own chunk.
+  const analyticsOn = Boolean(useRouteLoaderData<typeof rootLoader>("root")?.integrations?.analytics);
   const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <section className="narrow">

@@ -1,6 +1,5 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { formatPrice } from "#lib/prices";
 import { isUuid } from "#lib/uuid";
 import { ApiError, salesApi } from "#app/lib/api.server";
 import { commitCart } from "#app/lib/cart.server";
@@ -8,6 +7,7 @@ import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server"
 import { EMPTY_CART } from "#lib/cart";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
+import { PurchaseCoupons } from "#app/components/purchase-coupons";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
@@ -69,36 +69,10 @@ export default function OrderSuccess() {
     <section className="narrow">
       <h1>¡Gracias por tu compra!</h1>
       <p>
-        Compra confirmada para <strong>{purchase.email}</strong>. Guarda tus cupones: los necesitarás para disfrutar
-        de tus ofertas.
+        Compra confirmada para <strong>{purchase.email}</strong>. Te hemos enviado los cupones por correo, con un PDF
+        para imprimir. Guárdalos: los necesitarás para disfrutar de tus ofertas.
       </p>
-      <div className="stack">
-      {purchase.items.map((item) => (
-        <article key={item.offer_uuid} className="checkout-item">
-          <div style={{ gridColumn: "1 / -1" }}>
-            <h2>
-              <Link to={`/ofertas/${item.offer_uuid}/`}>{item.title}</Link>
-            </h2>
-            <p className="muted small">
-              {item.option_title} · {item.quantity} {item.quantity === 1 ? "entrada" : "entradas"} · {formatPrice(item.paid_unit_price, item.quantity)}
-              {item.for_present ? " · Regalo" : ""}
-            </p>
-            <h3 className="small">{item.coupons.length === 1 ? "Tu cupón" : "Tus cupones"}</h3>
-            <ul className="coupon-list">
-              {item.coupons.map((code) => (
-                <li key={code} className="coupon" data-testid="coupon-code">
-                  {code}
-                </li>
-              ))}
-            </ul>
-          </div>
-        </article>
-      ))}
-      </div>
-      <p className="summary-row summary-total">
-        <span>Total pagado</span>
-        <span>{formatPrice(purchase.total)}</span>
-      </p>
+      <PurchaseCoupons purchase={purchase} />
       <p>
         <Link to="/" className="btn">
           Seguir comprando

@@ -56,6 +56,8 @@ export function checkoutFormSchema(options: { wallet: boolean }) {
       // Conform sends an empty field as undefined; "" lets the refinement below say what is missing.
       email: z.string().trim().toLowerCase().default(""),
       subs_agreement: z.boolean().default(false),
+      // Marketing consent: optional, unticked by default, recorded with its date when the sale is paid.
+      mail_agreement: z.boolean().default(false),
       need_receipt: z.boolean().default(false),
       user_fullname: optionalText(200),
       user_tax_number: optionalText(20),
@@ -80,6 +82,7 @@ export function toCheckoutData(form: CheckoutForm, options: { wallet: boolean; f
   return {
     subs_agreement: true as const, // the form schema refuses anything else
     email: form.email,
+    mail_agreement: form.mail_agreement,
     need_receipt: form.need_receipt,
     ...(form.need_receipt || options.wallet ? { user_fullname: form.user_fullname } : {}),
     ...(form.need_receipt
@@ -94,6 +97,7 @@ export const CheckoutDataSchema = z
   .object({
     subs_agreement: z.literal(true, { errorMap: () => ({ message: MESSAGES.agreementRequired }) }),
     email,
+    mail_agreement: z.boolean().default(false),
     need_receipt: z.boolean().default(false),
     user_fullname: optionalText(200),
     user_tax_number: optionalText(20),

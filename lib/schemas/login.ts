@@ -5,13 +5,14 @@ import { CodeField, EmailField, PasswordField } from "#lib/accounts";
 /** One schema per form of /login and its variants, shared by each action and its component. */
 
 /** Step 1 of the main path: the email a code is sent to. */
-export const emailStepSchema = z.object({ email: EmailField });
+export const emailStepSchema = z.object({ intent: z.literal("send-code"), email: EmailField });
 
 /** Step 2: the 6-digit code from the mail. */
-export const codeStepSchema = z.object({ code: CodeField });
+export const codeStepSchema = z.object({ intent: z.literal("verify-code"), code: CodeField });
 
 /** The password variant. Any non-empty password is checked by the API; rules apply at creation. */
 export const passwordLoginSchema = z.object({
+  intent: z.literal("password"),
   email: EmailField,
   password: z.string({ required_error: "Escribe tu contraseña." }).min(1, "Escribe tu contraseña.").max(256),
 });

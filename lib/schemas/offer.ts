@@ -29,7 +29,11 @@ export type OfferSummary = {
   organization: { uuid: string; name: string };
   images: OfferImage[];
   price_options: PriceOption[];
+  /** Verified buyers' stars; null until the offer has MIN_RATINGS_SHOWN of them. */
+  rating: OfferRating | null;
 };
+
+export type OfferRating = { average: number; count: number };
 
 export type OfferDetail = OfferSummary & {
   description: string;

@@ -4,6 +4,8 @@ import { CheckoutDataSchema } from "#lib/schemas/checkout";
 
 export const MAX_TICKETS_PER_ITEM = 100;
 export const MAX_PROMO_CODES = 5;
+/** Offers in one cart, and so in one order. */
+export const MAX_CART_ITEMS = 10;
 
 export const PromoCodeText = z
   .string()
@@ -20,10 +22,26 @@ export const OrderItemSchema = z.object({
   promo_codes: z.array(PromoCodeText).max(MAX_PROMO_CODES).default([]),
 });
 
-export const ValidateOrderSchema = z.object({
-  items: z.array(OrderItemSchema).min(1, "El carrito está vacío.").max(50),
-  checkout_data: CheckoutDataSchema,
-});
+/**
+ * Bounded by the cart's own limits: an order is never bigger than a cart can be, so one call
+ * cannot test more promo codes than a buyer could apply (the codes are the cart's, shared by
+ * every item).
+ */
+export const ValidateOrderSchema = z
+  .object({
+    items: z
+      .array(OrderItemSchema)
+      .min(1, "El carrito está vacío.")
+      .max(MAX_CART_ITEMS, `Como máximo ${MAX_CART_ITEMS} ofertas por pedido.`),
+    checkout_data: CheckoutDataSchema,
+  })
+  .superRefine((order, ctx) => {
+    const codes = new Set(order.items.flatMap((i) => i.promo_codes));
+    // An item over the limit already has its own message.
+    if (codes.size > MAX_PROMO_CODES && order.items.every((i) => i.promo_codes.length <= MAX_PROMO_CODES)) {
+      ctx.addIssue({ code: "custom", path: ["items"], message: `Puedes aplicar como máximo ${MAX_PROMO_CODES} códigos promocionales.` });
+    }
+  });
 
 export type ValidateOrderRequest = z.input<typeof ValidateOrderSchema>;
 
@@ -68,5 +86,10 @@ export type Purchase = {
     paid_unit_price: string;
     for_present: boolean;
     coupons: string[];
+    /** Where and when the coupons are used, as printed on the voucher. */
+    address: string;
+    conditions: string;
+    valid_from: string | null;
+    valid_until: string | null;
   }[];
 };

@@ -186,3 +186,29 @@ describe("races", () => {
     expect(await available(api, option.uuid)).toBe(4);
   });
 });
+
+describe("no deadlocks between carts holding the same offers in different orders", () => {
+  it("40 concurrent creates over 4 shared options in shuffled orders: only 201 or a clean 409", async () => {
+    const options: Option[] = [];
+    // Two with plenty of stock, two that run out part-way, so both outcomes happen.
+    for (const [i, stock] of [100, 100, 15, 25].entries()) options.push(await makeOption(api, { available: stock, offerId: await someOffer(api, 20 + i * 2) }));
+    let seed = 7;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const shuffled = <T>(list: T[]) => list.map((x) => [random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+    const tokens: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      tokens.push(await sessionFor(api, shuffled(options).map((option) => ({ option })), newEmail(`orden${i}`)));
+    }
+    const answers = await Promise.all(tokens.map(create));
+    const statuses = tally(answers.map((a) => a.status));
+    expect(Object.keys(statuses).sort(), JSON.stringify(answers.filter((a) => a.status !== 201 && a.status !== 409).map((a) => a.body))).toEqual(
+      ["201", "409"],
+    );
+    for (const a of answers.filter((a) => a.status === 409)) expect(a.body.detail).toMatch(/agotado/);
+    // Nothing oversold, and what was sold is exactly what the 201s reserved.
+    expect(statuses[201]).toBe(15);
+    expect(await available(api, options[2].uuid)).toBe(0);
+    expect(await available(api, options[3].uuid)).toBe(25 - 15);
+    expect(await available(api, options[0].uuid)).toBe(100 - 15);
+  });
+});

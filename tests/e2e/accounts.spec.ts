@@ -8,6 +8,7 @@ test("login with password → back where the customer was → logout", async ({ 
   await page.getByRole("link", { name: "Entrar" }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
   await ready(page, js);
+  await page.getByRole("link", { name: "Entrar con contraseña" }).click();
   await page.getByLabel("Correo electrónico").fill(DEMO_CUSTOMER.email);
   await page.getByLabel("Contraseña", { exact: true }).fill("equivocada");
   await page.getByRole("button", { name: "Entrar", exact: true }).click();

@@ -5,6 +5,7 @@ export type OfferSummary = {
   title: string;
   region: string;
   price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[];
+  rating?: { average: number; count: number } | null;
 };
 
 export const test = base.extend<{ js: boolean }>({
@@ -51,4 +52,26 @@ export async function openCheckout(page: Page, js: boolean) {
   }
   await expect(page).toHaveURL(/\/checkout\/?$/);
   await ready(page, js);
+}
+
+/** Adds tickets of the offer's first option from its page, with JS or without. */
+export async function addToCart(page: Page, js: boolean, offer: OfferSummary, tickets: number) {
+  await page.goto(`/ofertas/${offer.uuid}/`);
+  await ready(page, js);
+  await acceptCookies(page);
+  await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
+  await page.getByRole("spinbutton", { name: "Entradas" }).fill(String(tickets));
+  await page.getByRole("button", { name: "Añadir al carrito" }).click();
+  await expect(page.getByText("Añadido al carrito.")).toBeVisible();
+  if (js) await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
+  await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(tickets));
+}
+
+/** Email, agreement, "Continuar": lands on the payment step. */
+export async function fillCheckout(page: Page, email: string) {
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel(/He leído y acepto/).check();
+  await page.getByRole("button", { name: "Continuar" }).click();
+  await expect(page).toHaveURL(/\/order\/$/);
+  await expect(page.getByRole("heading", { name: "Revisa y paga" })).toBeVisible();
 }

@@ -1,25 +1,4 @@
-import { acceptCookies, expect, openCheckout, ready, roomyOffer, test, uniqueEmail, type OfferSummary } from "./fixtures";
-import type { Page } from "@playwright/test";
-
-async function addToCart(page: Page, js: boolean, offer: OfferSummary, tickets: number) {
-  await page.goto(`/ofertas/${offer.uuid}/`);
-  await ready(page, js);
-  await acceptCookies(page);
-  await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
-  await page.getByRole("spinbutton", { name: "Entradas" }).fill(String(tickets));
-  await page.getByRole("button", { name: "Añadir al carrito" }).click();
-  await expect(page.getByText("Añadido al carrito.")).toBeVisible();
-  if (js) await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
-  await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(tickets));
-}
-
-async function fillCheckout(page: Page, email: string) {
-  await page.getByLabel("Correo electrónico").fill(email);
-  await page.getByLabel(/He leído y acepto/).check();
-  await page.getByRole("button", { name: "Continuar" }).click();
-  await expect(page).toHaveURL(/\/order\/$/);
-  await expect(page.getByRole("heading", { name: "Revisa y paga" })).toBeVisible();
-}
+import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, uniqueEmail, type OfferSummary } from "./fixtures";
 
 test("offer → cart → promo code → checkout → pay → coupons", async ({ page, js }) => {
   const offer = await roomyOffer(page);

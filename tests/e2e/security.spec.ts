@@ -58,3 +58,80 @@ test("a redirectTo outside Latin-1 still redirects there, percent-encoded", asyn
     expect(decodeURI(response.headers()["location"])).toBe(to);
   }
 });
+
+test("a foreign or malformed Host is refused before any page, sitemap or robots.txt is built", async ({ baseURL }) => {
+  const { request: httpRequest } = await import("node:http");
+  const { port } = new URL(baseURL!);
+  const get = (path: string, host: string, method = "GET") =>
+    new Promise<{ status: number; cache?: string; text: string }>((resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path, method, headers: { Host: host } }, (res) => {
+        let text = "";
+        res.on("data", (c) => (text += c));
+        res.on("end", () => resolve({ status: res.statusCode!, cache: res.headers["cache-control"], text }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+  for (const path of ["/", "/sitemap.xml", "/robots.txt", "/ofertas/", "/api/v0/public/offers/"]) {
+    const foreign = await get(path, "evil.example");
+    expect(foreign.status, path).toBe(400);
+    expect(foreign.cache).toBe("no-store");
+    expect(foreign.text).not.toContain("evil.example");
+    expect((await get(path, "a b")).status, path).toBe(400);
+  }
+  const ours = await get("/sitemap.xml", `localhost:${port}`);
+  expect(ours.status).toBe(200);
+  expect(ours.text).toContain(`http://localhost:${port}/`);
+});
+
+test("a second server on the same DATA_DIR refuses to start and names the one serving", async () => {
+  const { spawn } = await import("node:child_process");
+  const dataDir = process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data";
+  const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (c) => (output += c));
+  child.stderr.on("data", (c) => (output += c));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  expect(code, output).toBe(1);
+  expect(output).toMatch(/ya lo usa otro proceso de ofertas \(pid \d+, http:\/\/localhost:\d+/);
+});
+
+test("legacy ?_data= requests and writes to unknown paths are plain 4xx, never a 500 or a 405", async ({ request }) => {
+  for (const url of ["/?_data=root", "/ofertas/?_data=routes%2Fofertas._index", "/cart?_data=%00"]) {
+    const response = await request.get(url, { maxRedirects: 0 });
+    expect(response.status(), url).toBe(400);
+    expect(response.headers()["cache-control"]).toBe("no-store");
+  }
+  for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+    const response = await request.fetch("/no-existe/en/absoluto", {
+      method,
+      headers: { "Sec-Fetch-Site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+      data: "a=1",
+      maxRedirects: 0,
+    });
+    expect(response.status(), method).toBe(404);
+    expect(await response.text()).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  }
+});
+
+test("pages carry a CSP whose per-request nonce is on every inline script", async ({ request }) => {
+  const first = await request.get("/ofertas/");
+  const csp = first.headers()["content-security-policy"];
+  const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
+  expect(nonce, csp).toBeTruthy();
+  for (const part of ["object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(part);
+  const html = await first.text();
+  const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]).filter((attrs) => !/type="application\/ld\+json"/.test(attrs));
+  expect(scripts.length).toBeGreaterThan(0);
+  for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
+  const second = await request.get("/ofertas/");
+  expect(second.headers()["content-security-policy"]).not.toContain(nonce!);
+});
+
+test("a form post with Origin: null and no Sec-Fetch-Site is refused like a cross-site one", async ({ request }) => {
+  const refused = await request.post("/region", { form: { region: "Madrid" }, headers: { Origin: "null" }, maxRedirects: 0 });
+  expect(refused.status()).toBe(403);
+});

@@ -8,6 +8,7 @@ import { openDatabase, type Database } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedIfEmpty } from "#api/db/seed";
 import { seedDemoAccounts } from "#api/db/seed-accounts";
+import { seedDemoPartner } from "#api/db/seed-partner";
 
 export type TestApi = {
   /** Base URL of /api/v0, e.g. http://127.0.0.1:54321/api/v0 */
@@ -56,10 +57,12 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
   if (options.seed !== false) {
     await seedIfEmpty(handle.db);
     await seedDemoAccounts(handle.db);
+    await seedDemoPartner(handle.db);
   }
   const app = express();
   app.set("trust proxy", "loopback");
-  app.use("/api/v0", createApi({ db: handle.db, config, log: () => {} }));
+  // Both readings of the base path, as server.ts mounts them.
+  app.use(["/api/v0", "/v0"], createApi({ db: handle.db, config, log: () => {} }));
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(0, "127.0.0.1", () => resolve(s));
   });

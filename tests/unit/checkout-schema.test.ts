@@ -40,7 +40,7 @@ const receipt = {
 
 describe("checkoutFormSchema with conform", () => {
   it("accepts the minimal form: e-mail and the agreement", () => {
-    expect(valueOf(minimal)).toEqual({ email: "ana@correo.es", subs_agreement: true, need_receipt: false });
+    expect(valueOf(minimal)).toEqual({ email: "ana@correo.es", subs_agreement: true, mail_agreement: false, need_receipt: false });
   });
 
   it("trims and lower-cases the e-mail", () => {
@@ -132,7 +132,7 @@ describe("toCheckoutData (spec 5: receipt fields dropped without a receipt)", ()
   it("without a receipt drops address, tax number and full name", () => {
     const value = valueOf({ ...minimal, user_fullname: "Ana", user_tax_number: "12345678Z", user_address: "Calle 1" });
     const data = toCheckoutData(value, { wallet: false, forPresent: [] });
-    expect(data).toEqual({ subs_agreement: true, email: "ana@correo.es", need_receipt: false, for_present: [] });
+    expect(data).toEqual({ subs_agreement: true, email: "ana@correo.es", mail_agreement: false, need_receipt: false, for_present: [] });
     expect(data).not.toHaveProperty("user_fullname");
     expect(data).not.toHaveProperty("user_tax_number");
     expect(data).not.toHaveProperty("user_address");
@@ -141,7 +141,7 @@ describe("toCheckoutData (spec 5: receipt fields dropped without a receipt)", ()
   it("with a wallet provider keeps the full name (only)", () => {
     const value = valueOf({ ...minimal, user_fullname: "Ana Pérez", user_tax_number: "12345678Z", user_address: "Calle 1" }, true);
     const data = toCheckoutData(value, { wallet: true, forPresent: [] });
-    expect(data).toEqual({ subs_agreement: true, email: "ana@correo.es", need_receipt: false, user_fullname: "Ana Pérez", for_present: [] });
+    expect(data).toEqual({ subs_agreement: true, email: "ana@correo.es", mail_agreement: false, need_receipt: false, user_fullname: "Ana Pérez", for_present: [] });
   });
 
   it("with a receipt keeps every field and normalises the tax id", () => {
@@ -149,12 +149,18 @@ describe("toCheckoutData (spec 5: receipt fields dropped without a receipt)", ()
     expect(data).toEqual({
       subs_agreement: true,
       email: "ana@correo.es",
+      mail_agreement: false,
       need_receipt: true,
       user_fullname: "Ana Pérez García",
       user_tax_number: "12345678Z",
       user_address: "Calle Mayor 1, 28013 Madrid",
       for_present: [],
     });
+  });
+
+  it("passes the optional marketing consent, unticked by default", () => {
+    expect(toCheckoutData(valueOf({ ...minimal, mail_agreement: "on" }), { wallet: false, forPresent: [] }).mail_agreement).toBe(true);
+    expect(toCheckoutData(valueOf(minimal), { wallet: false, forPresent: [] }).mail_agreement).toBe(false);
   });
 
   it("passes for_present through", () => {
@@ -188,7 +194,7 @@ describe("CheckoutDataSchema (API side)", () => {
   });
 
   it("applies the receipt rules and defaults", () => {
-    expect(CheckoutDataSchema.parse(base)).toEqual({ ...base, need_receipt: false, for_present: [] });
+    expect(CheckoutDataSchema.parse(base)).toEqual({ ...base, mail_agreement: false, need_receipt: false, for_present: [] });
     const result = CheckoutDataSchema.safeParse({ ...base, need_receipt: true, user_fullname: "Ana", user_address: "Calle 1", user_tax_number: "B12345675" });
     expect(result.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["user_tax_number", MESSAGES.taxIdInvalid]]);
   });
@@ -211,7 +217,7 @@ describe("ValidateOrderSchema (POST /sales/validate/)", () => {
   it("accepts a well-formed order", () => {
     const parsed = ValidateOrderSchema.parse(body());
     expect(parsed.items[0]).toEqual(item);
-    expect(parsed.checkout_data).toEqual({ ...checkout_data, for_present: [] });
+    expect(parsed.checkout_data).toEqual({ ...checkout_data, mail_agreement: false, for_present: [] });
   });
 
   it("rejects quantity 0, a fractional or too large quantity", () => {

@@ -19,6 +19,9 @@ const PNG_1PX = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUl
 
 const GTM_STUB = `(function(){document.cookie="_ga=GA1.1.12345.67890; path=/; max-age=3600";document.cookie="_ga_E2E=GS1.1.1; path=/; max-age=3600";window.__gtmLoaded=true;})();`;
 
+/** Turnstile's explicit-render API: the widget adds its token field to the form, as the real one does. */
+const TURNSTILE_STUB = `window.turnstile={render:function(el,o){var i=document.createElement("input");i.type="hidden";i.name=o["response-field-name"];i.value="e2e-token";el.appendChild(i);var p=document.createElement("p");p.textContent="Verificación antispam completada";el.appendChild(p);return "w1"},remove:function(){}};`;
+
 const PAYPAL_STUB = `window.paypal={Buttons:function(o){return{isEligible:function(){return true},render:function(el){var b=document.createElement("button");b.type="button";b.textContent="Pagar con PayPal";b.className="paypal-stub";b.onclick=function(){o.createOrder().then(function(id){window.__paypalOrder=id;return o.onApprove({orderID:id})})};el.appendChild(b);return Promise.resolve()}}}};`;
 
 export async function mockVendors(context: BrowserContext): Promise<Vendors> {
@@ -42,6 +45,9 @@ export async function mockVendors(context: BrowserContext): Promise<Vendors> {
       }
       if (url.hostname.endsWith("amplitude.com")) return route.fulfill({ status: 200, contentType: "application/json", body: "{}" });
       if (url.hostname === "www.googletagmanager.com") return route.fulfill({ status: 200, contentType: "application/javascript", body: GTM_STUB });
+      if (url.hostname === "challenges.cloudflare.com" && url.pathname === "/turnstile/v0/api.js") {
+        return route.fulfill({ status: 200, contentType: "application/javascript", body: TURNSTILE_STUB });
+      }
       if (url.hostname === "tiles.maps.example") return route.fulfill({ status: 200, contentType: "image/png", body: PNG_1PX });
       if (url.hostname === "www.paypal.com" && url.pathname === "/sdk/js") {
         return vendors.paypalDown ? route.abort("connectionrefused") : route.fulfill({ status: 200, contentType: "application/javascript", body: PAYPAL_STUB });

@@ -1,0 +1,46 @@
+import { sql } from "drizzle-orm";
+import { query, type Database } from "./client";
+import { seedUuid } from "./seed";
+
+// Demo buyers' stars for the first offers of the catalogue, so cards and offer pages show the
+// average from the first start. Each rating belongs to a paid demo sale: ratings count only from
+// buyers, in the demo too.
+const DEMO_RATINGS: number[][] = [
+  [5, 5, 4, 5, 4, 5],
+  [4, 5, 4, 3],
+  [5, 4, 5],
+  [4, 4, 5, 3, 4],
+  [3, 4, 4],
+  [5, 5, 5, 4],
+];
+
+/** Runs only right after the demo catalogue is loaded (never on a real shop's database). */
+export async function seedDemoRatings(db: Database): Promise<number> {
+  return db.transaction(async (tx) => {
+    const targets = await query<{ id: string; option_id: string; price: string }>(tx, sql`
+      SELECT o.id, p.id AS option_id, p.actual_price::text AS price FROM offers o
+      JOIN LATERAL (SELECT id, actual_price FROM price_options WHERE offer_id = o.id ORDER BY position LIMIT 1) p ON true
+      WHERE o.status = 'active' ORDER BY o.rank, o.id LIMIT ${DEMO_RATINGS.length}`);
+    let count = 0;
+    for (const [i, offer] of targets.entries()) {
+      for (const [j, stars] of DEMO_RATINGS[i].entries()) {
+        const email = `comprador${j + 1}@demo.ofertas.es`;
+        const saleId = seedUuid("demo-rating-sale", `${offer.id}:${j}`);
+        const cents = Math.round(Number(offer.price) * 100);
+        await tx.execute(sql`
+          INSERT INTO sales (id, session_token, email, status, provider, total_cents, checkout_data, expires_at, paid_at, created_at)
+          VALUES (${saleId}, ${`demo-${saleId}`}, ${email}, 'paid', 'sandbox', ${cents}, '{}'::jsonb, now(), now() - interval '20 days', now() - interval '20 days')
+          ON CONFLICT (id) DO NOTHING`);
+        await tx.execute(sql`
+          INSERT INTO sale_items (id, sale_id, offer_id, price_option_id, quantity, unit_price_cents, paid_unit_cents)
+          VALUES (${seedUuid("demo-rating-item", saleId)}, ${saleId}, ${offer.id}, ${offer.option_id}, 1, ${cents}, ${cents})
+          ON CONFLICT (id) DO NOTHING`);
+        await tx.execute(sql`
+          INSERT INTO offer_feedback (offer_id, email, stars) VALUES (${offer.id}, ${email}, ${stars})
+          ON CONFLICT (offer_id, email) DO NOTHING`);
+        count++;
+      }
+    }
+    return count;
+  });
+}

@@ -1,0 +1,67 @@
+import type { Config } from "#lib/config.server";
+import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control";
+import { openDatabase, type DatabaseHandle } from "./client";
+import { migrate } from "./migrate";
+import { seedIfEmpty } from "./seed";
+import { seedDemoAccounts } from "./seed-accounts";
+import { seedDemoPartner } from "./seed-partner";
+import { seedDemoRatings } from "./seed-ratings";
+
+const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Cuentas de demostración»).";
+const DEMO_PARTNER_LOADED = "Socio de demostración creado (README, «Demo accounts»).";
+
+export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" | "seed" | "ready";
+
+/**
+ * What `npm start` does before it serves: own DATA_DIR, open the database (a new embedded one is
+ * built whole in a scratch folder first), apply migrations (one transaction) and load the demo
+ * catalogue when empty (one transaction). Killed at any step, the next start finishes the job.
+ */
+export async function startDatabase(
+  config: Pick<Config, "DATABASE_URL" | "dataDir">,
+  { onPhase, log = console.log }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
+): Promise<{ database: DatabaseHandle; claim: DataDirClaim | null }> {
+  onPhase?.("claim");
+  let claim: DataDirClaim | null;
+  try {
+    claim = await claimDataDir(config.dataDir);
+  } catch (error) {
+    // On PostgreSQL many processes share the data and DATA_DIR only holds the dev secret: the
+    // first one answers the control channel, the others simply serve.
+    if (!(error instanceof DataDirInUseError) || !config.DATABASE_URL) throw error;
+    claim = null;
+  }
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.dataDir,
+    onPhase,
+    prepare: async (db) => {
+      const applied = await migrate(db);
+      if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+      if (await seedIfEmpty(db)) {
+        log("Catálogo de demostración cargado.");
+        await seedDemoRatings(db);
+      }
+      if (await seedDemoAccounts(db)) log(DEMO_ACCOUNTS_LOADED);
+      if (await seedDemoPartner(db)) log(DEMO_PARTNER_LOADED);
+    },
+  });
+  try {
+    onPhase?.("migrate");
+    const applied = await migrate(database.db);
+    if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+    onPhase?.("seed");
+    if (await seedIfEmpty(database.db)) {
+      log("Catálogo de demostración cargado.");
+      await seedDemoRatings(database.db);
+    }
+    if (await seedDemoAccounts(database.db)) log(DEMO_ACCOUNTS_LOADED);
+    if (await seedDemoPartner(database.db)) log(DEMO_PARTNER_LOADED);
+  } catch (error) {
+    await database.close().catch(() => {});
+    await claim?.release();
+    throw error;
+  }
+  onPhase?.("ready");
+  return { database, claim };
+}

@@ -1,0 +1,25 @@
+import type { MessageRenderer } from "./context";
+import { renderAccountActivation } from "./templates/account-activation";
+import { renderDigest } from "./templates/digest";
+import { renderEmailChange } from "./templates/email-change";
+import { renderFeedbackRequest } from "./templates/feedback-request";
+import { renderLoginCode } from "./templates/login-code";
+import { renderPasswordReset } from "./templates/password-reset";
+import { renderPurchaseConfirmation } from "./templates/purchase-confirmation";
+
+export type { MailContext, MessageRenderer, RenderedMail } from "./context";
+
+/**
+ * Every kind of mail this product sends: kind → render function (a react-email component in
+ * templates/<kind>.tsx). To add a message: a new template file and one line here; queue it with
+ * queueMail(tx, { kind, to, dedupeKey, data }) in the transaction that causes it.
+ */
+export const messages: Record<string, MessageRenderer> = {
+  "purchase-confirmation": renderPurchaseConfirmation,
+  "feedback-request": renderFeedbackRequest,
+  digest: renderDigest,
+  "login-code": renderLoginCode,
+  "account-activation": renderAccountActivation,
+  "password-reset": renderPasswordReset,
+  "email-change": renderEmailChange,
+};

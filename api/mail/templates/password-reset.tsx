@@ -1,0 +1,14 @@
+import type { MessageRenderer } from "../context";
+import { parseCodeMail, renderCodeMail } from "./login-code";
+
+export const renderPasswordReset: MessageRenderer = async (data, ctx) => {
+  const { code, minutes } = parseCodeMail(data);
+  const email = encodeURIComponent(ctx.to);
+  return renderCodeMail(ctx, `${code} es tu código para cambiar la contraseña de ofertas`, {
+    title: "Cambia tu contraseña",
+    intro: "Has pedido cambiar la contraseña de tu cuenta. Escribe este código junto con la nueva contraseña:",
+    code,
+    minutes,
+    action: { href: `${ctx.origin}/login/recuperar?paso=codigo&email=${email}`, label: "Abrir la página para cambiar la contraseña" },
+  });
+};

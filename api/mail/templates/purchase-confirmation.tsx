@@ -1,0 +1,120 @@
+import { Button, Heading, Hr, Link, Section, Text } from "@react-email/components";
+import { z } from "zod";
+import { formatDate } from "#lib/dates";
+import { formatPrice } from "#lib/prices";
+import type { Purchase } from "#lib/schemas/order";
+import { purchaseSignature } from "#lib/signatures.server";
+import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
+import { purchaseOf } from "#api/services/sales";
+import { PermanentMailError, type MessageRenderer } from "../context";
+import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
+
+export const PurchaseConfirmationData = z.object({ sale_id: z.string().uuid() });
+
+/** The short number a buyer reads out on the phone. */
+export const orderNumber = (saleId: string) => saleId.slice(0, 8).toUpperCase();
+
+export function purchaseLink(origin: string, secrets: readonly string[], saleId: string): string {
+  return `${origin}/order/coupons?${new URLSearchParams({ sale: saleId, sig: purchaseSignature(secrets, saleId) })}`;
+}
+
+function validity(item: Purchase["items"][number]): string {
+  if (item.valid_from && item.valid_until) return `Del ${formatDate(item.valid_from)} al ${formatDate(item.valid_until)}`;
+  if (item.valid_until) return `Hasta el ${formatDate(item.valid_until)}`;
+  return "Sin fecha de caducidad";
+}
+
+const code = {
+  display: "inline-block",
+  margin: "0 8px 8px 0",
+  padding: "6px 10px",
+  borderRadius: "6px",
+  background: "#f3f4f6",
+  color: colors.ink,
+  fontFamily: "'SFMono-Regular', Consolas, 'Liberation Mono', monospace",
+  fontSize: "17px",
+  fontWeight: 700,
+  letterSpacing: "1px",
+};
+
+export function PurchaseConfirmationEmail({ purchase, origin, link, supportEmail }: { purchase: Purchase; origin: string; link: string; supportEmail: string }) {
+  const count = purchase.items.reduce((n, i) => n + i.coupons.length, 0);
+  return (
+    <Layout
+      origin={origin}
+      preview={`Pedido ${orderNumber(purchase.sale_id)}: ${count === 1 ? "tu cupón" : `tus ${count} cupones`} y el PDF para imprimir.`}
+      footer={
+        <Text className="m-muted" style={muted}>
+          ¿Alguna duda? Escríbenos a{" "}
+          <Link className="m-link" href={`mailto:${supportEmail}`} style={{ color: colors.brand }}>
+            {supportEmail}
+          </Link>{" "}
+          indicando el pedido {orderNumber(purchase.sale_id)}.
+        </Text>
+      }
+    >
+      <Heading as="h1" style={heading}>
+        ¡Gracias por tu compra!
+      </Heading>
+      <Text style={text}>
+        Pedido nº <strong>{orderNumber(purchase.sale_id)}</strong>
+        {purchase.paid_at ? ` · ${formatDate(purchase.paid_at, "dd MMMM yyyy, HH:mm")}` : ""}. Te adjuntamos{" "}
+        {count === 1 ? "tu cupón" : "tus cupones"} en PDF: enséña{count === 1 ? "lo" : "los"} impreso{count === 1 ? "" : "s"} o en el móvil al llegar.
+      </Text>
+      {purchase.items.map((item) => (
+        <Section key={`${item.offer_uuid}-${item.option_title}`} style={{ borderTop: `1px solid ${colors.line}`, paddingTop: "12px", marginTop: "12px" }}>
+          <Heading as="h2" style={{ ...heading, fontSize: "18px", lineHeight: "24px", margin: "0 0 4px" }}>
+            {item.title}
+          </Heading>
+          <Text className="m-muted" style={{ ...muted, margin: "0 0 8px" }}>
+            {item.option_title} · {item.quantity} {item.quantity === 1 ? "entrada" : "entradas"} × {formatPrice(item.paid_unit_price)} ={" "}
+            {formatPrice(item.paid_unit_price, item.quantity)}
+            {item.for_present ? " · Regalo" : ""}
+          </Text>
+          <Text style={{ ...text, margin: "0 0 4px", fontWeight: 700 }}>{item.coupons.length === 1 ? "Código del cupón:" : "Códigos de los cupones:"}</Text>
+          <Text style={{ ...text, margin: "0 0 8px" }}>
+            {item.coupons.map((c) => (
+              <span key={c} className="m-code" style={code}>
+                {c}{" "}
+              </span>
+            ))}
+          </Text>
+          <Text style={{ ...muted, margin: "0 0 4px" }}>
+            <strong>Dónde:</strong> {item.address || "consulta la dirección en la página de la oferta"}
+          </Text>
+          <Text style={{ ...muted, margin: "0 0 4px" }}>
+            <strong>Validez:</strong> {validity(item)}
+          </Text>
+          {item.conditions ? (
+            <Text style={{ ...muted, margin: "0 0 4px" }}>
+              <strong>Condiciones:</strong> {item.conditions}
+            </Text>
+          ) : null}
+        </Section>
+      ))}
+      <Hr style={{ borderColor: colors.line, margin: "16px 0 12px" }} />
+      <Text style={{ ...text, fontSize: "18px", fontWeight: 700 }}>Total pagado: {formatPrice(purchase.total)}</Text>
+      <Button className="m-button" href={link} style={button}>
+        Ver mis cupones
+      </Button>
+      <Text className="m-muted" style={{ ...muted, marginTop: "12px" }}>
+        Guarda este correo: el enlace muestra los cupones de este pedido sin necesidad de cuenta.
+      </Text>
+    </Layout>
+  );
+}
+
+export const renderPurchaseConfirmation: MessageRenderer = async (data, ctx) => {
+  const parsed = PurchaseConfirmationData.safeParse(data);
+  if (!parsed.success) throw new PermanentMailError("Datos de la confirmación de compra no válidos.");
+  const purchase = await purchaseOf(ctx.db, parsed.data.sale_id);
+  if (purchase.status !== "paid") throw new PermanentMailError(`El pedido ${purchase.sale_id} no está pagado (${purchase.status}).`);
+  const link = purchaseLink(ctx.origin, ctx.config.sessionSecrets, purchase.sale_id);
+  const body = await renderBoth(<PurchaseConfirmationEmail purchase={purchase} origin={ctx.origin} link={link} supportEmail={ctx.config.SUPPORT_EMAIL} />);
+  const pdf = await buildVoucherPdf(purchase, { origin: ctx.origin });
+  return {
+    subject: `Tus cupones de ofertas · pedido ${orderNumber(purchase.sale_id)}`,
+    ...body,
+    attachments: [{ filename: `cupones-${orderNumber(purchase.sale_id).toLowerCase()}.pdf`, content: Buffer.from(pdf), contentType: "application/pdf" }],
+  };
+};

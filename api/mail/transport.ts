@@ -1,0 +1,73 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import nodemailer from "nodemailer";
+import type { Config } from "#lib/config.server";
+
+export type Attachment = { filename: string; content: Buffer; contentType: string };
+
+export type OutgoingMail = {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  attachments?: Attachment[];
+  headers?: Record<string, string>;
+  /** Stable per outbox row, so a message is recognisable wherever it ends up. */
+  messageId: string;
+};
+
+export type MailTransport = {
+  kind: "smtp" | "files";
+  send(mail: OutgoingMail): Promise<{ messageId: string; file?: string }>;
+  close(): void;
+};
+
+/** SMTP when SMTP_URL is set; otherwise .eml files under DATA_DIR/mail/ and one console line each. */
+export function createMailTransport(config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "dataDir">, log: (line: string) => void = console.log): MailTransport {
+  const envelope = (mail: OutgoingMail) => ({
+    from: config.MAIL_FROM,
+    to: mail.to,
+    subject: mail.subject,
+    html: mail.html,
+    text: mail.text,
+    attachments: mail.attachments,
+    headers: mail.headers,
+    messageId: mail.messageId,
+    date: new Date(),
+  });
+
+  if (config.SMTP_URL) {
+    // Short timeouts: a claimed message waits for this, and its lease must outlast the worst case.
+    const smtp = nodemailer.createTransport({
+      url: config.SMTP_URL,
+      connectionTimeout: 15_000,
+      greetingTimeout: 15_000,
+      socketTimeout: 60_000,
+    } as Parameters<typeof nodemailer.createTransport>[0]);
+    return {
+      kind: "smtp",
+      async send(mail) {
+        const info = await smtp.sendMail(envelope(mail));
+        return { messageId: info.messageId };
+      },
+      close: () => smtp.close(),
+    };
+  }
+
+  const dir = path.join(config.dataDir, "mail");
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  return {
+    kind: "files",
+    async send(mail) {
+      const info = await stream.sendMail(envelope(mail));
+      await mkdir(dir, { recursive: true });
+      // Named after the outbox row: writing it again would overwrite, never duplicate.
+      const local = mail.messageId.replace(/^<|@.*$/g, "");
+      const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}-${local}.eml`);
+      await writeFile(file, info.message as Buffer);
+      log(`Correo para ${mail.to}: «${mail.subject}» → ${path.relative(process.cwd(), file) || file}`);
+      return { messageId: info.messageId, file };
+    },
+    close: () => {},
+  };
+}

@@ -1,0 +1,120 @@
+import type { Config } from "#lib/config.server";
+import type { Database } from "#api/db/client";
+import { mailOrigin, PermanentMailError, type MessageRenderer } from "./context";
+import { messages as registry } from "./messages";
+import { claimDue, failAbandoned, markFailed, markSent, markSkipped } from "./outbox";
+import { createMailTransport, type MailTransport } from "./transport";
+
+export const MAX_ATTEMPTS = 6;
+
+/** 1 min, 4 min, 16 min, ~1 h, ~4 h: a mail server down for an afternoon still gets the message. */
+export const defaultBackoff = (attempt: number) => Math.min(60_000 * 4 ** (attempt - 1), 6 * 3600_000);
+
+export type DeliverOptions = {
+  transport: MailTransport;
+  config: Config;
+  messages?: Record<string, MessageRenderer>;
+  backoff?: (attempt: number) => number;
+  maxAttempts?: number;
+  batch?: number;
+  /** How long a claimed row is ours; longer than the transport's worst-case timeouts. */
+  leaseMs?: number;
+  log?: (line: string) => void;
+};
+
+export type DeliverResult = { sent: number; retrying: number; failed: number; skipped: number };
+
+/** SMTP replies 5xx (and render errors we cannot fix) are final; anything else may pass later. */
+function isPermanent(error: unknown): boolean {
+  if (error instanceof PermanentMailError) return true;
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === "number" && code >= 500 && code < 600;
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return (error as { response?: string }).response ?? error.message;
+  return String(error);
+}
+
+/** One pass: claim what is due, render each message, send it, record the outcome. */
+export async function deliverDue(db: Database, options: DeliverOptions): Promise<DeliverResult> {
+  const { transport, config, messages = registry, backoff = defaultBackoff, maxAttempts = MAX_ATTEMPTS, batch = 20, leaseMs = 5 * 60_000 } = options;
+  const log = options.log ?? ((line: string) => console.error(line));
+  const result: DeliverResult = { sent: 0, retrying: 0, failed: 0, skipped: 0 };
+  const abandoned = await failAbandoned(db);
+  if (abandoned) log(`Correo: ${abandoned} envío(s) interrumpido(s) marcados como fallidos (no se reenvían).`);
+  const domain = /@([^>\s]+)>?\s*$/.exec(config.MAIL_FROM)?.[1] ?? "ofertas.local";
+  const origin = mailOrigin(config);
+
+  const rows = await claimDue(db, { limit: batch, leaseMs });
+  for (const row of rows) {
+    try {
+      const render = messages[row.kind];
+      if (!render) throw new PermanentMailError(`Tipo de correo desconocido: ${row.kind}`);
+      const mail = await render(row.data, { db, config, origin, to: row.recipient });
+      if (!mail) {
+        await markSkipped(db, row.id);
+        result.skipped++;
+        continue;
+      }
+      const sent = await transport.send({ ...mail, to: row.recipient, messageId: `<${row.id}@${domain}>` });
+      await markSent(db, row.id, sent.messageId);
+      result.sent++;
+    } catch (error) {
+      const final = isPermanent(error) || row.attempts >= maxAttempts;
+      await markFailed(db, row.id, describe(error), final ? null : backoff(row.attempts));
+      if (final) {
+        result.failed++;
+        log(`Correo ${row.kind} para ${row.recipient} fallido tras ${row.attempts} intento(s): ${describe(error)}`);
+      } else result.retrying++;
+    }
+  }
+  return result;
+}
+
+export type MailWorker = {
+  transport: MailTransport;
+  /** Look at the outbox now instead of at the next tick (after queueing something urgent). */
+  wake: () => void;
+  stop: () => Promise<void>;
+};
+
+/** Polls the outbox every `everyMs`; several processes can each run one (SKIP LOCKED). */
+export function startMailWorker(db: Database, config: Config, options: Partial<DeliverOptions> & { everyMs?: number } = {}): MailWorker {
+  const transport = options.transport ?? createMailTransport(config);
+  let running: Promise<unknown> | null = null;
+  let again = false;
+  let stopped = false;
+  const tick = () => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        const r = await deliverDue(db, { ...options, transport, config });
+        // A full batch means more may be waiting.
+        if (r.sent + r.retrying + r.failed + r.skipped >= (options.batch ?? 20)) again = true;
+      } while (again && !stopped);
+    })()
+      .catch((error) => console.error("Envío de correo fallido:", error))
+      .finally(() => {
+        running = null;
+      });
+  };
+  const timer = setInterval(tick, options.everyMs ?? 2_000);
+  timer.unref();
+  tick();
+  return {
+    transport,
+    wake: tick,
+    stop: async () => {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      transport.close();
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import express, { Router, type Request } from "express";
+import type { Config } from "#lib/config.server";
+import { isValidEmail } from "#lib/email";
+import { verifyUnsubscribe } from "#lib/signatures.server";
+import type { Database } from "#api/db/client";
+import { handle, HttpError } from "#api/http";
+import { unsubscribe } from "#api/services/subscriptions";
+
+export const INVALID_LINK = "Este enlace no es válido. Usa el enlace de baja del último correo que te enviamos.";
+
+function signedEmail(req: Request, config: Config): string {
+  const email = typeof req.query.email === "string" ? req.query.email.trim().toLowerCase() : "";
+  const sig = typeof req.query.sig === "string" ? req.query.sig : "";
+  if (!email || !sig || !isValidEmail(email) || !verifyUnsubscribe(config.sessionSecrets, email, sig)) {
+    throw new HttpError(400, INVALID_LINK);
+  }
+  return email;
+}
+
+/** RFC 8058: the body is List-Unsubscribe=One-Click, form-urlencoded or multipart/form-data. */
+function isOneClickBody(raw: string, contentType: string): boolean {
+  if (contentType.startsWith("application/x-www-form-urlencoded")) {
+    return new URLSearchParams(raw).get("List-Unsubscribe") === "One-Click";
+  }
+  if (contentType.startsWith("multipart/form-data")) {
+    return /name="List-Unsubscribe"\r?\n\r?\nOne-Click\r?\n/.test(raw.replace(/\r\n/g, "\n"));
+  }
+  return raw.trim() === "List-Unsubscribe=One-Click";
+}
+
+export function customerMailRouter({ db, config }: { db: Database; config: Config }): Router {
+  const router = Router();
+
+  // The contract's call, made by the /unsubscribe page's button (never by opening a link).
+  router.get(
+    "/customer/unsubscribe/",
+    handle(async (req, res) => {
+      const email = signedEmail(req, config);
+      await unsubscribe(db, email);
+      res.json({ detail: "Te has dado de baja: ya no recibirás nuestras ofertas por correo.", email });
+    }),
+  );
+
+  // The URL in List-Unsubscribe. Mail providers POST here from their servers: no cookie, no
+  // CSRF token, the signature alone authorises it; it lives under /api/v0, outside the
+  // storefront's same-origin form check, for that reason.
+  const oneClickPath = "/customer/unsubscribe/one-click/";
+  router.post(
+    oneClickPath,
+    express.text({ type: () => true, limit: "10kb" }),
+    handle(async (req, res) => {
+      const email = signedEmail(req, config);
+      if (!isOneClickBody(typeof req.body === "string" ? req.body : "", req.get("content-type") ?? "")) {
+        throw new HttpError(400, "Falta List-Unsubscribe=One-Click en el cuerpo de la petición.");
+      }
+      await unsubscribe(db, email);
+      res.type("text/plain; charset=utf-8").send("Baja confirmada.");
+    }),
+  );
+  // Someone who opens that URL in a browser gets the confirmation page, which asks first.
+  router.get(oneClickPath, (req, res) => {
+    const q = new URLSearchParams({ email: String(req.query.email ?? ""), sig: String(req.query.sig ?? "") });
+    res.redirect(303, `/unsubscribe?${q}`);
+  });
+  return router;
+}

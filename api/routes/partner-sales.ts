@@ -1,0 +1,109 @@
+import { Router } from "express";
+import type { Config } from "#lib/config.server";
+import { requireCaptcha } from "#api/captcha";
+import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#lib/schemas/partner";
+import type { Database } from "#api/db/client";
+import { handle, parseInput } from "#api/http";
+import { clientAddress, limits } from "#api/rate-limit";
+import { sql } from "drizzle-orm";
+import { fromCents } from "#lib/prices";
+import { query } from "#api/db/client";
+import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
+import { partnerSales, redeemCoupon, salesCsv, verifyCoupon, type RedeemHook } from "#api/services/coupons";
+import { createLead, listLeads, type LeadHook } from "#api/services/partner-leads";
+import { idParam } from "#api/routes/partner";
+
+export type PartnerSalesHooks = { onRedeemed?: RedeemHook; onLead?: (config: Config) => LeadHook };
+
+export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: Database; config: Config; identify: Identify; hooks?: PartnerSalesHooks }): Router {
+  const router = Router();
+
+  router.post(
+    "/verification/coupon/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      const { code } = parseInput(CouponCodeSchema, req.body);
+      res.set("Cache-Control", "no-store");
+      res.json(await verifyCoupon(db, scope, code));
+    }),
+  );
+
+  router.post(
+    "/sales/redeem/:id/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      res.json(await redeemCoupon(db, scope, idParam(req), hooks.onRedeemed));
+    }),
+  );
+
+  /** The partner's sales: one row per coupon of its offers, as JSON or a CSV file. */
+  router.get(
+    "/sales/partner/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      const q = parseInput(SalesQuerySchema, req.query);
+      const answer = await partnerSales(db, scope, q);
+      res.set("Cache-Control", "private, no-store");
+      if (q.format === "csv") {
+        const day = new Date().toISOString().slice(0, 10);
+        res.set("Content-Disposition", `attachment; filename="ventas-${day}.csv"`);
+        res.type("text/csv; charset=utf-8").send(salesCsv(answer.results));
+        return;
+      }
+      res.json(answer);
+    }),
+  );
+
+  router.post(
+    "/sales/become_partner/",
+    handle(async (req, res) => {
+      // Per address and per applicant: a form that sends two mails is worth abusing otherwise.
+      const message = "Has enviado varias solicitudes seguidas. Inténtalo de nuevo más tarde.";
+      await limits.consume(`become-partner:ip:${clientAddress(req)}`, { points: 10, durationSec: 3600, message });
+      const input = parseInput(BecomePartnerSchema, req.body);
+      await limits.consume(`become-partner:email:${input.email}`, { points: 3, durationSec: 24 * 3600, message });
+      if (input[HONEYPOT_FIELD]) {
+        // A bot: answered like a person so it does not learn to skip the field; nothing is stored or sent.
+        res.status(201).json({ received: true });
+        return;
+      }
+      // Turnstile's token when the visitor's browser ran the widget; none without JS (issue 12).
+      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown } | undefined)?.captcha_token, clientAddress(req));
+      await createLead(db, input, hooks.onLead?.(config));
+      res.status(201).json({ received: true });
+    }),
+  );
+
+  // Staff: the leads «Publica tu oferta» brought in, and the sales whose money must go back.
+  router.get(
+    "/partner-leads/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await listLeads(db) });
+    }),
+  );
+  router.get(
+    "/sales/refund_required/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const rows = await query<{ id: string; email: string; total_cents: number; created_at: Date | string; paid_at: Date | string | null; provider: string }>(
+        db,
+        sql`SELECT id, email, total_cents, created_at, paid_at, provider FROM sales WHERE status = 'refund_required' ORDER BY created_at DESC LIMIT 500`,
+      );
+      res.set("Cache-Control", "private, no-store");
+      res.json({
+        results: rows.map((r) => ({
+          sale_id: r.id,
+          email: r.email,
+          total: fromCents(r.total_cents),
+          created_at: new Date(r.created_at).toISOString(),
+          paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
+          provider: r.provider,
+        })),
+      });
+    }),
+  );
+
+  return router;
+}

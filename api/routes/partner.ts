@@ -1,0 +1,349 @@
+import express, { Router, type Request } from "express";
+import { z } from "zod";
+import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
+import { COUPON_STATE_LABELS, COUPON_STATES } from "#lib/coupons";
+import { OFFER_STATUS_LABELS, OFFER_STATUSES } from "#lib/offer-status";
+import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
+import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
+import { REGIONS } from "#lib/regions";
+import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, UsersQuerySchema } from "#lib/schemas/partner";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import { isUuid } from "#lib/uuid";
+import type { Database } from "#api/db/client";
+import { badRequest, handle, notFound, parseInput } from "#api/http";
+import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
+import { addImage, deleteImage, listImages, MAX_IMAGE_BYTES, readMedia, updateImage } from "#api/services/images";
+import {
+  addMember,
+  createOrganization,
+  deleteOrganization,
+  findOrganization,
+  listMembers,
+  listOrganizations,
+  removeMember,
+  toOrganization,
+  updateOrganization,
+} from "#api/services/organizations";
+import { createPartnerOffer, deletePartnerOffer, getPartnerOffer, listPartnerOffers, updatePartnerOffer } from "#api/services/partner-offers";
+import { eraseUser, searchUsers } from "#api/services/user-admin";
+import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from "#api/services/promo-codes";
+
+/** A path id that is not a uuid can match nothing: 404, like any other unknown object. */
+export function idParam(req: Request, name = "id"): string {
+  const id = req.params[name];
+  if (!isUuid(id)) throw notFound();
+  return id.toLowerCase();
+}
+
+const blank = (v: unknown) => (v === "" ? undefined : Array.isArray(v) ? v[v.length - 1] : v);
+const OffersQuery = z.object({
+  status: z.preprocess(blank, z.enum(OFFER_STATUSES, { errorMap: () => ({ message: "Estado de oferta desconocido." }) }).optional()),
+  category: z.preprocess(blank, z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional()),
+  region: z.preprocess(blank, z.string().max(60).optional()),
+  search: z.preprocess(blank, z.string().max(200).optional()),
+  organization: z.preprocess(blank, z.string().uuid("Empresa no válida.").optional()),
+  page: z.preprocess(blank, z.coerce.number().int().min(1).max(10_000).default(1)),
+  page_size: z.preprocess(blank, z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT)),
+});
+
+/** Form fields arrive as text: "true", "on" and "1" tick a box. */
+const flag = z.preprocess((v) => (typeof v === "string" ? ["true", "on", "1"].includes(v.toLowerCase()) : v), z.boolean().default(false));
+const ImageFields = z.object({
+  offer: z.string({ required_error: "Falta la oferta." }).uuid("Oferta no válida."),
+  cover: flag,
+  logo: flag,
+  alt: z.string().trim().max(200).default(""),
+});
+
+/**
+ * The picture from either body the contract allows: multipart (a file field "image") or
+ * form-urlencoded / JSON (the file as base64 or a data: URL in "image").
+ */
+async function readImageUpload(req: Request): Promise<{ fields: Record<string, unknown>; bytes: Uint8Array }> {
+  const type = req.get("content-type") ?? "";
+  if (type.startsWith("multipart/form-data")) {
+    if (!Buffer.isBuffer(req.body)) throw badRequest("Cuerpo multipart vacío.");
+    let form: FormData;
+    try {
+      form = await new Response(new Uint8Array(req.body), { headers: { "content-type": type } }).formData();
+    } catch {
+      throw badRequest("El formulario multipart está mal formado.");
+    }
+    const fields: Record<string, unknown> = {};
+    let bytes: Uint8Array | null = null;
+    for (const [key, value] of form.entries()) {
+      if (typeof value === "string") fields[key] = value;
+      else if (key === "image") bytes = new Uint8Array(await value.arrayBuffer());
+    }
+    if (!bytes) throw badRequest("Falta la imagen (campo «image»).");
+    return { fields, bytes };
+  }
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  const raw = body.image;
+  if (typeof raw !== "string" || raw.length === 0) throw badRequest("Falta la imagen (campo «image»).");
+  const base64 = raw.replace(/^data:[^,]*;base64,/, "").replace(/\s/g, "");
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(base64)) throw badRequest("La imagen debe ir en base64.");
+  return { fields: body, bytes: new Uint8Array(Buffer.from(base64, "base64")) };
+}
+
+/** POST /offers/images/ reads its own bodies (multipart, or base64 up to 5 MB), before the API's 100 KB JSON limit. */
+export function imageUploadRouter({ db, identify }: { db: Database; identify: Identify }): Router {
+  const router = Router();
+  router.post(
+    "/offers/images/",
+    express.raw({ type: "multipart/form-data", limit: MAX_IMAGE_BYTES + 512 * 1024 }),
+    express.urlencoded({ extended: false, limit: Math.ceil(MAX_IMAGE_BYTES * 1.4) }),
+    express.json({ limit: Math.ceil(MAX_IMAGE_BYTES * 1.4) }),
+    handle(async (req, res) => {
+      const s = await partnerScope(db, req, identify);
+      const { fields, bytes } = await readImageUpload(req);
+      const input = parseInput(ImageFields, fields);
+      res.status(201).json(await addImage(db, s, { ...input, offer: input.offer.toLowerCase(), bytes }));
+    }),
+  );
+  return router;
+}
+
+export function partnerRouter({ db, identify }: { db: Database; identify: Identify }): Router {
+  const router = Router();
+  const scope = (req: Request) => partnerScope(db, req, identify);
+
+  // ---- Dictionaries: the lists in lib/, with their Spanish labels. Public, cacheable.
+  router.get("/offers/dictionaries/", (_req, res) => {
+    const entries = <T extends string>(values: readonly T[], labels: Record<T, string>) => values.map((value) => ({ value, label: labels[value] }));
+    res.set("Cache-Control", "public, max-age=3600");
+    res.json({
+      categories: entries(CATEGORY_IDS, CATEGORY_LABELS),
+      provinces: REGIONS.map((r) => ({ value: r.value, label: r.label })),
+      offer_types: entries(OFFER_TYPES, OFFER_TYPE_LABELS),
+      discount_types: entries(DISCOUNT_TYPES, DISCOUNT_TYPE_LABELS),
+      payment_flows: entries(PAYMENT_FLOWS, PAYMENT_FLOW_LABELS),
+      offer_statuses: entries(OFFER_STATUSES, OFFER_STATUS_LABELS),
+      coupon_states: entries(COUPON_STATES, COUPON_STATE_LABELS),
+    });
+  });
+
+  // ---- Uploaded pictures, by id; the id changes with the content, so they never need revalidating.
+  router.get(
+    "/media/:file",
+    handle(async (req, res) => {
+      const m = /^([0-9a-f-]{36})\.webp$/i.exec(req.params.file);
+      if (!m || !isUuid(m[1])) throw notFound();
+      const media = await readMedia(db, m[1].toLowerCase());
+      if (!media) throw notFound("Imagen no encontrada.");
+      res.set("Cache-Control", "public, max-age=31536000, immutable");
+      res.type(media.contentType).send(media.bytes);
+    }),
+  );
+
+  // ---- Images
+  router.get(
+    "/offers/images/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const { offer } = parseInput(z.object({ offer: z.string({ required_error: "Indica la oferta (?offer=…)." }).uuid("Oferta no válida.") }), req.query);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await listImages(db, s, offer.toLowerCase()) });
+    }),
+  );
+  router.patch(
+    "/offers/images/:id/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const change = parseInput(z.object({ cover: z.boolean().optional(), alt: z.string().trim().max(200).optional() }), req.body);
+      res.json(await updateImage(db, s, idParam(req), change));
+    }),
+  );
+  router.delete(
+    "/offers/images/:id/",
+    handle(async (req, res) => {
+      await deleteImage(db, await scope(req), idParam(req));
+      res.status(204).end();
+    }),
+  );
+
+  // ---- Offers
+  router.get(
+    "/offers/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const q = parseInput(OffersQuery, req.query);
+      const { count, results } = await listPartnerOffers(db, s, q, { page: q.page, pageSize: q.page_size });
+      res.set("Cache-Control", "private, no-store");
+      res.json({ count, next: null, previous: null, results });
+    }),
+  );
+  router.post(
+    "/offers/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const input = parseInput(OfferSchema, req.body);
+      res.status(201).json(await createPartnerOffer(db, s, { ...input, organization: input.organization.toLowerCase() }));
+    }),
+  );
+  router.get(
+    "/offers/:id/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      res.set("Cache-Control", "private, no-store");
+      res.json(await getPartnerOffer(db, s, idParam(req)));
+    }),
+  );
+  router.put(
+    "/offers/:id/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const id = idParam(req);
+      await getPartnerOffer(db, s, id); // 404 before 400: a stranger's offer is not worth validating for
+      const input = parseInput(OfferSchema, req.body);
+      res.json(await updatePartnerOffer(db, s, id, { ...input, organization: input.organization.toLowerCase() }));
+    }),
+  );
+  router.patch(
+    "/offers/:id/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const id = idParam(req);
+      await getPartnerOffer(db, s, id);
+      res.json(await updatePartnerOffer(db, s, id, parseInput(OfferPatchSchema, req.body)));
+    }),
+  );
+  router.delete(
+    "/offers/:id/",
+    handle(async (req, res) => {
+      await deletePartnerOffer(db, await scope(req), idParam(req));
+      res.status(204).end();
+    }),
+  );
+
+  // ---- Organisations
+  router.get(
+    "/organizations/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const { search } = parseInput(z.object({ search: z.preprocess(blank, z.string().max(120).optional()) }), req.query);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await listOrganizations(db, s, search) });
+    }),
+  );
+  router.post(
+    "/organizations/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      res.status(201).json(await createOrganization(db, s, parseInput(OrganizationSchema, req.body)));
+    }),
+  );
+  router.get(
+    "/organizations/:id/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const org = await findOrganization(db, s, idParam(req));
+      res.set("Cache-Control", "private, no-store");
+      res.json({ ...toOrganization(org), members: s.staff ? await listMembers(db, org.id) : undefined });
+    }),
+  );
+  const orgWrite = (schema: z.ZodTypeAny) =>
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const id = idParam(req);
+      await findOrganization(db, s, id);
+      res.json(await updateOrganization(db, s, id, parseInput(schema, req.body)));
+    });
+  router.put("/organizations/:id/", orgWrite(OrganizationSchema));
+  router.patch("/organizations/:id/", orgWrite(OrganizationSchema.partial()));
+  router.delete(
+    "/organizations/:id/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      await deleteOrganization(db, await scope(req), idParam(req));
+      res.status(204).end();
+    }),
+  );
+  // Members are managed by staff (a partner cannot add a stranger to its own business).
+  router.post(
+    "/organizations/:id/members/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const s = await scope(req);
+      const org = await findOrganization(db, s, idParam(req));
+      const { email } = parseInput(z.object({ email: z.string().trim().min(3).max(254) }), req.body);
+      res.status(201).json({ results: await addMember(db, org.id, email) });
+    }),
+  );
+  router.delete(
+    "/organizations/:id/members/:userId/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      await removeMember(db, idParam(req), idParam(req, "userId"));
+      res.status(204).end();
+    }),
+  );
+
+  // ---- Promo codes
+  router.get(
+    "/promocodes/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const q = parseInput(z.object({ offer: z.preprocess(blank, z.string().uuid().optional()), search: z.preprocess(blank, z.string().max(40).optional()) }), req.query);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await listPromoCodes(db, s, q) });
+    }),
+  );
+  router.post(
+    "/promocodes/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      res.status(201).json(await createPromoCode(db, s, parseInput(PromoCodeSchema, req.body)));
+    }),
+  );
+  router.get(
+    "/promocodes/:id/",
+    handle(async (req, res) => {
+      res.set("Cache-Control", "private, no-store");
+      res.json(await getPromoCode(db, await scope(req), idParam(req)));
+    }),
+  );
+  const promoWrite = (partial: boolean) =>
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const id = idParam(req);
+      await getPromoCode(db, s, id);
+      const input = partial ? parseInput(PromoCodePatchSchema, req.body) : parseInput(PromoCodeSchema, req.body);
+      res.json(await updatePromoCode(db, s, id, input));
+    });
+  router.put("/promocodes/:id/", promoWrite(false));
+  router.patch("/promocodes/:id/", promoWrite(true));
+  router.delete(
+    "/promocodes/:id/",
+    handle(async (req, res) => {
+      await deletePromoCode(db, await scope(req), idParam(req));
+      res.status(204).end();
+    }),
+  );
+
+  return router;
+}
+
+
+/** Staff's user management: search and erase. */
+export function usersRouter({ db, identify }: { db: Database; identify: Identify }): Router {
+  const router = Router();
+  router.get(
+    "/users/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const q = parseInput(UsersQuerySchema, Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, blank(v)])));
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await searchUsers(db, q) });
+    }),
+  );
+  router.delete(
+    "/users/:id/",
+    handle(async (req, res) => {
+      const actor = await requireStaffActor(req, identify);
+      await eraseUser(db, idParam(req), actor);
+      res.status(204).end();
+    }),
+  );
+  return router;
+}

@@ -1,0 +1,57 @@
+import type { Request } from "express";
+import { eq, sql } from "drizzle-orm";
+import type { Executor } from "#api/db/client";
+import { organizationMembers } from "#api/db/schema";
+import { HttpError } from "#api/http";
+
+/** Who is calling, as the identity layer (api/auth/context) reads it from the JWT. */
+export type Actor = { id: string; email: string; role: "customer" | "partner" | "staff" };
+export type Identify = (req: Request) => Actor | null | Promise<Actor | null>;
+
+/**
+ * What a caller may see of the partner side: staff everything (`orgs: null`), a partner the
+ * organisations it is a member of. Objects outside that answer 404, so a partner cannot even
+ * learn that another organisation's offer or coupon exists.
+ */
+export type Scope = { actor: Actor; staff: boolean; orgs: string[] | null };
+
+export const unauthenticated = () => new HttpError(401, "Inicia sesión para continuar.");
+export const forbidden = () => new HttpError(403, "No tienes permiso para hacer esto.");
+
+export async function actorOf(req: Request, identify: Identify): Promise<Actor> {
+  const actor = await identify(req);
+  if (!actor) throw unauthenticated();
+  return actor;
+}
+
+export async function requireStaffActor(req: Request, identify: Identify): Promise<Actor> {
+  const actor = await actorOf(req, identify);
+  if (actor.role !== "staff") throw forbidden();
+  return actor;
+}
+
+/** Partners and staff; a customer is refused with 403 (the endpoint exists, it is not for them). */
+export async function partnerScope(db: Executor, req: Request, identify: Identify): Promise<Scope> {
+  const actor = await actorOf(req, identify);
+  if (actor.role === "staff") return { actor, staff: true, orgs: null };
+  if (actor.role !== "partner") throw forbidden();
+  const rows = await db
+    .select({ id: organizationMembers.organizationId })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.userId, actor.id));
+  return { actor, staff: false, orgs: rows.map((r) => r.id) };
+}
+
+export function canSeeOrganization(scope: Scope, organizationId: string): boolean {
+  return scope.orgs === null || scope.orgs.includes(organizationId);
+}
+
+/** A SQL condition limiting a query to the scope's organisations. */
+export function inScope(scope: Scope, column: unknown) {
+  if (scope.orgs === null) return sql`true`;
+  if (scope.orgs.length === 0) return sql`false`;
+  return sql`${column} IN (${sql.join(
+    scope.orgs.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  )})`;
+}

@@ -1,0 +1,17 @@
+import type { Config } from "#lib/config.server";
+import type { Executor } from "#api/db/client";
+import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
+import { mailOrigin } from "#api/mail/context";
+import { purchaseOf } from "#api/services/sales";
+
+/**
+ * One coupon's voucher, built exactly like the confirmation mail's attachment (the same builder
+ * over the same purchase), narrowed to that coupon.
+ */
+export async function voucherPdfFor(db: Executor, config: Config, coupon: { code: string; sale_id: string }): Promise<Uint8Array> {
+  const purchase = await purchaseOf(db, coupon.sale_id);
+  const items = purchase.items
+    .filter((item) => item.coupons.includes(coupon.code))
+    .map((item) => ({ ...item, coupons: [coupon.code] }));
+  return buildVoucherPdf({ ...purchase, items }, { origin: mailOrigin(config) });
+}

@@ -1,0 +1,167 @@
+import { sql, type SQL } from "drizzle-orm";
+import type { CouponView, SaleRow } from "#lib/schemas/partner-api";
+import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#lib/coupons";
+import { formatDateTime } from "#lib/dates";
+import { formatCents, fromCents, toCents } from "#lib/prices";
+import { query, type Executor } from "#api/db/client";
+import { HttpError, notFound } from "#api/http";
+import { inScope, type Scope } from "#api/services/access";
+
+
+type Row = {
+  id: string;
+  code: string;
+  redeemed_at: Date | string | null;
+  sale_id: string;
+  sale_status: string;
+  paid_at: Date | string | null;
+  checkout_data: { user_fullname?: string } | null;
+  offer_id: string;
+  offer_title: string;
+  valid_until: string | null;
+  option_id: string;
+  option_title: string;
+  organization_id: string;
+  organization_name: string;
+  paid_unit_cents: number;
+  promo_code: string | null;
+};
+
+const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
+
+/** Only the first name: enough to greet the guest at the till, no more of their data. */
+function firstName(data: Row["checkout_data"]): string | null {
+  const name = data?.user_fullname?.trim().split(/\s+/)[0];
+  return name ? name.slice(0, 40) : null;
+}
+
+function stateOf(row: Row, today = new Date().toISOString().slice(0, 10)): CouponState {
+  if (row.redeemed_at) return "redeemed";
+  if (row.sale_status !== "paid") return "refunded";
+  if (row.valid_until && String(row.valid_until).slice(0, 10) < today) return "expired";
+  return "valid";
+}
+
+function toView(row: Row): CouponView {
+  const state = stateOf(row);
+  return {
+    uuid: row.id,
+    code: row.code,
+    state,
+    state_label: COUPON_STATE_LABELS[state],
+    redeemed_at: iso(row.redeemed_at),
+    offer: { uuid: row.offer_id, title: row.offer_title, valid_until: row.valid_until ? String(row.valid_until).slice(0, 10) : null },
+    option: { uuid: row.option_id, title: row.option_title },
+    buyer_first_name: firstName(row.checkout_data),
+    organization: { uuid: row.organization_id, name: row.organization_name },
+    sale_id: row.sale_id,
+    paid_at: iso(row.paid_at),
+  };
+}
+
+function couponRows(db: Executor, where: SQL, extra: SQL = sql``) {
+  return query<Row>(db, sql`
+    SELECT c.id, c.code, c.redeemed_at, s.id AS sale_id, s.status AS sale_status, s.paid_at, s.checkout_data,
+           o.id AS offer_id, o.title AS offer_title, o.valid_until::text AS valid_until,
+           p.id AS option_id, p.title AS option_title, org.id AS organization_id, org.name AS organization_name,
+           si.paid_unit_cents, si.promo_code
+    FROM coupons c
+    JOIN sale_items si ON si.id = c.sale_item_id
+    JOIN sales s ON s.id = si.sale_id
+    JOIN offers o ON o.id = si.offer_id
+    JOIN price_options p ON p.id = si.price_option_id
+    JOIN organizations org ON org.id = o.organization_id
+    WHERE ${where} ${extra}`);
+}
+
+/** POST /verification/coupon/: what the till needs to know about a code, printed with or without dashes. */
+export async function verifyCoupon(db: Executor, scope: Scope, input: string): Promise<CouponView> {
+  const code = normalizeCouponCode(input);
+  if (!code) throw new HttpError(400, "Ese no es un código de cupón: son 12 letras y números, como ABCD-EFGH-JKLM.");
+  const [row] = await couponRows(db, sql`c.code = ${code} AND ${inScope(scope, sql`o.organization_id`)}`);
+  // Another organisation's coupon reads as unknown: a partner learns nothing about others' sales.
+  if (!row) throw notFound("No existe ningún cupón de tus ofertas con ese código.");
+  return toView(row);
+}
+
+export type RedeemHook = (tx: Executor, coupon: CouponView) => Promise<void>;
+
+/**
+ * POST /sales/redeem/{id}/: marks the coupon used, once. Two waiters pressing «Canjear» at the
+ * same moment both run the conditional update; the database lets exactly one of them change the
+ * row, and the other is told when it was redeemed. The feedback email is queued in the same
+ * transaction, so it exists exactly when the redemption does.
+ */
+export async function redeemCoupon(db: Executor, scope: Scope, id: string, onRedeemed?: RedeemHook): Promise<CouponView> {
+  return db.transaction(async (tx) => {
+    const [row] = await couponRows(tx, sql`c.id = ${id} AND ${inScope(scope, sql`o.organization_id`)}`);
+    if (!row) throw notFound("Cupón no encontrado.");
+    const before = toView(row);
+    if (before.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon: before });
+    if (before.state === "expired") throw new HttpError(409, `Este cupón caducó el ${before.offer.valid_until}.`, { coupon: before });
+    const won = await query<{ redeemed_at: Date | string }>(
+      tx,
+      sql`UPDATE coupons SET redeemed_at = now(), redeemed_by = ${scope.actor.id} WHERE id = ${id} AND redeemed_at IS NULL RETURNING redeemed_at`,
+    );
+    if (won.length === 0) {
+      const [now] = await couponRows(tx, sql`c.id = ${id}`);
+      const coupon = toView(now);
+      throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, { redeemed_at: coupon.redeemed_at, coupon });
+    }
+    const coupon = toView({ ...row, redeemed_at: won[0].redeemed_at });
+    if (onRedeemed) await onRedeemed(tx, coupon);
+    return coupon;
+  });
+}
+
+
+export async function partnerSales(
+  db: Executor,
+  scope: Scope,
+  filter: { date_from?: string | null; date_to?: string | null; offer?: string | null; organization?: string | null },
+): Promise<{ results: SaleRow[]; totals: { coupons: number; redeemed: number; revenue: string } }> {
+  const parts: SQL[] = [inScope(scope, sql`o.organization_id`), sql`s.paid_at IS NOT NULL`];
+  if (filter.date_from) parts.push(sql`s.paid_at >= ${filter.date_from}::date`);
+  if (filter.date_to) parts.push(sql`s.paid_at < ${filter.date_to}::date + 1`);
+  if (filter.offer) parts.push(sql`o.id = ${filter.offer}`);
+  if (filter.organization) parts.push(sql`o.organization_id = ${filter.organization}`);
+  const rows = await couponRows(db, sql.join(parts, sql` AND `), sql`ORDER BY s.paid_at DESC, c.code LIMIT 5000`);
+  const results = rows.map((r) => ({ ...toView(r), paid_price: fromCents(r.paid_unit_cents), promo_code: r.promo_code }));
+  const paid = rows.filter((r) => r.sale_status === "paid");
+  return {
+    results,
+    totals: {
+      coupons: results.length,
+      redeemed: results.filter((r) => r.state === "redeemed").length,
+      revenue: fromCents(paid.reduce((sum, r) => sum + r.paid_unit_cents, 0)),
+    },
+  };
+}
+
+/** Spreadsheet-safe CSV: «;» and decimal commas as Spanish Excel expects, a BOM for the accents. */
+export function salesCsv(rows: SaleRow[]): string {
+  const cell = (v: string | null) => {
+    let text = v ?? "";
+    // A cell starting with = + - @ would run as a formula in a spreadsheet.
+    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+    return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  const header = ["Fecha de pago", "Venta", "Oferta", "Opción", "Cliente", "Precio pagado", "Código promocional", "Cupón", "Estado", "Canjeado"];
+  const lines = rows.map((r) =>
+    [
+      r.paid_at ? formatDateTime(r.paid_at) : "",
+      r.sale_id,
+      r.offer.title,
+      r.option.title,
+      r.buyer_first_name,
+      formatCents(toCents(r.paid_price)).replace(" €", ""),
+      r.promo_code,
+      r.code,
+      r.state_label,
+      r.redeemed_at ? formatDateTime(r.redeemed_at) : "",
+    ]
+      .map(cell)
+      .join(";"),
+  );
+  return `\uFEFF${[header.join(";"), ...lines].join("\r\n")}\r\n`;
+}

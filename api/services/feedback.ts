@@ -1,0 +1,108 @@
+import { sql } from "drizzle-orm";
+import { query, type Executor } from "#api/db/client";
+import { HttpError } from "#api/http";
+import { queueMail } from "#api/mail/outbox";
+import { MIN_RATINGS_SHOWN, type Feedback } from "#lib/schemas/feedback";
+import type { OfferRating } from "#lib/schemas/offer";
+
+export const DEFAULT_FEEDBACK_DELAY_DAYS = 3;
+
+/**
+ * Queues the "¿qué tal?" mail for one buyer and offer, sent `delayDays` after `from`. One per
+ * email and offer, whatever causes it: the purchase queues it; redeeming a coupon calls this again
+ * with delayDays 0 (or a short delay), which only brings a still-queued request forward.
+ */
+export async function queueFeedbackRequest(
+  tx: Executor,
+  { email, offerId, delayDays = DEFAULT_FEEDBACK_DELAY_DAYS, from = new Date() }: { email: string; offerId: string; delayDays?: number; from?: Date },
+): Promise<void> {
+  const to = email.trim().toLowerCase();
+  const dedupeKey = `feedback:${offerId.toLowerCase()}:${to}`;
+  const sendAfter = new Date(from.getTime() + delayDays * 86_400_000);
+  await queueMail(tx, { kind: "feedback-request", to, dedupeKey, data: { offer_uuid: offerId.toLowerCase() }, sendAfter });
+  await tx.execute(sql`
+    UPDATE mail_outbox SET send_after = least(send_after, ${sendAfter.toISOString()}::timestamptz)
+    WHERE dedupe_key = ${dedupeKey} AND status = 'queued'`);
+}
+
+/** For the coupon redemption (partner issue): ask the buyer for a rating soon after they used it. */
+export async function queueFeedbackAfterRedemption(tx: Executor, { couponCode, delayHours = 2 }: { couponCode: string; delayHours?: number }): Promise<void> {
+  const [row] = await query<{ email: string; offer_id: string }>(tx, sql`
+    SELECT s.email, si.offer_id FROM coupons c
+    JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id
+    WHERE c.code = ${couponCode}`);
+  if (!row) return;
+  await queueFeedbackRequest(tx, { email: row.email, offerId: row.offer_id, delayDays: delayHours / 24 });
+}
+
+type FeedbackAnswer = Feedback;
+
+type FeedbackRow = { id: string; stars: number; offer_id: string; email: string; comment: string };
+const answer = (r: FeedbackRow): FeedbackAnswer => ({ id: r.id, feedback_stars: r.stars, offer_uuid: r.offer_id, user_email: r.email, comment: r.comment });
+
+/** Ratings count only from addresses that paid for the offer. */
+async function boughtIt(db: Executor, offerId: string, email: string): Promise<boolean> {
+  const rows = await query(db, sql`
+    SELECT 1 FROM sales s JOIN sale_items si ON si.sale_id = s.id
+    WHERE si.offer_id = ${offerId} AND lower(s.email) = ${email} AND s.status = 'paid' LIMIT 1`);
+  return rows.length > 0;
+}
+
+/**
+ * POST /public/offers/feedback/: one rating per email and offer. A later rating replaces the
+ * stars of the earlier one (keeping its comment), so a mail scanner that opens all five star
+ * links leaves one rating, the last, and nothing multiplies.
+ */
+export async function submitFeedback(db: Executor, input: { stars: number; offerId: string; email: string }): Promise<FeedbackAnswer> {
+  const email = input.email.trim().toLowerCase();
+  const offerId = input.offerId.toLowerCase();
+  const offer = await query(db, sql`SELECT 1 FROM offers WHERE id = ${offerId}`);
+  if (offer.length === 0) throw new HttpError(404, "Esta oferta no existe.");
+  if (!(await boughtIt(db, offerId, email))) {
+    throw new HttpError(403, "Solo pueden valorar una oferta quienes la han comprado con este correo.");
+  }
+  const [row] = await query<FeedbackRow>(db, sql`
+    INSERT INTO offer_feedback (offer_id, email, stars) VALUES (${offerId}, ${email}, ${input.stars})
+    ON CONFLICT (offer_id, email) DO UPDATE SET stars = excluded.stars, updated_at = now()
+    RETURNING id, stars, offer_id, email, comment`);
+  return answer(row);
+}
+
+/** PATCH changes what is given; PUT replaces the rating (a missing comment empties it). */
+export async function updateFeedback(
+  db: Executor,
+  id: string,
+  change: { stars?: number; comment?: string },
+  mode: "patch" | "put",
+): Promise<FeedbackAnswer> {
+  const comment = mode === "put" ? (change.comment ?? "") : change.comment;
+  const [row] = await query<FeedbackRow>(db, sql`
+    UPDATE offer_feedback SET
+      stars = coalesce(${change.stars ?? null}::int, stars),
+      comment = coalesce(${comment ?? null}::text, comment),
+      updated_at = now()
+    WHERE id = ${id}
+    RETURNING id, stars, offer_id, email, comment`);
+  if (!row) throw new HttpError(404, "No hemos encontrado esa valoración.");
+  return answer(row);
+}
+
+export async function getFeedback(db: Executor, id: string): Promise<FeedbackAnswer> {
+  const [row] = await query<FeedbackRow>(db, sql`SELECT id, stars, offer_id, email, comment FROM offer_feedback WHERE id = ${id}`);
+  if (!row) throw new HttpError(404, "No hemos encontrado esa valoración.");
+  return answer(row);
+}
+
+/**
+ * Average stars per offer, for offers with at least MIN_RATINGS_SHOWN ratings (fewer says little).
+ * Every stored rating is a verified buyer's: submitFeedback refuses anyone else.
+ */
+export async function offerRatings(db: Executor, offerIds: string[]): Promise<Map<string, OfferRating>> {
+  if (offerIds.length === 0) return new Map();
+  const ids = sql.join(offerIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const rows = await query<{ offer_id: string; average: string | number; count: number }>(db, sql`
+    SELECT offer_id, round(avg(stars)::numeric, 1) AS average, count(*)::int AS count
+    FROM offer_feedback WHERE offer_id IN (${ids})
+    GROUP BY offer_id HAVING count(*) >= ${MIN_RATINGS_SHOWN}`);
+  return new Map(rows.map((r) => [r.offer_id, { average: Number(r.average), count: Number(r.count) }]));
+}

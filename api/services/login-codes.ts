@@ -1,0 +1,103 @@
+import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
+import { LOGIN_CODE_LENGTH, LOGIN_CODE_MAX_TRIES, LOGIN_CODE_MINUTES } from "#lib/accounts";
+import type { Config } from "#lib/config.server";
+import type { Database, Executor } from "#api/db/client";
+import { loginCodes } from "#api/db/schema";
+import { queueMail } from "#api/mail/outbox";
+
+export type CodePurpose = "login" | "activation" | "reset_password" | "reset_email";
+
+/** The mail kind (api/mail/messages.ts) that carries each purpose's code. */
+const MAIL_KIND: Record<CodePurpose, string> = {
+  login: "login-code",
+  activation: "account-activation",
+  reset_password: "password-reset",
+  reset_email: "email-change",
+};
+
+/** Only a keyed hash is stored: a leaked table does not give away live codes. */
+const hashCode = (config: Config, email: string, code: string) =>
+  createHmac("sha256", config.jwtSecret).update(`${email}:${code}`).digest("hex");
+
+/**
+ * A new 6-digit code for this email and purpose, valid LOGIN_CODE_MINUTES, mailed through the
+ * outbox in the same transaction. Earlier codes of the same purpose stop working: only the
+ * newest mail is the right one.
+ */
+export async function sendCode(
+  db: Database,
+  config: Config,
+  { email, purpose, userId = null, newEmail = null, mailTo = email }: { email: string; purpose: CodePurpose; userId?: string | null; newEmail?: string | null; mailTo?: string },
+) {
+  const code = String(randomInt(0, 10 ** LOGIN_CODE_LENGTH)).padStart(LOGIN_CODE_LENGTH, "0");
+  await db.transaction(async (tx) => {
+    await tx
+      .update(loginCodes)
+      .set({ usedAt: new Date() })
+      .where(and(eq(loginCodes.email, email), eq(loginCodes.purpose, purpose), isNull(loginCodes.usedAt)));
+    const [row] = await tx
+      .insert(loginCodes)
+      .values({ email, purpose, codeHash: hashCode(config, email, code), userId, newEmail, expiresAt: new Date(Date.now() + LOGIN_CODE_MINUTES * 60_000) })
+      .returning({ id: loginCodes.id });
+    await queueMail(tx, {
+      kind: MAIL_KIND[purpose],
+      to: mailTo,
+      dedupeKey: `${MAIL_KIND[purpose]}:${row.id}`,
+      data: { code, minutes: LOGIN_CODE_MINUTES, email, new_email: newEmail },
+    });
+  });
+}
+
+/** Codes sent to this email in the last hour, for the per-email limit. */
+export async function codesSentSince(db: Executor, email: string, since: Date): Promise<number> {
+  const rows = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(loginCodes)
+    .where(and(eq(loginCodes.email, email), gt(loginCodes.createdAt, since)));
+  return Number(rows[0]?.n ?? 0);
+}
+
+export type CodeCheck =
+  | { valid: true; userId: string | null; newEmail: string | null }
+  | { valid: false; reason: "missing" | "wrong" | "exhausted"; triesLeft: number };
+
+/**
+ * Checks a code. Every wrong try counts, and after LOGIN_CODE_MAX_TRIES the code is dead even if
+ * the right one comes next: 6 digits and 5 tries give a guesser 1 chance in 200 000 per code.
+ * `consume` spends a right code (login, reset); verify-code only looks.
+ */
+export async function checkCode(
+  db: Database,
+  config: Config,
+  { email, purpose, code, consume }: { email: string; purpose: CodePurpose; code: string; consume: boolean },
+): Promise<CodeCheck> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(loginCodes)
+      .where(and(eq(loginCodes.email, email), eq(loginCodes.purpose, purpose), isNull(loginCodes.usedAt), gt(loginCodes.expiresAt, new Date())))
+      .orderBy(desc(loginCodes.createdAt))
+      .limit(1)
+      .for("update");
+    if (!row) return { valid: false, reason: "missing", triesLeft: 0 };
+    if (row.attempts >= LOGIN_CODE_MAX_TRIES) return { valid: false, reason: "exhausted", triesLeft: 0 };
+    const expected = Buffer.from(row.codeHash, "hex");
+    const given = Buffer.from(hashCode(config, email, code), "hex");
+    if (!timingSafeEqual(expected, given)) {
+      const attempts = row.attempts + 1;
+      await tx.update(loginCodes).set({ attempts }).where(eq(loginCodes.id, row.id));
+      const triesLeft = LOGIN_CODE_MAX_TRIES - attempts;
+      return { valid: false, reason: triesLeft > 0 ? "wrong" : "exhausted", triesLeft };
+    }
+    if (consume) await tx.update(loginCodes).set({ usedAt: new Date() }).where(eq(loginCodes.id, row.id));
+    return { valid: true, userId: row.userId, newEmail: row.newEmail };
+  });
+}
+
+/** The Spanish reason a code was refused. */
+export function codeProblem(check: Extract<CodeCheck, { valid: false }>): string {
+  if (check.reason === "missing") return "El código ha caducado o ya se ha usado. Pide uno nuevo.";
+  if (check.reason === "exhausted") return "Has agotado los intentos para este código. Pide uno nuevo.";
+  return `El código no es correcto. Te ${check.triesLeft === 1 ? "queda 1 intento" : `quedan ${check.triesLeft} intentos`}.`;
+}

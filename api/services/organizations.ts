@@ -1,0 +1,106 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Organization, Member } from "#lib/schemas/partner-api";
+import type { OrganizationInput } from "#lib/schemas/partner";
+import { query, type Executor } from "#api/db/client";
+import { organizationMembers, organizations } from "#api/db/schema";
+import { HttpError, notFound } from "#api/http";
+import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
+
+type Row = typeof organizations.$inferSelect;
+
+
+export function toOrganization(o: Row): Organization {
+  return {
+    uuid: o.id,
+    name: o.name,
+    tax_id: o.taxId,
+    email: o.email,
+    phone: o.phone,
+    website: o.website,
+    address: o.address,
+    province: o.province,
+    logo: o.logo,
+    created_at: o.createdAt.toISOString(),
+  };
+}
+
+function toColumns(input: Partial<OrganizationInput>) {
+  const columns: Partial<typeof organizations.$inferInsert> = {};
+  if (input.name !== undefined) columns.name = input.name;
+  if (input.tax_id !== undefined) columns.taxId = input.tax_id;
+  if (input.email !== undefined) columns.email = input.email;
+  if (input.phone !== undefined) columns.phone = input.phone;
+  if (input.website !== undefined) columns.website = input.website;
+  if (input.address !== undefined) columns.address = input.address;
+  if (input.province !== undefined) columns.province = input.province;
+  if (input.logo !== undefined) columns.logo = input.logo;
+  return columns;
+}
+
+export async function listOrganizations(db: Executor, scope: Scope, search?: string): Promise<Organization[]> {
+  const rows = await db
+    .select()
+    .from(organizations)
+    .where(and(inScope(scope, organizations.id), search ? sql`lower(${organizations.name}) LIKE ${`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined))
+    .orderBy(asc(organizations.name));
+  return rows.map(toOrganization);
+}
+
+/** The organisation when the caller may see it; 404 otherwise (a partner never learns it exists). */
+export async function findOrganization(db: Executor, scope: Scope, id: string): Promise<Row> {
+  if (!canSeeOrganization(scope, id)) throw notFound("Empresa no encontrada.");
+  const [row] = await db.select().from(organizations).where(eq(organizations.id, id));
+  if (!row) throw notFound("Empresa no encontrada.");
+  return row;
+}
+
+/** A partner who registers an organisation becomes its member; staff create it for others. */
+export async function createOrganization(db: Executor, scope: Scope, input: OrganizationInput): Promise<Organization> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.insert(organizations).values({ ...toColumns(input), name: input.name }).returning();
+    if (!scope.staff) await tx.insert(organizationMembers).values({ organizationId: row.id, userId: scope.actor.id });
+    return toOrganization(row);
+  });
+}
+
+export async function updateOrganization(db: Executor, scope: Scope, id: string, input: Partial<OrganizationInput>): Promise<Organization> {
+  await findOrganization(db, scope, id);
+  const columns = toColumns(input);
+  if (Object.keys(columns).length === 0) return toOrganization(await findOrganization(db, scope, id));
+  const [row] = await db.update(organizations).set(columns).where(eq(organizations.id, id)).returning();
+  return toOrganization(row);
+}
+
+/** Only an organisation that never published can go; one with offers keeps its sales' history. */
+export async function deleteOrganization(db: Executor, scope: Scope, id: string): Promise<void> {
+  await findOrganization(db, scope, id);
+  const [used] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM offers WHERE organization_id = ${id}`);
+  if (Number(used?.n) > 0) throw new HttpError(409, "Esta empresa tiene ofertas: archívalas en lugar de borrar la empresa.");
+  await db.delete(organizations).where(eq(organizations.id, id));
+}
+
+
+export async function listMembers(db: Executor, organizationId: string): Promise<Member[]> {
+  const rows = await query<{ user_id: string; email: string | null; first_name: string | null; created_at: Date | string }>(
+    db,
+    sql`SELECT m.user_id, u.email, u.first_name, m.created_at
+        FROM organization_members m LEFT JOIN users u ON u.id = m.user_id
+        WHERE m.organization_id = ${organizationId} ORDER BY m.created_at`,
+  );
+  return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
+}
+
+/** Staff add a member by email; a customer becomes a partner (staff stay staff). */
+export async function addMember(db: Executor, organizationId: string, email: string): Promise<Member[]> {
+  return db.transaction(async (tx) => {
+    const [user] = await query<{ id: string }>(tx, sql`SELECT id FROM users WHERE email = ${email.toLowerCase()}`);
+    if (!user) throw new HttpError(400, "No hay ninguna cuenta con ese correo. La persona debe registrarse antes.");
+    await tx.insert(organizationMembers).values({ organizationId, userId: user.id }).onConflictDoNothing();
+    await tx.execute(sql`UPDATE users SET role = 'partner' WHERE id = ${user.id} AND role = 'customer'`);
+    return listMembers(tx, organizationId);
+  });
+}
+
+export async function removeMember(db: Executor, organizationId: string, userId: string): Promise<void> {
+  await db.delete(organizationMembers).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
+}

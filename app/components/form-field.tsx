@@ -1,0 +1,70 @@
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import type { ReactNode } from "react";
+
+type AnyField = FieldMetadata<unknown>;
+
+/** The error line under a field: always rendered so a message never moves the next control. */
+export function FieldError({ field }: { field: Pick<AnyField, "errors" | "errorId"> }) {
+  return (
+    <p id={field.errorId} className="field-error">
+      {field.errors?.[0]}
+    </p>
+  );
+}
+
+type InputType = "text" | "email" | "tel" | "url" | "number" | "date" | "password" | "search";
+
+/** A labelled input wired to conform: name, native constraints, aria-invalid and aria-describedby. */
+export function TextField({
+  field,
+  label,
+  type = "text",
+  hint,
+  ...rest
+}: { field: AnyField; label: string; type?: InputType; hint?: ReactNode } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id">) {
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <input {...getInputProps(field as FieldMetadata<string>, { type })} {...rest} />
+      {hint ? <p className="field-hint">{hint}</p> : null}
+      <FieldError field={field} />
+    </div>
+  );
+}
+
+export function TextAreaField({ field, label, rows = 4 }: { field: AnyField; label: string; rows?: number }) {
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <textarea {...getTextareaProps(field as FieldMetadata<string>)} rows={rows} />
+      <FieldError field={field} />
+    </div>
+  );
+}
+
+export function SelectField({
+  field,
+  label,
+  options,
+  placeholder,
+}: {
+  field: AnyField;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  placeholder?: string;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{label}</label>
+      <select {...getSelectProps(field as FieldMetadata<string>)}>
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <FieldError field={field} />
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+import { randomBytes } from "node:crypto";
+import type { Config } from "#lib/config.server";
+
+/**
+ * The shop's Content-Security-Policy, built in one place: contentSecurityPolicy() below.
+ *
+ * Scripts run only from this origin or with the per-request nonce (Remix's inline scripts get it
+ * through <Scripts nonce>; a third-party script added by our own code copies it from any
+ * script[nonce] on the page). Forms may post only to this site and to the payment providers this
+ * server is configured for (the "Pagar" form's 303 goes to the provider's page, and form-action
+ * covers that redirect).
+ *
+ * To allow more sources (analytics, a tag manager, a payment SDK, maps, a captcha):
+ *   - from code, once at start: allowCspSources("script-src", "https://challenges.cloudflare.com");
+ *   - from configuration: CSP_EXTRA_SOURCES="script-src https://www.googletagmanager.com; frame-src https://challenges.cloudflare.com"
+ * Directives the policy does not set yet (connect-src, img-src, frame-src…) are added when a
+ * source is allowed for them; until then they are unrestricted, as before.
+ */
+
+export type CspDirective =
+  | "script-src"
+  | "connect-src"
+  | "img-src"
+  | "style-src"
+  | "font-src"
+  | "frame-src"
+  | "media-src"
+  | "worker-src"
+  | "form-action";
+
+const extra = new Map<CspDirective, Set<string>>();
+
+/** Adds sources to a directive for every response from now on. */
+export function allowCspSources(directive: CspDirective, ...sources: string[]): void {
+  const set = extra.get(directive) ?? new Set<string>();
+  for (const s of sources) if (isSource(s)) set.add(s);
+  extra.set(directive, set);
+}
+
+/** A host source or keyword; anything with ; , or spaces would inject another directive. */
+function isSource(s: string): boolean {
+  return /^(?:'[a-z-]+'|https?:\/\/[a-z0-9.*-]+(?::\d+)?(?:\/[^\s;,]*)?|[a-z0-9.*-]+\.[a-z]{2,}|https:|data:|blob:)$/i.test(s);
+}
+
+/** "script-src a b; frame-src c" → map of directive → sources (unknown directives ignored). */
+export function parseExtraSources(text: string | undefined): Map<CspDirective, string[]> {
+  const out = new Map<CspDirective, string[]>();
+  for (const part of (text ?? "").split(";")) {
+    const [name, ...sources] = part.trim().split(/\s+/);
+    if (!name || !KNOWN.has(name as CspDirective)) continue;
+    out.set(name as CspDirective, [...(out.get(name as CspDirective) ?? []), ...sources.filter(isSource)]);
+  }
+  return out;
+}
+
+const KNOWN = new Set<CspDirective>(["script-src", "connect-src", "img-src", "style-src", "font-src", "frame-src", "media-src", "worker-src", "form-action"]);
+
+/** Where each configured provider sends the buyer to pay (its hosted page or approval page). */
+export function paymentPageOrigins(config: Pick<Config, "PAYPAL_CLIENT_ID" | "PAYPAL_API_BASE" | "RAPYD_ACCESS_KEY" | "RAPYD_API_BASE" | "ALLPAY_LOGIN" | "ALLPAY_API_BASE">): string[] {
+  const origins: string[] = [];
+  if (config.PAYPAL_CLIENT_ID) {
+    origins.push(config.PAYPAL_API_BASE.includes("sandbox") ? "https://www.sandbox.paypal.com" : "https://www.paypal.com");
+  }
+  if (config.RAPYD_ACCESS_KEY) {
+    origins.push(config.RAPYD_API_BASE.includes("sandbox") ? "https://sandboxcheckout.rapyd.net" : "https://checkout.rapyd.net");
+  }
+  if (config.ALLPAY_LOGIN) origins.push(new URL(config.ALLPAY_API_BASE).origin);
+  return origins;
+}
+
+export function createNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/**
+ * The one builder of the policy. `framable`: the /iframe widget, which other sites may frame.
+ * `scripts: false` (development with Vite's own inline scripts) leaves script-src out.
+ */
+export function contentSecurityPolicy({
+  nonce,
+  framable,
+  config,
+  scripts = true,
+}: {
+  nonce: string;
+  framable: boolean;
+  config: Parameters<typeof paymentPageOrigins>[0] & Pick<Config, "CSP_EXTRA_SOURCES">;
+  scripts?: boolean;
+}): string {
+  const fromConfig = parseExtraSources(config.CSP_EXTRA_SOURCES);
+  const sources = (directive: CspDirective, base: string[]) =>
+    [...new Set([...base, ...(extra.get(directive) ?? []), ...(fromConfig.get(directive) ?? [])])].join(" ");
+  const directives: string[] = [];
+  if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", `'nonce-${nonce}'`])}`);
+  directives.push("object-src 'none'", "base-uri 'self'");
+  directives.push(`form-action ${sources("form-action", ["'self'", ...paymentPageOrigins(config)])}`);
+  directives.push(framable ? "frame-ancestors *" : "frame-ancestors 'none'");
+  for (const directive of KNOWN) {
+    if (directive === "script-src" || directive === "form-action") continue;
+    const list = sources(directive, []);
+    if (list) directives.push(`${directive} 'self' ${list}`);
+  }
+  return directives.join("; ");
+}

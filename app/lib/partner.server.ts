@@ -1,0 +1,74 @@
+import { redirect } from "@remix-run/node";
+import type { Role } from "#lib/roles";
+import type {
+  CouponView,
+  Member,
+  Organization,
+  PartnerLeadRecord,
+  PartnerOffer,
+  PartnerSales,
+  PromoCodeRecord,
+  UserRecord,
+} from "#lib/schemas/partner-api";
+import { api, ApiError } from "./api.server";
+import { viewer } from "./auth.server";
+import { getSession } from "./session.server";
+
+/**
+ * The partner portal and the staff area: an anonymous visitor is sent to log in and brought back;
+ * someone logged in with another role gets the plain 404 (the page does not exist for them).
+ * The API checks the token again on every call, object by object; this only decides the page.
+ */
+export async function requireRole(request: Request, roles: readonly Role[]) {
+  const me = viewer(await getSession(request));
+  if (!me) {
+    const url = new URL(request.url);
+    throw redirect(`/login?redirectTo=${encodeURIComponent(url.pathname + url.search)}`, 303);
+  }
+  if (!roles.includes(me.role)) throw new Response("Not Found", { status: 404 });
+  return me;
+}
+
+export const requirePartner = (request: Request) => requireRole(request, ["partner"]);
+export const requireStaff = (request: Request) => requireRole(request, ["staff"]);
+
+/** An API 404 (not theirs, or gone) is the page's 404 too. */
+export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw new Response("Not Found", { status: 404 });
+    throw error;
+  }
+}
+
+type Query = Record<string, string | undefined>;
+
+export const partnerApi = (request: Request) => ({
+  organizations: (query: Query = {}) => api<{ results: Organization[] }>("/organizations/", { request, query }),
+  organization: (id: string) => api<Organization & { members?: Member[] }>(`/organizations/${id}/`, { request }),
+  createOrganization: (body: unknown) => api<Organization>("/organizations/", { method: "POST", body, request }),
+  addMember: (id: string, email: string) => api<{ results: Member[] }>(`/organizations/${id}/members/`, { method: "POST", body: { email }, request }),
+  removeMember: (id: string, userId: string) => api<null>(`/organizations/${id}/members/${userId}/`, { method: "DELETE", request }),
+  offers: (query: Query = {}) => api<{ count: number; results: PartnerOffer[] }>("/offers/", { request, query: { page_size: "100", ...query } }),
+  offer: (id: string) => api<PartnerOffer>(`/offers/${id}/`, { request }),
+  createOffer: (body: unknown) => api<PartnerOffer>("/offers/", { method: "POST", body, request }),
+  updateOffer: (id: string, body: unknown) => api<PartnerOffer>(`/offers/${id}/`, { method: "PATCH", body, request }),
+  deleteOffer: (id: string) => api<null>(`/offers/${id}/`, { method: "DELETE", request }),
+  uploadImage: (body: { offer: string; image: string; cover: boolean; logo: boolean; alt: string }) =>
+    api<unknown>("/offers/images/", { method: "POST", body, request }),
+  updateImage: (id: string, body: unknown) => api<unknown>(`/offers/images/${id}/`, { method: "PATCH", body, request }),
+  deleteImage: (id: string) => api<null>(`/offers/images/${id}/`, { method: "DELETE", request }),
+  verifyCoupon: (code: string) => api<CouponView>("/verification/coupon/", { method: "POST", body: { code }, request }),
+  redeem: (id: string) => api<CouponView>(`/sales/redeem/${id}/`, { method: "POST", request }),
+  sales: (query: Query = {}) => api<PartnerSales>("/sales/partner/", { request, query }),
+  promoCodes: (query: Query = {}) => api<{ results: PromoCodeRecord[] }>("/promocodes/", { request, query }),
+  createPromoCode: (body: unknown) => api<PromoCodeRecord>("/promocodes/", { method: "POST", body, request }),
+  deletePromoCode: (id: string) => api<null>(`/promocodes/${id}/`, { method: "DELETE", request }),
+  users: (query: Query = {}) => api<{ results: UserRecord[] }>("/users/", { request, query }),
+  deleteUser: (id: string) => api<null>(`/users/${id}/`, { method: "DELETE", request }),
+  leads: () => api<{ results: PartnerLeadRecord[] }>("/partner-leads/", { request }),
+  refundRequired: () => api<{ results: RefundSale[] }>("/sales/refund_required/", { request }),
+});
+
+export type RefundSale = { sale_id: string; email: string; total: string; created_at: string; paid_at: string | null; provider: string };

@@ -1,0 +1,64 @@
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { isUuid } from "#lib/uuid";
+import { ApiError, salesApi } from "#app/lib/api.server";
+import { seo } from "#app/lib/seo";
+import { PurchaseCoupons } from "#app/components/purchase-coupons";
+
+export const meta: MetaFunction = () => seo({ title: "Tus cupones", description: "Los cupones de tu compra.", noindex: true });
+
+/** The link in the purchase confirmation mail: the signature stands in for an account. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const sale = params.get("sale");
+  const sig = params.get("sig");
+  if (!sale || !sig) throw redirect("/");
+  if (!isUuid(sale)) throw data(null, { status: 404 });
+  try {
+    const purchase = await salesApi.signedPurchase(sale.toLowerCase(), sig);
+    const pdf = `/api/v0/sales/purchase/${purchase.sale_id}/vouchers.pdf?${new URLSearchParams({ sig })}`;
+    return data({ purchase, pdf }, { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } });
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+export default function OrderCoupons() {
+  const { purchase, pdf } = useLoaderData<typeof loader>();
+  return (
+    <section className="narrow">
+      <h1>Tus cupones</h1>
+      <p>
+        Pedido nº <strong>{purchase.sale_id.slice(0, 8).toUpperCase()}</strong> para <strong>{purchase.email}</strong>. Enseña cada
+        código (impreso o en el móvil) al llegar al establecimiento.
+      </p>
+      <p>
+        <a href={pdf} className="btn" download>
+          Descargar los cupones en PDF
+        </a>
+      </p>
+      <PurchaseCoupons purchase={purchase} details />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const invalid = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <div className="error-page">
+      <h1>{invalid ? "Este enlace no es válido" : "No hemos podido cargar tus cupones"}</h1>
+      <p>
+        {invalid
+          ? "Este enlace no es válido o está incompleto. Usa el botón «Ver mis cupones» del correo de confirmación tal cual te llegó."
+          : "Inténtalo de nuevo en unos minutos."}
+      </p>
+      <p>
+        <Link to="/" className="btn">
+          Ir a la página principal
+        </Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ORDER_HISTORY_PAGE_SIZE } from "#lib/accounts";
+import { formatDate } from "#lib/dates";
+import { formatPrice } from "#lib/prices";
+import { COUPON_STATE_LABELS, type CustomerPurchase } from "#lib/schemas/customer";
+import { ApiError, customerApi } from "#app/lib/api.server";
+import { viewer } from "#app/lib/auth.server";
+import { getSession } from "#app/lib/session.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Mis pedidos", description: "Tus compras y cupones.", noindex: true });
+
+/** The key the purchases list is known by (spec section 7: cached under ORDER_HISTORY). */
+export const ORDER_HISTORY = "ORDER_HISTORY";
+
+/** spec section 2: logged-in only, otherwise the main page. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  if (!viewer(await getSession(request))) throw redirect("/");
+  const page = Math.max(1, Math.min(10_000, Number(new URL(request.url).searchParams.get("page")) || 1));
+  try {
+    const list = await customerApi.purchases(page, request);
+    return data(
+      { key: ORDER_HISTORY, page, pages: Math.max(1, Math.ceil(list.count / ORDER_HISTORY_PAGE_SIZE)), count: list.count, purchases: list.results },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
+  } catch (error) {
+    // The session died between the refresh and this call: log in again.
+    if (error instanceof ApiError && error.status === 401) throw redirect("/login?redirectTo=%2Forder%2Fhistory");
+    throw error;
+  }
+}
+
+const STATUS_LABELS: Record<string, string> = {
+  paid: "Pagado",
+  pending: "Pendiente de pago",
+  refund_required: "Reembolso en curso",
+};
+
+function Stars({ offer, email }: { offer: string; email: string }) {
+  return (
+    <p className="rate-links">
+      <span>Valorar:</span>
+      {[1, 2, 3, 4, 5].map((n) => (
+        <Link key={n} to={`/feedback?${new URLSearchParams({ rate: String(n), offer, email })}`} aria-label={n === 1 ? "Valorar con 1 estrella" : `Valorar con ${n} estrellas`}>
+          {"★".repeat(n)}
+        </Link>
+      ))}
+    </p>
+  );
+}
+
+function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
+  return (
+    <article className="purchase" aria-labelledby={`purchase-${purchase.sale_id}`}>
+      <header className="purchase-head">
+        <h2 id={`purchase-${purchase.sale_id}`}>Pedido del {formatDate(purchase.paid_at ?? purchase.created_at)}</h2>
+        <p>
+          <span className={`status status-${purchase.status}`}>{STATUS_LABELS[purchase.status] ?? purchase.status}</span> ·{" "}
+          <strong>{formatPrice(purchase.total)}</strong>
+        </p>
+      </header>
+      <ul className="purchase-items">
+        {purchase.items.map((item) => (
+          <li key={`${item.offer_uuid}-${item.option_title}`}>
+            <p className="purchase-item-title">
+              <Link to={`/ofertas/${item.offer_uuid}/`}>{item.title}</Link>
+            </p>
+            <p className="muted">
+              {item.option_title} · {item.quantity} × {formatPrice(item.paid_unit_price)}
+              {item.valid_until ? ` · válido hasta el ${formatDate(item.valid_until)}` : ""}
+              {item.for_present ? " · regalo" : ""}
+            </p>
+            {item.coupons.length ? (
+              <ul className="coupon-list" aria-label={`Cupones de ${item.title}`}>
+                {item.coupons.map((coupon) => (
+                  <li key={coupon.uuid} className="coupon-row">
+                    <code data-testid="history-coupon-code">{coupon.code}</code>
+                    <span className={`coupon-state coupon-${coupon.state}`}>{COUPON_STATE_LABELS[coupon.state]}</span>
+                    {/* A document load, not a fetch: the browser itself saves the PDF, with or without JS. */}
+                    <Form method="post" action="/order/coupon-pdf" reloadDocument className="inline-form">
+                      <input type="hidden" name="intent" value="download" />
+                      <input type="hidden" name="coupon" value={coupon.uuid} />
+                      <button type="submit" className="btn btn-small btn-secondary" aria-label={`Descargar el cupón ${coupon.code} en PDF`}>
+                        Descargar PDF
+                      </button>
+                    </Form>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+            {purchase.status === "paid" ? <Stars offer={item.offer_uuid} email={purchase.email} /> : null}
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+}
+
+export default function OrderHistory() {
+  const { purchases, page, pages, count } = useLoaderData<typeof loader>();
+  return (
+    <section className="order-history">
+      <h1>Mis pedidos</h1>
+      {count === 0 ? (
+        <div className="empty-state">
+          <p>Todavía no has comprado nada con esta cuenta. Cuando compres, tus pedidos y cupones aparecerán aquí.</p>
+          <p>
+            <Link to="/ofertas/" className="btn">
+              Ver ofertas
+            </Link>
+          </p>
+        </div>
+      ) : (
+        <>
+          {purchases.map((p) => (
+            <PurchaseCard key={p.sale_id} purchase={p} />
+          ))}
+          {pages > 1 ? (
+            <nav className="pagination" aria-label="Páginas de pedidos">
+              {page > 1 ? <Link to={`?page=${page - 1}`}>Anterior</Link> : null}
+              <span>
+                Página {page} de {pages}
+              </span>
+              {page < pages ? <Link to={`?page=${page + 1}`}>Siguiente</Link> : null}
+            </nav>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}

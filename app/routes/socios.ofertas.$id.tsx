@@ -1,0 +1,250 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
+import { OFFER_STATUS_LABELS } from "#lib/offer-status";
+import { REGIONS } from "#lib/regions";
+import { MAX_PRICE_OPTIONS, OfferSchema } from "#lib/schemas/partner";
+import { isUuid } from "#lib/uuid";
+import { FieldError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
+import { ApiError } from "#app/lib/api.server";
+import { readForm } from "#app/lib/form.server";
+import { orNotFound, partnerApi, requirePartner } from "#app/lib/partner.server";
+import { redirectWithToast } from "#app/lib/session.server";
+
+const MAX_UPLOAD_BYTES = 6 * 1024 * 1024;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requirePartner(request);
+  const client = partnerApi(request);
+  const isNew = params.id === "nueva";
+  if (!isNew && !isUuid(params.id)) throw new Response("Not Found", { status: 404 });
+  const [orgs, offer] = await Promise.all([client.organizations(), isNew ? null : orNotFound(client.offer(params.id!))]);
+  return data({ organizations: orgs.results, offer }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** Blank option rows after the existing ones, so a new option can be added without JavaScript. */
+function optionRows<T extends object>(existing: T[]): Partial<T>[] {
+  const rows: Partial<T>[] = [...existing];
+  while (rows.length < Math.min(MAX_PRICE_OPTIONS, existing.length + 2)) rows.push({});
+  return rows;
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requirePartner(request);
+  const client = partnerApi(request);
+  const form = await readForm(request, { maxBytes: MAX_UPLOAD_BYTES });
+  const intent = String(form.get("intent") ?? "save");
+  const id = params.id!;
+  const here = `/socios/ofertas/${id}`;
+  const fail = (error: unknown) => {
+    if (error instanceof ApiError && error.status < 500) return redirectWithToast(here, { type: "error", text: error.message }, request);
+    throw error;
+  };
+  if (intent === "upload") {
+    const file = form.get("image");
+    if (!(file instanceof File) || file.size === 0) return redirectWithToast(here, { type: "error", text: "Elige una imagen para subir." }, request);
+    const role = String(form.get("role") ?? "photo");
+    try {
+      await client.uploadImage({
+        offer: id,
+        image: Buffer.from(await file.arrayBuffer()).toString("base64"),
+        cover: role === "cover",
+        logo: role === "logo",
+        alt: String(form.get("alt") ?? "").slice(0, 200),
+      });
+    } catch (error) {
+      return fail(error);
+    }
+    return redirectWithToast(here, { type: "success", text: "Imagen subida." }, request);
+  }
+  if (intent === "image-cover" || intent === "image-delete") {
+    const image = String(form.get("image") ?? "");
+    if (!isUuid(image)) return redirect(here, 303);
+    try {
+      if (intent === "image-cover") await client.updateImage(image, { cover: true });
+      else await client.deleteImage(image);
+    } catch (error) {
+      return fail(error);
+    }
+    return redirectWithToast(here, { type: "success", text: intent === "image-cover" ? "Portada cambiada." : "Imagen borrada." }, request);
+  }
+  const submission = parseWithZod(form, { schema: OfferSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    const saved = id === "nueva" ? await client.createOffer(submission.value) : await client.updateOffer(id, submission.value);
+    return redirectWithToast(`/socios/ofertas/${saved.uuid}`, { type: "success", text: id === "nueva" ? "Oferta creada como borrador. Añade una foto y envíala a revisión." : "Cambios guardados." }, request);
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
+    throw error;
+  }
+}
+
+type OptionRow = { uuid?: string; title?: string; actual_price?: string; regular_price?: string; available?: string; per_customer?: string };
+type OfferForm = {
+  organization: string;
+  title: string;
+  summary: string;
+  description: string;
+  conditions: string;
+  category: string;
+  region: string;
+  address: string;
+  offer_type: string;
+  valid_from: string;
+  valid_until: string;
+  price_options: OptionRow[];
+};
+
+const categoryOptions = CATEGORY_IDS.map((id) => ({ value: id, label: CATEGORY_LABELS[id] }));
+const provinceOptions = REGIONS.map((r) => ({ value: r.value, label: r.label }));
+const typeOptions = OFFER_TYPES.map((t) => ({ value: t, label: OFFER_TYPE_LABELS[t] }));
+
+export default function EditOffer() {
+  const { organizations, offer } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<OfferForm>({
+    id: "offer-form",
+    lastResult,
+    constraint: getZodConstraint(OfferSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    defaultValue: {
+      organization: offer?.organization.uuid ?? (organizations.length === 1 ? organizations[0].uuid : ""),
+      title: offer?.title ?? "",
+      summary: offer?.summary ?? "",
+      description: offer?.description ?? "",
+      conditions: offer?.conditions ?? "",
+      category: offer?.category ?? "",
+      region: offer?.region ?? "",
+      address: offer?.address ?? "",
+      offer_type: offer?.offer_type ?? "regular",
+      valid_from: offer?.valid_from ?? "",
+      valid_until: offer?.valid_until ?? "",
+      price_options: optionRows(
+        (offer?.price_options ?? []).map((p) => ({
+          uuid: p.uuid,
+          title: p.title,
+          actual_price: p.actual_price,
+          regular_price: p.regular_price,
+          available: String(p.available),
+          per_customer: p.per_customer === null ? "" : String(p.per_customer),
+        })),
+      ),
+    },
+    // The form's own field shape (strings) is typed above; the schema's parsed output differs (numbers, nulls).
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: OfferSchema }) as never,
+  });
+  const rows = fields.price_options.getFieldList();
+  return (
+    <section className="portal-section">
+      <h1>{offer ? offer.title : "Nueva oferta"}</h1>
+      {offer ? (
+        <p>
+          Estado: <span className={`status-pill status-${offer.status}`}>{OFFER_STATUS_LABELS[offer.status]}</span>
+          {offer.review_note ? <span className="field-error"> Devuelta por el equipo: {offer.review_note}</span> : null}
+        </p>
+      ) : null}
+      <Form method="post" className="stack-form" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="save" />
+        {form.errors?.length ? (
+          <p className="notice notice-error" role="alert" id={form.errorId}>
+            {form.errors[0]}
+          </p>
+        ) : null}
+        <div className="form-grid">
+          <SelectField field={fields.organization} label="Empresa" options={organizations.map((o) => ({ value: o.uuid, label: o.name }))} placeholder="Elige la empresa" />
+          <TextField field={fields.title} label="Título" />
+          <SelectField field={fields.category} label="Categoría" options={categoryOptions} placeholder="Elige una categoría" />
+          <SelectField field={fields.region} label="Provincia" options={provinceOptions} placeholder="Elige una provincia" />
+          <TextField field={fields.address} label="Dirección" />
+          <SelectField field={fields.offer_type} label="Tipo de oferta" options={typeOptions} />
+          <TextField field={fields.valid_from} label="Válida desde" type="date" />
+          <TextField field={fields.valid_until} label="Válida hasta" type="date" />
+        </div>
+        <TextAreaField field={fields.summary} label="Resumen" rows={2} />
+        <TextAreaField field={fields.description} label="Descripción" rows={5} />
+        <TextAreaField field={fields.conditions} label="Condiciones" rows={3} />
+        <fieldset className="option-rows">
+          <legend>Opciones de precio</legend>
+          <p className="field-hint">Deja en blanco las filas que no uses. Un cambio de precio solo afecta a las próximas compras.</p>
+          <FieldError field={fields.price_options} />
+          {rows.map((row, i) => {
+            const o = row.getFieldset();
+            return (
+              <fieldset key={row.key} className="option-row">
+                <legend>Opción {i + 1}</legend>
+                <input {...getInputProps(o.uuid, { type: "hidden" })} />
+                <TextField field={o.title} label={`Nombre de la opción ${i + 1}`} />
+                <TextField field={o.actual_price} label={`Precio de oferta ${i + 1} (€)`} inputMode="decimal" />
+                <TextField field={o.regular_price} label={`Precio habitual ${i + 1} (€)`} inputMode="decimal" />
+                <TextField field={o.available} label={`Entradas a la venta ${i + 1}`} inputMode="numeric" />
+                <TextField field={o.per_customer} label={`Máximo por cliente ${i + 1}`} inputMode="numeric" />
+              </fieldset>
+            );
+          })}
+        </fieldset>
+        <button type="submit" className="btn btn-large">
+          {offer ? "Guardar cambios" : "Crear oferta"}
+        </button>
+      </Form>
+
+      {offer ? (
+        <section className="portal-section" aria-labelledby="images-title">
+          <h2 id="images-title">Imágenes</h2>
+          <ul className="image-list">
+            {offer.images.map((img) => (
+              <li key={img.uuid}>
+                <img src={img.variants[1]?.url ?? img.image_url} alt={img.alt} width={img.variants[1]?.width ?? img.width} height={img.variants[1]?.height ?? img.height} loading="lazy" />
+                <span className="small">{img.cover ? "Portada" : img.logo ? "Logotipo" : "Galería"}</span>
+                <div className="row-actions">
+                  {!img.cover && !img.logo ? (
+                    <Form method="post" className="inline-form">
+                      <input type="hidden" name="intent" value="image-cover" />
+                      <input type="hidden" name="image" value={img.uuid} />
+                      <button type="submit" className="btn btn-small btn-secondary">
+                        Usar como portada
+                      </button>
+                    </Form>
+                  ) : null}
+                  <Form method="post" className="inline-form">
+                    <input type="hidden" name="intent" value="image-delete" />
+                    <input type="hidden" name="image" value={img.uuid} />
+                    <button type="submit" className="btn btn-small btn-secondary">
+                      Borrar
+                    </button>
+                  </Form>
+                </div>
+              </li>
+            ))}
+          </ul>
+          <Form method="post" encType="multipart/form-data" className="stack-form">
+            <input type="hidden" name="intent" value="upload" />
+            <div className="form-grid">
+              <div className="field">
+                <label htmlFor="image-file">Imagen (JPEG, PNG o WebP, hasta 5 MB)</label>
+                <input id="image-file" name="image" type="file" accept="image/jpeg,image/png,image/webp" required />
+              </div>
+              <div className="field">
+                <label htmlFor="image-role">Uso</label>
+                <select id="image-role" name="role" defaultValue={offer.images.some((i) => i.cover) ? "photo" : "cover"}>
+                  <option value="cover">Portada</option>
+                  <option value="photo">Galería</option>
+                  <option value="logo">Logotipo</option>
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor="image-alt">Descripción de la imagen</label>
+                <input id="image-alt" name="alt" type="text" maxLength={200} />
+              </div>
+            </div>
+            <button type="submit" className="btn btn-secondary">
+              Subir imagen
+            </button>
+          </Form>
+        </section>
+      ) : null}
+    </section>
+  );
+}

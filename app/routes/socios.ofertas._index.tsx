@@ -1,0 +1,89 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { OFFER_STATUS_LABELS, OFFER_STATUSES, transitionsFrom } from "#lib/offer-status";
+import { formatPrice } from "#lib/prices";
+import { ApiError } from "#app/lib/api.server";
+import { readForm } from "#app/lib/form.server";
+import { partnerApi, requirePartner } from "#app/lib/partner.server";
+import { redirectWithToast } from "#app/lib/session.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePartner(request);
+  const { results } = await partnerApi(request).offers();
+  return data({ offers: results }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+const StatusChange = z.object({ offer: z.string().uuid(), status: z.enum(OFFER_STATUSES) });
+
+/** A change of status from the list (submit for review, pause, resume, archive); the API decides. */
+export async function action({ request }: ActionFunctionArgs) {
+  await requirePartner(request);
+  const parsed = StatusChange.safeParse(Object.fromEntries(await readForm(request)));
+  if (!parsed.success) return redirectWithToast("/socios/ofertas", { type: "error", text: "Acción no válida." }, request);
+  try {
+    await partnerApi(request).updateOffer(parsed.data.offer, { status: parsed.data.status });
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return redirectWithToast("/socios/ofertas", { type: "error", text: error.message }, request);
+    throw error;
+  }
+  return redirectWithToast("/socios/ofertas", { type: "success", text: `Oferta: ${OFFER_STATUS_LABELS[parsed.data.status]}.` }, request);
+}
+
+export default function MyOffers() {
+  const { offers } = useLoaderData<typeof loader>();
+  return (
+    <section className="portal-section">
+      <div className="row-actions" style={{ justifyContent: "space-between", alignItems: "center" }}>
+        <h1 style={{ margin: 0 }}>Mis ofertas</h1>
+        <Link to="/socios/ofertas/nueva" className="btn">
+          Crear oferta
+        </Link>
+      </div>
+      {offers.length === 0 ? <p className="empty-state">Todavía no tienes ofertas. Crea la primera.</p> : null}
+      <div className="table-scroll">
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Oferta</th>
+              <th scope="col">Estado</th>
+              <th scope="col">Desde</th>
+              <th scope="col">Vendidas</th>
+              <th scope="col">Acciones</th>
+            </tr>
+          </thead>
+          <tbody>
+            {offers.map((o) => (
+              <tr key={o.uuid}>
+                <td>
+                  <Link to={`/socios/ofertas/${o.uuid}`}>{o.title}</Link>
+                  <br />
+                  <span className="muted small">{o.organization.name}</span>
+                  {o.review_note ? <p className="field-error">Devuelta: {o.review_note}</p> : null}
+                </td>
+                <td>
+                  <span className={`status-pill status-${o.status}`}>{OFFER_STATUS_LABELS[o.status]}</span>
+                </td>
+                <td>{o.price_options.length ? formatPrice(o.price_options.reduce((m, p) => (Number(p.actual_price) < Number(m) ? p.actual_price : m), o.price_options[0].actual_price)) : "—"}</td>
+                <td>{o.price_options.reduce((n, p) => n + p.sold, 0)}</td>
+                <td>
+                  <div className="row-actions">
+                    {transitionsFrom(o.status, { staff: false }).map((t) => (
+                      <Form method="post" key={t.to} className="inline-form">
+                        <input type="hidden" name="offer" value={o.uuid} />
+                        <input type="hidden" name="status" value={t.to} />
+                        <button type="submit" className="btn btn-small btn-secondary" aria-label={`${t.label}: ${o.title}`}>
+                          {t.label}
+                        </button>
+                      </Form>
+                    ))}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * npm run digest: queues the marketing digest for every subscribed customer now, and sends it.
+ *
+ * - DATABASE_URL (PostgreSQL): connects, queues, and makes one delivery pass; a running server's
+ *   worker would send them too, and SKIP LOCKED keeps the two from sending one message twice.
+ * - Embedded PGlite: the database has one owner. A running server on this DATA_DIR is asked to do
+ *   it through its control socket (api/control.ts); with no server, this opens the database itself.
+ */
+import { ConfigError, loadConfig } from "#lib/config.server";
+import { openDatabase } from "#api/db/client";
+import { migrate } from "#api/db/migrate";
+import { queueDigestNow } from "#api/mail/digest";
+import { createMailTransport } from "#api/mail/transport";
+import { deliverDue } from "#api/mail/worker";
+import { askOwnerToQueueDigest } from "#api/mail/digest-command";
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+if (!config.DATABASE_URL) {
+  const answer = await askOwnerToQueueDigest(config.dataDir);
+  if (answer) {
+    console.log(`Boletín ${answer.runId}: ${answer.queued} correo(s) en cola en el servidor en marcha, que los envía.`);
+    process.exit(0);
+  }
+}
+
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+try {
+  await migrate(database.db);
+  const run = await queueDigestNow(database.db);
+  console.log(`Boletín ${run.runId}: ${run.queued} correo(s) en cola.`);
+  const transport = createMailTransport(config);
+  let total = 0;
+  for (;;) {
+    const pass = await deliverDue(database.db, { transport, config, batch: 50 });
+    total += pass.sent;
+    if (pass.sent + pass.failed + pass.retrying + pass.skipped === 0) break;
+  }
+  transport.close();
+  console.log(`Enviados: ${total}.`);
+} finally {
+  await database.close();
+}

@@ -1,0 +1,62 @@
+import { setupServer } from "msw/node";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { partnerLeads } from "#api/db/schema";
+import { CAPTCHA_MESSAGES } from "#lib/captcha";
+import { createTurnstileMockState, TURNSTILE_TEST_SECRET, turnstileHandlers, type TurnstileMockState } from "#tests/mocks/turnstile";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+
+// Only Turnstile is mocked; our own API on 127.0.0.1 is reached for real.
+const server = setupServer();
+let api: TestApi;
+let turnstile: TurnstileMockState;
+let seq = 0;
+const lead = () => ({ business_name: "Bar Pepe", contact_name: "Pepe Ruiz", email: `pepe${++seq}@barpepe.es`, phone: "912 345 678", province: "Sevilla", category: "restaurants", message: "" });
+
+beforeAll(async () => {
+  server.listen({ onUnhandledRequest: (req, print) => (new URL(req.url).hostname === "127.0.0.1" ? undefined : print.error()) });
+  api = await startTestApi({ env: { CAPTCHA_SITE_KEY: "1x00000000000000000000AA", CAPTCHA_SECRET: TURNSTILE_TEST_SECRET } });
+});
+afterAll(async () => {
+  server.close();
+  await api.close();
+});
+beforeEach(() => {
+  server.resetHandlers();
+  turnstile = createTurnstileMockState();
+  server.use(...turnstileHandlers(turnstile));
+});
+
+const leads = async () => (await api.db.select().from(partnerLeads)).map((r) => r.email);
+
+describe("the become-partner form's captcha (Turnstile, verified by the API)", () => {
+  it("a valid token passes and the lead is stored", async () => {
+    const body = lead();
+    expect((await call(api, "/sales/become_partner/", { body: { ...body, captcha_token: "valid-token" } })).status).toBe(201);
+    expect(await leads()).toContain(body.email);
+    expect(turnstile.calls[0].get("remoteip")).toBe("127.0.0.1");
+  });
+
+  it("an invalid token is refused with a Spanish 400 and nothing is stored", async () => {
+    const body = lead();
+    const res = await call(api, "/sales/become_partner/", { body: { ...body, captcha_token: "forged" } });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toBe(CAPTCHA_MESSAGES.invalid);
+    expect(await leads()).not.toContain(body.email);
+  });
+
+  it("the provider being down fails closed: 503 with a clear Spanish message, nothing stored", async () => {
+    turnstile.down = true;
+    const body = lead();
+    const res = await call(api, "/sales/become_partner/", { body: { ...body, captcha_token: "valid-token" } });
+    expect(res.status).toBe(503);
+    expect(res.body.detail).toBe(CAPTCHA_MESSAGES.unavailable);
+    expect(await leads()).not.toContain(body.email);
+  });
+
+  it("without a token (no JavaScript) the form still works: rate limits and the honeypot stand alone", async () => {
+    const body = lead();
+    expect((await call(api, "/sales/become_partner/", { body })).status).toBe(201);
+    expect(await leads()).toContain(body.email);
+    expect(turnstile.calls).toHaveLength(0);
+  });
+});

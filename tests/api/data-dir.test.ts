@@ -1,0 +1,162 @@
+/**
+ * One owner per embedded database, and a first start that survives kill -9 at any moment.
+ * Real child processes, real signals: PGlite only (PostgreSQL has no DATA_DIR database).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { askOwner, claimDataDir, DataDirInUseError, NoOwnerError, registerControlCommand } from "#api/control";
+import { readdir } from "node:fs/promises";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SCRIPT = path.join(ROOT, "tests/support/start-database.ts");
+const dirs: string[] = [];
+const children = new Set<ChildProcess>();
+
+function tempDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "ofertas-datadir-"));
+  dirs.push(dir);
+  return dir;
+}
+
+// A failed test must not leave a child holding a directory for the next one.
+afterEach(() => {
+  for (const child of children) child.kill("SIGKILL");
+});
+
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+type Run = { child: ChildProcess; lines: string[]; waitFor: (re: RegExp, ms?: number) => Promise<string>; exit: Promise<number | null> };
+
+function start(dataDir: string, port = 0): Run {
+  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), TEST_DATABASE_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.add(child);
+  const lines: string[] = [];
+  const waiters: { re: RegExp; resolve: (line: string) => void }[] = [];
+  const onLine = (line: string) => {
+    lines.push(line);
+    for (const w of [...waiters]) {
+      if (w.re.test(line)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
+    }
+  };
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buffer = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => {
+      buffer += chunk;
+      let end;
+      while ((end = buffer.indexOf("\n")) !== -1) {
+        onLine(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+      }
+    });
+  }
+  const exit = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      children.delete(child);
+      resolve(code);
+    }),
+  );
+  const waitFor = (re: RegExp, ms = 240_000) => {
+    const seen = lines.find((l) => re.test(l));
+    if (seen) return Promise.resolve(seen);
+    return new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no ${re} in ${ms} ms; output:\n${lines.join("\n")}`)), ms);
+      waiters.push({ re, resolve: (l) => (clearTimeout(timer), resolve(l)) });
+      void exit.then((code) => reject(new Error(`exited ${code} before ${re}; output:\n${lines.join("\n")}`)));
+    });
+  };
+  return { child, lines, waitFor, exit };
+}
+
+async function kill9(run: Run) {
+  run.child.kill("SIGKILL");
+  await run.exit;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("one owner per DATA_DIR", () => {
+  // initdb is the slow part (seconds); the first test builds one data directory the hard way and
+  // the second reuses it.
+  const dataDir = tempDataDir();
+
+  it("kill -9 at any moment of the first start: the next start finishes with the whole catalogue", async () => {
+    const migrations = (await readdir(path.join(ROOT, "api/db/migrations"))).filter((f) => f.endsWith(".sql")).sort();
+    // Each run is killed later than the one before; a run killed before the database was put in
+    // place starts over, so every restart reaches the next moment. Last, a kill while serving.
+    const moments: [string, number][] = [
+      ["initdb", 200], // inside initdb
+      ["prepare", 0], // migrations running on the scratch cluster
+      ["prepare", 300], // demo catalogue being written
+      ["ready", 0],
+    ];
+    for (const [phase, delay] of moments) {
+      const doomed = start(dataDir);
+      await doomed.waitFor(new RegExp(`^phase:${phase}$`));
+      if (delay) await sleep(delay);
+      await kill9(doomed);
+      expect(readdirSync(dataDir).filter((f) => f === "pglite.init" || f === "pglite").length, `killed at ${phase}+${delay}ms`).toBeLessThanOrEqual(2);
+    }
+    const next = start(dataDir);
+    const state = JSON.parse((await next.waitFor(/^state:/)).slice(6));
+    expect(state).toEqual({ offers: 60, migrations });
+    expect(readdirSync(dataDir).filter((f) => f.startsWith("pglite"))).toEqual(["pglite"]);
+    await kill9(next);
+  }, 1_200_000);
+
+  it("a second process on the same DATA_DIR refuses to start and names the first; kill -9 frees it", async () => {
+    const first = start(dataDir, 4999);
+    await first.waitFor(/^state:/);
+    // Same directory through another path: the lock follows the real path.
+    const alias = path.join(dataDir, "..", path.basename(dataDir));
+    const second = start(alias);
+    expect(await second.exit).toBe(3);
+    const message = second.lines.join("\n");
+    expect(message).toContain(`pid ${first.child.pid}`);
+    expect(message).toContain("http://localhost:4999");
+    expect(message).toMatch(/ya lo usa otro proceso/);
+
+    await kill9(first);
+    // No stale lock: the kernel freed the socket with the process.
+    const third = start(dataDir);
+    const state = JSON.parse((await third.waitFor(/^state:/)).slice(6));
+    expect(state.offers).toBe(60);
+    await kill9(third);
+  }, 600_000);
+
+  it("answers commands on the control channel; askOwner says when nobody owns the directory", async () => {
+    const dir = tempDataDir();
+    await expect(askOwner(dir, "whois")).rejects.toBeInstanceOf(NoOwnerError);
+    const claim = await claimDataDir(dir);
+    try {
+      registerControlCommand("test-echo", async (args) => ({ echoed: args.text }));
+      registerControlCommand("test-fail", () => {
+        throw new Error("No se puede ahora.");
+      });
+      claim.setPort(4321);
+      expect(await askOwner(dir, "whois")).toMatchObject({ pid: process.pid, port: 4321 });
+      expect(await askOwner(dir, "test-echo", { text: "hola" })).toEqual({ echoed: "hola" });
+      await expect(askOwner(dir, "test-fail")).rejects.toThrow("No se puede ahora.");
+      await expect(askOwner(dir, "nope")).rejects.toThrow(/Comando desconocido/);
+      const again = await claimDataDir(dir).catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(DataDirInUseError);
+      expect((again as DataDirInUseError).owner?.pid).toBe(process.pid);
+    } finally {
+      await claim.release();
+    }
+    const reclaimed = await claimDataDir(dir);
+    await reclaimed.release();
+  });
+});

@@ -1,0 +1,149 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { purchaseSignature } from "#lib/signatures.server";
+import { query } from "#api/db/client";
+import { createMailTransport } from "#api/mail/transport";
+import { deliverDue } from "#api/mail/worker";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { pdfPageCount, pdfText } from "#tests/support/pdf";
+import { startTestSmtp, type TestSmtp } from "#tests/support/smtp";
+import { approveWithoutWebhook, buy, capture, couponCount, makeOption, newEmail, sandboxAction, saleStatus, startSale, validate } from "./_helpers";
+
+let api: TestApi;
+let smtp: TestSmtp;
+
+const send = () => {
+  const config = { ...api.config, SMTP_URL: smtp.url };
+  return deliverDue(api.db, { transport: createMailTransport(config), config, log: () => {} });
+};
+
+async function outbox(email: string) {
+  return query<{ kind: string; dedupe_key: string; status: string; send_after: Date | string; data: unknown }>(
+    api.db,
+    sql`SELECT kind, dedupe_key, status, send_after, data FROM mail_outbox WHERE recipient = ${email} ORDER BY kind`,
+  );
+}
+
+beforeAll(async () => {
+  api = await startTestApi();
+  smtp = await startTestSmtp();
+});
+afterAll(async () => {
+  await smtp.close();
+  await api.close();
+});
+
+describe("purchase confirmation", () => {
+  it("is queued by the capture that pays, once, with the feedback request days later", async () => {
+    const option = await makeOption(api, { available: 10 });
+    const email = newEmail("confirmacion");
+    const { payment } = await buy(api, [{ option, quantity: 2 }], email);
+    await capture(api, payment); // a reload of the success page
+    const rows = await outbox(email);
+    expect(rows.map((r) => r.kind)).toEqual(["feedback-request", "purchase-confirmation"]);
+    expect(rows[1]).toMatchObject({ dedupe_key: `purchase:${payment.sale_id}`, status: "queued", data: { sale_id: payment.sale_id } });
+    const days = (new Date(rows[0].send_after).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(2.9);
+    expect(days).toBeLessThan(3.1);
+    expect(rows[0].data).toEqual({ offer_uuid: option.offerId });
+  });
+
+  it("is not queued for a declined payment", async () => {
+    const option = await makeOption(api, { available: 10 });
+    const email = newEmail("rechazado");
+    const payment = await startSale(api, [{ option }], email);
+    await sandboxAction(payment, "decline");
+    expect((await capture(api, payment)).status).toBe(402);
+    expect(await outbox(email)).toEqual([]);
+  });
+
+  it("shares the capture's transaction: if queueing fails, the sale is not paid", async () => {
+    const option = await makeOption(api, { available: 10 });
+    const email = newEmail("atomico");
+    const payment = await startSale(api, [{ option }], email);
+    await approveWithoutWebhook(api, payment.transaction_id);
+    await api.db.execute(sql.raw(`
+      CREATE FUNCTION refuse_mail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'buzón roto'; END $$`));
+    await api.db.execute(sql.raw(`CREATE TRIGGER refuse_mail BEFORE INSERT ON mail_outbox FOR EACH ROW EXECUTE FUNCTION refuse_mail()`));
+    try {
+      expect((await capture(api, payment)).status).toBe(500);
+      expect(await saleStatus(api, payment.sale_id)).toBe("pending");
+      expect(await couponCount(api, payment.sale_id)).toBe(0);
+    } finally {
+      await api.db.execute(sql.raw(`DROP TRIGGER refuse_mail ON mail_outbox`));
+      await api.db.execute(sql.raw(`DROP FUNCTION refuse_mail()`));
+    }
+    expect((await capture(api, payment)).status).toBe(200);
+    expect((await outbox(email)).map((r) => r.kind)).toContain("purchase-confirmation");
+  });
+
+  it("arrives with every coupon code, the PDF vouchers and the signed link; no List-Unsubscribe", async () => {
+    const gift = await makeOption(api, { available: 10 });
+    const plain = await makeOption(api, { available: 10 });
+    const email = newEmail("cupones");
+    const lines = [{ option: gift, quantity: 2 }];
+    const { body } = await validate(api, lines, email, { for_present: [gift.offerId] });
+    const token = body.checkout_data.session_token;
+    const created = await call(api, "/sales/create/", { body: { session_token: token } });
+    const payment = created.body.payment;
+    await sandboxAction(payment, "pay");
+    const purchase = (await capture(api, payment)).body;
+    const { purchase: second } = await buy(api, [{ option: plain }], email);
+    const sent = await send();
+    expect(sent.failed).toBe(0);
+    expect(sent.sent).toBeGreaterThanOrEqual(2);
+
+    const mail = await smtp.waitFor(email, { subject: new RegExp(payment.sale_id.slice(0, 8).toUpperCase()) });
+    expect(mail.subject).toBe(`Tus cupones de ofertas · pedido ${payment.sale_id.slice(0, 8).toUpperCase()}`);
+    const codes: string[] = purchase.items.flatMap((i: { coupons: string[] }) => i.coupons);
+    expect(codes).toHaveLength(2);
+    for (const code of codes) {
+      expect(mail.html).toContain(code);
+      expect(mail.text).toContain(code);
+    }
+    expect(mail.text).toContain(purchase.items[0].title);
+    expect(mail.html).toContain("Total pagado");
+    expect(mail.headers.has("list-unsubscribe")).toBe(false);
+    expect(mail.headers.has("list-unsubscribe-post")).toBe(false);
+
+    const link = new URL(/https?:\/\/\S+\/order\/coupons\?[^\s"<>]+/.exec(mail.text ?? "")![0].replace(/&amp;/g, "&"));
+    expect(link.searchParams.get("sale")).toBe(payment.sale_id);
+    const opened = await call(api, `/sales/purchase/${payment.sale_id}/?sig=${encodeURIComponent(link.searchParams.get("sig")!)}`);
+    expect(opened.status).toBe(200);
+    expect(opened.body.items[0].coupons.sort()).toEqual([...codes].sort());
+
+    expect(mail.attachments).toHaveLength(1);
+    const [pdf] = mail.attachments;
+    expect(pdf.contentType).toBe("application/pdf");
+    expect(pdf.filename).toMatch(/^cupones-[0-9a-f]{8}\.pdf$/);
+    const textOfPdf = await pdfText(pdf.content);
+    for (const code of codes) expect(textOfPdf).toContain(code);
+    expect(await pdfPageCount(pdf.content)).toBe(2); // a page per coupon
+    expect(textOfPdf).toContain("Regalo para");
+    expect(textOfPdf).toContain(purchase.items[0].title.slice(0, 20));
+    expect(textOfPdf).toMatch(/Validez/);
+
+    // The other purchase is not a gift.
+    const other = await smtp.waitFor(email, { subject: new RegExp(second.sale_id.slice(0, 8).toUpperCase()) });
+    const otherText = await pdfText(other.attachments[0].content);
+    expect(otherText).toContain(second.items[0].coupons[0]);
+    expect(otherText).not.toContain("Regalo para");
+  });
+});
+
+describe("the signed purchase link", () => {
+  it("opens only with the right signature for that sale", async () => {
+    const option = await makeOption(api, { available: 10 });
+    const { payment } = await buy(api, [{ option }], newEmail("enlace"));
+    const other = await buy(api, [{ option }], newEmail("otro"));
+    const sig = purchaseSignature(api.config.sessionSecrets, payment.sale_id);
+    expect((await call(api, `/sales/purchase/${payment.sale_id}/?sig=${sig}`)).status).toBe(200);
+    expect((await call(api, `/sales/purchase/${other.payment.sale_id}/?sig=${sig}`)).status).toBe(404);
+    expect((await call(api, `/sales/purchase/${payment.sale_id}/?sig=${sig.slice(0, -2)}xx`)).status).toBe(404);
+    expect((await call(api, `/sales/purchase/${payment.sale_id}/`)).status).toBe(404);
+    expect((await call(api, `/sales/purchase/no-es-uuid/?sig=${sig}`)).status).toBe(404);
+    const pdf = await fetch(`${api.url}/sales/purchase/${payment.sale_id}/vouchers.pdf?sig=${sig}`);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    expect(await pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain((await call(api, `/sales/purchase/${payment.sale_id}/?sig=${sig}`)).body.items[0].coupons[0]);
+  });
+});

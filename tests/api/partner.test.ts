@@ -1,0 +1,280 @@
+import { eq, sql } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
+import { PROVINCES } from "#lib/regions";
+import { query } from "#api/db/client";
+import { partnerLeads, priceOptions, saleItems } from "#api/db/schema";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { available, expectSpanish, newEmail, startSale } from "./_helpers";
+import { callAs, couponsFor, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
+
+let api: TestApi;
+let w: World;
+
+beforeAll(async () => {
+  api = await startTestApi();
+  w = await makeWorld(api);
+});
+afterAll(() => api.close());
+
+describe("GET /offers/dictionaries/", () => {
+  it("lists the lib/ lists with Spanish labels, under both base paths", async () => {
+    const { status, body } = await call(api, "/offers/dictionaries/");
+    expect(status).toBe(200);
+    expect(body.categories.map((c: any) => c.value)).toEqual([...CATEGORY_IDS]);
+    expect(body.categories[2]).toEqual({ value: "restaurants", label: CATEGORY_LABELS.restaurants });
+    expect(body.provinces).toHaveLength(PROVINCES.length);
+    expect(body.provinces[0]).toEqual({ value: "Madrid", label: "Madrid" });
+    expect(body.offer_types.map((t: any) => t.value)).toEqual(["regular", "subscription", "direct", "promo"]);
+    expect(body.discount_types).toEqual([
+      { value: "percent", label: "Porcentaje" },
+      { value: "amount", label: "Importe por entrada" },
+      { value: "fixed_price", label: "Precio fijo" },
+    ]);
+    expect(body.payment_flows.map((t: any) => t.value)).toEqual(["hosted", "redirect"]);
+    const short = await fetch(`${api.origin}/v0/offers/dictionaries/`);
+    expect(short.status).toBe(200);
+    expect(await short.json()).toEqual(body);
+  });
+});
+
+describe("offer status", () => {
+  it("draft → pending_review → active ↔ paused → archived; only staff approve; sent back with a reason", async () => {
+    const created = await callAs(api, "partnerA", "/offers/", { body: validOffer(w.orgA) });
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBe("draft");
+    const id = created.body.uuid;
+    const patch = (who: "partnerA" | "staff", body: object) => callAs(api, who, `/offers/${id}/`, { method: "PATCH", body });
+
+    // No cover yet: cannot be submitted.
+    let r = await patch("partnerA", { status: "pending_review" });
+    expect(r.status).toBe(409);
+    expectSpanish(r.body.detail);
+    expect((await uploadImage(api, "partnerA", { offer: id }, await png())).status).toBe(201);
+    r = await patch("partnerA", { status: "active" });
+    expect(r.status).toBe(409);
+    r = await patch("partnerA", { status: "pending_review" });
+    expect(r.status).toBe(200);
+    expect(r.body.status).toBe("pending_review");
+    // Not in the shop while pending.
+    expect((await call(api, `/public/offers/${id}/`)).status).toBe(404);
+    r = await patch("partnerA", { status: "active" });
+    expect(r.status).toBe(409);
+    expect(r.body.detail).toMatch(/Solo el equipo/);
+    r = await patch("staff", { status: "draft" });
+    expect(r.status).toBe(400);
+    r = await patch("staff", { status: "draft", review_note: "Falta el horario en las condiciones." });
+    expect(r.body).toMatchObject({ status: "draft", review_note: "Falta el horario en las condiciones." });
+    await patch("partnerA", { status: "pending_review" });
+    r = await patch("staff", { status: "active" });
+    expect(r.body).toMatchObject({ status: "active", review_note: null });
+    expect((await call(api, `/public/offers/${id}/`)).status).toBe(200);
+    const search = await call(api, `/public/offers/?search=${encodeURIComponent("degustación")}`);
+    expect(search.body.results.map((o: any) => o.uuid)).toContain(id);
+    r = await patch("partnerA", { status: "paused" });
+    expect(r.body.status).toBe("paused");
+    expect((await call(api, `/public/offers/${id}/`)).status).toBe(404);
+    r = await patch("partnerA", { status: "active" });
+    expect(r.body.status).toBe("active");
+    r = await patch("partnerA", { status: "archived" });
+    expect(r.body.status).toBe("archived");
+    r = await patch("partnerA", { status: "active" });
+    expect(r.status).toBe(409);
+    r = await patch("partnerA", { title: "Otro título para la oferta" });
+    expect(r.status).toBe(409);
+  });
+
+  it("a price change applies to the next buyer, never to tickets already reserved", async () => {
+    const before = await available(api, w.optionA);
+    const payment = await startSale(api, [{ option: { uuid: w.optionA, price: "59.90" }, quantity: 2 }], newEmail());
+    const offer = (await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body;
+    expect(offer.price_options[0].sold).toBeGreaterThanOrEqual(2);
+    const options = offer.price_options.map((o: any, i: number) => ({ ...o, actual_price: i === 0 ? "49,90" : o.actual_price, available: i === 0 ? before - 2 : o.available }));
+    const r = await callAs(api, "partnerA", `/offers/${w.offerA}/`, { method: "PATCH", body: { price_options: options } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.price_options[0].actual_price).toBe("49.90");
+    const [line] = await api.db.select().from(saleItems).where(eq(saleItems.saleId, payment.sale_id));
+    expect(line.unitPriceCents).toBe(5990);
+    // Removing an option with sales is refused, and nothing else changes.
+    const removed = await callAs(api, "partnerA", `/offers/${w.offerA}/`, { method: "PATCH", body: { price_options: options.slice(1) } });
+    expect(removed.status).toBe(409);
+    const [row] = await api.db.select().from(priceOptions).where(eq(priceOptions.id, w.optionA));
+    expect(row.actualPrice).toBe("49.90");
+  });
+
+  it("validates offers in Spanish, field by field", async () => {
+    const r = await callAs(api, "partnerA", "/offers/", { body: validOffer(w.orgA, { title: "x", price_options: [{ title: "Una", actual_price: "30", regular_price: "20", available: 1 }] }) });
+    expect(r.status).toBe(400);
+    expect(Object.keys(r.body.errors)).toEqual(expect.arrayContaining(["title", "price_options.0.actual_price"]));
+    expectSpanish(r.body.detail);
+  });
+});
+
+describe("POST /offers/images/", () => {
+  it("turns a PNG into WebP at the card and page sizes, with width and height recorded", async () => {
+    const r = await uploadImage(api, "partnerA", { offer: w.offerA, alt: "Sala" }, await png(1600, 1200));
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({ width: 800, height: 500, cover: false, logo: false, alt: "Sala" });
+    expect(r.body.variants.map((v: any) => [v.width, v.height])).toEqual([[800, 500], [400, 250]]);
+    const file = await fetch(`${api.origin}${r.body.image_url}`);
+    expect(file.headers.get("content-type")).toBe("image/webp");
+    expect(file.headers.get("cache-control")).toMatch(/immutable/);
+    const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
+    expect([meta.format, meta.width, meta.height]).toEqual(["webp", 800, 500]);
+  });
+
+  it("accepts form-urlencoded with the picture in base64, and keeps one cover and one logo", async () => {
+    const send = async (fields: Record<string, string>) => {
+      const response = await fetch(`${api.url}/offers/images/`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...(await import("./_partner")).as("partnerB") },
+        body: new URLSearchParams(fields).toString(),
+      });
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const data = `data:image/png;base64,${(await png(300, 300)).toString("base64")}`;
+    const logo1 = await send({ offer: w.offerB, image: data, logo: "true" });
+    expect(logo1.status, JSON.stringify(logo1.body)).toBe(201);
+    expect(logo1.body).toMatchObject({ logo: true, width: 160, height: 160 });
+    const logo2 = await send({ offer: w.offerB, image: data, logo: "on" });
+    expect(logo2.status).toBe(201);
+    const cover = await send({ offer: w.offerB, image: (await png()).toString("base64"), cover: "1" });
+    expect(cover.status).toBe(201);
+    const list = await callAs(api, "partnerB", `/offers/images/?offer=${w.offerB}`);
+    expect(list.body.results.filter((i: any) => i.logo)).toHaveLength(1);
+    expect(list.body.results.filter((i: any) => i.cover).map((i: any) => i.uuid)).toEqual([cover.body.uuid]);
+  });
+
+  it("refuses a file that is not a picture whatever its name, and one over 5 MB", async () => {
+    const fake = await uploadImage(api, "partnerA", { offer: w.offerA }, Buffer.from("<?php echo 'hola'; ?>"), "foto.png", "image/png");
+    expect(fake.status).toBe(400);
+    expectSpanish(fake.body.detail);
+    const big = Buffer.concat([await png(), Buffer.alloc(5 * 1024 * 1024 + 10, 1)]);
+    const tooBig = await uploadImage(api, "partnerA", { offer: w.offerA }, big);
+    expect(tooBig.status).toBe(413);
+    expectSpanish(tooBig.body.detail);
+    const truncated = (await png()).subarray(0, 200);
+    expect((await uploadImage(api, "partnerA", { offer: w.offerA }, truncated)).status).toBe(400);
+  });
+});
+
+describe("coupons", () => {
+  it("verifies a code with or without dashes, and redeems it once", async () => {
+    const [code] = await couponsFor(api, w.optionB, (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price, 1);
+    const compact = code.replace(/-/g, "").toLowerCase();
+    const v = await callAs(api, "partnerB", "/verification/coupon/", { body: { code: compact } });
+    expect(v.status).toBe(200);
+    expect(v.body).toMatchObject({ code, state: "valid", offer: { uuid: w.offerB }, option: { title: "Menú para 2" } });
+    expect((await callAs(api, "partnerA", "/verification/coupon/", { body: { code } })).status).toBe(404);
+    expect((await callAs(api, "partnerA", `/sales/redeem/${v.body.uuid}/`, { method: "POST" })).status).toBe(404);
+    const first = await callAs(api, "partnerB", `/sales/redeem/${v.body.uuid}/`, { method: "POST" });
+    expect(first.status).toBe(200);
+    expect(first.body.state).toBe("redeemed");
+    const second = await callAs(api, "partnerB", `/sales/redeem/${v.body.uuid}/`, { method: "POST" });
+    expect(second.status).toBe(409);
+    expect(second.body.redeemed_at).toBe(first.body.redeemed_at);
+    expect(second.body.detail).toMatch(/ya se canjeó el \d+ de \w+ de \d{4},? (a las )?\d{1,2}:\d{2}/);
+    const again = await callAs(api, "partnerB", "/verification/coupon/", { body: { code } });
+    expect(again.body).toMatchObject({ state: "redeemed", redeemed_at: first.body.redeemed_at });
+  });
+
+  it("two presses at the same moment redeem once", async () => {
+    const price = (await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body.price_options[1].actual_price;
+    const option = (await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body.price_options[1].uuid;
+    const [code] = await couponsFor(api, option, price, 1);
+    const { body } = await callAs(api, "partnerA", "/verification/coupon/", { body: { code } });
+    const results = await Promise.all(Array.from({ length: 6 }, () => callAs(api, "partnerA", `/sales/redeem/${body.uuid}/`, { method: "POST" })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
+    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM coupons WHERE code = ${code} AND redeemed_at IS NOT NULL`);
+    expect(Number(row.n)).toBe(1);
+  });
+
+  it("says a code is not a coupon code, in Spanish", async () => {
+    const r = await callAs(api, "partnerA", "/verification/coupon/", { body: { code: "hola" } });
+    expect(r.status).toBe(400);
+    expectSpanish(r.body.detail);
+  });
+
+  it("lists the partner's sales with coupon states, and exports CSV", async () => {
+    const r = await callAs(api, "partnerB", `/sales/partner/?offer=${w.offerB}`);
+    expect(r.status).toBe(200);
+    expect(r.body.results.length).toBeGreaterThan(0);
+    expect(r.body.results.every((s: any) => s.offer.uuid === w.offerB)).toBe(true);
+    expect(r.body.totals.redeemed).toBeGreaterThanOrEqual(1);
+    const none = await callAs(api, "partnerB", `/sales/partner/?date_to=2020-01-01`);
+    expect(none.body.results).toEqual([]);
+    const csv = await fetch(`${api.url}/sales/partner/?format=csv`, { headers: (await import("./_partner")).as("partnerB") });
+    expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
+    expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="ventas-/);
+    const bytes = Buffer.from(await csv.arrayBuffer());
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // BOM: Excel reads the accents right
+    const text = bytes.subarray(3).toString("utf8");
+    expect(text.split("\r\n")[0]).toBe("Fecha de pago;Venta;Oferta;Opción;Cliente;Precio pagado;Código promocional;Cupón;Estado;Canjeado");
+    expect(text).toContain("Canjeado");
+    expect(text).not.toContain("Spa A");
+  });
+});
+
+describe("promo codes", () => {
+  it("a partner manages codes of its own offers only; staff any", async () => {
+    const mine = await callAs(api, "partnerA", "/promocodes/", { body: { code: "socioa10", discount_type: "percent", discount_value: "10", offer: w.offerA, max_uses: 5 } });
+    expect(mine.status, JSON.stringify(mine.body)).toBe(201);
+    expect(mine.body).toMatchObject({ code: "SOCIOA10", offer: w.offerA, max_uses: 5, used_count: 0 });
+    expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "GLOBALA", discount_type: "percent", discount_value: "10" } })).status).toBe(400);
+    expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "AJENO", discount_type: "percent", discount_value: "10", offer: w.offerB } })).status).toBe(404);
+    expect((await callAs(api, "partnerB", `/promocodes/${mine.body.uuid}/`)).status).toBe(404);
+    expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "SOCIOA10", discount_type: "amount", discount_value: "1", offer: w.offerA } })).status).toBe(409);
+    const bad = await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`, { method: "PATCH", body: { discount_value: "150" } });
+    expect(bad.status).toBe(400);
+    const list = await callAs(api, "partnerA", "/promocodes/");
+    expect(list.body.results.map((p: any) => p.code)).toEqual(["SOCIOA10"]);
+    const staff = await callAs(api, "staff", "/promocodes/");
+    expect(staff.body.results.map((p: any) => p.code)).toEqual(expect.arrayContaining(["SOCIOA10", "BIENVENIDA10"]));
+    // The shop applies it like any other code.
+    const applied = await call(api, "/public/offers/apply-promocode/", { body: { promo_code: "socioa10" } });
+    expect(applied.body).toMatchObject({ promo_code: "SOCIOA10", discount_type: "percent", offer_uuid: w.offerA });
+    expect((await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`, { method: "DELETE" })).status).toBe(204);
+  });
+});
+
+describe("POST /sales/become_partner/", () => {
+  const lead = { business_name: "Bar Pepe", contact_name: "Pepe Ruiz", email: "pepe@barpepe.es", phone: "912 345 678", province: "Sevilla", category: "restaurants", message: "Queremos publicar." };
+
+  it("stores the lead; a bot that fills the honeypot gets the same answer and nothing is stored", async () => {
+    expect((await call(api, "/sales/become_partner/", { body: lead })).status).toBe(201);
+    expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "bot@spam.es", website: "http://spam" } })).status).toBe(201);
+    const rows = await api.db.select().from(partnerLeads);
+    expect(rows.map((r) => r.email)).toEqual(["pepe@barpepe.es"]);
+    const bad = await call(api, "/sales/become_partner/", { body: { ...lead, email: "no", province: "Narnia" } });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body.errors).sort()).toEqual(["email", "province"]);
+  });
+
+  it("is rate-limited per applicant, with a Spanish 429", async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const limited = await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } });
+    expectSpanish(limited.body.detail);
+    expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
+
+describe("demo partner", () => {
+  it("logs in, belongs to two demo organisations and can verify the demo customer's coupons", async () => {
+    const { DEMO_PARTNER, DEMO_CUSTOMER } = await import("#api/db/demo-accounts");
+    const login = await call(api, "/auth/jwt/create/", { body: { email: DEMO_PARTNER.email, password: DEMO_PARTNER.password } });
+    expect(login.status).toBe(200);
+    const auth = { authorization: `JWT ${login.body.access}` };
+    const orgs = await call(api, "/organizations/", { headers: auth });
+    expect(orgs.body.results).toHaveLength(2);
+    const [coupon] = await query<{ code: string }>(
+      api.db,
+      sql`SELECT c.code FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id WHERE s.email = ${DEMO_CUSTOMER.email} LIMIT 1`,
+    );
+    const v = await call(api, "/verification/coupon/", { body: { code: coupon.code }, headers: auth });
+    expect(v.status).toBe(200);
+    expect(v.body.state).toBe("valid");
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * Relevance: what a shopper types and the offers that must come first (issue 9). Runs on PGlite
+ * and, in CI, on PostgreSQL: unaccent + pg_trgm behave the same on both.
+ */
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { query } from "#api/db/client";
+import { offers } from "#api/db/schema";
+import { seedUuid } from "#api/db/seed";
+import { searchTerms } from "#lib/search";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+
+let api: TestApi;
+beforeAll(async () => {
+  api = await startTestApi();
+});
+afterAll(() => api.close());
+
+const THERMAL = seedUuid("offer", "circuito-termal-retiro-madrid");
+const PAELLA = seedUuid("offer", "paella-marinera-barceloneta");
+
+async function titles(term: string, extra = "") {
+  const { status, body } = await call(api, `/public/offers/?search=${encodeURIComponent(term)}&page_size=100${extra}`);
+  expect(status).toBe(200);
+  expect(body.results).toHaveLength(Math.min(body.count, 100));
+  return { count: body.count as number, uuids: body.results.map((o: any) => o.uuid) as string[], titles: body.results.map((o: any) => o.title) as string[], body };
+}
+
+describe("search relevance", () => {
+  it('"spa" finds the spa and thermal offers, and not España, Maspalomas or "guitarra española"', async () => {
+    const r = await titles("spa");
+    expect(r.titles.some((t) => /spa\b/i.test(t))).toBe(true);
+    expect(r.uuids).toContain(THERMAL);
+    for (const t of r.titles) expect(t).not.toMatch(/Maspalomas|española|Sevilla/);
+    const all = await query<{ id: string; title: string; summary: string }>(api.db, sql`SELECT id, title, summary FROM offers WHERE status = 'active'`);
+    const espana = all.filter((o) => /España|Maspalomas|español/i.test(o.title + o.summary)).map((o) => o.id);
+    expect(espana.length).toBeGreaterThan(0);
+    for (const id of espana) expect(r.uuids).not.toContain(id);
+  });
+
+  it('"paella" finds the paella first', async () => {
+    const r = await titles("paella");
+    expect(r.uuids[0]).toBe(PAELLA);
+  });
+
+  it('"cena romántica" finds the dinners, dinners in the title first', async () => {
+    const r = await titles("cena romántica");
+    expect(r.count).toBeGreaterThanOrEqual(3);
+    for (const t of r.body.results) expect(`${t.title} ${t.summary}`).toMatch(/\bcena/i);
+    const inTitle = r.titles.map((t) => /\bcena/i.test(t));
+    // Title matches come before summary-only matches.
+    expect(inTitle.indexOf(false) === -1 || inTitle.lastIndexOf(true) < inTitle.indexOf(false)).toBe(true);
+    expect(inTitle[0]).toBe(true);
+  });
+
+  it('a typo ("masage") still finds the massages', async () => {
+    const r = await titles("masage");
+    expect(r.uuids[0]).toBe(THERMAL);
+    expect(r.titles[0]).toMatch(/masaje/);
+  });
+
+  it("matches at word starts only, in any case and with or without accents", async () => {
+    expect((await titles("ESPAÑA")).count).toBeGreaterThan(0); // the word itself is found…
+    const r = await titles("pana"); // …but not from its middle
+    expect(r.titles.join(" ")).not.toMatch(/España/);
+    expect((await titles("relajate")).uuids).toContain(THERMAL); // "Relájate" in the summary
+  });
+
+  it("all words beat some words: every result of a two-word query has both when any does", async () => {
+    const r = await titles("paella barceloneta");
+    expect(r.uuids).toEqual([PAELLA]);
+  });
+
+  it("title matches rank before summary-only matches", async () => {
+    // "masaje" is in the thermal circuit's title; give another offer the word in its summary only,
+    // and a better catalogue rank, to show relevance wins over rank.
+    const [created] = await api.db
+      .insert(offers)
+      .values({ organizationId: (await api.db.select().from(offers).limit(1))[0].organizationId, title: "Sesión de bienestar", summary: "Incluye un masaje de pies", category: "health_and_beauty", province: "Madrid", rank: 0 })
+      .returning({ id: offers.id });
+    try {
+      const r = await titles("masaje");
+      expect(r.uuids.indexOf(THERMAL)).toBeLessThan(r.uuids.indexOf(created.id));
+      expect(r.uuids.indexOf(created.id)).toBeGreaterThan(-1);
+    } finally {
+      await api.db.delete(offers).where(eq(offers.id, created.id));
+    }
+  });
+
+  it("search pages past the first keep the count and the order", async () => {
+    const whole = await titles("con");
+    // "con" is a stop word: nothing left to search for, so no results rather than everything.
+    expect(whole.count).toBe(0);
+    const all = await titles("para dos");
+    const first = await call(api, `/public/offers/?search=para%20dos&page_size=2`);
+    const second = await call(api, `/public/offers/?search=para%20dos&page_size=2&page=2`);
+    expect(first.body.count).toBe(all.count);
+    expect(second.body.count).toBe(all.count);
+    expect([...first.body.results, ...second.body.results].map((o: any) => o.uuid)).toEqual(all.uuids.slice(0, 4));
+  });
+
+  it("filters still apply to a search", async () => {
+    const r = await titles("paella", "&region=Madrid");
+    expect(r.uuids).not.toContain(PAELLA);
+  });
+});
+
+describe("listing counts kept by triggers", () => {
+  it("the count follows inserts, status changes and deletes", async () => {
+    const before = (await call(api, "/public/offers/?category=training&region=Soria")).body.count;
+    const org = (await api.db.select().from(offers).limit(1))[0].organizationId;
+    const [a] = await api.db
+      .insert(offers)
+      .values([{ organizationId: org, title: "Curso A", summary: "x", category: "training", province: "Soria" }, { organizationId: org, title: "Curso B", summary: "x", category: "training", province: "Soria" }])
+      .returning({ id: offers.id });
+    expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before + 2);
+    await api.db.update(offers).set({ status: "archived" }).where(eq(offers.id, a.id));
+    expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before + 1);
+    await api.db.update(offers).set({ province: "Teruel" }).where(sql`${offers.title} = 'Curso B'`);
+    expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before);
+    expect((await call(api, "/public/offers/?category=training&region=Teruel")).body.results.map((o: any) => o.title)).toContain("Curso B");
+    await api.db.delete(offers).where(sql`${offers.title} IN ('Curso A', 'Curso B')`);
+    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active'`);
+    expect((await call(api, "/public/offers/")).body.count).toBe(Number(row.n));
+  });
+});
+
+describe("searchTerms", () => {
+  it("folds, splits, drops short and stop words, and adds synonyms", () => {
+    expect(searchTerms("  Cena ROMÁNTICA para 2 ")).toEqual([["cena"], ["romantica"]]);
+    expect(searchTerms("spa")).toEqual([["spa", "termal", "termas", "balneario"]]);
+    expect(searchTerms("%_\\")).toEqual([]);
+    expect(searchTerms("a.*b|c")).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, newCustomer } from "./auth";
+import { acceptCookies, addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./fixtures";
+
+async function offers(page: import("@playwright/test").Page): Promise<OfferSummary[]> {
+  const response = await page.request.get("/api/v0/public/offers/?page_size=40");
+  return ((await response.json()) as { results: OfferSummary[] }).results;
+}
+
+test("two favourites as a guest → login → /favorite shows both, synced to the account", async ({ page, js }, info) => {
+  // Each project takes its own offers: both log in as the demo customer at the same time.
+  const all = await offers(page);
+  const picked = info.project.name === "js" ? all.slice(20, 22) : all.slice(22, 24);
+  for (const offer of picked) {
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, js);
+    await acceptCookies(page);
+    await page.getByRole("button", { name: `Guardar «${offer.title}» en favoritos` }).click();
+    await expect(page.getByRole("button", { name: `Quitar «${offer.title}» de favoritos` })).toBeVisible();
+  }
+  await expect(page.getByRole("link", { name: /^Favoritos, \d+/ })).toHaveAccessibleName("Favoritos, 2");
+  await page.goto("/favorite");
+  for (const offer of picked) await expect(page.getByRole("heading", { name: offer.title })).toBeVisible();
+
+  await page.goto("/login?metodo=contrasena&redirectTo=%2Ffavorite");
+  await ready(page, js);
+  await page.getByLabel("Correo electrónico").fill(DEMO_CUSTOMER.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(DEMO_CUSTOMER.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await expect(page).toHaveURL(/\/favorite$/);
+  await expectLoggedInAs(page, DEMO_CUSTOMER.email);
+  for (const offer of picked) await expect(page.getByRole("heading", { name: offer.title })).toBeVisible();
+
+  await page.goto(`/ofertas/${picked[0].uuid}/`);
+  await expect(page.getByRole("button", { name: `Quitar «${picked[0].title}» de favoritos` })).toBeVisible();
+  // Unfavourite one on the account: the heart and the list follow.
+  await ready(page, js);
+  await page.getByRole("button", { name: `Quitar «${picked[0].title}» de favoritos` }).click();
+  await expect(page.getByRole("button", { name: `Guardar «${picked[0].title}» en favoritos` })).toBeVisible();
+  await page.goto("/favorite");
+  await expect(page.getByRole("heading", { name: picked[1].title })).toBeVisible();
+  await expect(page.getByRole("heading", { name: picked[0].title })).toHaveCount(0);
+});
+
+test("a purchase while logged in → /order/history shows it → its coupon PDF downloads", async ({ page, js }) => {
+  const customer = await newCustomer(page);
+  await loginAs(page, customer);
+  const offer = await roomyOffer(page);
+  await addToCart(page, js, offer, 1);
+  await openCheckout(page, js);
+  // The account's email is already there.
+  await expect(page.getByLabel("Correo electrónico")).toHaveValue(customer.email);
+  await fillCheckout(page, customer.email);
+  await page.getByRole("button", { name: "Pagar" }).click();
+  await expect(page.getByRole("heading", { name: "Pasarela de pago de pruebas" })).toBeVisible();
+  await page.getByRole("button", { name: "Pagar" }).click();
+  await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
+  const [code] = await page.getByTestId("coupon-code").allTextContents();
+
+  await page.goto("/order/history");
+  await ready(page, js);
+  await expect(page.getByRole("heading", { name: "Mis pedidos" })).toBeVisible();
+  const row = page.locator(".coupon-row", { hasText: code.trim() });
+  await expect(row).toContainText("Válido");
+  // Newest first: the purchase just made is the first one on the page.
+  await expect(page.getByTestId("history-coupon-code").first()).toHaveText(code.trim());
+  await expect(page.getByRole("link", { name: "Valorar con 5 estrellas" }).first()).toHaveAttribute("href", /\/feedback\?rate=5&offer=/);
+
+  const downloading = page.waitForEvent("download");
+  await row.getByRole("button", { name: /Descargar el cupón/ }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`cupon-${code.trim()}.pdf`);
+  const path = await download.path();
+  const { readFile } = await import("node:fs/promises");
+  expect((await readFile(path)).subarray(0, 5).toString()).toBe("%PDF-");
+});
+
+test("logout on the payment step lands on /checkout", async ({ page, js }) => {
+  const customer = await newCustomer(page);
+  await loginAs(page, customer);
+  const offer = await roomyOffer(page);
+  await addToCart(page, js, offer, 1);
+  await openCheckout(page, js);
+  await fillCheckout(page, customer.email);
+  await ready(page, js);
+  await page.getByRole("button", { name: "Salir" }).click();
+  await expect(page).toHaveURL(/\/checkout\/?$/);
+  await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+});
+
+test("/order/history when anonymous redirects to the main page", async ({ page }) => {
+  await page.goto("/order/history");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("the demo customer's history lists the seeded purchase; /cuenta shows the account", async ({ page }) => {
+  await loginAs(page);
+  await page.goto("/order/history");
+  await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
+  await page.goto("/cuenta");
+  await expect(page.getByRole("heading", { name: "Mi cuenta" })).toBeVisible();
+  await expect(page.getByRole("main").getByText(DEMO_CUSTOMER.email, { exact: true })).toBeVisible();
+});

@@ -1,0 +1,47 @@
+import { expect, test } from "./fixtures";
+
+// What a CDN may keep (issue 9): anonymous listing pages, shared for a minute; anything a visitor
+// with a cookie sees, the checkout and one offer's live stock, never.
+test("anonymous listings are shareable for a minute; pages for a visitor with cookies are private", async ({ request }) => {
+  for (const path of ["/", "/ofertas/", "/ofertas/category/restaurants", "/contacts"]) {
+    const anonymous = await request.get(path, { headers: { cookie: "" } });
+    expect(anonymous.status()).toBe(200);
+    expect(anonymous.headers()["cache-control"], path).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+    expect(anonymous.headers()["vary"], path).toMatch(/Cookie/);
+    // A cart, a login or a message all live in cookies: any cookie makes the page personal.
+    const personal = await request.get(path, { headers: { cookie: "__session=x; __cart=y" } });
+    expect(personal.headers()["cache-control"], path).toBe("private, no-cache");
+  }
+  expect((await request.get("/checkout/", { headers: { cookie: "" } })).headers()["cache-control"]).toMatch(/private|no-store/);
+  const offers = await (await request.get("/api/v0/public/offers/?page_size=1")).json();
+  const offer = await request.get(`/ofertas/${offers.results[0].uuid}/`, { headers: { cookie: "" } });
+  expect(offer.headers()["cache-control"]).toBe("no-store");
+});
+
+test("a browser that put something in its cart gets private pages", async ({ page }) => {
+  await page.goto("/");
+  const first = await page.request.get("/");
+  expect(first.headers()["cache-control"]).toMatch(/^public/);
+  await page.context().addCookies([{ name: "__cart", value: "anything", url: page.url() }]);
+  expect((await page.request.get("/")).headers()["cache-control"]).toBe("private, no-cache");
+});
+
+test("static assets come precompressed: brotli, gzip or plain as the browser asks", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  const script = html.match(/\/assets\/entry\.client-[\w-]+\.js/)?.[0];
+  expect(script).toBeTruthy();
+  const plain = await request.get(script!, { headers: { "accept-encoding": "identity" } });
+  const br = await request.get(script!, { headers: { "accept-encoding": "br, gzip" } });
+  const gz = await request.get(script!, { headers: { "accept-encoding": "gzip" } });
+  expect(plain.headers()["content-encoding"]).toBeUndefined();
+  expect(br.headers()["content-encoding"]).toBe("br");
+  expect(gz.headers()["content-encoding"]).toBe("gzip");
+  for (const r of [br, gz]) {
+    expect(r.headers()["content-type"]).toMatch(/javascript/);
+    expect(r.headers()["cache-control"]).toMatch(/immutable/);
+    expect(await r.text()).toBe(await plain.text()); // the client decodes to the same bytes
+  }
+  // The storefront asks its own API for identity over loopback; the API then sends plain JSON.
+  const api = await request.get("/api/v0/public/offers/?page_size=1", { headers: { "accept-encoding": "identity" } });
+  expect(api.headers()["content-encoding"]).toBeUndefined();
+});

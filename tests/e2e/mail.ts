@@ -1,0 +1,11 @@
+/**
+ * Mail in the browser suite. global-setup.ts starts a real SMTP server (tests/support/smtp.ts) on
+ * E2E_SMTP_PORT before the run; the web server sends to it (SMTP_URL in playwright.config.ts), and
+ * it writes every message it accepts to E2E_INBOX. Tests run in other processes, so they read
+ * that folder: `await waitForMail(E2E_INBOX, email, { subject: /Tus cupones/ })`.
+ */
+export { mailsTo, readInbox, waitForMail } from "../support/smtp";
+
+const dataDir = process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data";
+export const E2E_INBOX = `${dataDir}-inbox`;
+export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 10_000);

@@ -1,0 +1,53 @@
+/**
+ * The captcha on the become-partner form (/empresas), on the server with Turnstile keys. The
+ * browser's Turnstile is intercepted; the server's own check cannot reach Cloudflare from here,
+ * which is exactly the provider-down case: the form fails closed with a clear Spanish message.
+ */
+import type { Page } from "@playwright/test";
+import { expect, ready, test } from "../fixtures";
+import { mockVendors, type Vendors } from "./mock-vendors";
+
+let vendors: Vendors;
+test.beforeEach(async ({ context }) => {
+  vendors = await mockVendors(context);
+});
+
+async function fillLead(page: Page, tag: string) {
+  const form = page.locator("#publica");
+  await form.getByLabel("Nombre del negocio").fill("Taberna La Viña");
+  await form.getByLabel("Tu nombre").fill("Marta Gil");
+  await form.getByLabel("Correo electrónico").fill(`marta.${tag}.${Date.now()}@lavina.es`);
+  await form.getByLabel("Teléfono").fill("955 123 456");
+  await form.getByLabel("Provincia").selectOption("Sevilla");
+  await form.getByLabel("Categoría").selectOption("restaurants");
+  return form;
+}
+
+test.describe("with JavaScript", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("the widget is on the form; with the provider unreachable the form fails closed and keeps what was typed", async ({ page }) => {
+    await page.goto("/empresas");
+    await ready(page, true);
+    await expect(page.getByText("Verificación antispam completada")).toBeVisible();
+    const script = vendors.requests.find((r) => r.url().startsWith("https://challenges.cloudflare.com/turnstile/v0/api.js"));
+    expect(script?.url()).toContain("render=explicit");
+    const form = await fillLead(page, "captcha");
+    await form.getByRole("button", { name: "Enviar solicitud" }).click();
+    await expect(form.getByText(/La comprobación antispam no responde ahora mismo/)).toBeVisible();
+    await expect(form.getByLabel("Nombre del negocio")).toHaveValue("Taberna La Viña");
+    await expect(page).not.toHaveURL(/enviado=1/);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("no widget, nothing loaded from Cloudflare, and the form still works", async ({ page }) => {
+    await page.goto("/empresas");
+    const form = await fillLead(page, "nojs");
+    await form.getByRole("button", { name: "Enviar solicitud" }).click();
+    await expect(page.getByText("Hemos recibido tu solicitud").first()).toBeVisible();
+    expect(vendors.requests).toEqual([]);
+  });
+});
