@@ -27,6 +27,8 @@ export async function toastOnFailure({ serverAction }: ClientActionFunctionArgs)
   try {
     return await serverAction();
   } catch (error) {
+    // A redirect reaches serverAction's caller as a thrown Response: it is the answer, not a failure.
+    if (error instanceof Response) throw error;
     const text = failureText(error);
     toast.error(text, { id: `e:${text}` });
     return { failed: text } satisfies FetcherFailure;

@@ -285,7 +285,9 @@ function ErrorSummary({ errors }: { errors: { id: string; message: string }[] })
   }, [key]);
   if (!errors.length) return null;
   return (
-    <div id="checkout-errors" className="error-summary" role="alert" tabIndex={-1} ref={ref}>
+    // autoFocus lands a no-JS page on the summary too: a #fragment in the form's action would have
+    // followed the 303 of a successful post onto /order/.
+    <div id="checkout-errors" className="error-summary" role="alert" tabIndex={-1} ref={ref} autoFocus>
       <h2>Revisa estos datos</h2>
       <ul>
         {errors.map((e) => (
@@ -334,8 +336,7 @@ function CheckoutDetailsForm() {
     </div>
   );
   return (
-    // Without JS the answer to a failed «Continuar» opens at the error summary (#checkout-errors).
-    <Form method="post" action="/checkout/#checkout-errors" className="checkout-form" {...getFormProps(form)}>
+    <Form method="post" action="/checkout/" className="checkout-form" {...getFormProps(form)}>
       <ErrorSummary errors={summary} />
       {lines.map((l) =>
         l.option ? <input key={l.offerUuid} type="hidden" name={`saved_price.${l.offerUuid}`} value={l.option.actual_price} /> : null,

@@ -17,8 +17,9 @@ function embedCode(origin: string, query = ""): string {
 
 function scriptCode(origin: string, query = ""): string {
   const params = new URLSearchParams(query);
-  const data = [...params].map(([k, v]) => ` data-${k}="${v}"`).join("");
-  return `<script src="${origin}/widget.js"${data} async></script>`;
+  // Like the iframe code: one attribute per line, never a break inside a word.
+  const data = [...params].map(([k, v]) => `  data-${k}="${v}"`);
+  return data.length ? [`<script src="${origin}/widget.js"`, ...data, `  async></script>`].join("\n") : `<script src="${origin}/widget.js" async></script>`;
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -56,7 +57,8 @@ function CopyButton({ code, label }: { code: string; label: string }) {
 function CodeBlock({ code, label }: { code: string; label: string }) {
   return (
     <div className="code-block">
-      <pre>
+      {/* Focusable: a narrow screen scrolls the code sideways inside its box, also by keyboard. */}
+      <pre tabIndex={0}>
         <code>{code}</code>
       </pre>
       <CopyButton code={code} label={label} />
@@ -67,8 +69,9 @@ function CodeBlock({ code, label }: { code: string; label: string }) {
 export default function WidgetRoutes() {
   const { variants } = useLoaderData<typeof loader>();
   return (
-    <main className="widget-docs">
-      <h1>Widget de ofertas para tu web</h1>
+    // Labelled: each live preview below has a <main> of its own.
+    <main className="widget-docs" aria-labelledby="widget-docs-title">
+      <h1 id="widget-docs-title">Widget de ofertas para tu web</h1>
       <p>
         Muestra 3 ofertas en tu página con una sola línea de HTML. Elige región (<code>region</code>, cualquier
         provincia) y categoría (<code>category</code>). Cada oferta se abre en una pestaña nueva. El widget no usa

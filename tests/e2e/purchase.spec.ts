@@ -84,9 +84,11 @@ test("checkout errors are shown next to their fields, and the cart can be edited
   // browser that ignores them would, so the server's messages are what we see.
   await page.locator("form#checkout").evaluate((f) => f.setAttribute("novalidate", "")).catch(() => undefined);
   await page.getByRole("button", { name: "Continuar" }).click();
-  await expect(page.getByText("Escribe un correo electrónico válido, por ejemplo nombre@correo.es.")).toBeVisible();
-  await expect(page.getByText("Debes aceptar el acuerdo de usuario para continuar.")).toBeVisible();
-  await expect(page.getByText("El NIF, NIE o CIF no es válido. Revisa los números y la letra.")).toBeVisible();
+  // Next to each field (without JS the summary at the top repeats them as links).
+  const fieldErrors = page.locator(".field-error");
+  await expect(fieldErrors.getByText("Escribe un correo electrónico válido, por ejemplo nombre@correo.es.")).toBeVisible();
+  await expect(fieldErrors.getByText("Debes aceptar el acuerdo de usuario para continuar.")).toBeVisible();
+  await expect(fieldErrors.getByText("El NIF, NIE o CIF no es válido. Revisa los números y la letra.")).toBeVisible();
   await expect(page.getByLabel("Correo electrónico")).toHaveAttribute("aria-invalid", "true");
 
   // Ticket count, gift flag, remove.
