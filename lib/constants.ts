@@ -11,3 +11,8 @@ export const PAGE_SIZE_MAX = 100;
 /** Router pending threshold and minimum display (spec section 9); offer detail and payment show at once. */
 export const PENDING_DELAY_MS = 1000;
 export const PENDING_MIN_MS = 500;
+/** «Populares ahora»: tickets sold in paid sales of this many last days (issue 10, spec section 2). */
+export const POPULAR_DAYS = 7;
+export const POPULAR_COUNT = 6;
+/** «Vistas recientemente»: offers remembered in the session cookie, newest first. */
+export const RECENTLY_VIEWED_MAX = 8;
