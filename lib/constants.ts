@@ -16,3 +16,4 @@ export const POPULAR_DAYS = 7;
 export const POPULAR_COUNT = 6;
 /** «Vistas recientemente»: offers remembered in the session cookie, newest first. */
 export const RECENTLY_VIEWED_MAX = 8;
+export const RECENTLY_VIEWED_SHOWN = 4;

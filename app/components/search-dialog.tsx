@@ -48,7 +48,7 @@ export function SearchResults({ data, level = 3 }: { data: SearchData; level?: 2
       ) : null}
       {data.popular.length ? (
         <section>
-          <Heading className="search-heading">Ofertas populares</Heading>
+          <Heading className="search-heading">Populares ahora</Heading>
           <ul className="search-list">
             {data.popular.map((o) => (
               <SearchResultItem key={o.uuid} uuid={o.uuid} title={o.title} meta={o.region} />

@@ -1,7 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_MENU } from "#lib/categories";
+import { POPULAR_COUNT } from "#lib/constants";
 import { OfferListing } from "#app/components/offer-listing";
+import { OfferShelf } from "#app/components/offer-shelf";
+import { offersApi } from "#app/lib/api.server";
+import { toCard } from "#app/lib/offer-card";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
@@ -19,11 +23,17 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListing(request, {}, "mainpage");
+  const page = await loadListing(request, {}, "mainpage");
+  // Not awaited: «Populares ahora» streams in below the list, and a failure is an empty list.
+  const popular = offersApi
+    .popular({ region: page.region.value, page_size: POPULAR_COUNT })
+    .then((r) => r.results.map(toCard))
+    .catch(() => []);
+  return { ...page, popular };
 }
 
 export default function Home() {
-  const { region, listing, notice } = useLoaderData<typeof loader>();
+  const { region, listing, notice, popular } = useLoaderData<typeof loader>();
   return (
     <>
       <section className="hero">
@@ -36,6 +46,7 @@ export default function Home() {
         listing={listing}
         empty={notice ?? `Todavía no hay ofertas en ${region.label}. Prueba con otra región o con toda España.`}
       />
+      <OfferShelf id="populares-ahora" title="Populares ahora" offers={popular} />
     </>
   );
 }

@@ -11,6 +11,8 @@ import { skipAfterFailure } from "#app/lib/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 
+const SEARCH_POPULAR_COUNT = 4;
+
 export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
 
 type Brief = { uuid: string; title: string; region: string };
@@ -33,9 +35,11 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<SearchDat
       .catch(() => []);
     return { query, results, recent: [], popular: [] };
   }
+  // «Populares ahora» (the most bought this week); a shop with no sales yet shows its recommended ones.
   const popular = await offersApi
-    .mainpage({ page_size: 4, region })
-    .then((r) => r.results.map(brief))
+    .popular({ page_size: SEARCH_POPULAR_COUNT, region })
+    .then((r) => (r.results.length ? r.results : offersApi.mainpage({ page_size: SEARCH_POPULAR_COUNT, region }).then((m) => m.results)))
+    .then((list) => list.map(brief))
     .catch(() => []);
   return { query, results: [], recent: recentSearches(session), popular };
 }

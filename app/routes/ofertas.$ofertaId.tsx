@@ -21,6 +21,9 @@ import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/lib/consent.server";
 import { offerMap } from "#app/lib/maps.server";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { OfferShelf } from "#app/components/offer-shelf";
+import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/lib/session.server";
+import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
 
 export const shouldRevalidate = skipAfterFailure;
 
@@ -52,6 +55,19 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     getConsent(request),
   ]);
   const inCart = cart.items.find((i) => i.offerUuid === offer.uuid) ?? null;
+  // «Vistas recientemente»: the others this visitor opened, deferred (below the fold, never fails);
+  // this one goes first in the session cookie for the next page.
+  const session = await getSession(request);
+  const viewedIds = recentlyViewed(session).filter((id) => id !== offer.uuid).slice(0, RECENTLY_VIEWED_SHOWN);
+  const recent = offersApi
+    .selected(viewedIds)
+    .then((list) => list.map(toCard))
+    .catch(() => []);
+  const responseHeaders = new Headers({ "Cache-Control": "no-store" });
+  // While a message waits in the cookie the root loader commits it (and shows it): writing the
+  // cookie here too would bring the message back. The offer was remembered on the visit before.
+  const messageWaiting = session.has("toasts") || session.has("events");
+  if (!messageWaiting && rememberViewed(session, offer.uuid)) responseHeaders.append("Set-Cookie", await commitSession(session));
   const origin = requestOrigin(request);
   const jsonLd = {
     "@context": "https://schema.org",
@@ -77,6 +93,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     {
       offer,
       nearby,
+      recent,
       inCart,
       jsonLd,
       map: offerMap(offer, consent),
@@ -85,7 +102,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
         until: offer.valid_until ? formatDate(offer.valid_until) : null,
       },
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: responseHeaders },
   );
 }
 
@@ -176,7 +193,7 @@ function AddToCart() {
 }
 
 export default function OfferPage() {
-  const { offer, nearby, dates, map } = useLoaderData<typeof loader>();
+  const { offer, nearby, recent, dates, map } = useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -241,6 +258,7 @@ export default function OfferPage() {
           <OfferGrid offers={nearby} level={3} />
         </section>
       ) : null}
+      <OfferShelf id="vistas-recientemente" title="Vistas recientemente" offers={recent} className="offer-section offer-section-wide" />
     </article>
   );
 }

@@ -34,6 +34,8 @@ type Problem = string;
 async function check(page: Page, js: boolean, name: string, problems: Problem[], helperPage: () => Promise<Page>) {
   let target = page;
   if (!js) {
+    // The whole document, not what has streamed in so far (toHaveURL passes as soon as it commits).
+    await page.waitForLoadState("load");
     const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
     const url = page.url();
     target = await helperPage();
