@@ -170,6 +170,8 @@ function Header({ data }: { data: RootLoaderData }) {
   const categoryNav = useActiveCategoryInView(location.pathname);
   return (
     <header className="site-header">
+      {/* Inside the banner landmark: shown, it is page content too (axe "region"). */}
+      <PendingSpinner />
       <div className="header-row">
         {!isHome ? (
           <a href="/" className="back-arrow" aria-label="Volver" onClick={(e) => {
@@ -252,7 +254,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <a href="#main" className="skip-link">
               Saltar al contenido
             </a>
-            <PendingSpinner />
             <Header data={data} />
             <Toasts messages={data.toasts} hydrated={hydrated} />
             <main id="main" className="site-main">
