@@ -13,7 +13,7 @@ export const PENDING_DELAY_MS = 1000;
 export const PENDING_MIN_MS = 500;
 /** «Populares ahora»: tickets sold in paid sales of this many last days (issue 10, spec section 2). */
 export const POPULAR_DAYS = 7;
-export const POPULAR_COUNT = 6;
+export const POPULAR_COUNT = 4; // one row of cards at 1280, two at tablet width
 /** «Vistas recientemente»: offers remembered in the session cookie, newest first. */
 export const RECENTLY_VIEWED_MAX = 8;
 export const RECENTLY_VIEWED_SHOWN = 4;

@@ -83,13 +83,13 @@ export default function Favorites() {
           </p>
         </div>
       )}
-      {offers.length ? null : <OfferShelf id="vistas-recientemente" title="Vistas recientemente" offers={recent} />}
       {!loggedIn ? (
         <p className="muted">
           Sin cuenta guardamos hasta {ANONYMOUS_FAVORITES_MAX} favoritos en este navegador. <Link to="/login?redirectTo=%2Ffavorite">Entra</Link> para
           tenerlos en todos tus dispositivos.
         </p>
       ) : null}
+      {offers.length ? null : <OfferShelf id="vistas-recientemente" title="Vistas recientemente" offers={recent} />}
     </>
   );
 }

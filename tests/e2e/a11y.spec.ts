@@ -1,6 +1,9 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { DEMO_PARTNER } from "#api/db/demo-accounts";
+import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./auth";
 import { acceptCookies, expect, ready, roomyOffer, test as base, uniqueEmail } from "./fixtures";
+import { E2E_INBOX, waitForMail } from "./mail";
 
 /** A JS-enabled page to run axe on what a no-JS visitor got; made on first use, closed with the test. */
 const test = base.extend<{ helper: () => Promise<Page> }>({
@@ -82,6 +85,12 @@ const PAGES = [
   "/privacy-policy",
   "/cookie-policy",
   "/login",
+  "/login?metodo=contrasena",
+  "/login/registro",
+  "/login/recuperar",
+  "/empresas",
+  "/feedback?rate=5",
+  "/unsubscribe?email=nadie%40example.es&sig=mala",
   "/no-existe/de-verdad",
   "/iframe/",
   "/iframe/?region=Madrid&category=restaurants",
@@ -101,6 +110,47 @@ for (const path of PAGES) {
     expect(problems, problems.join("\n")).toEqual([]);
   });
 }
+
+// What a customer, a partner and the staff see once logged in.
+const ACCOUNT_PAGES = [
+  { user: DEMO_CUSTOMER, paths: ["/cuenta", "/order/history", "/favorite"] },
+  { user: DEMO_PARTNER, paths: ["/socios", "/socios/ofertas/", "/socios/ofertas/nueva"] },
+  { user: DEMO_STAFF, paths: ["/admin"] },
+];
+for (const { user, paths } of ACCOUNT_PAGES) {
+  test(`logged in as ${user.email}: ${paths.join(", ")} have no axe violations and no sideways scroll`, async ({ page, js, helper }) => {
+    test.setTimeout(180_000);
+    await loginAs(page, user);
+    const problems: Problem[] = [];
+    for (const path of paths) {
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        await visit(page, js, path, problems, helper, `${path} at ${viewport.width}`);
+      }
+    }
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+}
+
+test("login by code, its second step (the code field) and a wrong code have no axe violations", async ({ page, js, helper }) => {
+  test.setTimeout(120_000);
+  const problems: Problem[] = [];
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize(viewport);
+    await page.context().clearCookies();
+    await page.goto("/login");
+    await ready(page, js);
+    await page.getByLabel("Correo electrónico").fill(uniqueEmail("axe-codigo"));
+    await page.getByRole("button", { name: "Enviar código" }).click();
+    await expect(page.getByText("Te hemos enviado un código")).toBeVisible();
+    await check(page, js, `/login code step at ${viewport.width}`, problems, helper);
+    await page.getByLabel("Código de 6 cifras").fill("000000");
+    await page.getByRole("button", { name: "Entrar", exact: true }).click();
+    await expect(page.getByText(/El código no es correcto/)).toBeVisible();
+    await check(page, js, `/login wrong code at ${viewport.width}`, problems, helper);
+  }
+  expect(problems, problems.join("\n")).toEqual([]);
+});
 
 test("the search dialog has no axe violations, open and with results", async ({ page, js, helper }) => {
   test.skip(!js, "without JS, search is the /buscar page");
@@ -158,7 +208,8 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByText("Escribe un correo electrónico válido, por ejemplo nombre@correo.es.").first()).toBeVisible();
       await check(page, js, "/checkout/ with errors", problems, helper);
 
-      await page.getByLabel("Correo electrónico").fill(uniqueEmail("axe"));
+      const email = uniqueEmail("axe");
+      await page.getByLabel("Correo electrónico").fill(email);
       await page.getByLabel(/He leído y acepto/).check();
       await page.getByRole("button", { name: "Continuar" }).click();
       await expect(page).toHaveURL(/\/order\/$/);
@@ -174,6 +225,15 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
       await ready(page, js);
       await check(page, js, "/order/success", problems, helper);
+
+      // The confirmation mail's signed link to the coupons.
+      const mail = await waitForMail(E2E_INBOX, email, { subject: /Tus cupones/ });
+      const link = /href="https?:\/\/[^"]*(\/order\/coupons\?[^"]+)"/.exec(mail.html as string);
+      expect(link, "a coupons link in the mail").not.toBeNull();
+      await page.goto(link![1].replace(/&amp;/g, "&"));
+      await expect(page.getByRole("heading", { name: "Tus cupones", level: 1 })).toBeVisible();
+      await ready(page, js);
+      await check(page, js, "/order/coupons", problems, helper);
       expect(problems, problems.join("\n")).toEqual([]);
     });
   });
