@@ -61,7 +61,8 @@ export function Toasts({ messages, hydrated }: { messages: ToastMessage[]; hydra
         </div>
       ) : null}
       <div data-toast-region>
-        <Toaster position="top-right" toastOptions={{ duration: TOAST_DURATION_MS }} />
+        {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
+        <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
         <PauseOnFocusLoss />
       </div>
     </>
