@@ -71,7 +71,7 @@ function AddMember({ lastResult }: { lastResult: SubmissionResult<string[]> | un
     id: "add-member",
     lastResult,
     constraint: getZodConstraint(MemberSchema),
-    shouldValidate: "onBlur",
+    // Checked on submit only: clearing the server's message on blur moved the button from under the pointer.
     onValidate: ({ formData }) => parseWithZod(formData, { schema: MemberSchema }),
   });
   return (
