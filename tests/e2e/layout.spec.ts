@@ -33,9 +33,9 @@ test.describe("phones (375 px)", () => {
     if (js) {
       // The toast sits under the sticky header: hovering it pauses it, so over the cart it would
       // stay there, in the way of the very next click.
-      const toast = (await page.locator("[data-toast-region] [role=status]").first().boundingBox())!;
       const header = await box(page, "header.site-header");
-      expect(toast.y).toBeGreaterThanOrEqual(header.y + header.height);
+      // Polled: the toast slides in from above.
+      await expect.poll(async () => (await page.locator("[data-toast-region] [role=status]").first().boundingBox())?.y ?? 0).toBeGreaterThanOrEqual(header.y + header.height);
       await page.getByRole("link", { name: /^Carrito/ }).click({ trial: true, timeout: 2000 });
     }
   });
@@ -78,6 +78,10 @@ test.describe("desktop (1280 px)", () => {
     expect(Math.round(footer.x)).toBe(Math.round(logo.x));
     const prices = await page.locator("main article.card .price-actual").evaluateAll((els) => els.slice(0, 4).map((e) => e.getBoundingClientRect().bottom));
     expect(new Set(prices.map(Math.round)).size).toBe(1);
+    // Every category is on screen, the last («Formación») included: nothing hides off the edge.
+    const navBox = (await page.getByRole("navigation", { name: "Categorías" }).boundingBox())!;
+    const last = (await page.getByRole("navigation", { name: "Categorías" }).getByRole("link", { name: "Formación" }).boundingBox())!;
+    expect(last.x + last.width).toBeLessThanOrEqual(navBox.x + navBox.width);
     // The category row starts at the same place on a page with JS and on one without (the no-JS
     // «Cambiar» button does not push it).
     const navHome = await box(page, ".category-nav");
