@@ -17,6 +17,8 @@ export type RenderedMail = {
   text: string;
   attachments?: Attachment[];
   headers?: Record<string, string>;
+  /** Where a reply goes when it should not go to MAIL_FROM (a lead's applicant). */
+  replyTo?: string;
 };
 
 /** null: the message no longer applies (the address unsubscribed meanwhile) and is skipped. */

@@ -4,6 +4,8 @@ import { renderDigest } from "./templates/digest";
 import { renderEmailChange } from "./templates/email-change";
 import { renderFeedbackRequest } from "./templates/feedback-request";
 import { renderLoginCode } from "./templates/login-code";
+import { renderPartnerLead } from "./templates/partner-lead";
+import { renderPartnerLeadConfirmation } from "./templates/partner-lead-confirmation";
 import { renderPasswordReset } from "./templates/password-reset";
 import { renderPurchaseConfirmation } from "./templates/purchase-confirmation";
 
@@ -22,4 +24,6 @@ export const messages: Record<string, MessageRenderer> = {
   "account-activation": renderAccountActivation,
   "password-reset": renderPasswordReset,
   "email-change": renderEmailChange,
+  "partner-lead": renderPartnerLead,
+  "partner-lead-confirmation": renderPartnerLeadConfirmation,
 };

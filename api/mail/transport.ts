@@ -12,6 +12,7 @@ export type OutgoingMail = {
   text: string;
   attachments?: Attachment[];
   headers?: Record<string, string>;
+  replyTo?: string;
   /** Stable per outbox row, so a message is recognisable wherever it ends up. */
   messageId: string;
 };
@@ -32,6 +33,7 @@ export function createMailTransport(config: Pick<Config, "SMTP_URL" | "MAIL_FROM
     text: mail.text,
     attachments: mail.attachments,
     headers: mail.headers,
+    replyTo: mail.replyTo,
     messageId: mail.messageId,
     date: new Date(),
   });

@@ -9,13 +9,12 @@ import { sql } from "drizzle-orm";
 import { fromCents } from "#lib/prices";
 import { query } from "#api/db/client";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
-import { partnerSales, redeemCoupon, salesCsv, verifyCoupon, type RedeemHook } from "#api/services/coupons";
-import { createLead, listLeads, type LeadHook } from "#api/services/partner-leads";
+import { partnerSales, redeemCoupon, salesCsv, verifyCoupon } from "#api/services/coupons";
+import { createLead, listLeads } from "#api/services/partner-leads";
 import { idParam } from "#api/routes/partner";
 
-export type PartnerSalesHooks = { onRedeemed?: RedeemHook; onLead?: (config: Config) => LeadHook };
 
-export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: Database; config: Config; identify: Identify; hooks?: PartnerSalesHooks }): Router {
+export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {
   const router = Router();
 
   router.post(
@@ -32,7 +31,7 @@ export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: D
     "/sales/redeem/:id/",
     handle(async (req, res) => {
       const scope = await partnerScope(db, req, identify);
-      res.json(await redeemCoupon(db, scope, idParam(req), hooks.onRedeemed));
+      res.json(await redeemCoupon(db, scope, idParam(req)));
     }),
   );
 
@@ -69,7 +68,7 @@ export function partnerSalesRouter({ db, config, identify, hooks = {} }: { db: D
       }
       // Turnstile's token when the visitor's browser ran the widget; none without JS (issue 12).
       await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown } | undefined)?.captcha_token, clientAddress(req));
-      await createLead(db, input, hooks.onLead?.(config));
+      await createLead(db, input, { businessEmail: config.BUSINESS_EMAIL });
       res.status(201).json({ received: true });
     }),
   );

@@ -4,6 +4,7 @@ import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#lib
 import { formatDateTime } from "#lib/dates";
 import { formatCents, fromCents, toCents } from "#lib/prices";
 import { query, type Executor } from "#api/db/client";
+import { queueFeedbackAfterRedemption } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
 
@@ -84,15 +85,13 @@ export async function verifyCoupon(db: Executor, scope: Scope, input: string): P
   return toView(row);
 }
 
-export type RedeemHook = (tx: Executor, coupon: CouponView) => Promise<void>;
-
 /**
  * POST /sales/redeem/{id}/: marks the coupon used, once. Two waiters pressing «Canjear» at the
  * same moment both run the conditional update; the database lets exactly one of them change the
  * row, and the other is told when it was redeemed. The feedback email is queued in the same
  * transaction, so it exists exactly when the redemption does.
  */
-export async function redeemCoupon(db: Executor, scope: Scope, id: string, onRedeemed?: RedeemHook): Promise<CouponView> {
+export async function redeemCoupon(db: Executor, scope: Scope, id: string): Promise<CouponView> {
   return db.transaction(async (tx) => {
     const [row] = await couponRows(tx, sql`c.id = ${id} AND ${inScope(scope, sql`o.organization_id`)}`);
     if (!row) throw notFound("Cupón no encontrado.");
@@ -109,7 +108,7 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string, onRed
       throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, { redeemed_at: coupon.redeemed_at, coupon });
     }
     const coupon = toView({ ...row, redeemed_at: won[0].redeemed_at });
-    if (onRedeemed) await onRedeemed(tx, coupon);
+    await queueFeedbackAfterRedemption(tx, { couponCode: coupon.code });
     return coupon;
   });
 }

@@ -2,12 +2,12 @@ import { desc } from "drizzle-orm";
 import type { BecomePartnerInput } from "#lib/schemas/partner";
 import type { Executor } from "#api/db/client";
 import { partnerLeads } from "#api/db/schema";
+import { queueMail } from "#api/mail/outbox";
 
 export type PartnerLead = typeof partnerLeads.$inferSelect;
-export type LeadHook = (tx: Executor, lead: PartnerLead) => Promise<void>;
 
 /** Stores the lead; the mails to the business team and the applicant go in the same transaction. */
-export async function createLead(db: Executor, input: BecomePartnerInput, onCreated?: LeadHook): Promise<PartnerLead> {
+export async function createLead(db: Executor, input: BecomePartnerInput, { businessEmail }: { businessEmail: string }): Promise<PartnerLead> {
   return db.transaction(async (tx) => {
     const [lead] = await tx
       .insert(partnerLeads)
@@ -21,7 +21,17 @@ export async function createLead(db: Executor, input: BecomePartnerInput, onCrea
         message: input.message,
       })
       .returning();
-    if (onCreated) await onCreated(tx, lead);
+    const data = {
+      business_name: lead.businessName,
+      contact_name: lead.contactName,
+      email: lead.email,
+      phone: lead.phone,
+      province: lead.province,
+      category: lead.category,
+      message: lead.message,
+    };
+    await queueMail(tx, { kind: "partner-lead", to: businessEmail, dedupeKey: `partner-lead:${lead.id}`, data });
+    await queueMail(tx, { kind: "partner-lead-confirmation", to: lead.email, dedupeKey: `partner-lead-confirmation:${lead.id}`, data });
     return lead;
   });
 }

@@ -5,7 +5,10 @@ import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
 import { PROVINCES } from "#lib/regions";
 import { query } from "#api/db/client";
 import { partnerLeads, priceOptions, saleItems } from "#api/db/schema";
+import { createMailTransport } from "#api/mail/transport";
+import { deliverDue } from "#api/mail/worker";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { startTestSmtp } from "#tests/support/smtp";
 import { available, expectSpanish, newEmail, startSale } from "./_helpers";
 import { callAs, couponsFor, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
 
@@ -190,6 +193,27 @@ describe("coupons", () => {
     expect(Number(row.n)).toBe(1);
   });
 
+  it("redeeming brings the buyer's feedback mail forward to hours, and never queues a second one", async () => {
+    const price = (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price;
+    const [code] = await couponsFor(api, w.optionB, price, 1);
+    const [buyer] = await query<{ email: string }>(api.db, sql`
+      SELECT s.email FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id WHERE c.code = ${code}`);
+    const feedbackMail = () =>
+      query<{ send_after: string | Date }>(api.db, sql`
+        SELECT send_after FROM mail_outbox WHERE kind = 'feedback-request' AND recipient = ${buyer.email.toLowerCase()}`);
+    const queued = await feedbackMail();
+    expect(queued).toHaveLength(1);
+    // The purchase asks FEEDBACK_DELAY_DAYS later (3 by default): days away.
+    expect(new Date(queued[0].send_after).getTime() - Date.now()).toBeGreaterThan(2 * 86_400_000);
+    const { body } = await callAs(api, "partnerB", "/verification/coupon/", { body: { code } });
+    expect((await callAs(api, "partnerB", `/sales/redeem/${body.uuid}/`, { method: "POST" })).status).toBe(200);
+    const after = await feedbackMail();
+    expect(after).toHaveLength(1);
+    const wait = new Date(after[0].send_after).getTime() - Date.now();
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(2 * 3_600_000);
+  });
+
   it("says a code is not a coupon code, in Spanish", async () => {
     const r = await callAs(api, "partnerA", "/verification/coupon/", { body: { code: "hola" } });
     expect(r.status).toBe(400);
@@ -249,6 +273,38 @@ describe("POST /sales/become_partner/", () => {
     const bad = await call(api, "/sales/become_partner/", { body: { ...lead, email: "no", province: "Narnia" } });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors).sort()).toEqual(["email", "province"]);
+  });
+
+  it("mails the lead to BUSINESS_EMAIL (replying answers the applicant) and a confirmation to the applicant, once; a bot gets neither", async () => {
+    const smtp = await startTestSmtp();
+    try {
+      const applicant = newEmail("socio").toLowerCase();
+      expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: applicant, message: "Tenemos terraza\ny menú del día." } })).status).toBe(201);
+      expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "robot@spam.es", website: "http://spam" } })).status).toBe(201);
+      const config = { ...api.config, SMTP_URL: smtp.url };
+      const sent = await deliverDue(api.db, { transport: createMailTransport(config), config, log: () => {} });
+      expect(sent.failed).toBe(0);
+
+      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Bar Pepe \(Sevilla, Restaurantes\)/ });
+      expect(team.replyTo?.value[0].address).toBe(applicant);
+      for (const part of [team.text ?? "", team.html || ""]) {
+        expect(part).toContain("Pepe Ruiz");
+        expect(part).toContain(applicant);
+        expect(part).toContain("912 345 678");
+        expect(part).toContain("Tenemos terraza");
+      }
+      const confirmation = await smtp.waitFor(applicant, { subject: /Hemos recibido tu solicitud/ });
+      expect(confirmation.text).toContain("Hola, Pepe Ruiz");
+      expect(confirmation.text).toContain("«Bar Pepe»");
+      expect(confirmation.replyTo?.value[0].address).toBe(api.config.BUSINESS_EMAIL);
+      expect(confirmation.headers.has("list-unsubscribe")).toBe(false);
+      // Another delivery pass sends nothing again, and the bot's address never got mail.
+      expect((await deliverDue(api.db, { transport: createMailTransport(config), config, log: () => {} })).sent).toBe(0);
+      expect(smtp.messages.filter((m) => m.envelopeTo.includes(applicant))).toHaveLength(1);
+      expect(smtp.messages.filter((m) => m.envelopeTo.includes("robot@spam.es"))).toHaveLength(0);
+    } finally {
+      await smtp.close();
+    }
   });
 
   it("is rate-limited per applicant, with a Spanish 429", async () => {

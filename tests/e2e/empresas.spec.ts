@@ -1,4 +1,5 @@
 import { acceptCookies, expect, ready, test } from "./fixtures";
+import { E2E_INBOX, readInbox, waitForMail } from "./mail";
 
 test("a business finds «Publica tu oferta» from the footer and sends its application", async ({ page, js }) => {
   await page.goto("/");
@@ -27,8 +28,16 @@ test("a business finds «Publica tu oferta» from the footer and sends its appli
     await expect(form.getByLabel("Nombre del negocio")).toHaveValue("Taberna La Viña");
   }
 
-  await form.getByLabel("Correo electrónico").fill(`marta.${js ? "js" : "nojs"}.${Date.now()}@lavina.es`);
+  const applicant = `marta.${js ? "js" : "nojs"}.${Date.now()}@lavina.es`;
+  await form.getByLabel("Correo electrónico").fill(applicant);
   await form.getByRole("button", { name: "Enviar solicitud" }).click();
   await expect(page.getByText("Hemos recibido tu solicitud").first()).toBeVisible();
   await expect(page).toHaveURL(/enviado=1/);
+
+  // The applicant gets a confirmation, and the business team the lead with the applicant to reply to.
+  const confirmation = await waitForMail(E2E_INBOX, applicant, { subject: /Hemos recibido tu solicitud/ });
+  expect(confirmation.text).toContain("Hola, Marta Gil");
+  const teamMail = async () =>
+    (await readInbox(E2E_INBOX)).find((m) => m.replyTo?.value[0].address === applicant && /Solicitud de socio: Taberna La Viña/.test(m.subject ?? ""))?.text;
+  await expect.poll(teamMail, { timeout: 15_000 }).toContain("955 123 456");
 });

@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import type { APIRequestContext, Page } from "@playwright/test";
-import { unsubscribeSignature } from "../../lib/signatures.server";
 import { pdfText } from "../support/pdf";
 import { acceptCookies, expect, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import type { ReceivedMail } from "../support/smtp";
+import { E2E_INBOX, mailsTo, waitForMail } from "./mail";
 
 async function offers(page: Page): Promise<OfferSummary[]> {
   const response = await page.request.get("/api/v0/public/offers/?page_size=100");
@@ -24,12 +24,6 @@ async function buyThroughApi(request: APIRequestContext, offer: OfferSummary, em
   await request.post(payment.redirect_url, { form: { action: "pay" }, maxRedirects: 0 });
   const captured = await request.post(`/api/v0/sales/capture/${payment.sale_id}/`, { data: { transaction_id: payment.transaction_id } });
   expect(captured.status()).toBe(200);
-}
-
-/** The two links a digest carries (see api/mail/templates/digest.tsx), as relative paths. */
-function unsubscribeLinks(secret: string, email: string) {
-  const q = new URLSearchParams({ email, sig: unsubscribeSignature([secret], email) });
-  return { page: `/unsubscribe?${q}`, oneClick: `/api/v0/customer/unsubscribe/one-click/?${q}` };
 }
 
 /** The first link in a mail's HTML whose path starts with `path`. */
@@ -124,13 +118,43 @@ test("feedback links → thanks page → the rating shows on the offer once thre
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("a digest's unsubscribe link → confirm → unsubscribed; the one-click POST needs no cookie", async ({ page, js, playwright }) => {
+/**
+ * `npm run digest` as an operator runs it beside the E2E server: the server owns the embedded
+ * database, so the command reaches it through the DATA_DIR control socket and the server queues
+ * and sends the digest.
+ */
+function runDigest(): string {
+  const out = execFileSync("node_modules/.bin/tsx", ["scripts/digest.ts"], {
+    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data", DATABASE_URL: "" },
+    encoding: "utf8",
+  });
+  expect(out).toMatch(/en el servidor en marcha/);
+  return out;
+}
+
+const DIGEST = /Nuevas ofertas/;
+
+/** A header as sent (mailparser folds the List-* family into a structure of its own). */
+function rawHeader(mail: ReceivedMail, name: string): string | undefined {
+  const head = mail.raw.toString("utf8").split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " ");
+  return new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1].trim();
+}
+
+test("npm run digest → the digest's unsubscribe link → confirm → unsubscribed, and no second digest; the one-click POST needs no cookie", async ({ page, js, playwright }) => {
   const all = await offers(page);
   const email = uniqueEmail(`baja-${js ? "js" : "nojs"}`);
+  const other = uniqueEmail(`one-click-${js ? "js" : "nojs"}`);
+  const neverAsked = uniqueEmail(`sin-permiso-${js ? "js" : "nojs"}`);
   await buyThroughApi(page.request, all[2], email, true);
-  // The links the digest carries, signed as the server signs them (the E2E server's generated secret).
-  const secret = readFileSync(`${process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data"}/session-secret`, "utf8").trim();
-  const { page: pageLink } = unsubscribeLinks(secret, email);
+  await buyThroughApi(page.request, all[2], other, true);
+  await buyThroughApi(page.request, all[2], neverAsked, false);
+
+  runDigest();
+  const digest = await waitForMail(E2E_INBOX, email, { subject: DIGEST });
+  // Marketing carries RFC 8058's headers, with an https-or-this-server one-click URL.
+  expect(rawHeader(digest, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+  expect(rawHeader(digest, "List-Unsubscribe")).toMatch(/^<http[^>]+\/api\/v0\/customer\/unsubscribe\/one-click\/\?[^>]+>$/);
+  const pageLink = linkIn(digest.html as string, "/unsubscribe?");
 
   await page.goto(pageLink.replace(/sig=[^&]+/, "sig=falsa"));
   await expect(page.getByRole("heading", { name: "Este enlace no es válido" })).toBeVisible();
@@ -149,19 +173,33 @@ test("a digest's unsubscribe link → confirm → unsubscribed; the one-click PO
   await page.getByRole("button", { name: "Sí, darme de baja" }).click();
   await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
 
-  // RFC 8058 from a mail provider: a fresh client with no cookies at all.
-  const other = uniqueEmail("one-click");
-  await buyThroughApi(page.request, all[2], other, true);
-  const provider = await playwright.request.newContext({ baseURL: page.url().replace(/\/unsubscribe.*$/, "") });
-  const otherLinks = unsubscribeLinks(secret, other);
-  const response = await provider.post(otherLinks.oneClick, {
+  // RFC 8058 from a mail provider: the URL in the other buyer's List-Unsubscribe header, posted by a
+  // fresh client with no cookies at all.
+  const otherDigest = await waitForMail(E2E_INBOX, other, { subject: DIGEST });
+  const header = /<([^>]+)>/.exec(rawHeader(otherDigest, "List-Unsubscribe") ?? "")?.[1];
+  expect(header).toMatch(/\/api\/v0\/customer\/unsubscribe\/one-click\/\?/);
+  const oneClick = new URL(header!);
+  const provider = await playwright.request.newContext({ baseURL: new URL(page.url()).origin });
+  const response = await provider.post(`${oneClick.pathname}${oneClick.search}`, {
     headers: { "content-type": "application/x-www-form-urlencoded" },
     data: "List-Unsubscribe=One-Click",
   });
   expect(response.status()).toBe(200);
   await provider.dispose();
-  // Already unsubscribed: the confirmation still works and says so.
-  await page.goto(otherLinks.page);
+
+  // A second digest reaches neither address (nor the buyer who never ticked the box).
+  const before = [(await mailsTo(E2E_INBOX, email, DIGEST)).length, (await mailsTo(E2E_INBOX, other, DIGEST)).length];
+  runDigest();
+  const marker = uniqueEmail(`testigo-${js ? "js" : "nojs"}`);
+  await buyThroughApi(page.request, all[2], marker, true);
+  runDigest();
+  // The subscribed witness gets the next run's digest; by then the run before it has been sent too.
+  await waitForMail(E2E_INBOX, marker, { subject: DIGEST });
+  expect([(await mailsTo(E2E_INBOX, email, DIGEST)).length, (await mailsTo(E2E_INBOX, other, DIGEST)).length]).toEqual(before);
+  expect(await mailsTo(E2E_INBOX, neverAsked, DIGEST)).toHaveLength(0);
+
+  // Already unsubscribed: the confirmation page still works and says so.
+  await page.goto(linkIn(otherDigest.html as string, "/unsubscribe?"));
   await page.getByRole("button", { name: "Sí, darme de baja" }).click();
   await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
 });
