@@ -8,7 +8,8 @@ import { isUuid } from "#lib/uuid";
 import type { Database, Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
-import { rateLimit } from "#api/rate-limit";
+import { clientAddress, rateLimit } from "#api/rate-limit";
+import { requireCaptcha } from "#api/captcha";
 import { requireUser, type AuthUser } from "#api/auth/context";
 import { checkPassword, hashPassword } from "#api/auth/passwords";
 import { revokeAllRefreshTokens } from "#api/auth/tokens";
@@ -44,6 +45,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         z.object({ email: EmailField, password: PasswordField, re_password: z.string(), ...Names }).refine(passwordsMatch, mismatch),
         req.body,
       );
+      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
       const existing = await findUserByEmail(db, body.email);
       if (existing) throw badRequest("Ya existe una cuenta con este correo. Entra con un código o recupera la contraseña.", { email: ["Ya existe una cuenta con este correo."] });
       const passwordHash = await hashPassword(body.password);

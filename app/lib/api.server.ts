@@ -170,8 +170,8 @@ export const authApi = {
     api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
   refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
   session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
-  sendCode: (email: string, request: Request) =>
-    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email }, request, token: null }),
+  sendCode: (email: string, request: Request, captchaToken?: string) =>
+    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email, captcha_token: captchaToken }, request, token: null }),
   otpLogin: (email: string, code: string, request: Request) =>
     api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),

@@ -7,9 +7,11 @@ import { LOGIN_CODE_MINUTES } from "#lib/accounts";
 import { codeStepSchema, emailStepSchema, passwordLoginSchema } from "#lib/schemas/login";
 import { ApiError, authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
+import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
 import { completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
+import { Captcha } from "#app/components/captcha";
 import { commitSession, field, getSession } from "#app/lib/session.server";
 
 export const meta: MetaFunction = () => seo({ title: "Entrar", description: "Accede a tu cuenta de ofertas.", noindex: true });
@@ -23,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const pendingEmail = field(session, "loginEmail") ?? null;
   const step: Step = url.searchParams.get("metodo") === "contrasena" ? "password" : url.searchParams.get("paso") === "codigo" && pendingEmail ? "code" : "email";
-  return data({ redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES }, { headers: { "Cache-Control": "private, no-store" } });
+  return data({ redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES, captchaSiteKey: captchaSiteKey() }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 const here = (redirectTo: string, params: Record<string, string> = {}) => `/login?${new URLSearchParams({ ...params, redirectTo })}`;
@@ -33,7 +35,10 @@ async function attempt<T>(submission: { reply: (o?: { formErrors?: string[]; hid
   try {
     return { ok: await run() } as const;
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: 400 }) } as const;
+    // 503 is the captcha provider being down: the form fails closed and says so (issue 12).
+    if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
+      return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }) } as const;
+    }
     throw error;
   }
 }
@@ -46,7 +51,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "send-code": {
       const submission = parseWithZod(formData, { schema: emailStepSchema });
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request));
+      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request, captchaToken(formData)));
       if ("reply" in sent) return sent.reply;
       session.set("loginEmail", submission.value.email);
       return redirect(here(redirectTo, { paso: "codigo" }), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
@@ -100,7 +105,7 @@ function useLoginForm<S extends z.ZodTypeAny>(id: string, schema: S, intent: str
 }
 
 function EmailStep() {
-  const { redirectTo, pendingEmail } = useLoaderData<typeof loader>();
+  const { redirectTo, pendingEmail, captchaSiteKey } = useLoaderData<typeof loader>();
   const [form, fields] = useLoginForm("login-email", emailStepSchema, "send-code");
   return (
     <Form method="post" className="auth-form" {...getFormProps(form)}>
@@ -113,6 +118,7 @@ function EmailStep() {
         <small className="muted">Te enviaremos un código de 6 cifras. Si aún no tienes cuenta, la crearemos al entrar.</small>
         <FieldError id={fields.email.errorId} errors={fields.email.errors} />
       </div>
+      <Captcha siteKey={captchaSiteKey} />
       <SubmitButton label="Enviar código" />
     </Form>
   );
