@@ -175,4 +175,23 @@ export const authApi = {
   otpLogin: (email: string, code: string, request: Request) =>
     api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
+  register: (body: { email: string; password: string; re_password: string; captcha_token?: string }, request: Request) =>
+    api<AccountUser>("/auth/users/", { method: "POST", body, request, token: null }),
+  activate: (email: string, token: string, request: Request) =>
+    api<TokenPair>("/auth/users/activation/", { method: "POST", body: { email, token }, request, token: null }),
+  resendActivation: (email: string, request: Request) => api<null>("/auth/users/resend_activation/", { method: "POST", body: { email }, request, token: null }),
+  resetPassword: (email: string, request: Request) => api<null>("/auth/users/reset_password/", { method: "POST", body: { email }, request, token: null }),
+  resetPasswordConfirm: (body: { email: string; token: string; new_password: string; re_new_password: string }, request: Request) =>
+    api<null>("/auth/users/reset_password_confirm/", { method: "POST", body, request, token: null }),
+  setPassword: (body: { current_password?: string; new_password: string; re_new_password: string }, request: Request) =>
+    api<null>("/auth/users/set_password/", { method: "POST", body, request }),
+  setEmail: (body: { current_password?: string; new_email: string; re_new_email: string }, request: Request) =>
+    api<{ detail: string }>("/auth/users/set_email/", { method: "POST", body, request }),
+  confirmEmail: (body: { uid: string; token: string; new_email: string; re_new_email: string }, request: Request) =>
+    api<TokenPair>("/auth/users/reset_email_confirm/", { method: "POST", body, request }),
+  deleteMe: (current_password: string | undefined, request: Request) =>
+    api<null>("/auth/users/me/", { method: "DELETE", body: current_password ? { current_password } : {}, request }),
+  subscription: (request: Request) => api<{ subscribed: boolean }>("/customer/subscription/", { request }),
+  setSubscription: (subscribed: boolean, request: Request) =>
+    api<{ subscribed: boolean }>("/customer/subscription/", { method: "POST", body: subscribed ? { subscribed, consent: true } : { subscribed }, request }),
 };

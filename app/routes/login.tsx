@@ -1,15 +1,17 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { z } from "zod";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES } from "#lib/accounts";
 import { codeStepSchema, emailStepSchema, passwordLoginSchema } from "#lib/schemas/login";
-import { ApiError, authApi } from "#app/lib/api.server";
+import { FormError, SubmitButton, useStepForm } from "#app/components/auth-form";
+import { FieldError } from "#app/components/form-field";
+import { Honeypot } from "#app/components/honeypot";
+import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
-import { completeLogin, loginRedirectTo } from "#app/lib/login.server";
+import { attempt, completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
 import { Captcha } from "#app/components/captcha";
 import { commitSession, field, getSession } from "#app/lib/session.server";
@@ -30,21 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const here = (redirectTo: string, params: Record<string, string> = {}) => `/login?${new URLSearchParams({ ...params, redirectTo })}`;
 
-/** Problems the API reports (a wrong code, too many tries) go to the form, not to an error page. */
-async function attempt<T>(submission: { reply: (o?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult }, run: () => Promise<T>, hideFields: string[] = []) {
-  try {
-    return { ok: await run() } as const;
-  } catch (error) {
-    // 503 is the captcha provider being down: the form fails closed and says so (issue 12).
-    if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
-      return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }) } as const;
-    }
-    throw error;
-  }
-}
-
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
+  const formData = await readForm(request, { honeypot: true });
   const redirectTo = loginRedirectTo(request, formData);
   const session = await getSession(request);
   switch (formData.get("intent")) {
@@ -75,34 +64,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return (
-    <p id={id} className="field-error">
-      {errors?.[0]}
-    </p>
-  );
-}
-
-function FormError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="form-error" role="alert">
-      {errors[0]}
-    </p>
-  ) : null;
-}
-
-function useLoginForm<S extends z.ZodTypeAny>(id: string, schema: S, intent: string) {
-  const lastResult = useActionData<typeof action>();
-  return useForm<z.input<S>>({
-    id,
-    // Each step's form only takes back the answer to its own submission.
-    lastResult: lastResult && "initialValue" in lastResult && (lastResult.initialValue as { intent?: string } | null)?.intent === intent ? lastResult : undefined,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
-}
+const useLoginForm = useStepForm;
 
 function EmailStep() {
   const { redirectTo, pendingEmail, captchaSiteKey } = useLoaderData<typeof loader>();
@@ -116,10 +78,11 @@ function EmailStep() {
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} defaultValue={fields.email.initialValue ?? pendingEmail ?? ""} autoComplete="email" />
         <small className="muted">Te enviaremos un código de 6 cifras. Si aún no tienes cuenta, la crearemos al entrar.</small>
-        <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        <FieldError field={fields.email} />
       </div>
       <Captcha siteKey={captchaSiteKey} />
-      <SubmitButton label="Enviar código" />
+      <Honeypot />
+      <SubmitButton label="Enviar código" action="/login" />
     </Form>
   );
 }
@@ -139,11 +102,13 @@ function CodeStep() {
         <div className="field">
           <label htmlFor={fields.code.id}>Código de 6 cifras</label>
           <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
-          <FieldError id={fields.code.errorId} errors={fields.code.errors} />
+          <FieldError field={fields.code} />
         </div>
-        <SubmitButton label="Entrar" />
+        <Honeypot />
+        <SubmitButton label="Entrar" action="/login" />
       </Form>
       <Form method="post" className="inline-form">
+        <Honeypot />
         <input type="hidden" name="intent" value="send-code" />
         <input type="hidden" name="email" value={pendingEmail ?? ""} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -167,25 +132,19 @@ function PasswordStep() {
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-        <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        <FieldError field={fields.email} />
       </div>
       <div className="field">
         <label htmlFor={fields.password.id}>Contraseña</label>
         <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
-        <FieldError id={fields.password.errorId} errors={fields.password.errors} />
+        <FieldError field={fields.password} />
       </div>
-      <SubmitButton label="Entrar" />
+      <Honeypot />
+      <SubmitButton label="Entrar" action="/login" />
+      <p>
+        <Link to={`/login/recuperar?${new URLSearchParams({ redirectTo })}`}>¿Has olvidado tu contraseña?</Link>
+      </p>
     </Form>
-  );
-}
-
-function SubmitButton({ label }: { label: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/login");
-  return (
-    <button type="submit" className="btn btn-block" disabled={busy}>
-      {label}
-    </button>
   );
 }
 
@@ -202,6 +161,8 @@ export default function Login() {
         ) : (
           <Link to={here(redirectTo, { metodo: "contrasena" })}>Entrar con contraseña</Link>
         )}
+        {" · "}
+        <Link to={`/login/registro?${new URLSearchParams({ redirectTo })}`}>Crear una cuenta con contraseña</Link>
       </p>
       <p>
         <Link to="/ofertas/">Seguir viendo ofertas</Link>
