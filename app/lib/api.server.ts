@@ -1,4 +1,4 @@
-import type { OfferDetail, OfferSummary, Page } from "#lib/schemas/offer";
+import type { OfferDetail, OfferList, OfferSummary, Page } from "#lib/schemas/offer";
 import { ORDER_HISTORY_PAGE_SIZE, type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
 import type { Cart } from "#lib/cart";
 import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
@@ -121,7 +121,9 @@ export const offersApi = {
   get: (id: string) => api<OfferDetail>(`/public/offers/${id}/`),
   selected: (uuids: string[]) =>
     uuids.length ? api<OfferSummary[]>("/public/offers/selected/", { query: { uuids } }) : Promise.resolve([]),
-  nearby: (id: string, pageSize = 4) => cachedRead<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
+  nearby: (id: string, pageSize = 4) => cachedRead<OfferList>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
+  /** «Populares ahora»: the most bought in the last days (POPULAR_DAYS). */
+  popular: (query: Pick<OfferQuery, "region" | "category" | "page_size">) => cachedRead<OfferList>("/public/offers/popular/", query),
 };
 
 export const mailApi = {

@@ -15,6 +15,9 @@ import { attempt, completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
 import { Captcha } from "#app/components/captcha";
 import { commitSession, field, getSession } from "#app/lib/session.server";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Entrar", description: "Accede a tu cuenta de ofertas.", noindex: true });
 
