@@ -97,6 +97,6 @@ test("the demo customer's history lists the seeded purchase; /cuenta shows the a
   await page.goto("/order/history");
   await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
   await page.goto("/cuenta");
-  await expect(page.getByRole("heading", { name: "Mi cuenta" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Mi cuenta", exact: true })).toBeVisible();
   await expect(page.getByRole("main").getByText(DEMO_CUSTOMER.email, { exact: true })).toBeVisible();
 });
