@@ -85,6 +85,11 @@ test("logout on the payment step lands on /checkout", async ({ page, js }) => {
   await page.getByRole("button", { name: "Salir" }).click();
   await expect(page).toHaveURL(/\/checkout\/?$/);
   await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+  if (js) {
+    // The payment step's history entry was replaced (spec section 4): «Atrás» does not return to it.
+    await page.goBack();
+    await expect(page).not.toHaveURL(/\/order\/?$/);
+  }
 });
 
 test("/order/history when anonymous redirects to the main page", async ({ page }) => {
