@@ -9,6 +9,7 @@ import { feedbackRouter } from "#api/routes/feedback";
 import { createPaymentProviders } from "#api/payments/registry";
 import { authenticate, getUser } from "#api/auth/context";
 import { jwtRouter } from "#api/routes/auth";
+import { socialAuthRouter } from "#api/routes/social-auth";
 import { customerRouter } from "#api/routes/customer";
 import { customerDataRouter } from "#api/routes/customer-data";
 import { authUsersRouter } from "#api/routes/users";
@@ -47,6 +48,7 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(salesRouter({ db, config, payments }));
   api.use(customerMailRouter({ db, config }));
   api.use(jwtRouter({ db, config }));
+  api.use(socialAuthRouter({ db, config }));
   // Uploads parse their own (larger) bodies before the default JSON limit applies.
   api.use(imageUploadRouter({ db, identify }));
   api.use(express.json({ limit: "100kb" }));

@@ -86,7 +86,12 @@ const EnvSchema = z.object({
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
   APPLE_CLIENT_ID: optionalString,
+  /** Either a client-secret JWT made by hand (it lasts at most 6 months) … */
   APPLE_CLIENT_SECRET: optionalString,
+  /** … or the key it is made from, and the server signs a fresh one itself. */
+  APPLE_TEAM_ID: optionalString,
+  APPLE_KEY_ID: optionalString,
+  APPLE_PRIVATE_KEY: optionalString,
   FACEBOOK_APP_ID: optionalString,
   FACEBOOK_APP_SECRET: optionalString,
   CATALOGUE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -129,6 +134,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(env.CAPTCHA_SITE_KEY) !== Boolean(env.CAPTCHA_SECRET)) {
     throw new ConfigError("Configuración no válida:\n  CAPTCHA_SITE_KEY y CAPTCHA_SECRET van juntas: pon las dos o ninguna");
   }
+  const socialProblem = socialSettingsProblem(env);
+  if (socialProblem) throw new ConfigError(`Configuración no válida:\n  ${socialProblem}`);
   if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
     throw new ConfigError("Configuración no válida:\n  JWT_SECRET: necesita al menos 32 caracteres");
   }
@@ -142,6 +149,24 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     apiUrl: (env.API_URL ?? `http://${localHost}:${env.PORT}/api/v0`).replace(/\/$/, ""),
     isProduction: env.NODE_ENV === "production",
   };
+}
+
+/**
+ * A provider half configured is a mistake to stop on, not a button that silently never appears:
+ * each client id needs its secret (Apple: a client secret, or the team id, key id and .p8 key
+ * that sign one).
+ */
+function socialSettingsProblem(env: Env): string | null {
+  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) return "GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET van juntas: pon las dos o ninguna";
+  if (Boolean(env.FACEBOOK_APP_ID) !== Boolean(env.FACEBOOK_APP_SECRET)) return "FACEBOOK_APP_ID y FACEBOOK_APP_SECRET van juntas: pon las dos o ninguna";
+  const appleKey = [env.APPLE_TEAM_ID, env.APPLE_KEY_ID, env.APPLE_PRIVATE_KEY];
+  if (appleKey.some(Boolean) && !appleKey.every(Boolean)) return "APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY van juntas: pon las tres o ninguna";
+  const appleSecret = Boolean(env.APPLE_CLIENT_SECRET) || appleKey.every(Boolean);
+  if (Boolean(env.APPLE_CLIENT_ID) !== appleSecret) return "APPLE_CLIENT_ID necesita APPLE_CLIENT_SECRET, o APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY (y al revés)";
+  if (env.APPLE_PRIVATE_KEY && !/-----BEGIN PRIVATE KEY-----/.test(env.APPLE_PRIVATE_KEY.replace(/\\n/g, "\n"))) {
+    return "APPLE_PRIVATE_KEY: debe ser el contenido del fichero .p8 de Apple (-----BEGIN PRIVATE KEY-----…)";
+  }
+  return null;
 }
 
 /** Generated once per data directory, so a dev restart keeps everyone's cookies valid. */

@@ -3,15 +3,11 @@ import { z } from "zod";
 import { CodeField, EmailField, LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR } from "#lib/accounts";
 import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
-import { eq } from "drizzle-orm";
-import { users } from "#api/db/schema";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import { clientAddress, rateLimit } from "#api/rate-limit";
 import { requireCaptcha } from "#api/captcha";
-import { issueTokens } from "#api/auth/tokens";
 import { checkCode, codeProblem, codesSentSince, sendCode } from "#api/services/login-codes";
-import { claimGuestPurchases, findUserByEmail, markLoggedIn } from "#api/services/users";
-import { mergeAnonymousSession } from "#api/services/customer-data";
+import { logInProvenEmail } from "#api/services/login";
 
 /** POST /verification/send-code/, verify-code/ and otp-login/: login by a code sent by mail. */
 export function verificationRouter({ db, config }: { db: Database; config: Config }): Router {
@@ -52,20 +48,8 @@ export function verificationRouter({ db, config }: { db: Database; config: Confi
       const body = parseInput(EmailAndCode.extend({ anonymous_token: z.string().max(2000).optional() }), req.body);
       const check = await checkCode(db, config, { email: body.email, purpose: "login", code: body.code, consume: true });
       if (!check.valid) throw badRequest(codeProblem(check), { code: "invalid_code" });
-      const pair = await db.transaction(async (tx) => {
-        // The code proves the address: the first login creates the customer, and a registration
-        // that was never activated is activated by it.
-        let user = await findUserByEmail(tx, body.email);
-        if (!user) {
-          [user] = await tx.insert(users).values({ email: body.email, emailVerifiedAt: new Date() }).returning();
-        } else if (!user.emailVerifiedAt || !user.isActive) {
-          [user] = await tx.update(users).set({ emailVerifiedAt: user.emailVerifiedAt ?? new Date(), isActive: true }).where(eq(users.id, user.id)).returning();
-        }
-        await markLoggedIn(tx, user.id);
-        await claimGuestPurchases(tx, user);
-        if (body.anonymous_token) await mergeAnonymousSession(tx, config, body.anonymous_token, user.id);
-        return issueTokens(tx, config, user);
-      });
+      // The code proves the address: the first login creates the customer.
+      const pair = await logInProvenEmail(db, config, { email: body.email, anonymousToken: body.anonymous_token });
       res.json(pair);
     }),
   );

@@ -22,12 +22,24 @@ export function useStepForm<S extends z.ZodTypeAny>(id: string, schema: S, inten
   const lastResult = useActionData<{ initialValue?: { intent?: unknown } | null }>();
   return useForm<z.input<S>>({
     id,
-    lastResult: lastResult && "initialValue" in lastResult && lastResult.initialValue?.intent === intent ? (lastResult as never) : undefined,
+    lastResult: repliesTo(lastResult, intent) ? (lastResult as never) : undefined,
     constraint: getZodConstraint(schema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+}
+
+function repliesTo(result: { initialValue?: { intent?: unknown } | null } | undefined, intent: string): boolean {
+  return Boolean(result && "initialValue" in result && result.initialValue?.intent === intent);
+}
+
+/**
+ * Whether the server just answered this form (with problems to show): a folded <details> around
+ * it opens, and stays open while the person corrects it.
+ */
+export function useAnswered(intent: string): boolean {
+  return repliesTo(useActionData<{ initialValue?: { intent?: unknown } | null }>(), intent);
 }
 
 /** The submit button, disabled while this page's own form is on its way. */

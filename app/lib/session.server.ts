@@ -36,6 +36,8 @@ const Fields = {
     }),
   }),
   loginEmail: z.string().max(254),
+  // /cuenta: the new address waiting for its code.
+  newEmail: z.string().max(254),
 };
 
 export async function getSession(request: Request): Promise<Session> {

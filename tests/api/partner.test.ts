@@ -228,6 +228,10 @@ describe("coupons", () => {
     expect(r.body.totals.redeemed).toBeGreaterThanOrEqual(1);
     const none = await callAs(api, "partnerB", `/sales/partner/?date_to=2020-01-01`);
     expect(none.body.results).toEqual([]);
+    // A date with the right shape but no such day is bad input (400), not a database error.
+    const impossible = await callAs(api, "partnerB", `/sales/partner/?date_from=2026-13-01`);
+    expect(impossible.status).toBe(400);
+    expectSpanish(impossible.body.detail);
     const csv = await fetch(`${api.url}/sales/partner/?format=csv`, { headers: (await import("./_partner")).as("partnerB") });
     expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
     expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="ventas-/);

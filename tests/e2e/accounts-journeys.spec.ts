@@ -85,6 +85,11 @@ test("logout on the payment step lands on /checkout", async ({ page, js }) => {
   await page.getByRole("button", { name: "Salir" }).click();
   await expect(page).toHaveURL(/\/checkout\/?$/);
   await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+  if (js) {
+    // The payment step's history entry was replaced (spec section 4): «Atrás» does not return to it.
+    await page.goBack();
+    await expect(page).not.toHaveURL(/\/order\/?$/);
+  }
 });
 
 test("/order/history when anonymous redirects to the main page", async ({ page }) => {
@@ -97,6 +102,6 @@ test("the demo customer's history lists the seeded purchase; /cuenta shows the a
   await page.goto("/order/history");
   await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
   await page.goto("/cuenta");
-  await expect(page.getByRole("heading", { name: "Mi cuenta" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Mi cuenta", exact: true })).toBeVisible();
   await expect(page.getByRole("main").getByText(DEMO_CUSTOMER.email, { exact: true })).toBeVisible();
 });
