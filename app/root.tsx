@@ -14,10 +14,12 @@ import {
   useRouteError,
   useRouteLoaderData,
 } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_MENU } from "#lib/categories";
-import { DEFAULT_REGION } from "#lib/regions";
+import { PENDING_DELAY_MS, PENDING_MIN_MS } from "#lib/constants";
+import { usePendingIndicator } from "#app/lib/use-pending-indicator";
+import { DEFAULT_REGION, isProvince, regionFromValue } from "#lib/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
 import { Footer } from "#app/components/footer";
@@ -38,7 +40,10 @@ import { favoriteIds } from "#app/lib/favorites.server";
 import { viewer } from "#app/lib/auth.server";
 import { ticketCount } from "#lib/cart";
 import styles from "./styles.css?url";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
 import { useNonce } from "#app/lib/nonce";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
@@ -58,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[] }, favoritesCount: 0, favoriteIds: [] as string[], consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
+    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, favoriteIds: [] as string[], consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
   }
   const [session, cart, consent] = await Promise.all([
     getSession(request),
@@ -70,13 +75,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const integrations = clientIntegrations(consent);
   const events = integrations ? takeEvents(session) : [];
   // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
-  const lines: CartLine[] = cart.items.length
-    ? (await checkoutLines(cart).catch(() => ({ lines: [] }))).lines.flatMap((l) =>
-        l.option
-          ? [{ offerUuid: l.offerUuid, title: l.title, optionTitle: l.option.title, image: l.image, ticketsCount: l.ticketsCount, lineCents: l.unitCents * l.ticketsCount }]
-          : [],
-      )
-    : [];
+  const joined = cart.items.length ? await checkoutLines(cart).catch(() => ({ lines: [], totalCents: 0 })) : { lines: [], totalCents: 0 };
+  const lines: CartLine[] = joined.lines.flatMap((l) =>
+    l.option && !l.problem
+      ? [{ offerUuid: l.offerUuid, title: l.title, optionTitle: l.option.title, image: l.image, ticketsCount: l.ticketsCount, lineCents: l.unitCents * l.ticketsCount }]
+      : [],
+  );
+  const subtotalCents = lines.reduce((sum, l) => sum + l.lineCents, 0);
   const ids = await favoriteIdsPromise;
   const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
   return data(
@@ -84,8 +89,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       bare: false as const,
       origin,
       toasts,
-      region: sessionRegion(session),
-      cart: { count: ticketCount(cart), lines },
+      // A listing filtered by ?region= speaks of that region, in the header too.
+      region: isProvince(url.searchParams.get("region")) ? regionFromValue(url.searchParams.get("region")) : sessionRegion(session),
+      cart: { count: ticketCount(cart), lines, subtotalCents, totalCents: Math.min(joined.totalCents, subtotalCents) },
       favoritesCount: ids.length,
       favoriteIds: ids,
       consentAsked: consent !== null,
@@ -107,12 +113,29 @@ type RootLoaderData = NonNullable<ReturnType<typeof useRootData>>;
 
 function PendingSpinner() {
   const navigation = useNavigation();
-  // The spinner waits 1 s before showing (router pending threshold) and then stays at least 0.5 s.
+  // Router pending threshold 1 s, 0 for the offer detail and the payment step; once shown it stays
+  // at least 0.5 s (spec section 9).
+  const to = navigation.location?.pathname ?? "";
+  const immediate = /^\/ofertas\/[0-9a-f-]{36}\/?$/i.test(to) || /^\/order\/?$/.test(to);
+  const shown = usePendingIndicator(navigation.state !== "idle", { delay: immediate ? 0 : PENDING_DELAY_MS, minDuration: PENDING_MIN_MS });
   return (
-    <div className={`pending-bar${navigation.state !== "idle" ? " is-pending" : ""}`} role="progressbar" aria-hidden={navigation.state === "idle"} aria-label="Cargando">
+    <div className={`pending-bar${shown ? " is-pending" : ""}`} role="progressbar" aria-hidden={!shown} aria-label="Cargando" data-testid="pending-bar">
       <span />
     </div>
   );
+}
+
+/** On phones the category row scrolls: bring the current category into view, without moving the page. */
+function useActiveCategoryInView(pathname: string) {
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const list = nav.current;
+    const active = list?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!list || !active) return;
+    const offset = active.getBoundingClientRect().left - list.getBoundingClientRect().left + list.scrollLeft;
+    list.scrollTo({ left: Math.max(0, offset - (list.clientWidth - active.offsetWidth) / 2) });
+  }, [pathname]);
+  return nav;
 }
 
 /** The logged-in person: who they are, and a logout that works as a plain form post. */
@@ -144,8 +167,11 @@ function UserMenu({ email }: { email: string }) {
 function Header({ data }: { data: RootLoaderData }) {
   const location = useLocation();
   const isHome = location.pathname === "/";
+  const categoryNav = useActiveCategoryInView(location.pathname);
   return (
     <header className="site-header">
+      {/* Inside the banner landmark: shown, it is page content too (axe "region"). */}
+      <PendingSpinner />
       <div className="header-row">
         {!isHome ? (
           <a href="/" className="back-arrow" aria-label="Volver" onClick={(e) => {
@@ -164,11 +190,12 @@ function Header({ data }: { data: RootLoaderData }) {
         </p>
         <nav className="header-actions" aria-label="Tu cuenta">
           <SearchButton />
-          <Link to="/favorite" className="header-button" aria-label={`Favoritos, ${data.favoritesCount}`}>
+          <Link to="/favorite" className="header-button" aria-label={data.favoritesCount ? `Favoritos, ${data.favoritesCount}` : "Favoritos"}>
             <HeartIcon />
-            <span className="count-badge">{data.favoritesCount}</span>
+            {/* A badge is news: none at 0. */}
+            {data.favoritesCount ? <span className="count-badge">{data.favoritesCount}</span> : null}
           </Link>
-          <CartDropdown lines={data.cart.lines} count={data.cart.count} />
+          <CartDropdown lines={data.cart.lines} count={data.cart.count} subtotalCents={data.cart.subtotalCents} totalCents={data.cart.totalCents} />
           {data.viewer ? (
             <UserMenu email={data.viewer.email} />
           ) : (
@@ -181,7 +208,7 @@ function Header({ data }: { data: RootLoaderData }) {
       </div>
       <div className="header-row header-row-secondary">
         <RegionForm region={data.region} />
-        <nav aria-label="Categorías" className="category-nav">
+        <nav aria-label="Categorías" className="category-nav" ref={categoryNav}>
           <ul>
             {CATEGORY_MENU.map((c) => (
               <li key={c.id}>
@@ -227,7 +254,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <a href="#main" className="skip-link">
               Saltar al contenido
             </a>
-            <PendingSpinner />
             <Header data={data} />
             <Toasts messages={data.toasts} hydrated={hydrated} />
             <main id="main" className="site-main">

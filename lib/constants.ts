@@ -8,3 +8,12 @@ export const WIDGET_OFFER_COUNT = 3;
 export const TOAST_DURATION_MS = 5000;
 export const PAGE_SIZE_DEFAULT = 24;
 export const PAGE_SIZE_MAX = 100;
+/** Router pending threshold and minimum display (spec section 9); offer detail and payment show at once. */
+export const PENDING_DELAY_MS = 1000;
+export const PENDING_MIN_MS = 500;
+/** «Populares ahora»: tickets sold in paid sales of this many last days (issue 10, spec section 2). */
+export const POPULAR_DAYS = 7;
+export const POPULAR_COUNT = 4; // one row of cards at 1280, two at tablet width
+/** «Vistas recientemente»: offers remembered in the session cookie, newest first. */
+export const RECENTLY_VIEWED_MAX = 8;
+export const RECENTLY_VIEWED_SHOWN = 4;

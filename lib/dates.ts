@@ -14,3 +14,11 @@ export function formatDateTime(value: string | Date): string {
   const date = typeof value === "string" ? new Date(value) : value;
   return Number.isNaN(date.getTime()) ? "" : dateTimeFormat.format(date);
 }
+
+const shortDateTimeFormat = new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", dateStyle: "short", timeStyle: "short" });
+
+/** "21/11/26, 15:04", Spanish time: for a row of a table, where the long form wraps. */
+export function formatShortDateTime(value: string | Date): string {
+  const date = typeof value === "string" ? new Date(value) : value;
+  return Number.isNaN(date.getTime()) ? "" : shortDateTimeFormat.format(date);
+}

@@ -6,3 +6,5 @@ export const isRole = (value: unknown): value is Role => typeof value === "strin
 
 /** Staff may act on anyone's data; partners and customers only on their own (or their organisation's). */
 export const isStaff = (role: Role | null | undefined) => role === "staff";
+
+export const ROLE_LABELS: Record<Role, string> = { customer: "Cliente", partner: "Socio", staff: "Equipo" };

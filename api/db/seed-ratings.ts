@@ -44,3 +44,44 @@ export async function seedDemoRatings(db: Database): Promise<number> {
     return count;
   });
 }
+
+// Demo sales of the last days, so «Populares ahora» has something to show on a fresh demo shop:
+// [catalogue position, tickets, days ago]. Offers of organisations with partner members are
+// skipped, so the demo partner's sold counts stay those of the ratings above.
+const DEMO_RECENT_SALES: [number, number, number][] = [
+  [9, 6, 1],
+  [14, 5, 2],
+  [7, 4, 1],
+  [19, 3, 3],
+  [11, 2, 2],
+  [16, 1, 4],
+];
+
+/** Runs only on a brand-new demo shop, after the demo accounts and partner (startup.ts). */
+export async function seedDemoRecentSales(db: Database): Promise<number> {
+  return db.transaction(async (tx) => {
+    const targets = await query<{ id: string; option_id: string; price: string }>(tx, sql`
+      SELECT o.id, p.id AS option_id, p.actual_price::text AS price FROM offers o
+      JOIN LATERAL (SELECT id, actual_price FROM price_options WHERE offer_id = o.id ORDER BY position LIMIT 1) p ON true
+      WHERE o.status = 'active' AND o.organization_id NOT IN (SELECT organization_id FROM organization_members)
+      ORDER BY o.rank, o.id`);
+    let count = 0;
+    for (const [position, tickets, daysAgo] of DEMO_RECENT_SALES) {
+      const offer = targets[position];
+      if (!offer) continue;
+      const saleId = seedUuid("demo-recent-sale", offer.id);
+      const cents = Math.round(Number(offer.price) * 100);
+      await tx.execute(sql`
+        INSERT INTO sales (id, session_token, email, status, provider, total_cents, checkout_data, expires_at, paid_at, created_at)
+        VALUES (${saleId}, ${`demo-${saleId}`}, ${`reciente${position}@demo.ofertas.es`}, 'paid', 'sandbox', ${cents * tickets}, '{}'::jsonb, now(),
+          now() - make_interval(days => ${daysAgo}), now() - make_interval(days => ${daysAgo}))
+        ON CONFLICT (id) DO NOTHING`);
+      await tx.execute(sql`
+        INSERT INTO sale_items (id, sale_id, offer_id, price_option_id, quantity, unit_price_cents, paid_unit_cents)
+        VALUES (${seedUuid("demo-recent-item", saleId)}, ${saleId}, ${offer.id}, ${offer.option_id}, ${tickets}, ${cents}, ${cents})
+        ON CONFLICT (id) DO NOTHING`);
+      count++;
+    }
+    return count;
+  });
+}

@@ -5,7 +5,7 @@ import { migrate } from "./migrate";
 import { seedIfEmpty } from "./seed";
 import { seedDemoAccounts } from "./seed-accounts";
 import { seedDemoPartner } from "./seed-partner";
-import { seedDemoRatings } from "./seed-ratings";
+import { seedDemoRatings, seedDemoRecentSales } from "./seed-ratings";
 
 const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Cuentas de demostración»).";
 const DEMO_PARTNER_LOADED = "Socio de demostración creado (README, «Demo accounts»).";
@@ -38,12 +38,14 @@ export async function startDatabase(
     prepare: async (db) => {
       const applied = await migrate(db);
       if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
-      if (await seedIfEmpty(db)) {
+      const fresh = await seedIfEmpty(db);
+      if (fresh) {
         log("Catálogo de demostración cargado.");
         await seedDemoRatings(db);
       }
       if (await seedDemoAccounts(db)) log(DEMO_ACCOUNTS_LOADED);
       if (await seedDemoPartner(db)) log(DEMO_PARTNER_LOADED);
+      if (fresh) await seedDemoRecentSales(db);
     },
   });
   try {
@@ -51,12 +53,14 @@ export async function startDatabase(
     const applied = await migrate(database.db);
     if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
     onPhase?.("seed");
-    if (await seedIfEmpty(database.db)) {
+    const fresh = await seedIfEmpty(database.db);
+    if (fresh) {
       log("Catálogo de demostración cargado.");
       await seedDemoRatings(database.db);
     }
     if (await seedDemoAccounts(database.db)) log(DEMO_ACCOUNTS_LOADED);
     if (await seedDemoPartner(database.db)) log(DEMO_PARTNER_LOADED);
+    if (fresh) await seedDemoRecentSales(database.db);
   } catch (error) {
     await database.close().catch(() => {});
     await claim?.release();

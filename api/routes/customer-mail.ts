@@ -3,8 +3,10 @@ import type { Config } from "#lib/config.server";
 import { isValidEmail } from "#lib/email";
 import { verifyUnsubscribe } from "#lib/signatures.server";
 import type { Database } from "#api/db/client";
-import { handle, HttpError } from "#api/http";
-import { unsubscribe } from "#api/services/subscriptions";
+import { z } from "zod";
+import { handle, HttpError, parseInput } from "#api/http";
+import { requireUser } from "#api/auth/context";
+import { isSubscribed, recordConsent, unsubscribe } from "#api/services/subscriptions";
 
 export const INVALID_LINK = "Este enlace no es válido. Usa el enlace de baja del último correo que te enviamos.";
 
@@ -57,6 +59,32 @@ export function customerMailRouter({ db, config }: { db: Database; config: Confi
       res.type("text/plain; charset=utf-8").send("Baja confirmada.");
     }),
   );
+  // The logged-in customer's marketing subscription (/cuenta). It is kept by email, like the
+  // checkout's consent, so the same address is one subscription however it was given.
+  router.get(
+    "/customer/subscription/",
+    handle(async (req, res) => {
+      const user = requireUser(req);
+      res.set("Cache-Control", "private, no-store").json({ subscribed: await isSubscribed(db, user.email) });
+    }),
+  );
+  router.post(
+    "/customer/subscription/",
+    handle(async (req, res) => {
+      const user = requireUser(req);
+      const body = parseInput(
+        z
+          .object({ subscribed: z.boolean({ required_error: "Falta subscribed." }), consent: z.boolean().optional() })
+          // Subscribing is a new consent, given on purpose: the request must say so.
+          .refine((v) => !v.subscribed || v.consent === true, { message: "Marca la casilla para aceptar recibir ofertas por correo.", path: ["consent"] }),
+        req.body,
+      );
+      if (body.subscribed) await recordConsent(db, { email: user.email, source: "account" });
+      else await unsubscribe(db, user.email);
+      res.set("Cache-Control", "private, no-store").json({ subscribed: await isSubscribed(db, user.email) });
+    }),
+  );
+
   // Someone who opens that URL in a browser gets the confirmation page, which asks first.
   router.get(oneClickPath, (req, res) => {
     const q = new URLSearchParams({ email: String(req.query.email ?? ""), sig: String(req.query.sig ?? "") });

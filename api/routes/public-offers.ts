@@ -1,14 +1,15 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
 import { CATEGORY_IDS } from "#lib/categories";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#lib/constants";
 import { PROVINCES } from "#lib/regions";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
 import { publicOrigin } from "#api/hosts";
 import type { Config } from "#lib/config.server";
-import { getOffer, listOffers, nearbyOffers, selectedOffers } from "#api/services/offers";
+import { getOffer, listOffers, nearbyOffers, popularOffers, selectedOffers } from "#api/services/offers";
+import type { OfferList } from "#lib/schemas/offer";
 
 const single = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 const blankToUndefined = (v: unknown) => {
@@ -79,6 +80,16 @@ export function publicOffersRouter(db: Database, config: Pick<Config, "PUBLIC_UR
   router.get("/", list);
   // The home page's list: same filters, ordered by recommendation rank.
   router.get("/mainpage/", list);
+
+  // «Populares ahora»: the most bought in the last POPULAR_DAYS days, with the listing's filters.
+  router.get(
+    "/popular/",
+    handle(async (req, res) => {
+      const q = parseInput(ListQuery.pick({ region: true, category: true }).extend({ page_size: ListQuery.shape.page_size.default(POPULAR_COUNT) }), req.query);
+      res.set("Cache-Control", "public, max-age=60");
+      res.json({ results: await popularOffers(db, q, q.page_size) } satisfies OfferList);
+    }),
+  );
 
   router.get(
     "/selected/",

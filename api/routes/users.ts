@@ -8,17 +8,30 @@ import { isUuid } from "#lib/uuid";
 import type { Database, Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
-import { rateLimit } from "#api/rate-limit";
+import { clientAddress, rateLimit } from "#api/rate-limit";
+import { requireCaptcha } from "#api/captcha";
 import { requireUser, type AuthUser } from "#api/auth/context";
 import { checkPassword, hashPassword } from "#api/auth/passwords";
-import { revokeAllRefreshTokens } from "#api/auth/tokens";
+import { issueTokens, revokeAllRefreshTokens } from "#api/auth/tokens";
 import { checkCode, codeProblem, sendCode } from "#api/services/login-codes";
-import { claimGuestPurchases, findUser, findUserByEmail, userAnswer, type UserRow } from "#api/services/users";
+import { claimGuestPurchases, findUser, findUserByEmail, markLoggedIn, userAnswer, type UserRow } from "#api/services/users";
 import { eraseUser } from "#api/services/user-admin";
 
 const passwordsMatch = <T extends { password?: string; re_password?: string; new_password?: string; re_new_password?: string }>(v: T) =>
   (v.password === undefined || v.password === v.re_password) && (v.new_password === undefined || v.new_password === v.re_new_password);
 const mismatch = { message: "Las contraseñas no coinciden.", path: ["re_password"] };
+
+/**
+ * djoser names the user by `uid`; a page opened from the mailed link knows only the email, so either
+ * may be sent. Both lead to the same code check, bound to that user's address.
+ */
+const UserRef = { uid: z.string().uuid("Enlace no válido.").optional(), email: EmailField.optional() };
+const oneRef = { message: "Falta el correo electrónico.", path: ["email"] };
+const hasRef = (v: { uid?: string; email?: string }) => Boolean(v.uid || v.email);
+
+async function referencedUser(db: Executor, ref: { uid?: string; email?: string }): Promise<UserRow | null> {
+  return ref.uid ? findUser(db, ref.uid.toLowerCase()) : findUserByEmail(db, ref.email ?? "");
+}
 
 const Names = { first_name: z.string().trim().max(150).optional(), last_name: z.string().trim().max(150).optional() };
 
@@ -44,6 +57,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         z.object({ email: EmailField, password: PasswordField, re_password: z.string(), ...Names }).refine(passwordsMatch, mismatch),
         req.body,
       );
+      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
       const existing = await findUserByEmail(db, body.email);
       if (existing) throw badRequest("Ya existe una cuenta con este correo. Entra con un código o recupera la contraseña.", { email: ["Ya existe una cuenta con este correo."] });
       const passwordHash = await hashPassword(body.password);
@@ -61,17 +75,22 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
   router.post(
     "/auth/users/activation/",
     handle(async (req, res) => {
-      const { uid, token } = parseInput(z.object({ uid: z.string().uuid("Enlace de activación no válido."), token: CodeField }), req.body);
-      const user = await findUser(db, uid.toLowerCase());
-      if (!user) throw badRequest("Enlace de activación no válido.");
+      const body = parseInput(z.object({ ...UserRef, token: CodeField }).refine(hasRef, oneRef), req.body);
+      const user = await referencedUser(db, body);
+      // An unknown address gets the same answer as a wrong code: the form does not tell who has an account.
+      if (!user) throw badRequest("El código ha caducado o ya se ha usado. Pide uno nuevo.");
       if (user.isActive && user.emailVerifiedAt) throw new HttpError(403, "Esta cuenta ya está activada.");
-      const check = await checkCode(db, config, { email: user.email, purpose: "activation", code: token, consume: true });
+      const check = await checkCode(db, config, { email: user.email, purpose: "activation", code: body.token, consume: true });
       if (!check.valid) throw badRequest(codeProblem(check));
-      await db.transaction(async (tx) => {
+      // The code proves the address, as a code login does: the person is logged in straight away
+      // (djoser answers 204 here; the tokens in a 200 are what the registration page needs).
+      const pair = await db.transaction(async (tx) => {
         const [active] = await tx.update(users).set({ isActive: true, emailVerifiedAt: user.emailVerifiedAt ?? new Date() }).where(eq(users.id, user.id)).returning();
         await claimGuestPurchases(tx, active);
+        await markLoggedIn(tx, active.id);
+        return issueTokens(tx, config, active);
       });
-      res.status(204).end();
+      res.status(200).json(pair);
     }),
   );
 
@@ -103,12 +122,13 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
     handle(async (req, res) => {
       const body = parseInput(
         z
-          .object({ uid: z.string().uuid("Enlace no válido."), token: CodeField, new_password: PasswordField, re_new_password: z.string() })
+          .object({ ...UserRef, token: CodeField, new_password: PasswordField, re_new_password: z.string() })
+          .refine(hasRef, oneRef)
           .refine(passwordsMatch, { ...mismatch, path: ["re_new_password"] }),
         req.body,
       );
-      const user = await findUser(db, body.uid.toLowerCase());
-      if (!user) throw badRequest("Enlace no válido.");
+      const user = await referencedUser(db, body);
+      if (!user) throw badRequest("El código ha caducado o ya se ha usado. Pide uno nuevo.");
       const check = await checkCode(db, config, { email: user.email, purpose: "reset_password", code: body.token, consume: true });
       if (!check.valid) throw badRequest(codeProblem(check));
       const passwordHash = await hashPassword(body.new_password);
@@ -192,11 +212,15 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       // set_email fixed the new address when it sent the code; reset_email leaves it to this call.
       if (check.newEmail && check.newEmail !== body.new_email) throw badRequest("El correo no es el que pediste confirmar.");
       if (await findUserByEmail(db, body.new_email)) throw badRequest("Ya existe una cuenta con ese correo.");
-      await db.transaction(async (tx) => {
-        await tx.update(users).set({ email: body.new_email, emailVerifiedAt: check.newEmail ? new Date() : null }).where(eq(users.id, user.id));
+      const pair = await db.transaction(async (tx) => {
+        const [changed] = await tx.update(users).set({ email: body.new_email, emailVerifiedAt: check.newEmail ? new Date() : null }).where(eq(users.id, user.id)).returning();
         await revokeAllRefreshTokens(tx, user.id);
+        // After set_email the code came to the new address the logged-in person asked for: they get
+        // a fresh pair for the new email, so changing it on /cuenta does not log them out.
+        return check.newEmail ? issueTokens(tx, config, changed) : null;
       });
-      res.status(204).end();
+      if (pair) res.status(200).json(pair);
+      else res.status(204).end();
     }),
   );
 

@@ -4,7 +4,8 @@ import { CodeField, EmailField, LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, LOGIN_COD
 import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
-import { rateLimit } from "#api/rate-limit";
+import { clientAddress, rateLimit } from "#api/rate-limit";
+import { requireCaptcha } from "#api/captcha";
 import { checkCode, codeProblem, codesSentSince, sendCode } from "#api/services/login-codes";
 import { logInProvenEmail } from "#api/services/login";
 
@@ -19,6 +20,8 @@ export function verificationRouter({ db, config }: { db: Database; config: Confi
     rateLimit({ name: "send-code", windowMs: 3600_000, max: LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, message: "Has pedido demasiados códigos. Espera un rato antes de pedir otro." }),
     handle(async (req, res) => {
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
+      // Turnstile's token when the visitor's browser ran the widget (issue 12); none without JS.
+      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
       // … and per email, counted in the table of sent codes, so every process agrees.
       if ((await codesSentSince(db, email, new Date(Date.now() - 3600_000))) >= LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR) {
         throw new HttpError(429, "Ya te hemos enviado varios códigos a este correo. Espera un rato antes de pedir otro.");

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { POPULAR_DAYS } from "#lib/constants";
 import { SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import type { CategoryId } from "#lib/categories";
 import type { OfferDetail, OfferSummary, PriceOption } from "#lib/schemas/offer";
 import { query, type Database, type Executor } from "#api/db/client";
-import { offerCounts, offerImages, offers, organizations, priceOptions } from "#api/db/schema";
+import { offerCounts, offerImages, offers, organizations, priceOptions, saleItems, sales } from "#api/db/schema";
 import { offerRatings } from "#api/services/feedback";
 
 export type OfferFilters = {
@@ -251,4 +252,23 @@ export async function nearbyOffers(db: Executor, id: string, limit: number): Pro
     .orderBy(distance, asc(offers.rank))
     .limit(limit);
   return attachChildren(db, rows);
+}
+
+/**
+ * «Populares ahora»: active offers by tickets sold in sales paid in the last `days` days, most
+ * first, then the catalogue's order. An offer nobody bought in that time is not popular: left out.
+ * Refunded or unpaid sales do not count (status 'paid' only).
+ */
+export async function popularOffers(db: Executor, filters: Omit<OfferFilters, "search">, limit: number, days = POPULAR_DAYS): Promise<OfferSummary[]> {
+  const rows = await query<{ id: string }>(
+    db,
+    sql`SELECT ${offers.id} AS id FROM ${saleItems}
+      JOIN ${sales} ON ${sales.id} = ${saleItems.saleId}
+      JOIN ${offers} ON ${offers.id} = ${saleItems.offerId}
+      WHERE ${sales.status} = 'paid' AND ${sales.paidAt} >= now() - make_interval(days => ${days}) AND ${filterWhere(filters)}
+      GROUP BY ${offers.id}
+      ORDER BY sum(${saleItems.quantity}) DESC, min(${offers.rank}), ${offers.id}
+      LIMIT ${limit}`,
+  );
+  return summariesByIds(db, rows.map((r) => r.id));
 }

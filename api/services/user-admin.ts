@@ -30,6 +30,9 @@ export async function eraseUser(db: Executor, id: string, by: { id: string }) {
         checkout_data = (checkout_data - 'user_fullname' - 'user_tax_number' - 'user_address') || jsonb_build_object('email', ${anonymous}::text)
       WHERE user_id = ${id} OR lower(email) = ${user.email}`);
     await tx.execute(sql`UPDATE promo_code_uses SET email = ${anonymous} WHERE lower(email) = ${user.email}`);
+    // The address must not live on in the marketing list (the digest would keep mailing it) or in codes.
+    await tx.execute(sql`DELETE FROM mail_subscriptions WHERE email = ${user.email}`);
+    await tx.execute(sql`DELETE FROM login_codes WHERE email = ${user.email}`);
     await tx.delete(users).where(eq(users.id, id));
   });
 }

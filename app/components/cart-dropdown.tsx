@@ -39,7 +39,7 @@ export function usePendingRemovals(): Set<string> {
   return removing;
 }
 
-export function CartPanel({ lines }: { lines: CartLine[] }) {
+export function CartPanel({ lines, subtotalCents, totalCents }: { lines: CartLine[]; subtotalCents: number; totalCents: number }) {
   const removing = usePendingRemovals();
   const visible = removing.has("*") ? [] : lines.filter((l) => !removing.has(l.offerUuid));
   return (
@@ -56,8 +56,11 @@ export function CartPanel({ lines }: { lines: CartLine[] }) {
                 <Link to={`/ofertas/${line.offerUuid}/`} className="cart-line-title">
                   {line.title}
                 </Link>
-                <small>
-                  {line.optionTitle} · {line.ticketsCount} {line.ticketsCount === 1 ? "entrada" : "entradas"}
+                <small className="cart-line-meta">
+                  <span>{line.optionTitle}</span>{" "}
+                  <span className="nowrap">
+                    · {line.ticketsCount} {line.ticketsCount === 1 ? "entrada" : "entradas"}
+                  </span>
                 </small>
                 <strong>{formatCents(line.lineCents)}</strong>
               </div>
@@ -66,6 +69,28 @@ export function CartPanel({ lines }: { lines: CartLine[] }) {
           ))}
         </ul>
       )}
+      {visible.length ? (
+        <div className="cart-totals">
+          {visible.length === lines.length && totalCents < subtotalCents ? (
+            <>
+              <p className="summary-row">
+                <span>Subtotal</span>
+                <span>{formatCents(subtotalCents)}</span>
+              </p>
+              <p className="summary-row">
+                <span>Descuento</span>
+                <span>−{formatCents(subtotalCents - totalCents)}</span>
+              </p>
+            </>
+          ) : null}
+          <p className="summary-row summary-total">
+            <span>Total</span>
+            <span data-testid="cart-panel-total">
+              {formatCents(visible.length === lines.length ? totalCents : visible.reduce((s, l) => s + l.lineCents, 0))}
+            </span>
+          </p>
+        </div>
+      ) : null}
       <Link to="/checkout/" className={`btn btn-block${visible.length ? "" : " btn-disabled"}`} aria-disabled={!visible.length}>
         Comprar
       </Link>
@@ -74,7 +99,7 @@ export function CartPanel({ lines }: { lines: CartLine[] }) {
 }
 
 /** Without JS the cart button is a link to /checkout; with JS it opens this panel. */
-export function CartDropdown({ lines, count }: { lines: CartLine[]; count: number }) {
+export function CartDropdown({ lines, count, subtotalCents, totalCents }: { lines: CartLine[]; count: number; subtotalCents: number; totalCents: number }) {
   const [open, setOpen] = useState(false);
   const location = useLocation();
   const wrapper = useRef<HTMLDivElement>(null);
@@ -107,14 +132,16 @@ export function CartDropdown({ lines, count }: { lines: CartLine[]; count: numbe
         }}
       >
         <CartIcon />
-        <span className="visually-hidden">Carrito, </span>
-        <span className="count-badge" aria-label={`${shownCount} entradas`}>
-          {shownCount}
-        </span>
+        <span className="visually-hidden">{shownCount ? "Carrito, " : "Carrito"}</span>
+        {shownCount ? (
+          <span className="count-badge" aria-label={`${shownCount} ${shownCount === 1 ? "entrada" : "entradas"}`}>
+            {shownCount}
+          </span>
+        ) : null}
       </a>
       {open ? (
         <div id="cart-panel" className="cart-panel">
-          <CartPanel lines={lines} />
+          <CartPanel lines={lines} subtotalCents={subtotalCents} totalCents={totalCents} />
         </div>
       ) : null}
     </div>

@@ -1,15 +1,9 @@
-import { Link } from "@remix-run/react";
+import { ErrorPage } from "./error-page";
 
 export function NotFoundPage() {
   return (
-    <div className="error-page">
-      <h1>404</h1>
+    <ErrorPage title="404">
       <p>Lo sentimos, no pudimos encontrar la página que buscas.</p>
-      <p>
-        <Link to="/" className="btn">
-          Ir a la página principal
-        </Link>
-      </p>
-    </div>
+    </ErrorPage>
   );
 }

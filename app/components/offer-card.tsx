@@ -5,7 +5,11 @@ import { DiscountBadge, PriceTag } from "./price";
 import { FavoriteButton } from "./favorite-button";
 import { RatingSummary } from "./stars";
 
-export function OfferCard({ offer, eager = false, target }: { offer: OfferCardData; eager?: boolean; target?: "_blank" }) {
+/** `level`: the card title's heading level, one below the heading the grid sits under. */
+export type HeadingLevel = 2 | 3;
+
+export function OfferCard({ offer, eager = false, target, level = 2 }: { offer: OfferCardData; eager?: boolean; target?: "_blank"; level?: HeadingLevel }) {
+  const Title = level === 2 ? "h2" : "h3";
   const { cover, price: option, soldOut } = offer;
   const href = `/ofertas/${offer.uuid}/`;
   const content = (
@@ -26,7 +30,7 @@ export function OfferCard({ offer, eager = false, target }: { offer: OfferCardDa
         {soldOut ? <span className="badge-soldout">Agotada</span> : null}
       </div>
       <div className="card-body">
-        <h3 className="card-title">{offer.title}</h3>
+        <Title className="card-title">{offer.title}</Title>
         <p className="card-meta">
           {offer.region}
           {isCategoryId(offer.category) ? ` · ${CATEGORY_LABELS[offer.category]}` : null}
@@ -52,11 +56,11 @@ export function OfferCard({ offer, eager = false, target }: { offer: OfferCardDa
   );
 }
 
-export function OfferGrid({ offers, eagerCount = 0 }: { offers: OfferCardData[]; eagerCount?: number }) {
+export function OfferGrid({ offers, eagerCount = 0, level = 2 }: { offers: OfferCardData[]; eagerCount?: number; level?: HeadingLevel }) {
   return (
     <div className="grid">
       {offers.map((offer, i) => (
-        <OfferCard key={offer.uuid} offer={offer} eager={i < eagerCount} />
+        <OfferCard key={offer.uuid} offer={offer} eager={i < eagerCount} level={level} />
       ))}
     </div>
   );

@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import type { OfferCardData } from "#app/lib/offer-card";
-import { OfferGrid } from "./offer-card";
+import { OfferGrid, type HeadingLevel } from "./offer-card";
 
 export type ListingPage = { count: number; results: OfferCardData[]; page: number; pageSize: number };
 
@@ -39,10 +39,10 @@ export function Pagination({ page, count, pageSize }: { page: number; count: num
   );
 }
 
-export function OfferListing({ listing, empty }: { listing: ListingPage; empty: string }) {
+export function OfferListing({ listing, empty, level = 2 }: { listing: ListingPage; empty: string; level?: HeadingLevel }) {
   return (
     <>
-      {listing.results.length ? <OfferGrid offers={listing.results} eagerCount={2} /> : <p className="empty-state">{empty}</p>}
+      {listing.results.length ? <OfferGrid offers={listing.results} eagerCount={2} level={level} /> : <p className="empty-state">{empty}</p>}
       <Pagination page={listing.page} count={listing.count} pageSize={listing.pageSize} />
     </>
   );

@@ -7,6 +7,7 @@ import type { Purchase } from "#lib/schemas/order";
 export function PurchaseCoupons({ purchase, details = false }: { purchase: Purchase; details?: boolean }) {
   return (
     <>
+      <div className="stack">
       {purchase.items.map((item) => (
         <article key={`${item.offer_uuid}-${item.option_title}`} className="checkout-item">
           <div style={{ gridColumn: "1 / -1" }}>
@@ -48,6 +49,7 @@ export function PurchaseCoupons({ purchase, details = false }: { purchase: Purch
           </div>
         </article>
       ))}
+      </div>
       <p className="summary-row summary-total">
         <span>Total pagado</span>
         <span>{formatPrice(purchase.total)}</span>

@@ -20,7 +20,9 @@ export function SearchResultItem({ uuid, title, meta }: { uuid: string; title: s
   );
 }
 
-export function SearchResults({ data }: { data: SearchData }) {
+/** `level`: 3 inside the dialog (under its h2), 2 on the /buscar page (under its h1). */
+export function SearchResults({ data, level = 3 }: { data: SearchData; level?: 2 | 3 }) {
+  const Heading = level === 2 ? "h2" : "h3";
   if (data.query.trim().length >= SEARCH_MIN_CHARS) {
     return data.results.length ? (
       <ul className="search-list" aria-label="Resultados">
@@ -36,7 +38,7 @@ export function SearchResults({ data }: { data: SearchData }) {
     <>
       {data.recent.length ? (
         <section>
-          <h3 className="search-heading">Búsquedas recientes</h3>
+          <Heading className="search-heading">Búsquedas recientes</Heading>
           <ul className="search-list">
             {data.recent.map((r) => (
               <SearchResultItem key={r.uuid} uuid={r.uuid} title={r.title} />
@@ -46,7 +48,7 @@ export function SearchResults({ data }: { data: SearchData }) {
       ) : null}
       {data.popular.length ? (
         <section>
-          <h3 className="search-heading">Ofertas populares</h3>
+          <Heading className="search-heading">Populares ahora</Heading>
           <ul className="search-list">
             {data.popular.map((o) => (
               <SearchResultItem key={o.uuid} uuid={o.uuid} title={o.title} meta={o.region} />

@@ -18,7 +18,13 @@ export function Stars({ value, label }: { value: number; label: string }) {
 /** «4,5 ★★★★★ (12 valoraciones)» on cards and the offer page. */
 export function RatingSummary({ rating, className = "rating" }: { rating: OfferRating; className?: string }) {
   const average = decimal.format(rating.average);
-  const count = `${rating.count} ${rating.count === 1 ? "valoración" : "valoraciones"}`;
+  // The word can be hidden on compact cards (it is still read out): "(6)" fits one line there.
+  const count = (
+    <>
+      {rating.count}
+      <span className="rating-word"> {rating.count === 1 ? "valoración" : "valoraciones"}</span>
+    </>
+  );
   return (
     <p className={className} data-testid="offer-rating">
       <Stars value={rating.average} label={`Valoración media: ${average} de 5 estrellas`} /> <strong>{average}</strong>{" "}

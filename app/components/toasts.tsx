@@ -1,8 +1,26 @@
 import { useEffect } from "react";
-import toast, { Toaster } from "react-hot-toast";
+import toast, { Toaster, useToaster } from "react-hot-toast";
 import { TOAST_DURATION_MS } from "#lib/constants";
 
 export type ToastMessage = { type: "success" | "error"; text: string };
+
+/**
+ * react-hot-toast's Toaster pauses on hover but not when the window loses focus (spec section 9:
+ * "pause on hover and focus loss"); this adds the second through the same store's pause handlers.
+ */
+function PauseOnFocusLoss() {
+  const { handlers } = useToaster();
+  const { startPause, endPause } = handlers;
+  useEffect(() => {
+    window.addEventListener("blur", startPause);
+    window.addEventListener("focus", endPause);
+    return () => {
+      window.removeEventListener("blur", startPause);
+      window.removeEventListener("focus", endPause);
+    };
+  }, [startPause, endPause]);
+  return null;
+}
 
 /**
  * Messages from the server. Without JS they are plain HTML in a role="status" region; once React
@@ -43,7 +61,9 @@ export function Toasts({ messages, hydrated }: { messages: ToastMessage[]; hydra
         </div>
       ) : null}
       <div data-toast-region>
-        <Toaster position="top-right" toastOptions={{ duration: TOAST_DURATION_MS }} />
+        {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
+        <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
+        <PauseOnFocusLoss />
       </div>
     </>
   );

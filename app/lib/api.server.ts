@@ -1,4 +1,4 @@
-import type { OfferDetail, OfferSummary, Page } from "#lib/schemas/offer";
+import type { OfferDetail, OfferList, OfferSummary, Page } from "#lib/schemas/offer";
 import { ORDER_HISTORY_PAGE_SIZE, type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
 import type { Cart } from "#lib/cart";
 import type { SocialLoginBody, SocialProvider } from "#lib/social";
@@ -122,7 +122,9 @@ export const offersApi = {
   get: (id: string) => api<OfferDetail>(`/public/offers/${id}/`),
   selected: (uuids: string[]) =>
     uuids.length ? api<OfferSummary[]>("/public/offers/selected/", { query: { uuids } }) : Promise.resolve([]),
-  nearby: (id: string, pageSize = 4) => cachedRead<{ results: OfferSummary[] }>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
+  nearby: (id: string, pageSize = 4) => cachedRead<OfferList>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
+  /** «Populares ahora»: the most bought in the last days (POPULAR_DAYS). */
+  popular: (query: Pick<OfferQuery, "region" | "category" | "page_size">) => cachedRead<OfferList>("/public/offers/popular/", query),
 };
 
 export const mailApi = {
@@ -171,12 +173,31 @@ export const authApi = {
     api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
   refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
   session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
-  sendCode: (email: string, request: Request) =>
-    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email }, request, token: null }),
+  sendCode: (email: string, request: Request, captchaToken?: string) =>
+    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email, captcha_token: captchaToken }, request, token: null }),
   otpLogin: (email: string, code: string, request: Request) =>
     api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
   /** The provider's ID token (Google, Apple) or access token (Facebook) for our pair. */
   social: (provider: SocialProvider, body: SocialLoginBody, request: Request) =>
     api<TokenPair>(`/auth/jwt/${provider}/`, { method: "POST", body, request, token: null }),
+  register: (body: { email: string; password: string; re_password: string; captcha_token?: string }, request: Request) =>
+    api<AccountUser>("/auth/users/", { method: "POST", body, request, token: null }),
+  activate: (email: string, token: string, request: Request) =>
+    api<TokenPair>("/auth/users/activation/", { method: "POST", body: { email, token }, request, token: null }),
+  resendActivation: (email: string, request: Request) => api<null>("/auth/users/resend_activation/", { method: "POST", body: { email }, request, token: null }),
+  resetPassword: (email: string, request: Request) => api<null>("/auth/users/reset_password/", { method: "POST", body: { email }, request, token: null }),
+  resetPasswordConfirm: (body: { email: string; token: string; new_password: string; re_new_password: string }, request: Request) =>
+    api<null>("/auth/users/reset_password_confirm/", { method: "POST", body, request, token: null }),
+  setPassword: (body: { current_password?: string; new_password: string; re_new_password: string }, request: Request) =>
+    api<null>("/auth/users/set_password/", { method: "POST", body, request }),
+  setEmail: (body: { current_password?: string; new_email: string; re_new_email: string }, request: Request) =>
+    api<{ detail: string }>("/auth/users/set_email/", { method: "POST", body, request }),
+  confirmEmail: (body: { uid: string; token: string; new_email: string; re_new_email: string }, request: Request) =>
+    api<TokenPair>("/auth/users/reset_email_confirm/", { method: "POST", body, request }),
+  deleteMe: (current_password: string | undefined, request: Request) =>
+    api<null>("/auth/users/me/", { method: "DELETE", body: current_password ? { current_password } : {}, request }),
+  subscription: (request: Request) => api<{ subscribed: boolean }>("/customer/subscription/", { request }),
+  setSubscription: (subscribed: boolean, request: Request) =>
+    api<{ subscribed: boolean }>("/customer/subscription/", { method: "POST", body: subscribed ? { subscribed, consent: true } : { subscribed }, request }),
 };

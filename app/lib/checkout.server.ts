@@ -15,6 +15,7 @@ const State = z.object({
       email: z.string().max(254),
       mail_agreement: z.boolean().optional(),
       need_receipt: z.boolean(),
+      subs_agreement: z.boolean().optional(),
       user_fullname: z.string().max(200).optional(),
       user_tax_number: z.string().max(20).optional(),
       user_address: z.string().max(300).optional(),

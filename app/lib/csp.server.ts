@@ -81,15 +81,18 @@ export function contentSecurityPolicy({
   framable,
   config,
   scripts = true,
+  thirdParty,
 }: {
   nonce: string;
   framable: boolean;
   config: Parameters<typeof paymentPageOrigins>[0] & Pick<Config, "CSP_EXTRA_SOURCES">;
   scripts?: boolean;
+  /** The configured third-party tools' hosts (third-party-csp.server.ts). */
+  thirdParty?: Partial<Record<CspDirective, string[]>>;
 }): string {
   const fromConfig = parseExtraSources(config.CSP_EXTRA_SOURCES);
   const sources = (directive: CspDirective, base: string[]) =>
-    [...new Set([...base, ...(extra.get(directive) ?? []), ...(fromConfig.get(directive) ?? [])])].join(" ");
+    [...new Set([...base, ...(extra.get(directive) ?? []), ...(fromConfig.get(directive) ?? []), ...(thirdParty?.[directive] ?? []).filter(isSource)])].join(" ");
   const directives: string[] = [];
   if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", `'nonce-${nonce}'`])}`);
   directives.push("object-src 'none'", "base-uri 'self'");

@@ -10,7 +10,15 @@ export const FORM_MESSAGES = {
   malformed: "No hemos podido leer el formulario. Vuelve a la página e inténtalo de nuevo.",
   tooLarge: "El formulario es demasiado grande.",
   text: UNSTORABLE_TEXT_MESSAGE,
+  spam: "No hemos podido enviar el formulario. Vuelve a la página e inténtalo de nuevo.",
 } as const;
+
+/**
+ * The field remix-utils' <HoneypotInputs> renders (app/components/honeypot.tsx): hidden from people
+ * and from assistive technology, so only a bot fills it in. Its server class needs crypto-js for
+ * the optional timestamp, which this shop does not ship; the name field is the part that catches bots.
+ */
+export const HONEYPOT_FIELD = "name__confirm";
 
 /** The 400 (or 413) every action answers for a body it cannot read; nothing caches it. */
 function refuse(message: string, status = 400): Response {
@@ -24,9 +32,10 @@ function refuse(message: string, status = 400): Response {
  * The one way a storefront action reads its form body. A missing or foreign content type, a body
  * that does not parse, one that is too large, or text with NUL or lone surrogates is thrown as a
  * 400 Response with a Spanish message (the route's error boundary shows it): never a 500, and no
- * action has to guard against any of it again.
+ * action has to guard against any of it again. `honeypot: true` also refuses a form whose
+ * honeypot field is missing or filled in.
  */
-export async function readForm(request: Request, { maxBytes = DEFAULT_MAX_BYTES } = {}): Promise<FormData> {
+export async function readForm(request: Request, { maxBytes = DEFAULT_MAX_BYTES, honeypot = false } = {}): Promise<FormData> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (!FORM_TYPES.includes(type)) throw refuse(FORM_MESSAGES.contentType);
   const declared = Number(request.headers.get("content-length") ?? "0");
@@ -46,6 +55,8 @@ export async function readForm(request: Request, { maxBytes = DEFAULT_MAX_BYTES 
     }
     if (typeof value !== "string" && findUnstorableText(value.name) !== null) throw refuse(FORM_MESSAGES.text);
   }
+  // Public forms (login, registration, password reset) carry the honeypot: it must be there, empty.
+  if (honeypot && form.get(HONEYPOT_FIELD) !== "") throw refuse(FORM_MESSAGES.spam);
   return form;
 }
 

@@ -1,4 +1,5 @@
-import { data } from "@remix-run/node";
+import { isCategoryId } from "#lib/categories";
+import { isProvince, regionFromValue } from "#lib/regions";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { ApiError, offersApi, type OfferQuery } from "./api.server";
 import { toCard } from "./offer-card";
@@ -11,24 +12,29 @@ import { getSession, sessionRegion } from "./session.server";
 export async function loadListing(request: Request, extra: OfferQuery = {}, kind: "list" | "mainpage" = "list") {
   const url = new URL(request.url);
   const session = await getSession(request);
-  const region = sessionRegion(session);
+  // A filter the shop does not know (?region=Atlantis, ?category=x) is ignored, never an error
+  // page; a known ?region= is the region the page (and its header) speaks of.
+  const regionParam = url.searchParams.get("region");
+  const categoryParam = url.searchParams.get("category");
+  const region = isProvince(regionParam) ? regionFromValue(regionParam) : sessionRegion(session);
   const pageParam = Number(url.searchParams.get("page") ?? "1");
   const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
   const search = url.searchParams.get("search") ?? url.searchParams.get("q") ?? undefined;
   const query: OfferQuery = {
     search: search?.slice(0, 200),
-    region: url.searchParams.get("region") ?? region.value,
-    category: url.searchParams.get("category") ?? undefined,
+    region: region.value,
+    category: isCategoryId(categoryParam) ? categoryParam : undefined,
     page,
     page_size: PAGE_SIZE_DEFAULT,
     ...extra,
   };
   try {
     const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.listPage(query);
-    return { region, search: search ?? "", listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
+    return { region, search: search ?? "", notice: null as string | null, listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
   } catch (error) {
+    // Anything else the API refuses in a listing URL: an empty list that says why.
     if (error instanceof ApiError && error.status === 400) {
-      throw data({ message: error.message }, { status: 400 });
+      return { region, search: search ?? "", notice: error.message, listing: { count: 0, results: [], page, pageSize: PAGE_SIZE_DEFAULT } };
     }
     throw error;
   }

@@ -1,12 +1,14 @@
-import { redirect, type Session } from "@remix-run/node";
+import { data, redirect, type Session } from "@remix-run/node";
+import type { SubmissionResult } from "@conform-to/react";
 import type { TokenPair } from "#lib/accounts";
 import { mergeCarts } from "#lib/cart";
-import { customerApi } from "./api.server";
+import { ApiError, customerApi } from "./api.server";
 import { setAuth } from "./auth.server";
 import { commitCart, getCart } from "./cart.server";
 import { syncLocalFavorites } from "./favorites.server";
 import { safeRedirect } from "./redirect";
-import { commitSession, flash } from "./session.server";
+import { isValidEmail } from "#lib/email";
+import { commitSession, field, flash } from "./session.server";
 
 /** The local path to go back to after logging in (?redirectTo=…), never another site. */
 export function loginRedirectTo(request: Request, formData?: FormData | null): string {
@@ -21,10 +23,10 @@ export function loginRedirectTo(request: Request, formData?: FormData | null): s
  * Every way of logging in ends here: the tokens go into the session, and the person goes back
  * where they came from.
  */
-export async function completeLogin(request: Request, session: Session, pair: TokenPair, to: string) {
+export async function completeLogin(request: Request, session: Session, pair: TokenPair, to: string, message = "Has iniciado sesión.") {
   setAuth(session, pair);
   session.unset("loginEmail");
-  flash(session, { type: "success", text: "Has iniciado sesión." });
+  flash(session, { type: "success", text: message });
   const headers = new Headers();
   // What this browser kept without an account joins it. Best effort: a failure here must not undo
   // the login, and the local copies stay until a later sync succeeds.
@@ -44,4 +46,34 @@ async function mergeCartAtLogin(request: Request, token: string) {
   const merged = mergeCarts(server, local);
   if (local.items.length || local.promoCodes.length) await customerApi.saveCart(merged, request, token);
   return merged;
+}
+
+/**
+ * Runs an API call for a form. What the API refuses (a wrong code, too many tries, an address
+ * already registered) goes back to the form as its message, not to an error page.
+ */
+export async function attempt<T>(
+  submission: { reply: (o?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult },
+  run: () => Promise<T>,
+  hideFields: string[] = [],
+) {
+  try {
+    return { ok: await run() } as const;
+  } catch (error) {
+    // 503 is the captcha provider being down: the form fails closed and says so (issue 12).
+    if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
+      return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }) } as const;
+    }
+    throw error;
+  }
+}
+
+/**
+ * The email waiting for its code on /login/registro and /login/recuperar: the one in the mailed
+ * link (…&email=…, which may be opened on another device), else the one this browser asked for.
+ */
+export function pendingLoginEmail(session: Session, request: Request): string | null {
+  const fromLink = new URL(request.url).searchParams.get("email")?.trim().toLowerCase() ?? "";
+  if (fromLink && fromLink.length <= 254 && isValidEmail(fromLink)) return fromLink;
+  return field(session, "loginEmail") ?? null;
 }

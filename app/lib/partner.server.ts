@@ -10,7 +10,7 @@ import type {
   PromoCodeRecord,
   UserRecord,
 } from "#lib/schemas/partner-api";
-import { api, ApiError } from "./api.server";
+import { api, ApiError, apiFile } from "./api.server";
 import { viewer } from "./auth.server";
 import { getSession } from "./session.server";
 
@@ -48,6 +48,7 @@ export const partnerApi = (request: Request) => ({
   organizations: (query: Query = {}) => api<{ results: Organization[] }>("/organizations/", { request, query }),
   organization: (id: string) => api<Organization & { members?: Member[] }>(`/organizations/${id}/`, { request }),
   createOrganization: (body: unknown) => api<Organization>("/organizations/", { method: "POST", body, request }),
+  updateOrganization: (id: string, body: unknown) => api<Organization>(`/organizations/${id}/`, { method: "PUT", body, request }),
   addMember: (id: string, email: string) => api<{ results: Member[] }>(`/organizations/${id}/members/`, { method: "POST", body: { email }, request }),
   removeMember: (id: string, userId: string) => api<null>(`/organizations/${id}/members/${userId}/`, { method: "DELETE", request }),
   offers: (query: Query = {}) => api<{ count: number; results: PartnerOffer[] }>("/offers/", { request, query: { page_size: "100", ...query } }),
@@ -62,8 +63,11 @@ export const partnerApi = (request: Request) => ({
   verifyCoupon: (code: string) => api<CouponView>("/verification/coupon/", { method: "POST", body: { code }, request }),
   redeem: (id: string) => api<CouponView>(`/sales/redeem/${id}/`, { method: "POST", request }),
   sales: (query: Query = {}) => api<PartnerSales>("/sales/partner/", { request, query }),
+  salesCsv: (query: Query = {}) => apiFile("/sales/partner/", { request, query: { ...query, format: "csv" } }),
   promoCodes: (query: Query = {}) => api<{ results: PromoCodeRecord[] }>("/promocodes/", { request, query }),
+  promoCode: (id: string) => api<PromoCodeRecord>(`/promocodes/${id}/`, { request }),
   createPromoCode: (body: unknown) => api<PromoCodeRecord>("/promocodes/", { method: "POST", body, request }),
+  updatePromoCode: (id: string, body: unknown) => api<PromoCodeRecord>(`/promocodes/${id}/`, { method: "PUT", body, request }),
   deletePromoCode: (id: string) => api<null>(`/promocodes/${id}/`, { method: "DELETE", request }),
   users: (query: Query = {}) => api<{ results: UserRecord[] }>("/users/", { request, query }),
   deleteUser: (id: string) => api<null>(`/users/${id}/`, { method: "DELETE", request }),

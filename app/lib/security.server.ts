@@ -2,6 +2,21 @@ import type { RequestHandler } from "express";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#lib/cross-site";
 import { contentSecurityPolicy, createNonce } from "./csp.server";
 import { config } from "./env.server";
+import { thirdPartySources } from "./third-party-csp.server";
+
+/** Computed once per configuration: it depends on nothing else. */
+let cachedPolicy: { for: object; sources: ReturnType<typeof toDirectives> } | null = null;
+const toDirectives = (s: ReturnType<typeof thirdPartySources>) => ({
+  "script-src": s.script,
+  "connect-src": s.connect,
+  "img-src": s.img,
+  "frame-src": s.frame,
+  "style-src": s.style,
+});
+function thirdPartyPolicy(settings: ReturnType<typeof config>) {
+  if (cachedPolicy?.for !== settings) cachedPolicy = { for: settings, sources: toDirectives(thirdPartySources(settings)) };
+  return cachedPolicy.sources;
+}
 
 /**
  * Headers on every response; only the widget under /iframe may be framed by other sites. Each
@@ -21,7 +36,7 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": `${camera}, microphone=(), geolocation=(), interest-cohort=()`,
     // Development pages carry Vite's own inline scripts, which have no nonce.
-    "Content-Security-Policy": contentSecurityPolicy({ nonce, framable, config: settings, scripts: settings.isProduction }),
+    "Content-Security-Policy": contentSecurityPolicy({ nonce, framable, config: settings, scripts: settings.isProduction, thirdParty: settings.isProduction ? thirdPartyPolicy(settings) : undefined }),
   });
   if (!framable) res.set("X-Frame-Options", "DENY");
   if (req.secure) res.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");

@@ -1,7 +1,7 @@
 import type { Session } from "@remix-run/node";
 import { z } from "zod";
 import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
-import { RECENT_SEARCHES_MAX } from "#lib/constants";
+import { RECENT_SEARCHES_MAX, RECENTLY_VIEWED_MAX } from "#lib/constants";
 import { regionFromValue, type Region } from "#lib/regions";
 import { SOCIAL_PROVIDERS } from "#lib/social";
 import type { FunnelEvent } from "#lib/tracking";
@@ -16,6 +16,7 @@ const Fields = {
   region: z.string().max(60),
   favorites: z.array(z.string().uuid()).max(ANONYMOUS_FAVORITES_MAX),
   recent: z.array(RecentSearch).max(RECENT_SEARCHES_MAX),
+  viewed: z.array(z.string().uuid()).max(RECENTLY_VIEWED_MAX),
   toasts: z.array(z.object({ type: z.enum(["success", "error"]), text: z.string().max(300) })).max(5),
   events: z
     .array(
@@ -45,6 +46,8 @@ const Fields = {
     redirectTo: z.string().max(2000),
     startedAt: z.number(),
   }),
+  // /cuenta: the new address waiting for its code.
+  newEmail: z.string().max(254),
 };
 
 export async function getSession(request: Request): Promise<Session> {
@@ -94,6 +97,19 @@ export function rememberSearch(session: Session, item: RecentSearch) {
 }
 
 /** One-shot messages: shown by the next page (toast with JS, role="status" without). */
+/** «Vistas recientemente»: the offers this visitor opened, newest first. */
+export function recentlyViewed(session: Session): string[] {
+  return field(session, "viewed") ?? [];
+}
+
+/** Puts the offer first (no repeats, RECENTLY_VIEWED_MAX at most); true when the list changed. */
+export function rememberViewed(session: Session, uuid: string): boolean {
+  const list = recentlyViewed(session);
+  if (list[0] === uuid) return false;
+  session.set("viewed", [uuid, ...list.filter((id) => id !== uuid)].slice(0, RECENTLY_VIEWED_MAX));
+  return true;
+}
+
 export function flash(session: Session, toast: Toast) {
   const current = (session.get("toasts") as Toast[] | undefined) ?? [];
   session.flash("toasts", [...current, toast].slice(-5));

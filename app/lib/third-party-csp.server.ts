@@ -1,4 +1,3 @@
-import { isGranted, type ConsentChoice } from "#lib/consent";
 import type { Config } from "#lib/config.server";
 
 export type CspSources = { script: string[]; connect: string[]; img: string[]; frame: string[]; style: string[] };
@@ -12,31 +11,34 @@ const originOf = (url: string) => {
 };
 
 /**
- * The third-party sources a page may use, for the Content-Security-Policy builder (hardening,
- * issue 6) to add to its own: only tools that are configured, only after their category is
- * accepted, and the necessary ones only on the pages that use them (PayPal on /order/, Turnstile
- * on the forms that carry it). With no keys or no consent this is all empty.
+ * The third-party hosts the configured tools use, for the Content-Security-Policy. They depend on
+ * configuration only, not on consent or on the page: a document's policy stays in force across
+ * client-side navigations and a consent given in place (a fetcher), so a consent- or page-scoped
+ * policy would block PayPal on /order/ reached from /checkout, or the tag manager right after
+ * «Aceptar todo». Consent is enforced where the tools are loaded (root.tsx only imports them after
+ * consent, and the third-party E2E suite checks that not one request leaves before it). With no
+ * keys this is all empty and the policy is the shop's own.
  */
-export function thirdPartySources(c: Config, choice: ConsentChoice | null, pathname: string): CspSources {
+export function thirdPartySources(c: Config): CspSources {
   const s: CspSources = { script: [], connect: [], img: [], frame: [], style: [] };
-  if (c.ANALYTICS_API_KEY && isGranted(choice, "analytics")) {
+  if (c.ANALYTICS_API_KEY) {
     // Events, session replay's uploads and its remote configuration, all EU.
     s.connect.push("https://api.eu.amplitude.com", "https://api-sr.eu.amplitude.com", "https://sr-client-cfg.eu.amplitude.com");
   }
-  if (c.GTM_ID && isGranted(choice, "marketing")) {
+  if (c.GTM_ID) {
     s.script.push("https://www.googletagmanager.com");
     s.img.push("https://www.googletagmanager.com");
     s.connect.push("https://www.google-analytics.com", "https://*.google-analytics.com", "https://*.analytics.google.com");
   }
-  const tiles = c.MAPS_TILES_URL && isGranted(choice, "marketing") ? originOf(c.MAPS_TILES_URL) : null;
-  if (tiles && pathname.startsWith("/ofertas/")) s.img.push(tiles);
-  if (c.PAYMENT_PROVIDER === "paypal" && c.PAYPAL_CLIENT_ID && /^\/order\/?$/.test(pathname)) {
+  const tiles = c.MAPS_TILES_URL ? originOf(c.MAPS_TILES_URL) : null;
+  if (tiles) s.img.push(tiles);
+  if (c.PAYMENT_PROVIDER === "paypal" && c.PAYPAL_CLIENT_ID) {
     s.script.push("https://www.paypal.com");
     s.frame.push("https://www.paypal.com", "https://www.sandbox.paypal.com");
     s.connect.push("https://www.paypal.com", "https://www.sandbox.paypal.com");
     s.img.push("https://www.paypalobjects.com");
   }
-  if (c.CAPTCHA_SITE_KEY && /^\/(empresas|login|registro|entrar)(\/|$)/.test(pathname)) {
+  if (c.CAPTCHA_SITE_KEY) {
     s.script.push("https://challenges.cloudflare.com");
     s.frame.push("https://challenges.cloudflare.com");
   }

@@ -1,12 +1,18 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_MENU } from "#lib/categories";
+import { POPULAR_COUNT } from "#lib/constants";
 import { OfferListing } from "#app/components/offer-listing";
+import { OfferShelf } from "#app/components/offer-shelf";
+import { offersApi } from "#app/lib/api.server";
+import { toCard } from "#app/lib/offer-card";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
 import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { publicCache: true };
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   seo({
@@ -17,29 +23,30 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   });
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return loadListing(request, {}, "mainpage");
+  const page = await loadListing(request, {}, "mainpage");
+  // Not awaited: «Populares ahora» streams in below the list, and a failure is an empty list.
+  const popular = offersApi
+    .popular({ region: page.region.value, page_size: POPULAR_COUNT })
+    .then((r) => r.results.map(toCard))
+    .catch(() => []);
+  return { ...page, popular };
 }
 
 export default function Home() {
-  const { region, listing } = useLoaderData<typeof loader>();
+  const { region, listing, notice, popular } = useLoaderData<typeof loader>();
   return (
     <>
       <section className="hero">
         <h1>Ofertas irresistibles {region.value ? `en ${region.label}` : "en toda España"}</h1>
         <p>Restaurantes, spas, escapadas y planes con descuento. Compra el cupón y disfrútalo cuando quieras.</p>
       </section>
-      <nav aria-label="Explorar por categoría" className="chips">
-        {CATEGORY_MENU.slice(1).map((c) => (
-          <Link key={c.id} to={c.href} className="chip">
-            {c.label}
-          </Link>
-        ))}
-      </nav>
       <h2 className="section-title">{CATEGORY_MENU[0].label}</h2>
       <OfferListing
+        level={3}
         listing={listing}
-        empty={`Todavía no hay ofertas en ${region.label}. Prueba con otra región o con toda España.`}
+        empty={notice ?? `Todavía no hay ofertas en ${region.label}. Prueba con otra región o con toda España.`}
       />
+      <OfferShelf id="populares-ahora" title="Populares ahora" offers={popular} />
     </>
   );
 }

@@ -10,13 +10,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return data({}, { headers: { "Cache-Control": "private, no-store" } });
 }
 
+const SECTIONS = [
+  { to: "/admin", label: "Ofertas pendientes" },
+  { to: "/admin/codigos", label: "Códigos promocionales" },
+  { to: "/admin/organizaciones", label: "Organizaciones" },
+  { to: "/admin/usuarios", label: "Usuarios" },
+  { to: "/admin/reembolsos", label: "Reembolsos" },
+  { to: "/admin/solicitudes", label: "Solicitudes de socios" },
+];
+
 export default function Admin() {
   return (
     <div className="portal">
       <nav className="portal-tabs" aria-label="Administración">
-        <NavLink to="/admin" end>
-          Ofertas pendientes
-        </NavLink>
+        {SECTIONS.map((s) => (
+          <NavLink key={s.to} to={s.to} end={s.to === "/admin"} prefetch="intent">
+            {s.label}
+          </NavLink>
+        ))}
       </nav>
       <Outlet />
     </div>

@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { Form, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { SEARCH_MIN_CHARS } from "#lib/constants";
 import { isUuid } from "#lib/uuid";
 import { SearchResults } from "#app/components/search-dialog";
@@ -7,6 +7,11 @@ import { offersApi } from "#app/lib/api.server";
 import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 import { readForm } from "#app/lib/form.server";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
+
+const SEARCH_POPULAR_COUNT = 4;
 
 export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
 
@@ -30,11 +35,27 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<SearchDat
       .catch(() => []);
     return { query, results, recent: [], popular: [] };
   }
+  // «Populares ahora» (the most bought this week); a shop with no sales yet shows its recommended ones.
   const popular = await offersApi
-    .mainpage({ page_size: 4, region })
-    .then((r) => r.results.map(brief))
+    .popular({ page_size: SEARCH_POPULAR_COUNT, region })
+    .then((r) => (r.results.length ? r.results : offersApi.mainpage({ page_size: SEARCH_POPULAR_COUNT, region }).then((m) => m.results)))
+    .then((list) => list.map(brief))
     .catch(() => []);
   return { query, results: [], recent: recentSearches(session), popular };
+}
+
+/**
+ * The dialog asks this loader as the customer types. When that request fails (offline, 500) the
+ * answer is an empty list (spec section 8), not the error page; a request aborted because a newer
+ * one started is left to the router, which ignores it.
+ */
+export async function clientLoader({ serverLoader, request }: ClientLoaderFunctionArgs): Promise<SearchData> {
+  try {
+    return await serverLoader<typeof loader>();
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    return { query: new URL(request.url).searchParams.get("q") ?? "", results: [], recent: [], popular: [] };
+  }
 }
 
 /** Opening a result: remember it (newest first, no repeats, four at most), then go to the offer. */
@@ -73,7 +94,7 @@ export default function SearchPage() {
       {data.query.trim().length > 0 && data.query.trim().length < SEARCH_MIN_CHARS ? (
         <p className="muted">Escribe al menos {SEARCH_MIN_CHARS} letras para buscar.</p>
       ) : null}
-      <SearchResults data={data} />
+      <SearchResults data={data} level={2} />
     </section>
   );
 }

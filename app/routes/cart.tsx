@@ -11,6 +11,10 @@ import { getSession, type Toast } from "#app/lib/session.server";
 import { funnelEvents } from "#app/lib/tracking.server";
 import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#lib/tracking";
 import { readForm } from "#app/lib/form.server";
+import { toastOnFailure } from "#app/lib/fetcher-failure";
+
+/** With JS a failed post is a toast, never an error page. */
+export const clientAction = toastOnFailure;
 
 /** The cart has no page of its own: GET /cart shows the checkout. */
 export const loader = () => redirect("/checkout/");
@@ -52,13 +56,15 @@ export async function action({ request }: ActionFunctionArgs) {
           outcome = error(cart, "Elige una de las opciones de la oferta.");
         } else if (found.option.available <= 0) {
           outcome = error(cart, "Esta opción está agotada.");
-        } else if (input.ticketsCount > maxTickets(found.option)) {
-          outcome = error(cart, `Puedes comprar como máximo ${maxTickets(found.option)} entradas de esta opción.`);
         } else {
+          // Without JS the ticket field cannot follow the option chosen beside it, so it may offer
+          // more than this option allows: take the most it allows and say so, rather than refuse.
+          const max = maxTickets(found.option);
+          const clamped = input.ticketsCount > max;
           const change = addToCart(cart, {
             offerUuid: found.offer.uuid,
             priceOptionUuid: found.option.uuid,
-            ticketsCount: input.ticketsCount,
+            ticketsCount: Math.min(input.ticketsCount, max),
             savedPrice: found.option.actual_price,
             slotId: input.slotId ?? null,
           });
@@ -67,14 +73,21 @@ export async function action({ request }: ActionFunctionArgs) {
             ? error(cart, CART_FULL_MESSAGE)
             : {
                 cart: change.cart,
-                toast: { type: "success", text: already ? "Carrito actualizado." : "Añadido al carrito." },
+                toast: {
+                  type: "success",
+                  text: clamped
+                    ? `Esta opción admite como máximo ${max} ${max === 1 ? "entrada" : "entradas"}: ${already ? "hemos actualizado tu carrito" : "hemos añadido"} ${max}.`
+                    : already
+                      ? "Carrito actualizado."
+                      : "Añadido al carrito.",
+                },
                 event: {
                   name: FUNNEL_EVENTS.addedToCart,
                   properties: {
                     offer_uuid: found.offer.uuid,
                     offer_title: found.offer.title,
                     category: found.offer.category,
-                    quantity: input.ticketsCount,
+                    quantity: Math.min(input.ticketsCount, max),
                     price: found.option.actual_price,
                     currency: "EUR",
                   },

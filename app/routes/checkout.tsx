@@ -22,6 +22,9 @@ import { seo } from "#app/lib/seo";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { readForm } from "#app/lib/form.server";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Revisa tu carrito y completa tu compra.", noindex: true });
 
@@ -68,6 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
     email: form.email,
     mail_agreement: form.mail_agreement,
     need_receipt: form.need_receipt,
+    subs_agreement: form.subs_agreement,
     user_fullname: form.user_fullname,
     user_tax_number: form.user_tax_number,
     user_address: form.user_address,
@@ -272,6 +276,30 @@ function PromoCodes() {
   );
 }
 
+function ErrorSummary({ errors }: { errors: { id: string; message: string }[] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const key = errors.map((e) => e.id).join();
+  // With JS there is no page load to land on it: move focus there instead.
+  useEffect(() => {
+    if (key) ref.current?.focus();
+  }, [key]);
+  if (!errors.length) return null;
+  return (
+    // autoFocus lands a no-JS page on the summary too: a #fragment in the form's action would have
+    // followed the 303 of a successful post onto /order/.
+    <div id="checkout-errors" className="error-summary" role="alert" tabIndex={-1} ref={ref} autoFocus>
+      <h2>Revisa estos datos</h2>
+      <ul>
+        {errors.map((e) => (
+          <li key={e.id}>
+            <a href={`#${e.id}`}>{e.message}</a>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 function CheckoutDetailsForm() {
   const { lines, wallet, form: remembered, payable } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
@@ -294,6 +322,12 @@ function CheckoutDetailsForm() {
       {field.errors?.[0]}
     </p>
   );
+  // The server's answer (lastResult) lists every error at once: summarise them at the top.
+  // (conform's `fields` is a proxy: it is read by name, never enumerated.)
+  const summary = (["email", "user_fullname", "subs_agreement", "user_tax_number", "user_address"] as const).flatMap((name) => {
+    const message = lastResult?.error?.[name]?.[0];
+    return message ? [{ id: fields[name].id, message }] : [];
+  });
   const fullName = (
     <div className="field">
       <label htmlFor={fields.user_fullname.id}>Nombre completo o razón social</label>
@@ -303,6 +337,7 @@ function CheckoutDetailsForm() {
   );
   return (
     <Form method="post" action="/checkout/" className="checkout-form" {...getFormProps(form)}>
+      <ErrorSummary errors={summary} />
       {lines.map((l) =>
         l.option ? <input key={l.offerUuid} type="hidden" name={`saved_price.${l.offerUuid}`} value={l.option.actual_price} /> : null,
       )}
@@ -319,6 +354,8 @@ function CheckoutDetailsForm() {
             type="checkbox"
             id={fields.subs_agreement.id}
             name={fields.subs_agreement.name}
+            // Kept after a failed submit, or the next «Continuar» would fail again for the same reason.
+            defaultChecked={fields.subs_agreement.initialValue === "on"}
             required
             aria-invalid={fields.subs_agreement.errors ? true : undefined}
             aria-describedby={fields.subs_agreement.errors ? fields.subs_agreement.errorId : undefined}
@@ -437,7 +474,7 @@ export default function Checkout() {
               <CheckoutItem key={line.offerUuid} line={line} />
             ))}
           </ul>
-          <CartItemForm intent="clear">
+          <CartItemForm intent="clear" className="clear-cart">
             <button type="submit" className="link-button small">
               Vaciar carrito
             </button>

@@ -9,6 +9,10 @@ import { backTo, safeRedirect } from "#app/lib/redirect";
 import { ENHANCED_FIELD, finish } from "#app/lib/respond.server";
 import { seo } from "#app/lib/seo";
 import { readForm } from "#app/lib/form.server";
+import { toastOnFailure } from "#app/lib/fetcher-failure";
+
+/** With JS a failed post is a toast, never an error page. */
+export const clientAction = toastOnFailure;
 
 /** What each category covers, in full: on this page only, not in every page's JavaScript. */
 const DETAILS = {

@@ -1,34 +1,257 @@
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
+import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
+import { confirmEmailSchema, deleteAccountSchema, setEmailSchema, setPasswordSchema, subscribeSchema, unsubscribeSchema } from "#lib/schemas/account";
+import { FormError, SubmitButton, useAnswered, useStepForm } from "#app/components/auth-form";
+import { FieldError, TextField } from "#app/components/form-field";
 import { ApiError, authApi } from "#app/lib/api.server";
-import { viewer } from "#app/lib/auth.server";
-import { getSession } from "#app/lib/session.server";
+import { clearAuth, setAuth, viewer } from "#app/lib/auth.server";
+import { readForm } from "#app/lib/form.server";
+import { attempt } from "#app/lib/login.server";
+import { commitSession, field, flash, getSession } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Mi cuenta", description: "Tu cuenta de ofertas.", noindex: true });
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  if (!viewer(await getSession(request))) throw redirect("/login?redirectTo=%2Fcuenta");
+const LOGIN = "/login?redirectTo=%2Fcuenta";
+
+/** The account's data; a session the API no longer accepts goes back to the login. */
+async function account(request: Request) {
   try {
-    const me = await authApi.me(request);
-    return data({ me }, { headers: { "Cache-Control": "private, no-store" } });
+    return await Promise.all([authApi.me(request), authApi.subscription(request)]);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) throw redirect("/login?redirectTo=%2Fcuenta");
+    if (error instanceof ApiError && (error.status === 401 || error.status === 404)) throw redirect(LOGIN);
     throw error;
   }
 }
 
+export async function loader({ request }: LoaderFunctionArgs) {
+  const session = await getSession(request);
+  if (!viewer(session)) throw redirect(LOGIN);
+  const [me, { subscribed }] = await account(request);
+  const paso = new URL(request.url).searchParams.get("paso");
+  const newEmail = field(session, "newEmail") ?? null;
+  const step = paso === "eliminar" ? "delete" : paso === "confirmar-correo" && newEmail ? "confirm-email" : "account";
+  return data(
+    { me, subscribed, step, newEmail, minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const formData = await readForm(request);
+  const session = await getSession(request);
+  if (!viewer(session)) throw redirect(LOGIN);
+  const done = async (text: string, to = "/cuenta") => {
+    flash(session, { type: "success", text });
+    return redirect(to, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+  };
+  switch (formData.get("intent")) {
+    case "set-email": {
+      const submission = parseWithZod(formData, { schema: setEmailSchema });
+      if (submission.status !== "success") return data(submission.reply({ hideFields: ["current_password"] }), { status: 400 });
+      const { new_email, current_password } = submission.value;
+      const sent = await attempt(submission, () => authApi.setEmail({ new_email, re_new_email: new_email, current_password }, request), ["current_password"]);
+      if ("reply" in sent) return sent.reply;
+      session.set("newEmail", new_email);
+      return redirect("/cuenta?paso=confirmar-correo", { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+    }
+    case "confirm-email": {
+      const submission = parseWithZod(formData, { schema: confirmEmailSchema });
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      const newEmail = field(session, "newEmail");
+      if (!newEmail) return redirect("/cuenta", 303);
+      const [me] = await account(request);
+      const changed = await attempt(
+        submission,
+        () => authApi.confirmEmail({ uid: me.id, token: submission.value.code, new_email: newEmail, re_new_email: newEmail }, request),
+        ["code"],
+      );
+      if ("reply" in changed) return changed.reply;
+      // The old tokens were revoked with the old address; the new pair carries the new one.
+      setAuth(session, changed.ok);
+      session.unset("newEmail");
+      return done(`Tu correo ahora es ${newEmail}.`);
+    }
+    case "set-password": {
+      const submission = parseWithZod(formData, { schema: setPasswordSchema });
+      const secret = ["current_password", "new_password", "re_new_password"];
+      if (submission.status !== "success") return data(submission.reply({ hideFields: secret }), { status: 400 });
+      const { current_password, new_password, re_new_password } = submission.value;
+      const saved = await attempt(submission, () => authApi.setPassword({ current_password, new_password, re_new_password }, request), secret);
+      if ("reply" in saved) return saved.reply;
+      return done("Hemos guardado tu contraseña.");
+    }
+    case "subscribe": {
+      const submission = parseWithZod(formData, { schema: subscribeSchema });
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      const saved = await attempt(submission, () => authApi.setSubscription(true, request));
+      if ("reply" in saved) return saved.reply;
+      return done("Te enviaremos nuestras ofertas por correo.");
+    }
+    case "unsubscribe": {
+      const submission = parseWithZod(formData, { schema: unsubscribeSchema });
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      const saved = await attempt(submission, () => authApi.setSubscription(false, request));
+      if ("reply" in saved) return saved.reply;
+      return done("Te has dado de baja: ya no recibirás nuestras ofertas por correo.");
+    }
+    case "delete": {
+      const submission = parseWithZod(formData, { schema: deleteAccountSchema });
+      if (submission.status !== "success") return data(submission.reply({ hideFields: ["current_password"] }), { status: 400 });
+      const deleted = await attempt(submission, () => authApi.deleteMe(submission.value.current_password, request), ["current_password"]);
+      if ("reply" in deleted) return deleted.reply;
+      clearAuth(session);
+      return done("Hemos eliminado tu cuenta. Tus compras se conservan sin tus datos personales.", "/");
+    }
+    default:
+      return redirect("/cuenta", 303);
+  }
+}
+
+function EmailSection() {
+  const { me, step, newEmail, minutes } = useLoaderData<typeof loader>();
+  const [form, fields] = useStepForm("cuenta-email", setEmailSchema, "set-email");
+  const answeredEmail = useAnswered("set-email");
+  const [confirm, confirmFields] = useStepForm("cuenta-email-code", confirmEmailSchema, "confirm-email");
+  return (
+    <section aria-labelledby="account-email" className="account-section">
+      <h2 id="account-email">Correo electrónico</h2>
+      <p>
+        <strong data-testid="account-email">{me.email}</strong>
+      </p>
+      {step === "confirm-email" ? (
+        <>
+          <p className="notice" role="status">
+            Te hemos enviado un código a <strong>{newEmail}</strong>. Caduca en {minutes} minutos.
+          </p>
+          <Form method="post" className="auth-form" {...getFormProps(confirm)}>
+            <input type="hidden" name="intent" value="confirm-email" />
+            <FormError id={confirm.errorId} errors={confirm.errors} />
+            <TextField field={confirmFields.code} label="Código de 6 cifras" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
+            <SubmitButton label="Confirmar el nuevo correo" action="/cuenta" className="btn" />
+          </Form>
+          <Link to="/cuenta">Cancelar</Link>
+        </>
+      ) : (
+        <details open={answeredEmail}>
+          <summary>Cambiar el correo</summary>
+          <Form method="post" className="auth-form" {...getFormProps(form)}>
+            <input type="hidden" name="intent" value="set-email" />
+            <FormError id={form.errorId} errors={form.errors} />
+            <TextField field={fields.new_email} label="Correo nuevo" type="email" autoComplete="email" hint="Te enviaremos un código a esa dirección para confirmarla." />
+            {me.has_password ? <TextField field={fields.current_password} label="Tu contraseña actual" type="password" autoComplete="current-password" /> : null}
+            <SubmitButton label="Enviar código" action="/cuenta" className="btn" />
+          </Form>
+        </details>
+      )}
+    </section>
+  );
+}
+
+function PasswordSection() {
+  const { me, minLength } = useLoaderData<typeof loader>();
+  const [form, fields] = useStepForm("cuenta-password", setPasswordSchema, "set-password");
+  const answeredPassword = useAnswered("set-password");
+  const title = me.has_password ? "Cambiar la contraseña" : "Crear contraseña";
+  return (
+    <section aria-labelledby="account-password" className="account-section">
+      <h2 id="account-password">Contraseña</h2>
+      <p className="muted">
+        {me.has_password
+          ? "Entras con tu contraseña o con un código por correo."
+          : "Entras con un código por correo. Si quieres, crea una contraseña para entrar también con ella."}
+      </p>
+      <details open={answeredPassword}>
+        <summary>{title}</summary>
+        <Form method="post" className="auth-form" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="set-password" />
+          <FormError id={form.errorId} errors={form.errors} />
+          {me.has_password ? <TextField field={fields.current_password} label="Contraseña actual" type="password" autoComplete="current-password" /> : null}
+          <TextField field={fields.new_password} label="Contraseña nueva" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />
+          <TextField field={fields.re_new_password} label="Repite la contraseña nueva" type="password" autoComplete="new-password" />
+          <SubmitButton label={me.has_password ? "Guardar la contraseña" : "Crear contraseña"} action="/cuenta" className="btn" />
+        </Form>
+      </details>
+    </section>
+  );
+}
+
+function SubscriptionSection() {
+  const { subscribed } = useLoaderData<typeof loader>();
+  const [subscribe, fields] = useStepForm("cuenta-subscribe", subscribeSchema, "subscribe");
+  const [unsubscribe] = useStepForm("cuenta-unsubscribe", unsubscribeSchema, "unsubscribe");
+  return (
+    <section aria-labelledby="account-mail" className="account-section">
+      <h2 id="account-mail">Ofertas por correo</h2>
+      {subscribed ? (
+        <Form method="post" className="auth-form" {...getFormProps(unsubscribe)}>
+          <input type="hidden" name="intent" value="unsubscribe" />
+          <p>Recibes nuestras ofertas por correo.</p>
+          <FormError id={unsubscribe.errorId} errors={unsubscribe.errors} />
+          <SubmitButton label="Darme de baja" action="/cuenta" className="btn btn-secondary" />
+        </Form>
+      ) : (
+        <Form method="post" className="auth-form" {...getFormProps(subscribe)}>
+          <input type="hidden" name="intent" value="subscribe" />
+          <p>No recibes nuestras ofertas por correo.</p>
+          <FormError id={subscribe.errorId} errors={subscribe.errors} />
+          <div>
+            <label className="checkbox">
+              <input {...getInputProps(fields.consent, { type: "checkbox" })} />
+              <span>
+                Quiero recibir ofertas por correo (<a href="/marketing-agreement">Consentimiento comercial</a>). Puedes darte de baja en cualquier momento.
+              </span>
+            </label>
+            <FieldError field={fields.consent} />
+          </div>
+          <SubmitButton label="Suscribirme" action="/cuenta" className="btn" />
+        </Form>
+      )}
+    </section>
+  );
+}
+
+function DeleteSection() {
+  const { me, step } = useLoaderData<typeof loader>();
+  const [form, fields] = useStepForm("cuenta-delete", deleteAccountSchema, "delete");
+  return (
+    <section aria-labelledby="account-delete" className="account-section">
+      <h2 id="account-delete">Eliminar mi cuenta</h2>
+      {step === "delete" ? (
+        <Form method="post" className="auth-form" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="delete" />
+          <p className="form-error" role="alert">
+            ¿Seguro? Se borrarán tu correo, tus favoritos y tu carrito guardado. Tus compras se conservan sin tus datos personales, y
+            tus cupones siguen valiendo.
+          </p>
+          <FormError id={form.errorId} errors={form.errors} />
+          {me.has_password ? <TextField field={fields.current_password} label="Tu contraseña, para confirmar" type="password" autoComplete="current-password" /> : null}
+          <p className="account-links">
+            <SubmitButton label="Sí, eliminar mi cuenta" action="/cuenta" className="btn" />
+            <Link to="/cuenta" className="btn btn-secondary">
+              Cancelar
+            </Link>
+          </p>
+        </Form>
+      ) : (
+        <>
+          <p className="muted">Borra tus datos personales. Antes te pediremos que lo confirmes.</p>
+          <Link to="/cuenta?paso=eliminar#account-delete" className="btn btn-secondary">
+            Eliminar mi cuenta
+          </Link>
+        </>
+      )}
+    </section>
+  );
+}
+
 export default function Account() {
-  const { me } = useLoaderData<typeof loader>();
   return (
     <section className="narrow account-page">
       <h1>Mi cuenta</h1>
-      <section aria-labelledby="account-email" className="account-section">
-        <h2 id="account-email">Correo electrónico</h2>
-        <p>
-          <strong>{me.email}</strong>
-        </p>
-      </section>
       <nav aria-label="Tu actividad" className="account-links">
         <Link to="/order/history" className="btn btn-secondary">
           Mis pedidos
@@ -37,6 +260,10 @@ export default function Account() {
           Favoritos
         </Link>
       </nav>
+      <EmailSection />
+      <PasswordSection />
+      <SubscriptionSection />
+      <DeleteSection />
       <Form method="post" action="/logout">
         <input type="hidden" name="redirectTo" value="/" />
         <button type="submit" className="btn btn-secondary">

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, type Session } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
 import { favoriteToggleSchema } from "#lib/schemas/favorite";
@@ -7,11 +7,16 @@ import { customerApi, offersApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { syncLocalFavorites, toggleFavorite } from "#app/lib/favorites.server";
 import { readForm } from "#app/lib/form.server";
-import { toCard } from "#app/lib/offer-card";
 import { backTo } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
-import { commitSession, favorites, flash, getSession } from "#app/lib/session.server";
+import { commitSession, favorites, flash, getSession, recentlyViewed } from "#app/lib/session.server";
+import { toCard, type OfferCardData } from "#app/lib/offer-card";
+import { OfferShelf } from "#app/components/offer-shelf";
+import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
 import { seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Favoritos", description: "Las ofertas que has guardado.", noindex: true });
 
@@ -28,10 +33,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
       headers.append("Set-Cookie", await commitSession(session));
     }
     const offers = (await customerApi.favorites(request)).map(toCard);
-    return data({ offers, loggedIn: true }, { headers });
+    return data({ offers, loggedIn: true, recent: recentWhenEmpty(session, offers) }, { headers });
   }
   const offers = await offersApi.selected(favorites(session)).then((list) => list.map(toCard)).catch(() => []);
-  return data({ offers, loggedIn: false }, { headers });
+  return data({ offers, loggedIn: false, recent: recentWhenEmpty(session, offers) }, { headers });
+}
+
+/** An empty list shows «Vistas recientemente» instead: deferred, and [] on any failure. */
+function recentWhenEmpty(session: Session, offers: OfferCardData[]): Promise<OfferCardData[]> {
+  const ids = offers.length ? [] : recentlyViewed(session).slice(0, RECENTLY_VIEWED_SHOWN);
+  return offersApi
+    .selected(ids)
+    .then((list) => list.map(toCard))
+    .catch(() => []);
 }
 
 /** The heart of every card and offer page posts here. */
@@ -53,7 +67,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Favorites() {
-  const { offers, loggedIn } = useLoaderData<typeof loader>();
+  const { offers, loggedIn, recent } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Favoritos</h1>
@@ -75,6 +89,7 @@ export default function Favorites() {
           tenerlos en todos tus dispositivos.
         </p>
       ) : null}
+      {offers.length ? null : <OfferShelf id="vistas-recientemente" title="Vistas recientemente" offers={recent} />}
     </>
   );
 }

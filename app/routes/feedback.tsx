@@ -7,6 +7,7 @@ import { ApiError, mailApi, offersApi } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { seo } from "#app/lib/seo";
 import { Stars } from "#app/components/stars";
+import { ErrorPage } from "#app/components/error-page";
 
 export const meta: MetaFunction = () => seo({ title: "Tu valoración", description: "Gracias por valorar tu compra.", noindex: true });
 
@@ -120,15 +121,9 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const message = isRouteErrorResponse(error) ? (error.data as { message?: string } | null)?.message : undefined;
   return (
-    <div className="error-page">
-      <h1>No hemos podido guardar tu valoración</h1>
+    <ErrorPage title="No hemos podido guardar tu valoración">
       <p>{message ?? "Inténtalo de nuevo en unos minutos."}</p>
       <p>Si has llegado desde un correo, usa las estrellas del correo tal cual te llegaron.</p>
-      <p>
-        <Link to="/" className="btn">
-          Ir a la página principal
-        </Link>
-      </p>
-    </div>
+    </ErrorPage>
   );
 }

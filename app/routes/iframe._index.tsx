@@ -1,7 +1,7 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { isCategoryId } from "#lib/categories";
+import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { WIDGET_OFFER_COUNT } from "#lib/constants";
 import { regionFromValue } from "#lib/regions";
 import { OfferCard } from "#app/components/offer-card";
@@ -24,22 +24,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .mainpage({ region: region.value, category: isCategoryId(category) ? category : undefined, page_size: WIDGET_OFFER_COUNT })
     .catch(() => ({ results: [] }));
   return data(
-    { offers: page.results.slice(0, WIDGET_OFFER_COUNT).map(toCard), region },
+    { offers: page.results.slice(0, WIDGET_OFFER_COUNT).map(toCard), region, category: isCategoryId(category) ? CATEGORY_LABELS[category] : null },
     // Same for every visitor (no cookies read): shared caches may keep it briefly.
     { headers: { "Cache-Control": "public, max-age=120" } },
   );
 }
 
 export default function Widget() {
-  const { offers, region } = useLoaderData<typeof loader>();
+  const { offers, region, category } = useLoaderData<typeof loader>();
   return (
-    <div className="widget">
-      <p className="widget-title">
+    // Named by its title: a page showing several widgets (as /iframe/routes does) tells them apart.
+    <main className="widget" aria-labelledby="widget-title">
+      <h1 className="widget-title" id="widget-title">
         <a href="/" target="_blank" rel="noopener">
           ofertas
         </a>{" "}
         {region.value ? `en ${region.label}` : "en España"}
-      </p>
+        {category ? ` · ${category}` : null}
+      </h1>
       {offers.length ? (
         <div className="widget-grid">
           {offers.map((offer) => (
@@ -49,6 +51,8 @@ export default function Widget() {
       ) : (
         <p>No hay ofertas disponibles ahora mismo.</p>
       )}
-    </div>
+      {/* The one script here: it only tells an embedding widget.js how tall this is (no app bundle). */}
+      <script src="/widget-frame.js" defer />
+    </main>
   );
 }

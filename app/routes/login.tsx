@@ -1,19 +1,26 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { getFormProps, getInputProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import type { z } from "zod";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES } from "#lib/accounts";
 import { codeStepSchema, emailStepSchema, passwordLoginSchema } from "#lib/schemas/login";
-import { ApiError, authApi } from "#app/lib/api.server";
+import { FormError, SubmitButton, useStepForm } from "#app/components/auth-form";
+import { FieldError } from "#app/components/form-field";
+import { Honeypot } from "#app/components/honeypot";
+import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
+import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
-import { completeLogin, loginRedirectTo } from "#app/lib/login.server";
+import { attempt, completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
 import { config } from "#app/lib/env.server";
 import { enabledSocialProviders } from "#lib/social";
 import { SocialLogin } from "#app/components/social-login";
+import { Captcha } from "#app/components/captcha";
 import { commitSession, field, getSession } from "#app/lib/session.server";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Entrar", description: "Accede a tu cuenta de ofertas.", noindex: true });
 
@@ -26,30 +33,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const pendingEmail = field(session, "loginEmail") ?? null;
   const step: Step = url.searchParams.get("metodo") === "contrasena" ? "password" : url.searchParams.get("paso") === "codigo" && pendingEmail ? "code" : "email";
-  return data({ redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES, social: enabledSocialProviders(config()) }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES, captchaSiteKey: captchaSiteKey(), social: enabledSocialProviders(config()) },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 const here = (redirectTo: string, params: Record<string, string> = {}) => `/login?${new URLSearchParams({ ...params, redirectTo })}`;
 
-/** Problems the API reports (a wrong code, too many tries) go to the form, not to an error page. */
-async function attempt<T>(submission: { reply: (o?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult }, run: () => Promise<T>, hideFields: string[] = []) {
-  try {
-    return { ok: await run() } as const;
-  } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: 400 }) } as const;
-    throw error;
-  }
-}
-
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
+  const formData = await readForm(request, { honeypot: true });
   const redirectTo = loginRedirectTo(request, formData);
   const session = await getSession(request);
   switch (formData.get("intent")) {
     case "send-code": {
       const submission = parseWithZod(formData, { schema: emailStepSchema });
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request));
+      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request, captchaToken(formData)));
       if ("reply" in sent) return sent.reply;
       session.set("loginEmail", submission.value.email);
       return redirect(here(redirectTo, { paso: "codigo" }), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
@@ -73,37 +73,10 @@ export async function action({ request }: ActionFunctionArgs) {
   }
 }
 
-function FieldError({ id, errors }: { id: string; errors?: string[] }) {
-  return (
-    <p id={id} className="field-error">
-      {errors?.[0]}
-    </p>
-  );
-}
-
-function FormError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="form-error" role="alert">
-      {errors[0]}
-    </p>
-  ) : null;
-}
-
-function useLoginForm<S extends z.ZodTypeAny>(id: string, schema: S, intent: string) {
-  const lastResult = useActionData<typeof action>();
-  return useForm<z.input<S>>({
-    id,
-    // Each step's form only takes back the answer to its own submission.
-    lastResult: lastResult && "initialValue" in lastResult && (lastResult.initialValue as { intent?: string } | null)?.intent === intent ? lastResult : undefined,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
-  });
-}
+const useLoginForm = useStepForm;
 
 function EmailStep() {
-  const { redirectTo, pendingEmail } = useLoaderData<typeof loader>();
+  const { redirectTo, pendingEmail, captchaSiteKey } = useLoaderData<typeof loader>();
   const [form, fields] = useLoginForm("login-email", emailStepSchema, "send-code");
   return (
     <Form method="post" className="auth-form" {...getFormProps(form)}>
@@ -114,9 +87,11 @@ function EmailStep() {
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} defaultValue={fields.email.initialValue ?? pendingEmail ?? ""} autoComplete="email" />
         <small className="muted">Te enviaremos un código de 6 cifras. Si aún no tienes cuenta, la crearemos al entrar.</small>
-        <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        <FieldError field={fields.email} />
       </div>
-      <SubmitButton label="Enviar código" />
+      <Captcha siteKey={captchaSiteKey} />
+      <Honeypot />
+      <SubmitButton label="Enviar código" action="/login" />
     </Form>
   );
 }
@@ -136,11 +111,13 @@ function CodeStep() {
         <div className="field">
           <label htmlFor={fields.code.id}>Código de 6 cifras</label>
           <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
-          <FieldError id={fields.code.errorId} errors={fields.code.errors} />
+          <FieldError field={fields.code} />
         </div>
-        <SubmitButton label="Entrar" />
+        <Honeypot />
+        <SubmitButton label="Entrar" action="/login" />
       </Form>
       <Form method="post" className="inline-form">
+        <Honeypot />
         <input type="hidden" name="intent" value="send-code" />
         <input type="hidden" name="email" value={pendingEmail ?? ""} />
         <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -164,25 +141,19 @@ function PasswordStep() {
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />
-        <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        <FieldError field={fields.email} />
       </div>
       <div className="field">
         <label htmlFor={fields.password.id}>Contraseña</label>
         <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" />
-        <FieldError id={fields.password.errorId} errors={fields.password.errors} />
+        <FieldError field={fields.password} />
       </div>
-      <SubmitButton label="Entrar" />
+      <Honeypot />
+      <SubmitButton label="Entrar" action="/login" />
+      <p>
+        <Link to={`/login/recuperar?${new URLSearchParams({ redirectTo })}`}>¿Has olvidado tu contraseña?</Link>
+      </p>
     </Form>
-  );
-}
-
-function SubmitButton({ label }: { label: string }) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/login");
-  return (
-    <button type="submit" className="btn btn-block" disabled={busy}>
-      {label}
-    </button>
   );
 }
 
@@ -200,6 +171,8 @@ export default function Login() {
         ) : (
           <Link to={here(redirectTo, { metodo: "contrasena" })}>Entrar con contraseña</Link>
         )}
+        {" · "}
+        <Link to={`/login/registro?${new URLSearchParams({ redirectTo })}`}>Crear una cuenta con contraseña</Link>
       </p>
       <p>
         <Link to="/ofertas/">Seguir viendo ofertas</Link>

@@ -20,6 +20,12 @@ import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/lib/consent.server";
 import { offerMap } from "#app/lib/maps.server";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { OfferShelf } from "#app/components/offer-shelf";
+import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/lib/session.server";
+import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
@@ -49,6 +55,19 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     getConsent(request),
   ]);
   const inCart = cart.items.find((i) => i.offerUuid === offer.uuid) ?? null;
+  // «Vistas recientemente»: the others this visitor opened, deferred (below the fold, never fails);
+  // this one goes first in the session cookie for the next page.
+  const session = await getSession(request);
+  const viewedIds = recentlyViewed(session).filter((id) => id !== offer.uuid).slice(0, RECENTLY_VIEWED_SHOWN);
+  const recent = offersApi
+    .selected(viewedIds)
+    .then((list) => list.map(toCard))
+    .catch(() => []);
+  const responseHeaders = new Headers({ "Cache-Control": "no-store" });
+  // While a message waits in the cookie the root loader commits it (and shows it): writing the
+  // cookie here too would bring the message back. The offer was remembered on the visit before.
+  const messageWaiting = session.has("toasts") || session.has("events");
+  if (!messageWaiting && rememberViewed(session, offer.uuid)) responseHeaders.append("Set-Cookie", await commitSession(session));
   const origin = requestOrigin(request);
   const jsonLd = {
     "@context": "https://schema.org",
@@ -74,6 +93,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     {
       offer,
       nearby,
+      recent,
       inCart,
       jsonLd,
       map: offerMap(offer, consent),
@@ -82,8 +102,15 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
         until: offer.valid_until ? formatDate(offer.valid_until) : null,
       },
     },
-    { headers: { "Cache-Control": "no-store" } },
+    { headers: responseHeaders },
   );
+}
+
+/** "Calle X 24, 28009 Madrid" already names the city: the province is added only when missing. */
+export function placeOf(address: string, region: string): string {
+  if (!address) return region;
+  const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  return fold(address).includes(fold(region)) ? address : `${address}, ${region}`;
 }
 
 function AddToCart() {
@@ -99,7 +126,7 @@ function AddToCart() {
   const adding = fetcher.state !== "idle";
   const intent: CartIntent = "add";
   return (
-    <fetcher.Form method="post" action="/cart" className="buy-box">
+    <fetcher.Form method="post" action="/cart" className="buy-box" id="buy">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="offerUuid" value={offer.uuid} />
       <input type="hidden" name="redirectTo" value={location.pathname} />
@@ -124,15 +151,16 @@ function AddToCart() {
                 <PriceTag actual={o.actual_price} regular={o.regular_price} />
                 <DiscountBadge actual={o.actual_price} regular={o.regular_price} />
               </span>
-              <small className="option-stock">
-                {o.available <= 0
-                  ? "Agotada"
-                  : o.available <= 5
-                    ? `¡Solo quedan ${o.available}!`
-                    : o.per_customer
-                      ? `Máximo ${max} por cliente`
-                      : null}
-              </small>
+              {/* Scarcity is urgent (red); a per-customer limit is just information (grey). */}
+              {o.available <= 0 ? (
+                <small className="option-stock">Agotada</small>
+              ) : o.available <= 5 ? (
+                <small className="option-stock">¡Solo quedan {o.available}!</small>
+              ) : o.per_customer ? (
+                <small className="option-limit">Máximo {max} por cliente</small>
+              ) : (
+                <small />
+              )}
             </label>
           );
         })}
@@ -147,12 +175,25 @@ function AddToCart() {
           </button>
         </>
       )}
+      {option && !soldOut ? (
+        // Phones: the chosen option's price and the button stay at hand. The button belongs to this
+        // form (form="buy"), so without JS it submits the option and tickets chosen above.
+        <div className="buy-bar" aria-label="Comprar" role="group">
+          <span className="buy-bar-price">
+            <PriceTag actual={option.actual_price} regular={option.regular_price} />
+            <DiscountBadge actual={option.actual_price} regular={option.regular_price} />
+          </span>
+          <button type="submit" form="buy" className="btn" disabled={adding}>
+            {adding ? "Añadiendo…" : inCart ? "Actualizar carrito" : "Añadir al carrito"}
+          </button>
+        </div>
+      ) : null}
     </fetcher.Form>
   );
 }
 
 export default function OfferPage() {
-  const { offer, nearby, dates, map } = useLoaderData<typeof loader>();
+  const { offer, nearby, recent, dates, map } = useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -185,10 +226,7 @@ export default function OfferPage() {
           </div>
           {offer.rating ? <RatingSummary rating={offer.rating} /> : null}
           <p className="offer-summary">{offer.summary}</p>
-          <p className="muted">
-            {offer.address ? `${offer.address}, ` : ""}
-            {offer.region}
-          </p>
+          <p className="muted">{placeOf(offer.address, offer.region)}</p>
           <AddToCart />
           {dates.until ? (
             <p className="validity">
@@ -215,11 +253,12 @@ export default function OfferPage() {
       ) : null}
       {map ? <OfferMap map={map} address={[offer.address, offer.region].filter(Boolean).join(", ")} title={offer.title} /> : null}
       {nearby.length ? (
-        <section className="offer-section">
+        <section className="offer-section offer-section-wide">
           <h2>Cerca de aquí</h2>
-          <OfferGrid offers={nearby} />
+          <OfferGrid offers={nearby} level={3} />
         </section>
       ) : null}
+      <OfferShelf id="vistas-recientemente" title="Vistas recientemente" offers={recent} className="offer-section offer-section-wide" />
     </article>
   );
 }

@@ -1,12 +1,14 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
+import { CATEGORY_IDS, CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
 import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { publicCache: true };
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
   seo({
@@ -19,12 +21,13 @@ export const meta: MetaFunction<typeof loader> = ({ matches, data }) =>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  const category = url.searchParams.get("category") ?? "";
+  const param = url.searchParams.get("category");
+  const category = isCategoryId(param) ? param : "";
   return { ...(await loadListing(request)), category };
 }
 
 export default function Offers() {
-  const { listing, region, search, category } = useLoaderData<typeof loader>();
+  const { listing, region, search, category, notice } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Ofertas{region.value ? ` en ${region.label}` : ""}</h1>
@@ -51,7 +54,7 @@ export default function Offers() {
       <p className="muted" aria-live="polite">
         {listing.count === 1 ? "1 oferta" : `${listing.count} ofertas`}
       </p>
-      <OfferListing listing={listing} empty="No hay ofertas con estos filtros. Prueba con otra búsqueda o región." />
+      <OfferListing listing={listing} empty={notice ?? "No hay ofertas con estos filtros. Prueba con otra búsqueda o región."} />
     </>
   );
 }

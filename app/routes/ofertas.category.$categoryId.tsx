@@ -4,9 +4,11 @@ import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
 import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { publicCache: true };
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
   data
@@ -27,14 +29,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function Category() {
-  const { listing, region, label } = useLoaderData<typeof loader>();
+  const { listing, region, label, notice } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>
         {label}
         {region.value ? ` en ${region.label}` : ""}
       </h1>
-      <OfferListing listing={listing} empty={`No hay ofertas de ${label.toLowerCase()} en ${region.label} ahora mismo.`} />
+      <OfferListing listing={listing} empty={notice ?? `No hay ofertas de ${label.toLowerCase()} en ${region.label} ahora mismo.`} />
     </>
   );
 }

@@ -7,6 +7,9 @@ import { currentOrder, startPayment } from "#app/lib/payment.server";
 import { config } from "#app/lib/env.server";
 import { seo } from "#app/lib/seo";
 import { WalletButtons } from "#app/components/wallet-buttons";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Paga tu pedido.", noindex: true });
 

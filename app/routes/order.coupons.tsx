@@ -1,9 +1,10 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { isUuid } from "#lib/uuid";
 import { ApiError, salesApi } from "#app/lib/api.server";
 import { seo } from "#app/lib/seo";
 import { PurchaseCoupons } from "#app/components/purchase-coupons";
+import { ErrorPage } from "#app/components/error-page";
 
 export const meta: MetaFunction = () => seo({ title: "Tus cupones", description: "Los cupones de tu compra.", noindex: true });
 
@@ -47,18 +48,12 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const invalid = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <div className="error-page">
-      <h1>{invalid ? "Este enlace no es válido" : "No hemos podido cargar tus cupones"}</h1>
+    <ErrorPage title={invalid ? "Este enlace no es válido" : "No hemos podido cargar tus cupones"}>
       <p>
         {invalid
           ? "Este enlace no es válido o está incompleto. Usa el botón «Ver mis cupones» del correo de confirmación tal cual te llegó."
           : "Inténtalo de nuevo en unos minutos."}
       </p>
-      <p>
-        <Link to="/" className="btn">
-          Ir a la página principal
-        </Link>
-      </p>
-    </div>
+    </ErrorPage>
   );
 }

@@ -1,5 +1,5 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { ORDER_HISTORY_PAGE_SIZE } from "#lib/accounts";
 import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
@@ -8,6 +8,7 @@ import { ApiError, customerApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { getSession } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
+import { cached } from "#app/lib/query-cache";
 
 export const meta: MetaFunction = () => seo({ title: "Mis pedidos", description: "Tus compras y cupones.", noindex: true });
 
@@ -29,6 +30,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     if (error instanceof ApiError && error.status === 401) throw redirect("/login?redirectTo=%2Forder%2Fhistory");
     throw error;
   }
+}
+
+/**
+ * With JavaScript, moving between pages does not ask the server again for a minute: the list is
+ * kept under ORDER_HISTORY (and its page). Without JavaScript every visit is a fresh page.
+ */
+export async function clientLoader({ serverLoader, request }: ClientLoaderFunctionArgs) {
+  const page = new URL(request.url).searchParams.get("page") ?? "1";
+  return cached(`${ORDER_HISTORY}:${page}`, () => serverLoader<typeof loader>());
 }
 
 const STATUS_LABELS: Record<string, string> = {

@@ -8,6 +8,9 @@ import { EMPTY_CART } from "#lib/cart";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 import { PurchaseCoupons } from "#app/components/purchase-coupons";
+import { skipAfterFailure } from "#app/lib/fetcher-failure";
+
+export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Order", description: "Tu compra.", noindex: true });
 

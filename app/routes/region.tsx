@@ -3,6 +3,10 @@ import { backTo } from "#app/lib/redirect";
 import { finish } from "#app/lib/respond.server";
 import { commitSession, getSession, setRegion } from "#app/lib/session.server";
 import { readForm } from "#app/lib/form.server";
+import { toastOnFailure } from "#app/lib/fetcher-failure";
+
+/** With JS a failed post is a toast, never an error page. */
+export const clientAction = toastOnFailure;
 
 export const loader = () => redirect("/");
 

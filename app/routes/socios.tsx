@@ -13,6 +13,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const TABS = [
   { to: "/socios", label: "Canjear cupón", end: true },
   { to: "/socios/ofertas", label: "Mis ofertas", end: false },
+  { to: "/socios/ventas", label: "Ventas", end: false },
+  { to: "/socios/codigos", label: "Códigos promocionales", end: false },
 ];
 
 export default function PartnerPortal() {

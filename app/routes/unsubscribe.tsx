@@ -5,6 +5,7 @@ import { ApiError, mailApi } from "#app/lib/api.server";
 import { config } from "#app/lib/env.server";
 import { readForm } from "#app/lib/form.server";
 import { seo } from "#app/lib/seo";
+import { ErrorPage } from "#app/components/error-page";
 
 export const meta: MetaFunction = () => seo({ title: "Darse de baja", description: "Dejar de recibir ofertas por correo.", noindex: true });
 
@@ -80,18 +81,12 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const invalid = isRouteErrorResponse(error) && error.status === 400;
   return (
-    <div className="error-page">
-      <h1>{invalid ? "Este enlace no es válido" : "No hemos podido darte de baja"}</h1>
+    <ErrorPage title={invalid ? "Este enlace no es válido" : "No hemos podido darte de baja"}>
       <p>
         {invalid
           ? "Este enlace no es válido o está incompleto. Usa el enlace «Darse de baja» del último correo que te enviamos, tal cual te llegó."
           : "Inténtalo de nuevo en unos minutos."}
       </p>
-      <p>
-        <Link to="/" className="btn">
-          Ir a la página principal
-        </Link>
-      </p>
-    </div>
+    </ErrorPage>
   );
 }

@@ -43,3 +43,6 @@ export type OfferDetail = OfferSummary & {
 
 /** Every paginated list of the contract: absolute `next`/`previous` URLs or null. */
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
+
+/** A short unpaginated list: nearby offers, popular offers. */
+export type OfferList = { results: OfferSummary[] };

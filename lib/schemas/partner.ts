@@ -108,7 +108,14 @@ export const PriceOptionInput = z
   });
 export type PriceOptionInput = z.infer<typeof PriceOptionInput>;
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Escribe una fecha válida (aaaa-mm-dd).");
+const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "Escribe una fecha válida (aaaa-mm-dd).")
+  // A 2026-13-01 has the shape but no day; the database would refuse it later, as a 500.
+  .refine((v) => {
+    const day = new Date(`${v}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(v);
+  }, "Escribe una fecha válida (aaaa-mm-dd).");
 
 /** A form sends three option rows; the ones left completely blank are not options. */
 const blankRowsDropped = (v: unknown) =>
@@ -246,3 +253,19 @@ export const SalesQuerySchema = z.object({
   organization: nullable(z.string().uuid("Empresa no válida.")).optional(),
   format: z.enum(["json", "csv"]).default("json"),
 });
+
+/** The «Ventas» filter on /socios (a GET form): the same query, dates in order. */
+export const SalesFilterSchema = SalesQuerySchema.pick({ date_from: true, date_to: true, offer: true }).superRefine((q, ctx) => {
+  if (q.date_from && q.date_to && q.date_to < q.date_from) {
+    ctx.addIssue({ code: "custom", path: ["date_to"], message: "La fecha de fin es anterior a la de inicio." });
+  }
+});
+
+/** /admin/organizaciones/{id}: a member is added by the email of an existing account. */
+export const MemberSchema = z.object({ intent: z.literal("add-member"), email: emailField });
+
+/** /admin/usuarios: erasing a person, after the confirmation step. */
+export const UserDeleteSchema = z.object({ intent: z.literal("delete"), user: z.string().uuid("Usuario no válido.") });
+
+/** /admin/organizaciones: find an organisation by name (a GET form). */
+export const OrganizationSearchSchema = z.object({ search: z.string().trim().max(120, "Como máximo 120 caracteres.").optional() });

@@ -1,6 +1,7 @@
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { partnerLeads } from "#api/db/schema";
+import { eq } from "drizzle-orm";
+import { loginCodes, partnerLeads, users } from "#api/db/schema";
 import { CAPTCHA_MESSAGES } from "#lib/captcha";
 import { createTurnstileMockState, TURNSTILE_TEST_SECRET, turnstileHandlers, type TurnstileMockState } from "#tests/mocks/turnstile";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
@@ -58,5 +59,33 @@ describe("the become-partner form's captcha (Turnstile, verified by the API)", (
     expect((await call(api, "/sales/become_partner/", { body })).status).toBe(201);
     expect(await leads()).toContain(body.email);
     expect(turnstile.calls).toHaveLength(0);
+  });
+});
+
+describe("the send-code and registration forms' captcha", () => {
+  const codesFor = async (email: string) => (await api.db.select().from(loginCodes).where(eq(loginCodes.email, email))).length;
+
+  it("send-code: a valid token sends the code, a forged one is a Spanish 400, a provider down a 503; no code either way", async () => {
+    const ok = `codigo${++seq}@correo.es`;
+    expect((await call(api, "/verification/send-code/", { body: { email: ok, captcha_token: "valid-token" } })).status).toBe(200);
+    expect(await codesFor(ok)).toBe(1);
+    const forged = `codigo${++seq}@correo.es`;
+    const refused = await call(api, "/verification/send-code/", { body: { email: forged, captcha_token: "forged" } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe(CAPTCHA_MESSAGES.invalid);
+    turnstile.down = true;
+    const down = await call(api, "/verification/send-code/", { body: { email: forged, captcha_token: "valid-token" } });
+    expect(down.status).toBe(503);
+    expect(down.body.detail).toBe(CAPTCHA_MESSAGES.unavailable);
+    expect(await codesFor(forged)).toBe(0);
+  });
+
+  it("registration: a forged token creates no user; a valid one and no token (no JavaScript) both register", async () => {
+    const body = (email: string) => ({ email, password: "clave-segura-2026", re_password: "clave-segura-2026" });
+    const forged = `alta${++seq}@correo.es`;
+    expect((await call(api, "/auth/users/", { body: { ...body(forged), captcha_token: "forged" } })).status).toBe(400);
+    expect(await api.db.select().from(users).where(eq(users.email, forged))).toHaveLength(0);
+    expect((await call(api, "/auth/users/", { body: { ...body(`alta${++seq}@correo.es`), captcha_token: "valid-token" } })).status).toBe(201);
+    expect((await call(api, "/auth/users/", { body: body(`alta${++seq}@correo.es`) })).status).toBe(201);
   });
 });

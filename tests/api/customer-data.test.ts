@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_CUSTOMER, DEMO_PASSWORD_HASH, DEMO_STAFF } from "#api/db/demo-accounts";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { sales, users } from "#api/db/schema";
+import { query } from "#api/db/client";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { pdfText } from "#tests/support/pdf";
 import { buy, makeOption, newEmail, someOffer } from "./_helpers";
 
 let api: TestApi;
@@ -164,6 +166,32 @@ describe("permission matrix: anonymous / customer A / customer B / staff", () =>
     expect((await call(api, "/customer/purchases/")).status).toBe(401);
   });
 
+  it("POST /sales/download_coupon/ answers the voucher PDF to its owner only: B, staff and unknown coupons get the same 404", async () => {
+    const option = await makeOption(api, { available: 10 });
+    await buy(api, [{ option, quantity: 1 }], emails.a);
+    tokens.a = await login(emails.a); // claims the guest purchase above
+    const purchase = (await call(api, "/customer/purchases/", { headers: as("a") })).body.results[0];
+    const coupon = purchase.items[0].coupons[0];
+    const download = (who?: keyof typeof tokens, uuid = coupon.uuid) =>
+      fetch(`${api.url}/sales/download_coupon/`, { method: "POST", headers: { "content-type": "application/json", ...(who ? as(who) : {}) }, body: JSON.stringify({ coupon: uuid }) });
+
+    const mine = await download("a");
+    expect(mine.status).toBe(200);
+    expect(mine.headers.get("content-type")).toBe("application/pdf");
+    expect(mine.headers.get("content-disposition")).toContain(coupon.code);
+    expect(await pdfText(Buffer.from(await mine.arrayBuffer()))).toContain(coupon.code);
+
+    const other = await download("b");
+    const unknown = await download("b", "00000000-0000-4000-8000-000000000000");
+    expect(other.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    // Another customer's coupon answers exactly like one that does not exist.
+    expect(await other.text()).toBe(await unknown.text());
+    expect((await download("staff")).status).toBe(404);
+    expect((await download()).status).toBe(401);
+    expect((await download("b", "no-es-un-uuid")).status).toBe(400);
+  });
+
   it("the demo customer sees the seeded purchase with its coupons", async () => {
     const token = await login(DEMO_CUSTOMER.email);
     const list = await call(api, "/customer/purchases/", { headers: { Authorization: `JWT ${token}` } });
@@ -187,6 +215,22 @@ describe("GET /sales/reserve_exists/{id}/", () => {
     expect((await call(api, "/sales/reserve_exists/nope/", { headers: as("b") })).status).toBe(400);
     await call(api, `/sales/cancel/${created.body.payment.sale_id}/`, { body: { transaction_id: created.body.payment.transaction_id } });
     expect((await call(api, `/sales/reserve_exists/${option.offerId}/`, { headers: as("b") })).body).toEqual({ exists: false });
+  });
+});
+
+describe("marketing subscription of the account", () => {
+  it("subscribing needs the consent said out loud; unsubscribing needs nothing; anonymous is 401", async () => {
+    expect((await call(api, "/customer/subscription/", { headers: as("b") })).body).toEqual({ subscribed: false });
+    const noConsent = await call(api, "/customer/subscription/", { body: { subscribed: true }, headers: as("b") });
+    expect(noConsent.status).toBe(400);
+    expect(noConsent.body.detail).toMatch(/casilla/);
+    expect((await call(api, "/customer/subscription/", { body: { subscribed: true, consent: true }, headers: as("b") })).body).toEqual({ subscribed: true });
+    const [row] = await query<{ consent_source: string }>(api.db, sql`SELECT consent_source FROM mail_subscriptions WHERE email = ${emails.b}`);
+    expect(row.consent_source).toBe("account");
+    expect((await call(api, "/customer/subscription/", { headers: as("b") })).body).toEqual({ subscribed: true });
+    expect((await call(api, "/customer/subscription/", { body: { subscribed: false }, headers: as("b") })).body).toEqual({ subscribed: false });
+    expect((await call(api, "/customer/subscription/")).status).toBe(401);
+    expect((await call(api, "/customer/subscription/", { body: { subscribed: "sí" }, headers: as("b") })).status).toBe(400);
   });
 });
 
@@ -220,6 +264,7 @@ describe("users: staff or self", () => {
     const { purchase } = await buy(api, [{ option }], email);
     const token = await login(email);
     const auth = { Authorization: `JWT ${token}` };
+    await call(api, "/customer/subscription/", { body: { subscribed: true, consent: true }, headers: auth });
     expect((await call(api, "/auth/users/me/", { method: "DELETE", body: { current_password: "mal" }, headers: auth })).status).toBe(400);
     expect((await call(api, "/auth/users/me/", { method: "DELETE", body: { current_password: "ofertas-demo-2026" }, headers: auth })).status).toBe(204);
     expect((await call(api, "/auth/users/me/", { headers: auth })).status).toBe(404);
@@ -228,5 +273,7 @@ describe("users: staff or self", () => {
     expect(sale.status).toBe("paid");
     expect(sale.email).not.toContain(email.split("@")[0]);
     expect(JSON.stringify(sale.checkoutData)).not.toContain(email);
+    // The address does not live on in the marketing list or the codes table.
+    expect(await query(api.db, sql`SELECT 1 FROM mail_subscriptions WHERE email = ${email} UNION ALL SELECT 1 FROM login_codes WHERE email = ${email}`)).toEqual([]);
   });
 });

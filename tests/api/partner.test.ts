@@ -228,6 +228,10 @@ describe("coupons", () => {
     expect(r.body.totals.redeemed).toBeGreaterThanOrEqual(1);
     const none = await callAs(api, "partnerB", `/sales/partner/?date_to=2020-01-01`);
     expect(none.body.results).toEqual([]);
+    // A date with the right shape but no such day is bad input (400), not a database error.
+    const impossible = await callAs(api, "partnerB", `/sales/partner/?date_from=2026-13-01`);
+    expect(impossible.status).toBe(400);
+    expectSpanish(impossible.body.detail);
     const csv = await fetch(`${api.url}/sales/partner/?format=csv`, { headers: (await import("./_partner")).as("partnerB") });
     expect(csv.headers.get("content-type")).toMatch(/text\/csv/);
     expect(csv.headers.get("content-disposition")).toMatch(/attachment; filename="ventas-/);
@@ -279,13 +283,13 @@ describe("POST /sales/become_partner/", () => {
     const smtp = await startTestSmtp();
     try {
       const applicant = newEmail("socio").toLowerCase();
-      expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: applicant, message: "Tenemos terraza\ny menú del día." } })).status).toBe(201);
+      expect((await call(api, "/sales/become_partner/", { body: { ...lead, business_name: "Bar Pepe Terraza", email: applicant, message: "Tenemos terraza\ny menú del día." } })).status).toBe(201);
       expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "robot@spam.es", website: "http://spam" } })).status).toBe(201);
       const config = { ...api.config, SMTP_URL: smtp.url };
       const sent = await deliverDue(api.db, { transport: createMailTransport(config), config, log: () => {} });
       expect(sent.failed).toBe(0);
 
-      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Bar Pepe \(Sevilla, Restaurantes\)/ });
+      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Bar Pepe Terraza \(Sevilla, Restaurantes\)/ });
       expect(team.replyTo?.value[0].address).toBe(applicant);
       for (const part of [team.text ?? "", team.html || ""]) {
         expect(part).toContain("Pepe Ruiz");
@@ -295,7 +299,7 @@ describe("POST /sales/become_partner/", () => {
       }
       const confirmation = await smtp.waitFor(applicant, { subject: /Hemos recibido tu solicitud/ });
       expect(confirmation.text).toContain("Hola, Pepe Ruiz");
-      expect(confirmation.text).toContain("«Bar Pepe»");
+      expect(confirmation.text).toContain("«Bar Pepe Terraza»");
       expect(confirmation.replyTo?.value[0].address).toBe(api.config.BUSINESS_EMAIL);
       expect(confirmation.headers.has("list-unsubscribe")).toBe(false);
       // Another delivery pass sends nothing again, and the bot's address never got mail.

@@ -133,7 +133,11 @@ describe("password accounts (djoser)", () => {
 
     const code = await mailedCode(email, "account-activation");
     expect((await call(api, "/auth/users/activation/", { body: { uid: created.body.id, token: wrong(code) } })).status).toBe(400);
-    expect((await call(api, "/auth/users/activation/", { body: { uid: created.body.id, token: code } })).status).toBe(204);
+    const activated = await call(api, "/auth/users/activation/", { body: { uid: created.body.id, token: code } });
+    // The code proves the address: activation logs the person in, like a code login.
+    expect(activated.status).toBe(200);
+    expect(activated.body.access.split(".")).toHaveLength(3);
+    expect((await call(api, "/auth/users/activation/", { body: { uid: created.body.id, token: code } })).status).toBe(403);
     const pair = (await call(api, "/auth/jwt/create/", { body: { email, password: "una-clave-larga" } })).body;
     expect(pair.access).toBeTruthy();
 
@@ -155,6 +159,24 @@ describe("password accounts (djoser)", () => {
     expect((await call(api, "/auth/jwt/create/", { body: { email, password: "tercera-clave" } })).status).toBe(200);
   });
 
+  it("activation and reset_password_confirm take the email instead of the uid (the mailed links name the email)", async () => {
+    const email = newEmail("porcorreo");
+    expect((await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() })).status).toBe(201);
+    const code = await mailedCode(email, "account-activation");
+    expect((await call(api, "/auth/users/activation/", { body: { email: newEmail("nadie"), token: code } })).status).toBe(400);
+    expect((await call(api, "/auth/users/activation/", { body: { token: code } })).status).toBe(400);
+    const activated = await call(api, "/auth/users/activation/", { body: { email: email.toUpperCase(), token: code } });
+    expect(activated.status).toBe(200);
+    expect((await call(api, "/auth/jwt/verify/", { body: { token: activated.body.access } })).status).toBe(200);
+
+    expect((await call(api, "/auth/users/reset_password/", { body: { email }, headers: from() })).status).toBe(204);
+    const reset = await mailedCode(email, "password-reset");
+    const body = { email, token: reset, new_password: "clave-nueva-larga", re_new_password: "clave-nueva-larga" };
+    expect((await call(api, "/auth/users/reset_password_confirm/", { body: { ...body, token: wrong(reset) } })).status).toBe(400);
+    expect((await call(api, "/auth/users/reset_password_confirm/", { body })).status).toBe(204);
+    expect((await call(api, "/auth/jwt/create/", { body: { email, password: "clave-nueva-larga" } })).status).toBe(200);
+  });
+
   it("set_email sends a code to the new address; reset_email_confirm applies it", async () => {
     const email = newEmail("cambio");
     await call(api, "/verification/send-code/", { body: { email }, headers: from() });
@@ -167,7 +189,10 @@ describe("password accounts (djoser)", () => {
     const code = await mailedCode(next, "email-change");
     expect((await call(api, "/auth/users/reset_email_confirm/", { body: { uid: me.id, token: code, new_email: newEmail("otro"), re_new_email: "x@y.es" } })).status).toBe(400);
     const done = await call(api, "/auth/users/reset_email_confirm/", { body: { uid: me.id, token: code, new_email: next, re_new_email: next } });
-    expect(done.status).toBe(204);
+    // A fresh pair for the new address (the old family is revoked), so /cuenta stays logged in.
+    expect(done.status).toBe(200);
+    expect((await call(api, "/auth/jwt/refresh/", { body: { refresh: pair.refresh } })).status).toBe(401);
+    expect((await call(api, "/auth/users/me/", { headers: { Authorization: `JWT ${done.body.access}` } })).body.email).toBe(next);
     const [row] = await api.db.select().from(users).where(eq(users.id, me.id));
     expect(row.email).toBe(next);
   });

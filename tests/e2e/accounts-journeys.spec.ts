@@ -85,6 +85,11 @@ test("logout on the payment step lands on /checkout", async ({ page, js }) => {
   await page.getByRole("button", { name: "Salir" }).click();
   await expect(page).toHaveURL(/\/checkout\/?$/);
   await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+  if (js) {
+    // The payment step's history entry was replaced (spec section 4): «Atrás» does not return to it.
+    await page.goBack();
+    await expect(page).not.toHaveURL(/\/order\/?$/);
+  }
 });
 
 test("/order/history when anonymous redirects to the main page", async ({ page }) => {
@@ -97,6 +102,38 @@ test("the demo customer's history lists the seeded purchase; /cuenta shows the a
   await page.goto("/order/history");
   await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
   await page.goto("/cuenta");
-  await expect(page.getByRole("heading", { name: "Mi cuenta" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Mi cuenta", exact: true })).toBeVisible();
   await expect(page.getByRole("main").getByText(DEMO_CUSTOMER.email, { exact: true })).toBeVisible();
+});
+
+test("with JavaScript the purchases list is kept a minute under ORDER_HISTORY; a page load starts afresh", async ({ page, js }) => {
+  test.skip(!js, "without JavaScript every page is a fresh server page: nothing is cached in the browser");
+  await loginAs(page);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    // Single fetch asks a route with a clientLoader on its own (?_routes=routes/order.history).
+    const url = new URL(r.url());
+    if (url.pathname === "/order/history.data" && url.searchParams.get("_routes")?.includes("order.history")) asked.push(r.url());
+  });
+  const toHistory = async () => {
+    await page.getByRole("main").getByRole("link", { name: "Mis pedidos" }).click();
+    await expect(page.getByRole("heading", { name: "Mis pedidos", level: 1 })).toBeVisible();
+    await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
+  };
+  await page.goto("/cuenta");
+  await ready(page, js);
+  await toHistory();
+  expect(asked).toHaveLength(1);
+  // Away and back within the minute: the list comes from memory.
+  await page.goBack();
+  await expect(page.getByRole("heading", { name: "Mi cuenta", exact: true })).toBeVisible();
+  await toHistory();
+  expect(asked).toHaveLength(1);
+  // A reload starts empty (every payment comes back through one); the unit test covers the
+  // rule that any submitted form empties it (tests/unit/query-cache.test.ts).
+  await page.reload();
+  await ready(page, js);
+  await page.goBack();
+  await toHistory();
+  expect(asked).toHaveLength(2);
 });

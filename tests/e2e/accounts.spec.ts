@@ -9,6 +9,9 @@ test("login with password → back where the customer was → logout", async ({ 
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
   await ready(page, js);
   await page.getByRole("link", { name: "Entrar con contraseña" }).click();
+  // The code step has an email field too: wait for the password step before typing.
+  await expect(page).toHaveURL(/metodo=contrasena/);
+  await expect(page.getByLabel("Contraseña", { exact: true })).toBeVisible();
   await page.getByLabel("Correo electrónico").fill(DEMO_CUSTOMER.email);
   await page.getByLabel("Contraseña", { exact: true }).fill("equivocada");
   await page.getByRole("button", { name: "Entrar", exact: true }).click();

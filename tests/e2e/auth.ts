@@ -13,7 +13,8 @@ export type Credentials = { email: string; password: string };
  */
 export async function loginAs(page: Page, user: Credentials = DEMO_CUSTOMER) {
   const response = await page.request.post("/login", {
-    form: { intent: "password", email: user.email, password: user.password, redirectTo: "/" },
+    // name__confirm: the empty honeypot every public form carries (app/components/honeypot.tsx).
+    form: { intent: "password", email: user.email, password: user.password, redirectTo: "/", name__confirm: "" },
     maxRedirects: 0,
   });
   expect(response.status(), `login as ${user.email}`).toBe(303);

@@ -1,4 +1,4 @@
-import { acceptCookies, expect, test } from "./fixtures";
+import { acceptCookies, expect, ready, test } from "./fixtures";
 
 test.describe("browsing: home → category → offer → search → region → 404", () => {
   test("the whole read path", async ({ page, js }) => {
@@ -57,6 +57,8 @@ test.describe("browsing: home → category → offer → search → region → 4
 
     // Region: stored in the session and used by the home page.
     await page.goto("/");
+    // With JS the select posts on change once React has hydrated: not before.
+    await ready(page, js);
     await page.getByLabel("Región").selectOption("Madrid");
     if (!js) await page.getByRole("button", { name: "Cambiar" }).click();
     await expect(page.getByText("Ofertas irresistibles para ti en Madrid")).toBeVisible();

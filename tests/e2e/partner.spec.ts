@@ -1,13 +1,13 @@
 import sharp from "sharp";
 import { DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
-import { expect, ready, test } from "./fixtures";
+import { loginAs, newCustomer } from "./auth";
+import { addToCart, expect, fillCheckout, openCheckout, ready, test, type OfferSummary } from "./fixtures";
 
 /**
  * The partner's whole loop: publish an offer with two price options and a picture, staff approve
  * it, it sells, and the partner redeems a coupon at the till (once).
  */
-test("partner publishes, staff approve, a customer buys 2, the partner redeems one coupon once", async ({ page, browser, js }, testInfo) => {
+test("partner publishes, staff approve, a customer buys 2, the partner redeems one coupon once, the buyer's history shows it", async ({ page, browser, js }, testInfo) => {
   test.setTimeout(120_000);
   const title = `Cata de vinos ${testInfo.project.name} ${Date.now().toString(36)}`;
   await loginAs(page, DEMO_PARTNER);
@@ -61,21 +61,21 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   await shop.goto(`/ofertas/${offerId}/`);
   await expect(shop.getByRole("heading", { level: 1, name: title })).toBeVisible();
 
-  // 6. A customer buys 2 tickets (through the API the shop uses; the checkout has its own journeys).
-  const offer = await (await shop.request.get(`/api/v0/public/offers/${offerId}/`)).json();
-  const option = offer.price_options.find((o: { title: string }) => o.title === "Cata para 1");
-  const email = `cata.${Date.now()}@correo.es`;
-  const validated = await (
-    await shop.request.post("/api/v0/sales/validate/", {
-      data: { items: [{ offer_price_uuid: option.uuid, quantity: 2, saved_price: option.actual_price, promo_codes: [] }], checkout_data: { subs_agreement: true, email, need_receipt: false, for_present: [], user_fullname: "Elena Ruiz" } },
-    })
-  ).json();
-  const created = await (await shop.request.post("/api/v0/sales/create/", { data: { session_token: validated.checkout_data.session_token } })).json();
-  await shop.request.post(created.payment.redirect_url, { form: { action: "pay" }, maxRedirects: 0 });
-  const purchase = await (await shop.request.post(`/api/v0/sales/capture/${created.payment.sale_id}/`, { data: { transaction_id: created.payment.transaction_id } })).json();
-  const [code] = purchase.items[0].coupons as string[];
-  expect(purchase.items[0].coupons).toHaveLength(2);
-  await shopper.close();
+  // 6. A customer with an account buys 2 tickets of «Cata para 1» through the shop's checkout.
+  const customer = await newCustomer(shop);
+  await loginAs(shop, customer);
+  const offer = (await (await shop.request.get(`/api/v0/public/offers/${offerId}/`)).json()) as OfferSummary;
+  const cheapest = { ...offer, price_options: offer.price_options.filter((o) => o.title === "Cata para 1") };
+  await addToCart(shop, js, cheapest, 2);
+  await openCheckout(shop, js);
+  await fillCheckout(shop, customer.email);
+  await shop.getByRole("button", { name: "Pagar" }).click();
+  await expect(shop.getByRole("heading", { name: "Pasarela de pago de pruebas" })).toBeVisible();
+  await shop.getByRole("button", { name: "Pagar" }).click();
+  await expect(shop.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
+  const coupons = await shop.getByTestId("coupon-code").allTextContents();
+  expect(coupons).toHaveLength(2);
+  const [code] = coupons;
 
   // 7. At the till: the code without dashes, «Canjear», and a second press on another phone is refused.
   await page.goto("/socios");
@@ -86,13 +86,22 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
     await p.getByLabel("Código del cupón").fill(code.replace(/-/g, "").toLowerCase());
     await p.getByRole("button", { name: "Comprobar" }).click();
     await expect(p.getByText("Cupón válido")).toBeVisible();
-    await expect(p.getByText("Elena")).toBeVisible();
+    // The customer gave no first name: the option is what the waiter checks against the order.
+    await expect(p.locator(".coupon-details")).toContainText("Cata para 1");
   }
   await page.getByRole("button", { name: "Canjear" }).click();
   await expect(page.getByText("Cupón canjeado")).toBeVisible();
   await other.getByRole("button", { name: "Canjear" }).click();
   await expect(other.getByText("Cupón ya canjeado")).toBeVisible();
   await expect(other.getByText(/No se ha vuelto a canjear\. Ya se canjeó el \d+ de \w+ de \d{4}/)).toBeVisible();
+
+  // 8. The customer's order history: one coupon redeemed, the other still valid.
+  await shop.goto("/order/history");
+  const list = shop.getByRole("list", { name: `Cupones de ${title}` });
+  await expect(list.getByRole("listitem")).toHaveCount(2);
+  await expect(list.getByRole("listitem").filter({ hasText: code })).toContainText("Canjeado");
+  await expect(list.getByRole("listitem").filter({ hasNotText: code })).toContainText("Válido");
+  await shopper.close();
 });
 
 test("the portals send anonymous visitors to log in and answer 404 to the wrong role", async ({ page }) => {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { makeChoice } from "#lib/consent";
 import { loadConfig } from "#lib/config.server";
+import { contentSecurityPolicy } from "#app/lib/csp.server";
 import { thirdPartySources } from "#app/lib/third-party-csp.server";
 
 const base = { NODE_ENV: "test", SESSION_SECRET: "test-secret-for-the-csp-test-0123456789", DATA_DIR: "/tmp/ofertas-test-unused" } as const;
@@ -18,31 +18,43 @@ const keys = {
   PAYPAL_WEBHOOK_ID: "w",
 };
 const all = (s: ReturnType<typeof thirdPartySources>) => Object.values(s).flat();
+const directive = (policy: string, name: string) => policy.split("; ").find((d) => d.startsWith(`${name} `)) ?? "";
 
 describe("third-party CSP sources", () => {
-  it("are empty without keys, whatever was accepted", () => {
-    expect(all(thirdPartySources(loadConfig(base), makeChoice({ analytics: true, marketing: true }), "/order/"))).toEqual([]);
+  it("are empty without keys: the policy is the shop's own", () => {
+    const c = loadConfig(base);
+    expect(all(thirdPartySources(c))).toEqual([]);
+    const s = thirdPartySources(c);
+    const policy = contentSecurityPolicy({ nonce: "n", framable: false, config: c, thirdParty: { "script-src": s.script, "connect-src": s.connect, "img-src": s.img } });
+    expect(directive(policy, "script-src")).toBe("script-src 'self' 'nonce-n'");
+    expect(policy).not.toMatch(/connect-src|img-src/);
   });
 
-  it("are empty before a choice and after rejecting, except the necessary tools on their own pages", () => {
+  it("name each configured tool's hosts, and the policy allows exactly those", () => {
     const c = loadConfig(keys);
-    for (const choice of [null, makeChoice({ analytics: false, marketing: false })]) {
-      expect(all(thirdPartySources(c, choice, "/"))).toEqual([]);
-      expect(all(thirdPartySources(c, choice, "/ofertas/x/"))).toEqual([]);
-      expect(thirdPartySources(c, choice, "/order/").script).toEqual(["https://www.paypal.com"]);
-      expect(thirdPartySources(c, choice, "/empresas").script).toEqual(["https://challenges.cloudflare.com"]);
-    }
+    const s = thirdPartySources(c);
+    expect(s.script.sort()).toEqual(["https://challenges.cloudflare.com", "https://www.googletagmanager.com", "https://www.paypal.com"]);
+    expect(s.connect).toContain("https://api.eu.amplitude.com");
+    expect(s.connect).not.toContain("https://api2.amplitude.com");
+    expect(s.img).toContain("https://tiles.example.es");
+    expect(s.frame).toContain("https://challenges.cloudflare.com");
+    const policy = contentSecurityPolicy({
+      nonce: "n+/0Zx==",
+      framable: false,
+      config: c,
+      thirdParty: { "script-src": s.script, "connect-src": s.connect, "img-src": s.img, "frame-src": s.frame },
+    });
+    expect(directive(policy, "script-src")).toContain("https://www.paypal.com");
+    // The page's own inline scripts keep their nonce beside the hosts.
+    expect(directive(policy, "script-src")).toMatch(/^script-src 'self' 'nonce-n\+\/0Zx==' /);
+    expect(directive(policy, "connect-src")).toMatch(/^connect-src 'self' https:\/\/api\.eu\.amplitude\.com/);
+    expect(directive(policy, "img-src")).toContain("https://tiles.example.es");
+    expect(directive(policy, "frame-src")).toContain("https://challenges.cloudflare.com");
   });
 
-  it("follow each accepted category", () => {
-    const c = loadConfig(keys);
-    const analytics = thirdPartySources(c, makeChoice({ analytics: true, marketing: false }), "/ofertas/x/");
-    expect(analytics.connect).toContain("https://api.eu.amplitude.com");
-    expect(analytics.script).toEqual([]);
-    expect(analytics.img).toEqual([]);
-    const marketing = thirdPartySources(c, makeChoice({ analytics: false, marketing: true }), "/ofertas/x/");
-    expect(marketing.script).toEqual(["https://www.googletagmanager.com"]);
-    expect(marketing.img).toContain("https://tiles.example.es");
-    expect(marketing.connect).not.toContain("https://api.eu.amplitude.com");
+  it("refuse a configured URL that would inject a directive", () => {
+    const c = loadConfig({ ...base, MAPS_TILES_URL: "https://tiles.example.es/{z}/{x}/{y}.png" });
+    const policy = contentSecurityPolicy({ nonce: "n", framable: false, config: c, thirdParty: { "img-src": ["https://a.example; script-src *"] } });
+    expect(policy).not.toContain("script-src *");
   });
 });

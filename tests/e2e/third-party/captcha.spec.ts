@@ -1,5 +1,5 @@
 /**
- * The captcha on the become-partner form (/empresas), on the server with Turnstile keys. The
+ * The captcha on the become-partner (/empresas) and login-code (/login) forms, on the server with Turnstile keys. The
  * browser's Turnstile is intercepted; the server's own check cannot reach Cloudflare from here,
  * which is exactly the provider-down case: the form fails closed with a clear Spanish message.
  */
@@ -48,6 +48,33 @@ test.describe("without JavaScript", () => {
     const form = await fillLead(page, "nojs");
     await form.getByRole("button", { name: "Enviar solicitud" }).click();
     await expect(page.getByText("Hemos recibido tu solicitud").first()).toBeVisible();
+    expect(vendors.requests).toEqual([]);
+  });
+});
+
+test.describe("the login code form, with JavaScript", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("carries the widget; with the provider unreachable no code is sent, the form says why and keeps the email", async ({ page }) => {
+    await page.goto("/login");
+    await ready(page, true);
+    await expect(page.getByText("Verificación antispam completada")).toBeVisible();
+    await page.getByLabel("Correo electrónico").fill("captcha-login@correo.es");
+    await page.getByRole("button", { name: "Enviar código" }).click();
+    await expect(page.getByText(/La comprobación antispam no responde ahora mismo/)).toBeVisible();
+    await expect(page.getByLabel("Correo electrónico")).toHaveValue("captcha-login@correo.es");
+    await expect(page.getByText("Te hemos enviado un código")).toHaveCount(0);
+  });
+});
+
+test.describe("the login code form, without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("has no widget, loads nothing from Cloudflare, and sends the code", async ({ page }) => {
+    await page.goto("/login");
+    await page.getByLabel("Correo electrónico").fill(`captcha-nojs-${Date.now()}@correo.es`);
+    await page.getByRole("button", { name: "Enviar código" }).click();
+    await expect(page.getByText("Te hemos enviado un código")).toBeVisible();
     expect(vendors.requests).toEqual([]);
   });
 });

@@ -1,0 +1,29 @@
+import { Await } from "@remix-run/react";
+import { Suspense } from "react";
+import type { OfferCardData } from "#app/lib/offer-card";
+import { OfferGrid } from "./offer-card";
+
+/**
+ * A list below the fold whose data is deferred («Populares ahora», «Vistas recientemente»): the
+ * page is sent without waiting for it, and the list streams into the same HTML response when it
+ * is ready (so it appears without JavaScript too). Its loader resolves to [] on any failure, and
+ * an empty list renders nothing: it never blocks or fails the page.
+ */
+export function OfferShelf({ title, offers, id, className = "" }: { title: string; offers: Promise<OfferCardData[]>; id: string; className?: string }) {
+  return (
+    <Suspense fallback={null}>
+      <Await resolve={offers} errorElement={null}>
+        {(list) =>
+          list.length ? (
+            <section className={`offer-shelf ${className}`.trim()} aria-labelledby={id} data-testid={id}>
+              <h2 id={id} className="section-title">
+                {title}
+              </h2>
+              <OfferGrid offers={list} level={3} />
+            </section>
+          ) : null
+        }
+      </Await>
+    </Suspense>
+  );
+}

@@ -1,0 +1,65 @@
+import { parseWithZod } from "@conform-to/zod";
+import { data } from "@remix-run/node";
+import { PromoCodeSchema } from "#lib/schemas/partner";
+import { isUuid } from "#lib/uuid";
+import { ApiError } from "./api.server";
+import { readForm } from "./form.server";
+import { orNotFound, partnerApi, requirePartner, requireStaff } from "./partner.server";
+import { redirectWithToast } from "./session.server";
+
+/**
+ * «Códigos promocionales» is one screen in two places: a partner's (/socios/codigos, codes of its
+ * own offers) and staff's (/admin/codigos, every code, and codes for the whole shop). The API
+ * decides what each may see and change; these helpers only differ in who may open the page.
+ */
+export type PromoPortal = "socios" | "admin";
+
+const guard = (portal: PromoPortal, request: Request) => (portal === "admin" ? requireStaff(request) : requirePartner(request));
+const base = (portal: PromoPortal) => `/${portal}/codigos`;
+const noStore = { headers: { "Cache-Control": "private, no-store" } };
+
+async function offerChoices(request: Request) {
+  const { results } = await partnerApi(request).offers();
+  return results.map((o) => ({ value: o.uuid, label: o.title }));
+}
+
+export async function promoCodesLoader(portal: PromoPortal, request: Request) {
+  await guard(portal, request);
+  const client = partnerApi(request);
+  const [codes, offers] = await Promise.all([client.promoCodes(), offerChoices(request)]);
+  return data({ codes: codes.results, offers, shopWide: portal === "admin" }, noStore);
+}
+
+export async function promoCodeLoader(portal: PromoPortal, request: Request, id: string | undefined) {
+  await guard(portal, request);
+  if (!isUuid(id)) throw new Response("Not Found", { status: 404 });
+  const [code, offers] = await Promise.all([orNotFound(partnerApi(request).promoCode(id)), offerChoices(request)]);
+  const confirmDelete = new URL(request.url).searchParams.has("borrar");
+  return data({ code, offers, shopWide: portal === "admin", confirmDelete }, noStore);
+}
+
+/** Create (id undefined), save (intent "save") or delete (intent "delete", after the confirmation step). */
+export async function promoCodeAction(portal: PromoPortal, request: Request, id?: string) {
+  await guard(portal, request);
+  if (id !== undefined && !isUuid(id)) throw new Response("Not Found", { status: 404 });
+  const client = partnerApi(request);
+  const form = await readForm(request);
+  if (id && form.get("intent") === "delete") {
+    try {
+      await orNotFound(client.deletePromoCode(id));
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return redirectWithToast(`${base(portal)}/${id}`, { type: "error", text: error.message }, request);
+      throw error;
+    }
+    return redirectWithToast(base(portal), { type: "success", text: "Código promocional borrado." }, request);
+  }
+  const submission = parseWithZod(form, { schema: PromoCodeSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    const saved = id ? await orNotFound(client.updatePromoCode(id, submission.value)) : await client.createPromoCode(submission.value);
+    return redirectWithToast(base(portal), { type: "success", text: id ? `Código ${saved.code} guardado.` : `Código ${saved.code} creado.` }, request);
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
+    throw error;
+  }
+}

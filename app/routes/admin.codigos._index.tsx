@@ -1,0 +1,12 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { PromoCodesPage } from "#app/components/promo-codes";
+import { promoCodeAction, promoCodesLoader } from "#app/lib/promo-codes.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Códigos promocionales", description: "Códigos de descuento.", noindex: true });
+export const loader = ({ request }: LoaderFunctionArgs) => promoCodesLoader("admin", request);
+export const action = ({ request }: ActionFunctionArgs) => promoCodeAction("admin", request);
+
+export default function PromoCodes() {
+  return <PromoCodesPage base="/admin/codigos" intro="Todos los códigos de la tienda: los de toda la tienda y los de cada oferta." />;
+}

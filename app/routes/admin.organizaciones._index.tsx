@@ -1,0 +1,99 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { OrganizationSchema, OrganizationSearchSchema } from "#lib/schemas/partner";
+import { TextField } from "#app/components/form-field";
+import { OrganizationForm } from "#app/components/organization-form";
+import { ApiError } from "#app/lib/api.server";
+import { readForm } from "#app/lib/form.server";
+import { partnerApi, requireStaff } from "#app/lib/partner.server";
+import { redirectWithToast } from "#app/lib/session.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Organizaciones", description: "Empresas socias y sus miembros.", noindex: true });
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireStaff(request);
+  const submission = parseWithZod(new URL(request.url).searchParams, { schema: OrganizationSearchSchema });
+  const search = submission.status === "success" ? submission.value.search : undefined;
+  const { results } = await partnerApi(request).organizations({ search });
+  return data({ organizations: results, search: search ?? "" }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  await requireStaff(request);
+  const submission = parseWithZod(await readForm(request), { schema: OrganizationSchema });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+  try {
+    const created = await partnerApi(request).createOrganization(submission.value);
+    return redirectWithToast(`/admin/organizaciones/${created.uuid}`, { type: "success", text: `Organización «${created.name}» creada. Añade sus miembros.` }, request);
+  } catch (error) {
+    if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
+    throw error;
+  }
+}
+
+export default function Organizations() {
+  const { organizations, search } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<SubmissionResult<string[]>>();
+  const [form, fields] = useForm({
+    id: "org-search",
+    constraint: getZodConstraint(OrganizationSearchSchema),
+    defaultValue: { search },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: OrganizationSearchSchema }),
+  });
+  return (
+    <section className="portal-section">
+      <div className="portal-head">
+        <h1>Organizaciones</h1>
+        <a href="#crear-organizacion" className="btn btn-secondary">
+          Nueva organización
+        </a>
+      </div>
+      <Form method="get" className="filters" {...getFormProps(form)}>
+        <TextField field={fields.search} label="Buscar por nombre" type="search" />
+        <button type="submit" className="btn">
+          Buscar
+        </button>
+      </Form>
+      {organizations.length === 0 ? (
+        <p className="empty-state">{search ? `Ninguna organización contiene «${search}».` : "Todavía no hay organizaciones."}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table stack-table">
+            <caption className="visually-hidden">Organizaciones</caption>
+            <thead>
+              <tr>
+                <th scope="col">Nombre</th>
+                <th scope="col">CIF o NIF</th>
+                <th scope="col">Correo</th>
+                <th scope="col">Provincia</th>
+              </tr>
+            </thead>
+            <tbody>
+              {organizations.map((o) => (
+                <tr key={o.uuid}>
+                  <td data-label="Nombre">
+                    <Link to={`/admin/organizaciones/${o.uuid}`}>{o.name}</Link>
+                  </td>
+                  <td data-label="CIF o NIF">
+                    <span className="mono">{o.tax_id ?? "—"}</span>
+                  </td>
+                  <td data-label="Correo">{o.email ?? "—"}</td>
+                  <td data-label="Provincia">{o.province ?? "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <section className="buy-box" aria-labelledby="crear-organizacion">
+        <h2 id="crear-organizacion" style={{ margin: 0 }}>
+          Crear una organización
+        </h2>
+        <OrganizationForm organization={null} lastResult={lastResult} />
+      </section>
+    </section>
+  );
+}

@@ -1,0 +1,58 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { formatShortDateTime } from "#lib/dates";
+import { formatPrice } from "#lib/prices";
+import { partnerApi, requireStaff } from "#app/lib/partner.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Reembolsos pendientes", description: "Ventas cuyo dinero hay que devolver.", noindex: true });
+
+/** Sales paid after their reservation lapsed (refund_required): the money must go back by hand in the provider's panel. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireStaff(request);
+  const { results } = await partnerApi(request).refundRequired();
+  return data({ sales: results }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function Refunds() {
+  const { sales } = useLoaderData<typeof loader>();
+  return (
+    <section className="portal-section">
+      <h1>Ventas con reembolso pendiente</h1>
+      <p className="muted">Pagos que llegaron cuando la reserva ya había caducado: no tienen cupones y hay que devolver el dinero desde el panel del proveedor de pago.</p>
+      {sales.length === 0 ? (
+        <p className="empty-state">No hay reembolsos pendientes.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table stack-table">
+            <caption className="visually-hidden">Ventas con reembolso pendiente</caption>
+            <thead>
+              <tr>
+                <th scope="col">Venta</th>
+                <th scope="col">Cliente</th>
+                <th scope="col">Importe</th>
+                <th scope="col">Pagada</th>
+                <th scope="col">Proveedor</th>
+              </tr>
+            </thead>
+            <tbody>
+              {sales.map((s) => (
+                <tr key={s.sale_id}>
+                  <td data-label="Venta">
+                    <span className="mono small break">{s.sale_id}</span>
+                  </td>
+                  <td data-label="Cliente" className="break">
+                    {s.email}
+                  </td>
+                  <td data-label="Importe">{formatPrice(s.total)}</td>
+                  <td data-label="Pagada">{s.paid_at ? formatShortDateTime(s.paid_at) : "—"}</td>
+                  <td data-label="Proveedor">{s.provider}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,52 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
+import { formatShortDateTime } from "#lib/dates";
+import { partnerApi, requireStaff } from "#app/lib/partner.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Solicitudes de socios", description: "Negocios que quieren publicar.", noindex: true });
+
+/** The businesses that sent «Publica tu oferta» (/empresas), newest first. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireStaff(request);
+  const { results } = await partnerApi(request).leads();
+  return data({ leads: results }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+export default function Leads() {
+  const { leads } = useLoaderData<typeof loader>();
+  return (
+    <section className="portal-section">
+      <h1>Solicitudes de socios</h1>
+      <p className="muted">Negocios que han enviado «Publica tu oferta». Para darles acceso, crea su organización y añade su cuenta como miembro.</p>
+      {leads.length === 0 ? (
+        <p className="empty-state">Todavía no ha llegado ninguna solicitud.</p>
+      ) : (
+        <ul className="lead-list">
+          {leads.map((l) => (
+            <li key={l.uuid} className="buy-box">
+              <h2 style={{ margin: 0 }}>{l.business_name}</h2>
+              <p className="muted small" style={{ margin: 0 }}>
+                {formatShortDateTime(l.created_at)} · {l.province} · {isCategoryId(l.category) ? CATEGORY_LABELS[l.category] : l.category}
+              </p>
+              <dl className="coupon-details">
+                <dt>Contacto</dt>
+                <dd>{l.contact_name}</dd>
+                <dt>Correo</dt>
+                <dd className="break">
+                  <a href={`mailto:${l.email}`}>{l.email}</a>
+                </dd>
+                <dt>Teléfono</dt>
+                <dd>
+                  <a href={`tel:${l.phone.replace(/[^\d+]/g, "")}`}>{l.phone}</a>
+                </dd>
+              </dl>
+              {l.message ? <p style={{ margin: 0, whiteSpace: "pre-line" }}>{l.message}</p> : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,138 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { COUPON_STATE_LABELS } from "#lib/coupons";
+import { formatShortDateTime } from "#lib/dates";
+import { formatPrice } from "#lib/prices";
+import { SalesFilterSchema } from "#lib/schemas/partner";
+import { SelectField, TextField } from "#app/components/form-field";
+import { partnerApi, requirePartner } from "#app/lib/partner.server";
+import { seo } from "#app/lib/seo";
+
+export const meta: MetaFunction = () => seo({ title: "Ventas", description: "Ventas y cupones de tus ofertas.", noindex: true });
+
+/**
+ * The partner's sales: one row per coupon. The filter is a GET form (shareable, works without
+ * JavaScript); a filter the schema refuses shows its message and lists everything meanwhile.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePartner(request);
+  const client = partnerApi(request);
+  const url = new URL(request.url);
+  const submission = parseWithZod(url.searchParams, { schema: SalesFilterSchema });
+  const filter = submission.status === "success" ? submission.value : {};
+  const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
+  const [sales, offers] = await Promise.all([client.sales(query), client.offers()]);
+  const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
+  return data(
+    {
+      sales,
+      offers: offers.results.map((o) => ({ value: o.uuid, label: o.title })),
+      csv,
+      filtered: Object.values(query).some(Boolean),
+      result: submission.status === "success" || url.search === "" ? undefined : submission.reply(),
+    },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+export default function Sales() {
+  const { sales, offers, csv, filtered, result } = useLoaderData<typeof loader>();
+  const [form, fields] = useForm({
+    id: "sales-filter",
+    lastResult: result,
+    constraint: getZodConstraint(SalesFilterSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: SalesFilterSchema }),
+  });
+  const { totals, results } = sales;
+  return (
+    <section className="portal-section">
+      <div className="portal-head">
+        <h1>Ventas</h1>
+        <a href={csv} className="btn btn-secondary" download>
+          Descargar CSV
+        </a>
+      </div>
+      <Form method="get" className="filters" {...getFormProps(form)}>
+        <TextField field={fields.date_from} label="Desde" type="date" />
+        <TextField field={fields.date_to} label="Hasta" type="date" />
+        <SelectField field={fields.offer} label="Oferta" options={offers} placeholder="Todas las ofertas" />
+        <div className="row-actions">
+          <button type="submit" className="btn">
+            Filtrar
+          </button>
+          {filtered ? (
+            <Link to="/socios/ventas" className="btn btn-secondary">
+              Quitar filtros
+            </Link>
+          ) : null}
+        </div>
+      </Form>
+      <dl className="stat-row" aria-label="Totales">
+        <div>
+          <dt>Cupones vendidos</dt>
+          <dd>{totals.coupons}</dd>
+        </div>
+        <div>
+          <dt>Canjeados</dt>
+          <dd>{totals.redeemed}</dd>
+        </div>
+        <div>
+          <dt>Ingresos</dt>
+          <dd>{formatPrice(totals.revenue)}</dd>
+        </div>
+      </dl>
+      {results.length === 0 ? (
+        <p className="empty-state">{filtered ? "No hay ventas con estos filtros." : "Todavía no has vendido ningún cupón."}</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table stack-table">
+            <caption className="visually-hidden">Cupones vendidos</caption>
+            <thead>
+              <tr>
+                <th scope="col">Fecha</th>
+                <th scope="col">Oferta</th>
+                <th scope="col">Cliente</th>
+                <th scope="col">Precio</th>
+                <th scope="col">Cupón</th>
+                <th scope="col">Estado</th>
+              </tr>
+            </thead>
+            <tbody>
+              {results.map((r) => (
+                <tr key={r.uuid}>
+                  <td data-label="Fecha" className="nowrap">{r.paid_at ? formatShortDateTime(r.paid_at) : "—"}</td>
+                  <td data-label="Oferta">
+                    <div>
+                      {r.offer.title}
+                      <br />
+                      <span className="muted small">{r.option.title}</span>
+                    </div>
+                  </td>
+                  <td data-label="Cliente">{r.buyer_first_name ?? "—"}</td>
+                  <td data-label="Precio" className="nowrap">
+                    <div>
+                      {formatPrice(r.paid_price)}
+                      {r.promo_code ? <span className="muted small"> ({r.promo_code})</span> : null}
+                    </div>
+                  </td>
+                  <td data-label="Cupón" className="nowrap">
+                    <span className="mono">{r.code}</span>
+                  </td>
+                  <td data-label="Estado">
+                    <div>
+                      <span className={`status-pill sale-coupon-${r.state}`}>{COUPON_STATE_LABELS[r.state]}</span>
+                      {r.redeemed_at ? <span className="muted small nowrap"> {formatShortDateTime(r.redeemed_at)}</span> : null}
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

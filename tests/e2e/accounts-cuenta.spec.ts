@@ -1,0 +1,107 @@
+import { expectLoggedInAs, loginAs, newCustomer } from "./auth";
+import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
+import { E2E_INBOX, waitForMail } from "./mail";
+
+const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? "")?.[1] ?? "";
+
+test("/cuenta: change the password, subscribe (with the box ticked on purpose) and unsubscribe, log out", async ({ page, js }) => {
+  const customer = await newCustomer(page);
+  await loginAs(page, customer);
+  await page.goto("/cuenta");
+  await ready(page, js);
+  await acceptCookies(page);
+
+  const password = page.getByRole("region", { name: "Contraseña" });
+  await password.getByText("Cambiar la contraseña").click();
+  await password.getByLabel("Contraseña actual").fill("no-es-esta");
+  await password.getByLabel("Contraseña nueva", { exact: true }).fill("clave-cambiada-1");
+  await password.getByLabel("Repite la contraseña nueva").fill("clave-cambiada-1");
+  await password.getByRole("button", { name: "Guardar la contraseña" }).click();
+  await expect(page.getByText("La contraseña actual no es correcta.")).toBeVisible();
+  await page.getByRole("region", { name: "Contraseña" }).getByLabel("Contraseña actual").fill(customer.password);
+  await page.getByRole("region", { name: "Contraseña" }).getByLabel("Contraseña nueva", { exact: true }).fill("clave-cambiada-1");
+  await page.getByRole("region", { name: "Contraseña" }).getByLabel("Repite la contraseña nueva").fill("clave-cambiada-1");
+  await page.getByRole("region", { name: "Contraseña" }).getByRole("button", { name: "Guardar la contraseña" }).click();
+  await expect(page.getByText("Hemos guardado tu contraseña.").first()).toBeAttached();
+  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: "clave-cambiada-1" } })).status()).toBe(200);
+
+  const mail = page.getByRole("region", { name: "Ofertas por correo" });
+  await expect(mail.getByText("No recibes nuestras ofertas por correo.")).toBeVisible();
+  await expect(mail.getByLabel(/Quiero recibir ofertas por correo/)).not.toBeChecked();
+  if (!js) {
+    // Without the box ticked the server refuses (with JavaScript the browser does not even send it).
+    await mail.getByRole("button", { name: "Suscribirme" }).click();
+    await expect(page.getByText("Marca la casilla para recibir nuestras ofertas por correo.")).toBeVisible();
+  }
+  await page.getByRole("region", { name: "Ofertas por correo" }).getByLabel(/Quiero recibir ofertas por correo/).check();
+  await page.getByRole("region", { name: "Ofertas por correo" }).getByRole("button", { name: "Suscribirme" }).click();
+  await expect(page.getByRole("region", { name: "Ofertas por correo" }).getByText("Recibes nuestras ofertas por correo.")).toBeVisible();
+  await page.getByRole("region", { name: "Ofertas por correo" }).getByRole("button", { name: "Darme de baja" }).click();
+  await expect(page.getByRole("region", { name: "Ofertas por correo" }).getByText("No recibes nuestras ofertas por correo.")).toBeVisible();
+
+  await ready(page, js);
+  await page.getByRole("main").getByRole("button", { name: "Cerrar sesión" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+});
+
+test("/cuenta: a code-only account creates a password; the email changes by a code sent to the new address", async ({ page, js }) => {
+  const email = uniqueEmail("solo-codigo");
+  await page.goto("/login?redirectTo=%2Fcuenta");
+  await ready(page, js);
+  await acceptCookies(page);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByRole("button", { name: "Enviar código" }).click();
+  await page.getByLabel("Código de 6 cifras").fill(codeIn((await waitForMail(E2E_INBOX, email, { subject: /código para entrar/ })).text));
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await expect(page).toHaveURL(/\/cuenta$/);
+  await ready(page, js);
+
+  // No password yet: «Crear contraseña», without asking for a current one.
+  const password = page.getByRole("region", { name: "Contraseña" });
+  await password.getByText("Crear contraseña", { exact: true }).first().click();
+  await expect(password.getByLabel("Contraseña actual")).toHaveCount(0);
+  await password.getByLabel("Contraseña nueva", { exact: true }).fill("mi-primera-clave");
+  await password.getByLabel("Repite la contraseña nueva").fill("mi-primera-clave");
+  await password.getByRole("button", { name: "Crear contraseña" }).click();
+  await expect(page.getByText("Hemos guardado tu contraseña.").first()).toBeAttached();
+  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "mi-primera-clave" } })).status()).toBe(200);
+
+  const next = uniqueEmail("correo-nuevo");
+  const section = page.getByRole("region", { name: "Correo electrónico" });
+  await section.getByText("Cambiar el correo").click();
+  await section.getByLabel("Correo nuevo").fill(next);
+  await section.getByLabel("Tu contraseña actual").fill("mi-primera-clave");
+  await section.getByRole("button", { name: "Enviar código" }).click();
+  await expect(page.getByText(`Te hemos enviado un código a ${next}`)).toBeVisible();
+  const code = codeIn((await waitForMail(E2E_INBOX, next, { subject: /confirmar tu nuevo correo/ })).text);
+  await page.getByLabel("Código de 6 cifras").fill(code);
+  await page.getByRole("button", { name: "Confirmar el nuevo correo" }).click();
+  await expect(page.getByTestId("account-email")).toHaveText(next);
+  // Still logged in, now as the new address.
+  await expectLoggedInAs(page, next);
+});
+
+test("«Eliminar mi cuenta» asks first; confirmed, the account is gone and the browser logged out", async ({ page, js }) => {
+  const customer = await newCustomer(page);
+  await loginAs(page, customer);
+  await page.goto("/cuenta");
+  await ready(page, js);
+  await acceptCookies(page);
+  await page.getByRole("link", { name: "Eliminar mi cuenta" }).click();
+  await expect(page.getByText(/¿Seguro\?/)).toBeVisible();
+  // Cancelling keeps everything.
+  await page.getByRole("link", { name: "Cancelar" }).click();
+  await expect(page.getByText(/¿Seguro\?/)).toHaveCount(0);
+  await page.getByRole("link", { name: "Eliminar mi cuenta" }).click();
+
+  await page.getByLabel("Tu contraseña, para confirmar").fill("equivocada");
+  await page.getByRole("button", { name: "Sí, eliminar mi cuenta" }).click();
+  await expect(page.getByText("La contraseña actual no es correcta.")).toBeVisible();
+  await page.getByLabel("Tu contraseña, para confirmar").fill(customer.password);
+  await page.getByRole("button", { name: "Sí, eliminar mi cuenta" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByText("Hemos eliminado tu cuenta.", { exact: false }).first()).toBeAttached();
+  await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
+  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: customer.password } })).status()).toBe(401);
+});

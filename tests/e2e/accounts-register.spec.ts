@@ -1,0 +1,108 @@
+import { expectLoggedInAs } from "./auth";
+import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
+import { E2E_INBOX, waitForMail } from "./mail";
+
+const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? "")?.[1] ?? "";
+
+test("registration with activation: email and password → the code from the mail → logged in, back where the customer was", async ({ page, js }) => {
+  const email = uniqueEmail("registro");
+  await page.goto("/login?redirectTo=%2Ffavorite");
+  await ready(page, js);
+  await acceptCookies(page);
+  await page.getByRole("link", { name: "Crear una cuenta con contraseña" }).click();
+  await expect(page.getByRole("heading", { name: "Crear una cuenta" })).toBeVisible();
+  await ready(page, js);
+
+  // Passwords that differ: the form says so and nothing is sent.
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByLabel("Contraseña", { exact: true }).fill("una-clave-larga");
+  await page.getByLabel("Repite la contraseña").fill("otra-clave-larga");
+  await page.getByRole("button", { name: "Crear cuenta" }).click();
+  await expect(page.getByText("Las contraseñas no coinciden.")).toBeVisible();
+  await expect(page.getByLabel("Correo electrónico")).toHaveValue(email);
+
+  await page.getByLabel("Contraseña", { exact: true }).fill("una-clave-larga");
+  await page.getByLabel("Repite la contraseña").fill("una-clave-larga");
+  await page.getByRole("button", { name: "Crear cuenta" }).click();
+  await expect(page.getByRole("heading", { name: "Activa tu cuenta" })).toBeVisible();
+  await expect(page.getByText(`Te hemos enviado un código de activación a ${email}`)).toBeVisible();
+
+  const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });
+  const code = codeIn(mail.text);
+  expect(code).toMatch(/^\d{6}$/);
+  // The mail's link opens this very step for that address.
+  expect(mail.html).toContain(`/login/registro?paso=activar&amp;email=${encodeURIComponent(email)}`);
+
+  await page.getByLabel("Código de 6 cifras").fill(code === "000000" ? "111111" : "000000");
+  await page.getByRole("button", { name: "Activar mi cuenta" }).click();
+  await expect(page.getByText(/El código no es correcto/)).toBeVisible();
+  await page.getByLabel("Código de 6 cifras").fill(code);
+  await page.getByRole("button", { name: "Activar mi cuenta" }).click();
+  await expect(page).toHaveURL(/\/favorite$/);
+  await expectLoggedInAs(page, email);
+
+  // The password works from now on.
+  await page.context().clearCookies();
+  const login = await page.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "una-clave-larga" } });
+  expect(login.status()).toBe(200);
+});
+
+test("the activation link from the mail works on another device (the address comes in the link)", async ({ page, browser, js }) => {
+  const email = uniqueEmail("activar-enlace");
+  const created = await page.request.post("/api/v0/auth/users/", { data: { email, password: "una-clave-larga", re_password: "una-clave-larga" } });
+  expect(created.status()).toBe(201);
+  const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });
+  const other = await browser.newContext({ javaScriptEnabled: js });
+  const phone = await other.newPage();
+  await phone.goto(`/login/registro?paso=activar&email=${encodeURIComponent(email)}`);
+  await ready(phone, js);
+  await phone.getByLabel("Código de 6 cifras").fill(codeIn(mail.text));
+  await phone.getByRole("button", { name: "Activar mi cuenta" }).click();
+  await expectLoggedInAs(phone, email);
+  await other.close();
+});
+
+test("forgotten password: «¿Has olvidado tu contraseña?» → a code by mail → a new password → logged in", async ({ page, js }) => {
+  const email = uniqueEmail("recuperar");
+  const created = await page.request.post("/api/v0/auth/users/", { data: { email, password: "la-clave-vieja", re_password: "la-clave-vieja" } });
+  expect(created.status()).toBe(201);
+
+  await page.goto("/login?metodo=contrasena&redirectTo=%2Fcuenta");
+  await ready(page, js);
+  await acceptCookies(page);
+  await page.getByRole("link", { name: "¿Has olvidado tu contraseña?" }).click();
+  await expect(page.getByRole("heading", { name: "Recuperar la contraseña" })).toBeVisible();
+  await ready(page, js);
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.getByRole("button", { name: "Enviar código" }).click();
+  await expect(page.getByText(`Si ${email} tiene una cuenta, le hemos enviado un código.`)).toBeVisible();
+
+  const mail = await waitForMail(E2E_INBOX, email, { subject: /cambiar la contraseña/ });
+  const code = codeIn(mail.text);
+  await page.getByLabel("Código de 6 cifras").fill(code);
+  await page.getByLabel("Contraseña nueva", { exact: true }).fill("la-clave-nueva");
+  await page.getByLabel("Repite la contraseña nueva").fill("la-clave-nueva");
+  await page.getByRole("button", { name: "Cambiar la contraseña" }).click();
+  await expect(page).toHaveURL(/\/cuenta$/);
+  await expectLoggedInAs(page, email);
+  await expect(page.getByText("Has cambiado tu contraseña y has iniciado sesión.")).toBeVisible();
+
+  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "la-clave-vieja" } })).status()).toBe(401);
+  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "la-clave-nueva" } })).status()).toBe(200);
+});
+
+test("the public forms carry a honeypot: a bot that fills it (or leaves it out) is refused, a person is not", async ({ page, request }) => {
+  await page.goto("/login");
+  await expect(page.locator('input[name="name__confirm"]')).toBeHidden();
+  await expect(page.locator('input[name="name__confirm"]')).toHaveValue("");
+  const email = uniqueEmail("bot");
+  const post = (path: string, form: Record<string, string>) => request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
+  for (const path of ["/login", "/login/registro", "/login/recuperar"]) {
+    const filled = await post(path, { intent: "send-code", email, name__confirm: "http://spam.example" });
+    expect(filled.status(), path).toBe(400);
+    expect(await filled.text()).toContain("No hemos podido enviar el formulario");
+    expect((await post(path, { intent: "send-code", email })).status(), path).toBe(400);
+  }
+  // The same request with the empty field goes through.
+  expect((await post("/login", { intent: "send-code", email, name__confirm: "" })).status()).toBe(303);
+});

@@ -1,0 +1,63 @@
+import { acceptCookies, expect, roomyOffer, test, type OfferSummary } from "./fixtures";
+
+test.describe("without JavaScript", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("a failed «Continuar» opens at an error summary linking to each field, and keeps every field", async ({ page, js }) => {
+    test.skip(js, "with JS the same schema checks each field on blur, before any post");
+    const offer = await roomyOffer(page);
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await acceptCookies(page);
+    await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
+    await page.goto("/checkout/");
+    await page.getByLabel("Correo electrónico").fill("no-es-un-correo");
+    await page.getByLabel(/He leído y acepto/).check();
+    await page.getByLabel("Necesito factura").check();
+    await page.getByLabel("NIF, NIE o CIF").fill("12345678A");
+    await page.getByLabel("Dirección de facturación").fill("Calle Mayor 1, Madrid");
+    // Past the browser's own checks, as a browser that ignores them would.
+    await page.locator("form#checkout").evaluate((f) => f.setAttribute("novalidate", ""));
+    await page.getByRole("button", { name: "Continuar" }).click();
+
+    const summary = page.getByRole("alert").filter({ hasText: "Revisa estos datos" });
+    await expect(summary).toBeVisible();
+    await expect(summary).toBeInViewport();
+    await expect(summary).toBeFocused();
+    expect(new URL(page.url()).hash).toBe("");
+    const email = summary.getByRole("link", { name: /correo electrónico válido/ });
+    const emailId = await page.getByLabel("Correo electrónico").getAttribute("id");
+    await expect(email).toHaveAttribute("href", `#${emailId}`);
+    await expect(summary.getByRole("link", { name: /NIF, NIE o CIF no es válido/ })).toBeVisible();
+
+    // Nothing typed or ticked is lost.
+    await expect(page.getByLabel("Correo electrónico")).toHaveValue("no-es-un-correo");
+    await expect(page.getByLabel(/He leído y acepto/)).toBeChecked();
+    await expect(page.getByLabel("Necesito factura")).toBeChecked();
+    await expect(page.getByLabel("Dirección de facturación")).toHaveValue("Calle Mayor 1, Madrid");
+
+    // Fixing the one bad field is enough now.
+    await page.getByLabel("Correo electrónico").fill("bien@example.es");
+    await page.getByLabel("NIF, NIE o CIF").fill("12345678Z");
+    await page.getByLabel("Nombre completo o razón social").fill("Ana Pérez");
+    await page.getByRole("button", { name: "Continuar" }).click();
+    await expect(page).toHaveURL(/\/order\/$/);
+  });
+
+  test("tickets beyond the chosen option's limit are clamped, with a message", async ({ page, js }) => {
+    test.skip(js, "with JS the counter follows the chosen option");
+    const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as { results: OfferSummary[] };
+    const max = (o: OfferSummary["price_options"][number]) => Math.min(o.available, o.per_customer ?? Infinity);
+    const offer = results.find((o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 0);
+    test.skip(!offer, "no offer whose second option allows fewer tickets than the first");
+    const [first, second] = offer!.price_options;
+    await page.goto(`/ofertas/${offer!.uuid}/`);
+    await acceptCookies(page);
+    // The counter was drawn for the first option; choose the second and ask for the first's maximum.
+    await page.getByRole("spinbutton", { name: "Entradas" }).fill(String(max(first)));
+    await page.locator(`input[type=radio][value="${second.uuid}"]`).check();
+    await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
+    const n = max(second);
+    await expect(page.getByText(`Esta opción admite como máximo ${n} ${n === 1 ? "entrada" : "entradas"}: hemos añadido ${n}.`)).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(n));
+  });
+});

@@ -1,0 +1,135 @@
+import type { Page } from "@playwright/test";
+import { acceptCookies, expect, ready, roomyOffer, test } from "./fixtures";
+
+const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
+
+test.describe("phones (375 px)", () => {
+  test.use({ viewport: { width: 375, height: 812 } });
+
+  test("compact cards, no category chips, no zero badges, a sticky buy bar that adds without JS", async ({ page, js }) => {
+    await page.goto("/");
+    await ready(page, js);
+    await acceptCookies(page);
+    // The picture sits beside the text, so a card is far shorter than the screen is wide.
+    const card = await box(page, "article.card");
+    const image = await box(page, "article.card .card-media");
+    const title = await box(page, "article.card .card-title");
+    expect(title.x).toBeGreaterThan(image.x + image.width - 1);
+    expect(card.height).toBeLessThan(200);
+    await expect(page.locator("main .chips")).toHaveCount(0);
+    await expect(page.locator(".count-badge")).toHaveCount(0);
+    await expect(page.getByRole("banner").getByRole("link", { name: "Favoritos", exact: true })).toBeVisible();
+
+    const offer = await roomyOffer(page);
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, js);
+    const bar = page.getByRole("group", { name: "Comprar" });
+    await expect(bar).toBeInViewport();
+    await expect(bar.locator(".price-actual")).toHaveText(/^\d+,\d{2} €$/);
+    await expect(bar.locator(".badge-discount")).toHaveText(/^-\d+%$/);
+    await bar.getByRole("button", { name: "Añadir al carrito" }).click();
+    await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
+    await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText("1");
+    if (js) {
+      // The toast sits under the sticky header: hovering it pauses it, so over the cart it would
+      // stay there, in the way of the very next click.
+      const header = await box(page, "header.site-header");
+      // Polled: the toast slides in from above.
+      await expect.poll(async () => (await page.locator("[data-toast-region] [role=status]").first().boundingBox())?.y ?? 0).toBeGreaterThanOrEqual(header.y + header.height);
+      await page.getByRole("link", { name: /^Carrito/ }).click({ trial: true, timeout: 2000 });
+    }
+  });
+
+  test("checkout: «Aplicar» does not overlap the promo-code field", async ({ page, js }) => {
+    const offer = await roomyOffer(page);
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, js);
+    await acceptCookies(page);
+    await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
+    await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
+    await page.goto("/checkout/");
+    const input = (await page.getByLabel("Código promocional").boundingBox())!;
+    const apply = (await page.getByRole("button", { name: "Aplicar" }).boundingBox())!;
+    const overlaps = apply.x < input.x + input.width && input.x < apply.x + apply.width && apply.y < input.y + input.height && input.y < apply.y + apply.height;
+    expect(overlaps).toBe(false);
+  });
+
+  test("the category row brings the current category into view", async ({ page, js }) => {
+    test.skip(!js, "scrolling the row is an enhancement");
+    await page.goto("/ofertas/category/training/");
+    await ready(page, js);
+    const nav = (await page.getByRole("navigation", { name: "Categorías" }).boundingBox())!;
+    const active = (await page.locator('.category-nav [aria-current="page"]').boundingBox())!;
+    expect(active.x).toBeGreaterThanOrEqual(nav.x);
+    expect(active.x + active.width).toBeLessThanOrEqual(nav.x + nav.width + 1);
+  });
+});
+
+test.describe("desktop (1280 px)", () => {
+  test.use({ viewport: { width: 1280, height: 900 } });
+
+  test("header, content and footer share a left edge; prices line up; the header is the same on every page", async ({ page, js }) => {
+    await page.goto("/");
+    await ready(page, js);
+    const logo = await box(page, ".site-header .logo");
+    const heading = await box(page, "main h1");
+    const footer = await box(page, ".site-footer .footer-links");
+    expect(Math.round(heading.x)).toBe(Math.round(logo.x));
+    expect(Math.round(footer.x)).toBe(Math.round(logo.x));
+    const prices = await page.locator("main article.card .price-actual").evaluateAll((els) => els.slice(0, 4).map((e) => e.getBoundingClientRect().bottom));
+    expect(new Set(prices.map(Math.round)).size).toBe(1);
+    // Every category is on screen, the last («Formación») included: nothing hides off the edge.
+    const navBox = (await page.getByRole("navigation", { name: "Categorías" }).boundingBox())!;
+    const last = (await page.getByRole("navigation", { name: "Categorías" }).getByRole("link", { name: "Formación" }).boundingBox())!;
+    expect(last.x + last.width).toBeLessThanOrEqual(navBox.x + navBox.width);
+    // The category row starts at the same place on a page with JS and on one without (the no-JS
+    // «Cambiar» button does not push it).
+    const navHome = await box(page, ".category-nav");
+    await page.goto("/agreement");
+    const navInfo = await box(page, ".category-nav");
+    expect(navInfo.x).toBe(navHome.x);
+  });
+
+  test("the cart panel shows a total and keeps «· 1 entrada» on one line", async ({ page, js }) => {
+    test.skip(!js, "without JS the cart button is a link to /checkout");
+    const offer = await roomyOffer(page);
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, js);
+    await acceptCookies(page);
+    await page.getByRole("button", { name: "Añadir al carrito" }).click();
+    await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
+    await page.getByRole("link", { name: /^Carrito/ }).click();
+    const panel = page.locator("#cart-panel");
+    const price = offer.price_options[0].actual_price;
+    await expect(panel.getByTestId("cart-panel-total")).toHaveText(`${Number(price).toFixed(2).replace(".", ",")} €`);
+    const tickets = panel.getByText("· 1 entrada");
+    const { height } = (await tickets.boundingBox())!;
+    expect(height).toBeLessThan(24);
+  });
+
+  test("an address names its city once; a per-customer limit is not red", async ({ page }) => {
+    const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as {
+      results: { uuid: string; price_options: { per_customer: number | null; available: number }[] }[];
+    };
+    const limited = results.find((o) => o.price_options.some((p) => p.per_customer && p.available > 5))!;
+    await page.goto(`/ofertas/${limited.uuid}/`);
+    const place = await page.locator(".offer-aside > p.muted").textContent();
+    const words = place!.split(/[\s,]+/).filter((w) => w.length > 3);
+    expect(new Set(words).size, place!).toBe(words.length);
+    const limit = page.getByText(/^Máximo \d+ por cliente$/).first();
+    const color = await limit.evaluate((e) => getComputedStyle(e).color);
+    expect(color).not.toBe("rgb(180, 35, 24)");
+  });
+});
+
+test("tablet (800 px): two columns of cards, the buy box beside the gallery", async ({ page }) => {
+  await page.setViewportSize({ width: 800, height: 1000 });
+  await page.goto("/ofertas/");
+  const xs = await page.locator("main article.card").evaluateAll((els) => els.slice(0, 4).map((e) => Math.round(e.getBoundingClientRect().x)));
+  expect(new Set(xs).size).toBe(2);
+  const offer = await roomyOffer(page);
+  await page.goto(`/ofertas/${offer.uuid}/`);
+  const media = await box(page, ".offer-media");
+  const buy = await box(page, ".buy-box");
+  expect(buy.x).toBeGreaterThan(media.x + media.width - 1);
+});
