@@ -37,11 +37,13 @@ const Fields = {
     }),
   }),
   loginEmail: z.string().max(254),
-  /** A social login under way (app/lib/social-login.server.ts): what its callback must match. */
+  /**
+   * A social login under way (app/lib/social-login.server.ts): what its callback must match. The
+   * PKCE verifier is not here: the server derives it from the state.
+   */
   socialLogin: z.object({
     provider: z.enum(SOCIAL_PROVIDERS),
     state: z.string().max(100),
-    verifier: z.string().max(100),
     nonce: z.string().max(100),
     redirectTo: z.string().max(2000),
     startedAt: z.number(),

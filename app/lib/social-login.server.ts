@@ -2,19 +2,23 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { importPKCS8, SignJWT } from "jose";
 import type { TokenPair } from "#lib/accounts";
+import { sign } from "#lib/signatures.server";
 import { isSocialProviderEnabled, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type SocialProvider } from "#lib/social";
 import { ApiError, authApi } from "./api.server";
 import { config } from "./env.server";
+import { viewer } from "./auth.server";
 import { completeLogin } from "./login.server";
 import { requestOrigin } from "./origin.server";
 import { commitSession, field, flash, getSession } from "./session.server";
 
 /**
  * The server side of «Continuar con Google / Apple / Facebook»: the OAuth 2.0 authorization-code
- * flow with PKCE (S256), a state and (OpenID Connect) a nonce, all kept in the signed session
- * cookie, so it works with JavaScript off. The browser only ever follows redirects; the code is
- * exchanged here, and the provider's token goes to the API (POST /auth/jwt/{provider}/), which
- * decides whether it proves an address.
+ * flow with PKCE (S256), a state and (OpenID Connect) a nonce. State and nonce are kept in the
+ * signed session cookie, so it works with JavaScript off; the PKCE verifier is never stored nor
+ * sent to the browser: it is an HMAC of the state under the session secret, made again here when
+ * the code is exchanged. The browser only ever follows redirects; the code is exchanged here, and
+ * the provider's token goes to the API (POST /auth/jwt/{provider}/), which checks it (signature,
+ * audience, expiry, our nonce) and decides whether it proves an address.
  */
 
 /** How long a started login may take at the provider before its state is refused. */
@@ -28,17 +32,20 @@ export const callbackUrl = (request: Request, provider: SocialProvider) => `${re
 
 const random = () => randomBytes(32).toString("base64url");
 
+/** 43 base64url characters: a valid RFC 7636 verifier, known only to this server. */
+const pkceVerifier = (state: string) => sign(config().sessionSecrets, "pkce", state);
+
 /** GET /login/social/{provider}: remember state, verifier and nonce, then off to the provider. */
 export async function startSocialLogin(request: Request, provider: SocialProvider, redirectTo: string) {
   const session = await getSession(request);
-  const flow = { provider, state: random(), verifier: random(), nonce: random(), redirectTo, startedAt: Date.now() };
+  const flow = { provider, state: random(), nonce: random(), redirectTo, startedAt: Date.now() };
   session.set("socialLogin", flow);
   const c = config();
   const params: Record<string, string> = {
     redirect_uri: callbackUrl(request, provider),
     response_type: "code",
     state: flow.state,
-    code_challenge: createHash("sha256").update(flow.verifier).digest("base64url"),
+    code_challenge: createHash("sha256").update(pkceVerifier(flow.state)).digest("base64url"),
     code_challenge_method: "S256",
   };
   if (provider === "google") Object.assign(params, { client_id: c.GOOGLE_CLIENT_ID!, scope: "openid email profile", nonce: flow.nonce, prompt: "select_account" });
@@ -91,6 +98,8 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
   };
 
   const state = query.get("state") ?? "";
+  // Someone already logged in coming back here (the back button after a login) has nothing to fix.
+  if (!flow && viewer(session)) return redirect("/", { status: 303, headers: { "Cache-Control": "no-store" } });
   if (!flow || flow.provider !== provider || !sameText(state, flow.state) || Date.now() - flow.startedAt > FLOW_MAX_AGE_MS) {
     return fail(SOCIAL_MESSAGES.expired(provider));
   }
@@ -104,7 +113,7 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
 
   let pair: TokenPair;
   try {
-    const token = await exchangeCode(request, provider, code, flow.verifier);
+    const token = await exchangeCode(request, provider, code, pkceVerifier(flow.state));
     pair = await authApi.social(
       provider,
       provider === "facebook"
@@ -115,8 +124,9 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
   } catch (e) {
     if (e instanceof SocialLoginFailure) return fail(e.message);
     if (e instanceof ApiError && e.status < 500) return fail(e.message);
-    if (e instanceof ApiError) return fail(SOCIAL_MESSAGES.unavailable(provider));
-    throw e;
+    // Anything else (the API unreachable, a bug) is still a message on /login, never a 500.
+    if (!(e instanceof ApiError)) console.error(`Inicio de sesión con ${provider} fallido:`, e);
+    return fail(SOCIAL_MESSAGES.unavailable(provider));
   }
   return completeLogin(request, session, pair, redirectTo);
 }

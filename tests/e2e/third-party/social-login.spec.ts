@@ -8,6 +8,7 @@
  * redirect_uri and our secrets; the API then checks the ID token's signature, issuer, audience,
  * expiry and nonce against the mocked key sets, or Facebook's token with the mocked Graph API.
  */
+import { createHash } from "node:crypto";
 import type { BrowserContext, Page } from "@playwright/test";
 import { THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
 import { mockAuthorizationCode } from "#tests/mocks/social";
@@ -24,8 +25,11 @@ const AUTHORIZE: Record<Provider, RegExp> = {
   facebook: /^https:\/\/www\.facebook\.com\/v[\d.]+\/dialog\/oauth\?/,
 };
 
-/** Who consents on the next consent page, and whether the provider's token endpoint is down then. */
-type Consent = { email: string; outage?: boolean };
+/**
+ * Who consents on the next consent page, whether the provider's token endpoint is down then, and
+ * a nonce to put in the ID token instead of the one the authorization request carried.
+ */
+type Consent = { email: string; outage?: boolean; nonce?: string };
 let consent: Consent;
 /** Every authorization request the browser made, as the provider received it. */
 let authorizations: URL[];
@@ -43,7 +47,7 @@ async function mockConsentPages(context: BrowserContext) {
       const code = mockAuthorizationCode({
         email: consent.email,
         givenName: "Lucía",
-        nonce: q.get("nonce") ?? undefined,
+        nonce: consent.nonce ?? q.get("nonce") ?? undefined,
         codeChallenge: q.get("code_challenge")!,
         redirectUri: back,
         outage: consent.outage,
@@ -145,6 +149,16 @@ for (const js of [true, false]) {
       // The state is single-use: the right one, replayed after that, is refused too.
       await page.goto(`/login/social/google/callback?code=${code}&state=${state}`);
       await expect(page.getByText(/ha caducado o no viene de esta web/).first()).toBeAttached();
+      await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
+    });
+
+    test("an ID token minted for another login (not our nonce) is refused with a message, not logged in", async ({ page }) => {
+      consent.nonce = "the-nonce-of-an-earlier-login";
+      await startAt(page, js, "google");
+      await page.getByRole("link", { name: "Continuar" }).click();
+      await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
+      await expect(page.getByText(/Google no ha confirmado tu identidad/).first()).toBeAttached();
+      await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
     });
 
     test("the provider's token endpoint being down is a clear message on /login, never a 500", async ({ page }) => {
@@ -168,4 +182,37 @@ test("the buttons are only where the provider is configured: the shop without cl
   }
   await page.goto("/login");
   await expect(page.getByRole("link", { name: /Continuar con/ })).toHaveCount(3);
+});
+
+test("the PKCE verifier never reaches the browser: no cookie holds a value whose S256 is the code_challenge", async ({ page, context }) => {
+  await startAt(page, false, "google");
+  const challenge = authorizations[0].searchParams.get("code_challenge")!;
+  const cookies = await context.cookies();
+  expect(cookies.map((c) => c.name)).toContain("__session");
+  const seen: string[] = [];
+  for (const { value } of cookies) {
+    // A Remix cookie is base64(JSON) + "." + signature, URL-encoded.
+    const raw = decodeURIComponent(value);
+    const decoded = Buffer.from(raw.includes(".") ? raw.slice(0, raw.lastIndexOf(".")) : raw, "base64").toString("utf8");
+    for (const text of [raw, decoded]) seen.push(...(text.match(/[\w-]{43,128}/g) ?? []));
+  }
+  // The state is in the session cookie (it must be, to be checked); the verifier is not.
+  expect(seen).toContain(authorizations[0].searchParams.get("state"));
+  expect(seen.filter((s) => createHash("sha256").update(s).digest("base64url") === challenge)).toEqual([]);
+});
+
+test("after logging in the customer lands only on a path of this shop, whatever redirectTo said", async ({ page }) => {
+  for (const target of ["//evil.example/robar", "https://evil.example/robar", "/\\evil.example"]) {
+    await page.context().clearCookies();
+    consent = { email: uniqueEmail("social-redirect") };
+    // A crafted link to the start of the flow (the /login page itself would already have cleaned it).
+    await page.goto("/login");
+    const button = page.getByRole("link", { name: "Continuar con Facebook" });
+    await button.evaluate((a, href) => a.setAttribute("href", href), `/login/social/facebook?${new URLSearchParams({ redirectTo: target })}`);
+    await button.click();
+    await expect(page).toHaveURL(AUTHORIZE.facebook);
+    await page.getByRole("link", { name: "Continuar" }).click();
+    await expect(page).toHaveURL(`${THIRD_PARTY_URL}/`);
+    await expectLoggedInAs(page, consent.email);
+  }
 });
