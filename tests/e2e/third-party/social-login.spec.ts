@@ -13,7 +13,8 @@ import type { BrowserContext, Page } from "@playwright/test";
 import { THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
 import { mockAuthorizationCode } from "#tests/mocks/social";
 import { expectLoggedInAs } from "../auth";
-import { expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
+import { check, test, VIEWPORTS, type Problem } from "../axe";
+import { expect, ready, roomyOffer, uniqueEmail } from "../fixtures";
 import { mockVendors } from "./mock-vendors";
 
 type Provider = "google" | "apple" | "facebook";
@@ -159,6 +160,25 @@ for (const js of [true, false]) {
       await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
       await expect(page.getByText(/Google no ha confirmado tu identidad/).first()).toBeAttached();
       await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
+    });
+
+    test("/login with the three buttons, and with a social login's error message, has no axe violations at 375 and 1280", async ({ page, helper }) => {
+      test.setTimeout(120_000);
+      const problems: Problem[] = [];
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        for (const path of ["/login", "/login?metodo=contrasena"]) {
+          await page.goto(path);
+          await ready(page, js);
+          await expect(page.getByRole("link", { name: /^Continuar con / })).toHaveCount(3);
+          await check(page, js, `${path} at ${viewport.width}`, problems, helper);
+        }
+        await page.getByRole("link", { name: "Continuar con Google" }).click();
+        await page.getByRole("link", { name: "Cancelar" }).click();
+        await expect(page.getByText(/Has cancelado el inicio de sesión con Google/).first()).toBeAttached();
+        await check(page, js, `/login after a cancelled login at ${viewport.width}`, problems, helper);
+      }
+      expect(problems, problems.join("\n")).toEqual([]);
     });
 
     test("the provider's token endpoint being down is a clear message on /login, never a 500", async ({ page }) => {
