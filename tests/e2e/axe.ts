@@ -52,6 +52,9 @@ export async function check(page: Page, js: boolean, name: string, problems: Pro
     // A toast fading in is measured mid-fade by color-contrast (a flake seen in CI): let every
     // running animation settle first, as a person would see the page.
     await target.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity), null, { timeout: 5_000 }).catch(() => {});
+    // …and none may start while axe runs (a toast's 5 s are up mid-analysis on a loaded machine,
+    // and its fade-out was measured half transparent): animations jump to their end state.
+    await target.addStyleTag({ content: "*, *::before, *::after { animation-duration: 0s !important; animation-delay: 0s !important; transition-duration: 0s !important; transition-delay: 0s !important; }" });
     const results = await new AxeBuilder({ page: target }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
     for (const v of results.violations) {
       problems.push(`${name}: ${v.id} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
