@@ -18,6 +18,9 @@ async function toOrderPage(page: Page, js: boolean) {
   await ready(page, js);
   await page.getByRole("region", { name: "Tu privacidad" }).getByRole("button", { name: "Rechazar todo" }).click();
   await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
+  // The choice reloads the page: act on the new one.
+  await expect(page.getByRole("region", { name: "Tu privacidad" })).toBeHidden();
+  await ready(page, js);
   await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
   await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
   await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
