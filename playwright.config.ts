@@ -21,6 +21,18 @@ export const THIRD_PARTY_ENV = {
   PAYPAL_CLIENT_ID: "e2e-paypal-client-id",
   PAYPAL_CLIENT_SECRET: "e2e-paypal-secret",
   PAYPAL_WEBHOOK_ID: "e2e-paypal-webhook",
+  // Social login: the providers' servers are msw inside that server (server-with-social-mocks.ts),
+  // their consent pages are page.route in the browser (third-party/social-login.spec.ts).
+  GOOGLE_CLIENT_ID: "e2e-google-client.apps.googleusercontent.com",
+  GOOGLE_CLIENT_SECRET: "e2e-google-secret",
+  APPLE_CLIENT_ID: "es.ofertas.e2e",
+  APPLE_TEAM_ID: "E2ETEAM123",
+  APPLE_KEY_ID: "E2EKEY1234",
+  // A throwaway P-256 key made for these tests, line breaks written as backslash-n as in a .env file.
+  APPLE_PRIVATE_KEY:
+    "-----BEGIN PRIVATE KEY-----\\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgUa8Hk2a2mmvWFRTk\\nQ+A83VLYTnOJSPpPEKmvsPJqOW+hRANCAAQBceBsRLThjhrHBDeLGptlgcxgAywD\\nbmm6dnSWEKAlWhKS4THcbnWxzEBZBQnJ9uYSlVmfJGeQVEdNamkT9PLK\\n-----END PRIVATE KEY-----\\n",
+  FACEBOOK_APP_ID: "424242424242",
+  FACEBOOK_APP_SECRET: "e2e-facebook-secret",
 };
 const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV).map(([k, v]) => `${k}='${v}'`).join(" ");
 
@@ -64,7 +76,7 @@ export default defineConfig({
     // Waits for the first server (it builds), then starts on the same build with the keys set.
     command:
       `node -e "const u='${baseURL}/api/v0/public/offers/?page_size=1';(async()=>{for(;;){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,500))}})()" && ` +
-      `rm -rf ${DATA_DIR}-3p && NODE_ENV=production DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx server.ts`,
+      `rm -rf ${DATA_DIR}-3p && NODE_ENV=production DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx tests/e2e/third-party/server-with-social-mocks.ts`,
     url: `${THIRD_PARTY_URL}/api/v0/public/offers/?page_size=1`,
     reuseExistingServer: false,
     timeout: 240_000,

@@ -84,7 +84,9 @@ if (config.isProduction) {
   app.use(precompressed("build/client"));
   // Hashed file names: safe to cache for a year and never revalidate.
   app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-  app.use(express.static("build/client", { maxAge: "1h", index: false }));
+  // Files have an extension; pages never do. Without this test every page paid a failed stat().
+  const staticFiles = express.static("build/client", { maxAge: "1h", index: false });
+  app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? staticFiles(req, res, next) : next()));
 } else {
   const vite = await import("vite");
   viteDevServer = await vite.createServer({ server: { middlewareMode: true } });

@@ -1,4 +1,4 @@
-import { PassThrough, Transform } from "node:stream";
+import { Transform, type TransformCallback } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
@@ -38,6 +38,35 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   console.error(error);
 }
 
+/**
+ * React writes its HTML in 2 KB pieces and calls `flush()` when a whole part is ready (the shell,
+ * then each resolved <Suspense>). Remix's adapter flushes the compression stream after every piece
+ * it reads, so without this each 2 KB ended a deflate block: 70 KB of home page went out as 28 KB
+ * of gzip instead of 11 KB, at three times the CPU. Passing on one chunk per React flush keeps the
+ * streaming (the shell still leaves at once) and lets gzip see whole parts.
+ */
+class FlushCoalescer extends Transform {
+  private pending: Buffer[] = [];
+  /** @param tail written after React's last byte (the consented tools' script tag, or ""). */
+  constructor(private readonly tail = "") {
+    super();
+  }
+  _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.pending.push(chunk);
+    callback();
+  }
+  flush() {
+    if (!this.pending.length) return;
+    this.push(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
+    this.pending = [];
+  }
+  _flush(callback: TransformCallback) {
+    this.flush();
+    if (this.tail) this.push(this.tail);
+    callback();
+  }
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -68,8 +97,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const tag = thirdPartyTag(remixContext, nonce);
-          const body = tag ? new Transform({ transform: (chunk, _enc, done) => done(null, chunk), flush: (done) => done(null, tag) }) : new PassThrough();
+          const body = new FlushCoalescer(thirdPartyTag(remixContext, nonce));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

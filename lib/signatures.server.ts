@@ -6,7 +6,7 @@ import { createHmac, timingSafeEqual } from "node:crypto";
  * SESSION_SECRET keeps links in old mails working. The purpose is part of what is signed, so an
  * unsubscribe signature can never open a purchase, and the other way round.
  */
-export type SignaturePurpose = "unsubscribe" | "purchase";
+export type SignaturePurpose = "unsubscribe" | "purchase" | "pkce";
 
 function mac(secret: string, purpose: SignaturePurpose, value: string): string {
   return createHmac("sha256", secret).update(`${purpose}:${value}`).digest("base64url");

@@ -9,20 +9,22 @@ import { OfferGrid } from "./offer-card";
  * is ready (so it appears without JavaScript too). Its loader resolves to [] on any failure, and
  * an empty list renders nothing: it never blocks or fails the page.
  */
-export function OfferShelf({ title, offers, id, className = "" }: { title: string; offers: Promise<OfferCardData[]>; id: string; className?: string }) {
+export function OfferShelf({ title, offers, id, className = "" }: { title: string; offers: OfferCardData[] | Promise<OfferCardData[]>; id: string; className?: string }) {
+  const shelf = (list: OfferCardData[]) =>
+    list.length ? (
+      <section className={`offer-shelf ${className}`.trim()} aria-labelledby={id} data-testid={id}>
+        <h2 id={id} className="section-title">
+          {title}
+        </h2>
+        <OfferGrid offers={list} level={3} />
+      </section>
+    ) : null;
+  // Already there (a cached read, see readyOrDeferred): part of the page, no boundary to stream.
+  if (Array.isArray(offers)) return shelf(offers);
   return (
     <Suspense fallback={null}>
       <Await resolve={offers} errorElement={null}>
-        {(list) =>
-          list.length ? (
-            <section className={`offer-shelf ${className}`.trim()} aria-labelledby={id} data-testid={id}>
-              <h2 id={id} className="section-title">
-                {title}
-              </h2>
-              <OfferGrid offers={list} level={3} />
-            </section>
-          ) : null
-        }
+        {shelf}
       </Await>
     </Suspense>
   );

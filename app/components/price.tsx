@@ -10,14 +10,15 @@ export function DiscountBadge({ actual, regular }: { actual: string; regular: st
 }
 
 export function PriceTag({ actual, regular, tickets = 1 }: { actual: string; regular: string; tickets?: number }) {
-  const showRegular = regular !== actual && formatPrice(regular) !== formatPrice(actual);
+  const actualText = formatPrice(actual, tickets);
+  const regularText = regular === actual ? actualText : formatPrice(regular, tickets);
   return (
     <span className="price">
-      <strong className="price-actual">{formatPrice(actual, tickets)}</strong>
-      {showRegular ? (
+      <strong className="price-actual">{actualText}</strong>
+      {regularText !== actualText ? (
         <s className="price-regular">
           <span className="visually-hidden">Antes </span>
-          {formatPrice(regular, tickets)}
+          {regularText}
         </s>
       ) : null}
     </span>

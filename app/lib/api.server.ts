@@ -1,6 +1,7 @@
 import type { OfferDetail, OfferList, OfferSummary, Page } from "#lib/schemas/offer";
 import { ORDER_HISTORY_PAGE_SIZE, type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
 import type { Cart } from "#lib/cart";
+import type { SocialLoginBody, SocialProvider } from "#lib/social";
 import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
@@ -177,6 +178,9 @@ export const authApi = {
   otpLogin: (email: string, code: string, request: Request) =>
     api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
+  /** The provider's ID token (Google, Apple) or access token (Facebook) for our pair. */
+  social: (provider: SocialProvider, body: SocialLoginBody, request: Request) =>
+    api<TokenPair>(`/auth/jwt/${provider}/`, { method: "POST", body, request, token: null }),
   register: (body: { email: string; password: string; re_password: string; captcha_token?: string }, request: Request) =>
     api<AccountUser>("/auth/users/", { method: "POST", body, request, token: null }),
   activate: (email: string, token: string, request: Request) =>

@@ -44,11 +44,19 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
 };
 
 /**
+ * The one storefront address another site posts to: Sign in with Apple's form_post callback. It
+ * changes nothing itself; it hands the answer on as a GET that is checked against the state in
+ * the session cookie (app/lib/social-login.server.ts), which a forged post cannot match.
+ */
+const CROSS_SITE_POSTS = new Set(["/login/social/apple/callback"]);
+
+/**
  * Storefront forms post only from our own pages (lib/cross-site.ts says how that is told); a form
  * on another site is refused here, before any action runs. Together with SameSite=Lax cookies
  * this is our CSRF protection.
  */
 export const rejectCrossSiteForms: RequestHandler = (req, res, next) => {
+  if (req.method === "POST" && CROSS_SITE_POSTS.has(req.path)) return next();
   if (isCrossSiteWrite({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") })) {
     res.status(403).type("text/plain; charset=utf-8").send(CROSS_SITE_MESSAGE);
     return;

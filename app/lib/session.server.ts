@@ -3,6 +3,7 @@ import { z } from "zod";
 import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
 import { RECENT_SEARCHES_MAX, RECENTLY_VIEWED_MAX } from "#lib/constants";
 import { regionFromValue, type Region } from "#lib/regions";
+import { SOCIAL_PROVIDERS } from "#lib/social";
 import type { FunnelEvent } from "#lib/tracking";
 import { cookies } from "./cookies.server";
 
@@ -36,6 +37,17 @@ const Fields = {
     }),
   }),
   loginEmail: z.string().max(254),
+  /**
+   * A social login under way (app/lib/social-login.server.ts): what its callback must match. The
+   * PKCE verifier is not here: the server derives it from the state.
+   */
+  socialLogin: z.object({
+    provider: z.enum(SOCIAL_PROVIDERS),
+    state: z.string().max(100),
+    nonce: z.string().max(100),
+    redirectTo: z.string().max(2000),
+    startedAt: z.number(),
+  }),
   // /cuenta: the new address waiting for its code.
   newEmail: z.string().max(254),
 };

@@ -7,6 +7,7 @@ import { OfferShelf } from "#app/components/offer-shelf";
 import { offersApi } from "#app/lib/api.server";
 import { toCard } from "#app/lib/offer-card";
 import { loadListing } from "#app/lib/listing.server";
+import { readyOrDeferred } from "#app/lib/ready-or-deferred.server";
 import { originFrom, seo } from "#app/lib/seo";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
 import type { RouteHandle } from "#app/root";
@@ -24,11 +25,14 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const page = await loadListing(request, {}, "mainpage");
-  // Not awaited: «Populares ahora» streams in below the list, and a failure is an empty list.
-  const popular = offersApi
-    .popular({ region: page.region.value, page_size: POPULAR_COUNT })
-    .then((r) => r.results.map(toCard))
-    .catch(() => []);
+  // «Populares ahora» never waits for the API: from memory it is part of the page, otherwise it
+  // streams in below the list; a failure is an empty list.
+  const popular = await readyOrDeferred(
+    offersApi
+      .popular({ region: page.region.value, page_size: POPULAR_COUNT })
+      .then((r) => r.results.map(toCard))
+      .catch(() => []),
+  );
   return { ...page, popular };
 }
 

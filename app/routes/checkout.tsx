@@ -21,6 +21,7 @@ import { config } from "#app/lib/env.server";
 import { seo } from "#app/lib/seo";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
 import { EnhancedInput } from "#app/components/enhanced-input";
+import { Honeypot } from "#app/components/honeypot";
 import { readForm } from "#app/lib/form.server";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
 
@@ -55,9 +56,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-/** "Continuar": checks the form, asks the API to validate the order, then goes to /order/. */
+/**
+ * "Continuar": checks the form, asks the API to validate the order, then goes to /order/. The
+ * form is anonymous and leads to a reservation, mails and maybe a marketing subscription, so it
+ * carries the honeypot; the cart and promo-code forms do not (they only change this browser's
+ * cookie, and promo-code checks are rate-limited by the API).
+ */
 export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
+  const formData = await readForm(request, { honeypot: true });
   const isWallet = wallet();
   const submission = parseWithZod(formData, { schema: checkoutFormSchema({ wallet: isWallet }) });
   if (submission.status !== "success") {
@@ -404,6 +410,7 @@ function CheckoutDetailsForm() {
           {errorOf(fields.user_address)}
         </div>
       </fieldset>
+      <Honeypot />
       <button type="submit" className="btn btn-block btn-large" disabled={!payable || submitting}>
         {submitting ? "Comprobando…" : "Continuar"}
       </button>

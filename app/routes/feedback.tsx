@@ -8,6 +8,7 @@ import { readForm } from "#app/lib/form.server";
 import { seo } from "#app/lib/seo";
 import { Stars } from "#app/components/stars";
 import { ErrorPage } from "#app/components/error-page";
+import { Honeypot } from "#app/components/honeypot";
 
 export const meta: MetaFunction = () => seo({ title: "Tu valoración", description: "Gracias por valorar tu compra.", noindex: true });
 
@@ -37,8 +38,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
+// Anonymous (the mail's link is the key) and its comment is shown to everyone: the honeypot too.
 export async function action({ request }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readForm(request), { schema: FeedbackFormSchema });
+  const submission = parseWithZod(await readForm(request, { honeypot: true }), { schema: FeedbackFormSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   const { id, feedback_stars, comment } = submission.value;
   try {
@@ -106,6 +108,7 @@ export default function Feedback() {
           </p>
         </div>
         {form.errors ? <p className="field-error">{form.errors[0]}</p> : null}
+        <Honeypot />
         <button type="submit" className="btn" disabled={busy}>
           {busy ? "Guardando…" : "Guardar valoración"}
         </button>

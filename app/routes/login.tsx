@@ -13,6 +13,9 @@ import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
 import { attempt, completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
+import { config } from "#app/lib/env.server";
+import { enabledSocialProviders } from "#lib/social";
+import { SocialLogin } from "#app/components/social-login";
 import { Captcha } from "#app/components/captcha";
 import { commitSession, field, getSession } from "#app/lib/session.server";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
@@ -30,7 +33,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const pendingEmail = field(session, "loginEmail") ?? null;
   const step: Step = url.searchParams.get("metodo") === "contrasena" ? "password" : url.searchParams.get("paso") === "codigo" && pendingEmail ? "code" : "email";
-  return data({ redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES, captchaSiteKey: captchaSiteKey() }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES, captchaSiteKey: captchaSiteKey(), social: enabledSocialProviders(config()) },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 const here = (redirectTo: string, params: Record<string, string> = {}) => `/login?${new URLSearchParams({ ...params, redirectTo })}`;
@@ -152,12 +158,13 @@ function PasswordStep() {
 }
 
 export default function Login() {
-  const { redirectTo, step } = useLoaderData<typeof loader>();
+  const { redirectTo, step, social } = useLoaderData<typeof loader>();
   return (
     <section className="narrow auth-page">
       <h1>Entrar</h1>
       <p className="muted">Guarda tus favoritos y consulta tus pedidos y cupones desde cualquier dispositivo.</p>
       {step === "email" ? <EmailStep /> : step === "code" ? <CodeStep /> : <PasswordStep />}
+      {step !== "code" ? <SocialLogin providers={social} redirectTo={redirectTo} /> : null}
       <p className="auth-alternatives">
         {step === "password" ? (
           <Link to={here(redirectTo)}>Entrar con un código por correo</Link>

@@ -1,70 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./auth";
-import { acceptCookies, expect, ready, roomyOffer, test as base, uniqueEmail } from "./fixtures";
+import { check, test, VIEWPORTS, type Problem } from "./axe";
+import { acceptCookies, expect, ready, roomyOffer, uniqueEmail } from "./fixtures";
 import { E2E_INBOX, waitForMail } from "./mail";
-
-/** A JS-enabled page to run axe on what a no-JS visitor got; made on first use, closed with the test. */
-const test = base.extend<{ helper: () => Promise<Page> }>({
-  helper: async ({ browser }, use) => {
-    const made: Page[] = [];
-    await use(async () => {
-      if (!made.length) made.push(await (await browser.newContext({ javaScriptEnabled: true, locale: "es-ES" })).newPage());
-      return made[0];
-    });
-    for (const page of made) await page.context().close();
-  },
-});
-
-
-/**
- * Every screen, checked once per load at phone and desktop width, with JS on and off (the two
- * projects): axe must find nothing, and at 375 px nothing may scroll sideways.
- */
-const VIEWPORTS = [
-  { width: 375, height: 812 },
-  { width: 1280, height: 900 },
-];
-
-type Problem = string;
-
-/**
- * axe runs inside the page, which a page without JavaScript cannot do. Without JS, the DOM the
- * visitor got is copied, scripts removed, into a helper page (same address, same CSS, same size)
- * where axe can run: what is checked is exactly what a no-JS visitor sees.
- */
-async function check(page: Page, js: boolean, name: string, problems: Problem[], helperPage: () => Promise<Page>) {
-  let target = page;
-  if (!js) {
-    // The whole document, not what has streamed in so far (toHaveURL passes as soon as it commits).
-    await page.waitForLoadState("load");
-    const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
-    const url = page.url();
-    target = await helperPage();
-    await target.setViewportSize(page.viewportSize()!);
-    await target.unrouteAll();
-    await target.route("**/*", (route) => {
-      const request = route.request();
-      if (request.isNavigationRequest() && request.url() === url) return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
-      if (request.resourceType() === "script") return route.abort();
-      return route.continue();
-    });
-    await target.goto(url);
-  }
-  {
-    // A toast fading in is measured mid-fade by color-contrast (a flake seen in CI): let every
-    // running animation settle first, as a person would see the page.
-    await target.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity), null, { timeout: 5_000 }).catch(() => {});
-    const results = await new AxeBuilder({ page: target }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-    for (const v of results.violations) {
-      problems.push(`${name}: ${v.id} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-    }
-    const { doc, view } = await target.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
-    if (doc > view) problems.push(`${name}: scrolls sideways (${doc} px > ${view} px)`);
-  }
-}
-
 
 /** Pages with a bundle are checked once hydrated; reading pages and the widget ship none. */
 async function visit(page: Page, js: boolean, path: string, problems: Problem[], helper: () => Promise<Page>, name = path) {

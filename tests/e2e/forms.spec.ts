@@ -61,3 +61,36 @@ test.describe("without JavaScript", () => {
     await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(n));
   });
 });
+
+test("«Continuar» on /checkout and the feedback form carry the honeypot: filled in or left out is refused, the page's own form goes through", async ({ page, js }) => {
+  test.skip(js, "the same posts with JavaScript on would test nothing more");
+  const offer = await roomyOffer(page);
+  await page.goto(`/ofertas/${offer.uuid}/`);
+  await acceptCookies(page);
+  await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
+  await page.goto("/checkout/");
+  await expect(page.locator('form#checkout input[name="name__confirm"]')).toBeHidden();
+
+  // page.request shares the browser's cookies: the same cart, as a bot replaying the form would.
+  const post = (path: string, form: Record<string, string>) => page.request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
+  const details = { email: "bot-o-persona@example.es", subs_agreement: "on" };
+  const forms: [string, Record<string, string>][] = [
+    ["/checkout/", details],
+    ["/feedback", { id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", comment: "Visita http://spam.example" }],
+  ];
+  for (const [path, form] of forms) {
+    for (const honeypot of [{ name__confirm: "http://spam.example" }, {}] as Record<string, string>[]) {
+      const refused = await post(path, { ...form, ...honeypot });
+      expect(refused.status(), path).toBe(400);
+      expect(await refused.text(), path).toContain("No hemos podido enviar el formulario");
+    }
+  }
+  // With the field there and empty, as the page renders it, the checkout goes on to payment…
+  const ok = await post("/checkout/", { ...details, name__confirm: "" });
+  expect(ok.status()).toBe(303);
+  expect(ok.headers().location).toMatch(/\/order\/$/);
+  // …and the feedback form reaches its own checks (an unknown id), not the honeypot's refusal.
+  expect(await (await post("/feedback", { id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", name__confirm: "" })).text()).not.toContain(
+    "No hemos podido enviar el formulario",
+  );
+});

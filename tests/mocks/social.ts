@@ -37,6 +37,8 @@ export type MockConsent = {
   nonce?: string;
   codeChallenge: string;
   redirectUri: string;
+  /** The provider's token endpoint has an outage when this code is redeemed. */
+  outage?: boolean;
 };
 
 export const mockAuthorizationCode = (consent: MockConsent) => Buffer.from(JSON.stringify(consent)).toString("base64url");
@@ -126,6 +128,7 @@ const graphError = (message: string, code = 190) => HttpResponse.json({ error: {
 function redeem(form: URLSearchParams): MockConsent | Response {
   const consent = readCode(form.get("code") ?? "");
   if (!consent) return oauthError("invalid_grant", "Malformed auth code.");
+  if (consent.outage) return new Response("<html><body>503 Service Unavailable</body></html>", { status: 503, headers: { "Content-Type": "text/html" } });
   if (form.get("redirect_uri") !== consent.redirectUri) return oauthError("redirect_uri_mismatch", "Bad Request");
   if (s256(form.get("code_verifier") ?? "") !== consent.codeChallenge) return oauthError("invalid_grant", "Invalid code verifier.");
   return consent;
@@ -184,7 +187,7 @@ export function socialHandlers(state: SocialMockState): HttpHandler[] {
         return graphError("Error validating client secret.", 1);
       }
       const consent = redeem(query);
-      if (consent instanceof Response) return graphError("Invalid verification code format.", 100);
+      if (consent instanceof Response) return consent.status === 503 ? consent : graphError("Invalid verification code format.", 100);
       return HttpResponse.json({ access_token: facebookToken(state, { email: consent.email, firstName: consent.givenName }), token_type: "bearer", expires_in: 5183944 });
     }),
     http.get(`${SOCIAL_ENDPOINTS.facebook.graph}/debug_token`, ({ request }) => {

@@ -1,0 +1,21 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { isSocialProvider } from "#lib/social";
+import { readForm } from "#app/lib/form.server";
+import { finishSocialLogin, isEnabled, relayFormPost } from "#app/lib/social-login.server";
+
+const enabledProvider = (value: string | undefined) => {
+  if (!isSocialProvider(value) || !isEnabled(value)) throw new Response("No encontrado.", { status: 404 });
+  return value;
+};
+
+/** Where the provider sends the person back (GET with ?code&state, or ?error). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  return finishSocialLogin(request, enabledProvider(params.provider));
+}
+
+/** Apple's response_mode=form_post: the same answer as a cross-site POST (see relayFormPost). */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const provider = enabledProvider(params.provider);
+  if (provider !== "apple") throw new Response("Método no permitido.", { status: 405, headers: { Allow: "GET" } });
+  return relayFormPost(provider, await readForm(request));
+}

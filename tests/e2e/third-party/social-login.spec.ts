@@ -1,0 +1,238 @@
+/**
+ * «Continuar con Google / Apple / Facebook» end to end, on the third-party server (its client ids
+ * are in playwright.config.ts). The providers' consent pages are page.route stand-ins: they show
+ * what the real ones do after the person picks an account — a way back to our callback with a
+ * code, or with an error when they cancel (Apple: a form that posts back, its form_post). The
+ * code they hand out is redeemed by the server at the providers' token endpoints, which msw
+ * answers inside that server (server-with-social-mocks.ts), checking the PKCE verifier, the
+ * redirect_uri and our secrets; the API then checks the ID token's signature, issuer, audience,
+ * expiry and nonce against the mocked key sets, or Facebook's token with the mocked Graph API.
+ */
+import { createHash } from "node:crypto";
+import type { BrowserContext, Page } from "@playwright/test";
+import { THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
+import { mockAuthorizationCode } from "#tests/mocks/social";
+import { expectLoggedInAs } from "../auth";
+import { check, test, VIEWPORTS, type Problem } from "../axe";
+import { expect, ready, roomyOffer, uniqueEmail } from "../fixtures";
+import { mockVendors } from "./mock-vendors";
+
+type Provider = "google" | "apple" | "facebook";
+const NAMES: Record<Provider, string> = { google: "Google", apple: "Apple", facebook: "Facebook" };
+const CLIENT_IDS: Record<Provider, string> = { google: THIRD_PARTY_ENV.GOOGLE_CLIENT_ID, apple: THIRD_PARTY_ENV.APPLE_CLIENT_ID, facebook: THIRD_PARTY_ENV.FACEBOOK_APP_ID };
+const AUTHORIZE: Record<Provider, RegExp> = {
+  google: /^https:\/\/accounts\.google\.com\/o\/oauth2\/v2\/auth\?/,
+  apple: /^https:\/\/appleid\.apple\.com\/auth\/authorize\?/,
+  facebook: /^https:\/\/www\.facebook\.com\/v[\d.]+\/dialog\/oauth\?/,
+};
+
+/**
+ * Who consents on the next consent page, whether the provider's token endpoint is down then, and
+ * a nonce to put in the ID token instead of the one the authorization request carried.
+ */
+type Consent = { email: string; outage?: boolean; nonce?: string };
+let consent: Consent;
+/** Every authorization request the browser made, as the provider received it. */
+let authorizations: URL[];
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+async function mockConsentPages(context: BrowserContext) {
+  await mockVendors(context);
+  for (const provider of Object.keys(AUTHORIZE) as Provider[]) {
+    await context.route(AUTHORIZE[provider], async (route) => {
+      const url = new URL(route.request().url());
+      authorizations.push(url);
+      const q = url.searchParams;
+      const back = q.get("redirect_uri")!;
+      const code = mockAuthorizationCode({
+        email: consent.email,
+        givenName: "Lucía",
+        nonce: consent.nonce ?? q.get("nonce") ?? undefined,
+        codeChallenge: q.get("code_challenge")!,
+        redirectUri: back,
+        outage: consent.outage,
+      });
+      const state = q.get("state") ?? "";
+      let body: string;
+      if (q.get("response_mode") === "form_post") {
+        const field = (name: string, value: string) => `<input type="hidden" name="${name}" value="${esc(value)}">`;
+        body =
+          `<form method="post" action="${esc(back)}">${field("code", code)}${field("state", state)}` +
+          `${field("user", JSON.stringify({ name: { firstName: "Lucía", lastName: "Martín" }, email: consent.email }))}<button>Continuar</button></form>` +
+          `<form method="post" action="${esc(back)}">${field("error", "user_cancelled_authorize")}${field("state", state)}<button>Cancelar</button></form>`;
+      } else {
+        body =
+          `<a href="${esc(`${back}?${new URLSearchParams({ code, state })}`)}">Continuar</a> ` +
+          `<a href="${esc(`${back}?${new URLSearchParams({ error: "access_denied", error_description: "Permissions error", state })}`)}">Cancelar</a>`;
+      }
+      await route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: `<!doctype html><html lang="es"><title>${provider}</title><main>${body}</main></html>` });
+    });
+  }
+}
+
+test.beforeEach(async ({ context }) => {
+  authorizations = [];
+  consent = { email: uniqueEmail("social") };
+  await mockConsentPages(context);
+});
+
+async function declineCookies(page: Page) {
+  const banner = page.getByRole("region", { name: "Tu privacidad" });
+  if (await banner.isVisible()) await banner.getByRole("button", { name: "Rechazar todo" }).click();
+  await expect(banner).toBeHidden();
+}
+
+/** From an offer page to /login through the header, then the provider's button. */
+async function startAt(page: Page, js: boolean, provider: Provider) {
+  const offer = await roomyOffer(page);
+  const start = `/ofertas/${offer.uuid}/`;
+  await page.goto(start);
+  await ready(page, js);
+  await declineCookies(page);
+  await page.getByRole("link", { name: "Entrar", exact: true }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  await ready(page, js);
+  await page.getByRole("link", { name: `Continuar con ${NAMES[provider]}` }).click();
+  await expect(page).toHaveURL(AUTHORIZE[provider]);
+  return start;
+}
+
+for (const js of [true, false]) {
+  test.describe(js ? "with JavaScript" : "without JavaScript", () => {
+    test.use({ javaScriptEnabled: js });
+
+    for (const provider of ["google", "apple", "facebook"] as Provider[]) {
+      test(`«Continuar con ${NAMES[provider]}» logs in and comes back to the page where the customer started`, async ({ page }) => {
+        const start = await startAt(page, js, provider);
+        // The authorization request: our client id, PKCE S256, a state, a nonce for OpenID
+        // Connect, and the callback on this server's public origin.
+        const asked = authorizations[0].searchParams;
+        expect(asked.get("client_id")).toBe(CLIENT_IDS[provider]);
+        expect(asked.get("response_type")).toBe("code");
+        expect(asked.get("code_challenge_method")).toBe("S256");
+        expect(asked.get("code_challenge")).toMatch(/^[\w-]{43}$/);
+        expect(asked.get("state")).toMatch(/^[\w-]{43}$/);
+        expect(asked.get("redirect_uri")).toBe(`${THIRD_PARTY_URL}/login/social/${provider}/callback`);
+        if (provider !== "facebook") expect(asked.get("nonce")).toMatch(/^[\w-]{43}$/);
+        if (provider === "apple") expect(asked.get("response_mode")).toBe("form_post");
+
+        await page.getByRole("button", { name: "Continuar" }).or(page.getByRole("link", { name: "Continuar" })).click();
+        await expect(page).toHaveURL(new RegExp(`${start}$`));
+        await expectLoggedInAs(page, consent.email);
+        await expect(page.getByText("Has iniciado sesión.").first()).toBeAttached();
+      });
+    }
+
+    test("cancelling at the provider comes back to /login with a clear message, not logged in", async ({ page }) => {
+      await startAt(page, js, "apple");
+      await page.getByRole("button", { name: "Cancelar" }).click();
+      await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
+      await expect(page.getByText("Has cancelado el inicio de sesión con Apple.", { exact: false }).first()).toBeAttached();
+      await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
+
+      await page.goto("/login");
+      await page.getByRole("link", { name: "Continuar con Google" }).click();
+      await page.getByRole("link", { name: "Cancelar" }).click();
+      await expect(page.getByText("Has cancelado el inicio de sesión con Google.", { exact: false }).first()).toBeAttached();
+    });
+
+    test("a callback whose state is not the one this browser started with is refused with a message", async ({ page }) => {
+      await startAt(page, js, "google");
+      const state = authorizations[0].searchParams.get("state")!;
+      const code = mockAuthorizationCode({ email: consent.email, codeChallenge: "x", redirectUri: "x" });
+      // An attacker's link carrying their own code and a state of their own making.
+      const response = await page.goto(`/login/social/google/callback?code=${code}&state=${state.replace(/^./, (c) => (c === "A" ? "B" : "A"))}`);
+      expect(response?.status()).toBe(200);
+      await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
+      await expect(page.getByText(/El inicio de sesión con Google ha caducado o no viene de esta web/).first()).toBeAttached();
+      await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
+      // The state is single-use: the right one, replayed after that, is refused too.
+      await page.goto(`/login/social/google/callback?code=${code}&state=${state}`);
+      await expect(page.getByText(/ha caducado o no viene de esta web/).first()).toBeAttached();
+      await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
+    });
+
+    test("an ID token minted for another login (not our nonce) is refused with a message, not logged in", async ({ page }) => {
+      consent.nonce = "the-nonce-of-an-earlier-login";
+      await startAt(page, js, "google");
+      await page.getByRole("link", { name: "Continuar" }).click();
+      await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
+      await expect(page.getByText(/Google no ha confirmado tu identidad/).first()).toBeAttached();
+      await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
+    });
+
+    test("/login with the three buttons, and with a social login's error message, has no axe violations at 375 and 1280", async ({ page, helper }) => {
+      test.setTimeout(120_000);
+      const problems: Problem[] = [];
+      for (const viewport of VIEWPORTS) {
+        await page.setViewportSize(viewport);
+        for (const path of ["/login", "/login?metodo=contrasena"]) {
+          await page.goto(path);
+          await ready(page, js);
+          await expect(page.getByRole("link", { name: /^Continuar con / })).toHaveCount(3);
+          await check(page, js, `${path} at ${viewport.width}`, problems, helper);
+        }
+        await page.getByRole("link", { name: "Continuar con Google" }).click();
+        await page.getByRole("link", { name: "Cancelar" }).click();
+        await expect(page.getByText(/Has cancelado el inicio de sesión con Google/).first()).toBeAttached();
+        await check(page, js, `/login after a cancelled login at ${viewport.width}`, problems, helper);
+      }
+      expect(problems, problems.join("\n")).toEqual([]);
+    });
+
+    test("the provider's token endpoint being down is a clear message on /login, never a 500", async ({ page }) => {
+      consent.outage = true;
+      await startAt(page, js, "facebook");
+      await page.getByRole("link", { name: "Continuar" }).click();
+      await expect(page).toHaveURL(/\/login\?redirectTo=/);
+      await expect(page.getByText(/No hemos podido comprobar tu cuenta con Facebook ahora mismo/).first()).toBeAttached();
+    });
+  });
+}
+
+test("the buttons are only where the provider is configured: the shop without client ids shows none and answers 404", async ({ page }) => {
+  const plain = `http://localhost:${Number(new URL(THIRD_PARTY_URL).port) - 1}`;
+  await page.goto(`${plain}/login`);
+  await expect(page.getByRole("heading", { name: "Entrar", level: 1 })).toBeVisible();
+  await expect(page.getByRole("link", { name: /Continuar con/ })).toHaveCount(0);
+  for (const provider of ["google", "apple", "facebook"]) {
+    expect((await page.request.get(`${plain}/login/social/${provider}`, { maxRedirects: 0 })).status()).toBe(404);
+    expect((await page.request.post(`${plain}/api/v0/auth/jwt/${provider}/`, { data: { id_token: "x".repeat(40) } })).status()).toBe(404);
+  }
+  await page.goto("/login");
+  await expect(page.getByRole("link", { name: /Continuar con/ })).toHaveCount(3);
+});
+
+test("the PKCE verifier never reaches the browser: no cookie holds a value whose S256 is the code_challenge", async ({ page, context }) => {
+  await startAt(page, false, "google");
+  const challenge = authorizations[0].searchParams.get("code_challenge")!;
+  const cookies = await context.cookies();
+  expect(cookies.map((c) => c.name)).toContain("__session");
+  const seen: string[] = [];
+  for (const { value } of cookies) {
+    // A Remix cookie is base64(JSON) + "." + signature, URL-encoded.
+    const raw = decodeURIComponent(value);
+    const decoded = Buffer.from(raw.includes(".") ? raw.slice(0, raw.lastIndexOf(".")) : raw, "base64").toString("utf8");
+    for (const text of [raw, decoded]) seen.push(...(text.match(/[\w-]{43,128}/g) ?? []));
+  }
+  // The state is in the session cookie (it must be, to be checked); the verifier is not.
+  expect(seen).toContain(authorizations[0].searchParams.get("state"));
+  expect(seen.filter((s) => createHash("sha256").update(s).digest("base64url") === challenge)).toEqual([]);
+});
+
+test("after logging in the customer lands only on a path of this shop, whatever redirectTo said", async ({ page }) => {
+  for (const target of ["//evil.example/robar", "https://evil.example/robar", "/\\evil.example"]) {
+    await page.context().clearCookies();
+    consent = { email: uniqueEmail("social-redirect") };
+    // A crafted link to the start of the flow (the /login page itself would already have cleaned it).
+    await page.goto("/login");
+    const button = page.getByRole("link", { name: "Continuar con Facebook" });
+    await button.evaluate((a, href) => a.setAttribute("href", href), `/login/social/facebook?${new URLSearchParams({ redirectTo: target })}`);
+    await button.click();
+    await expect(page).toHaveURL(AUTHORIZE.facebook);
+    await page.getByRole("link", { name: "Continuar" }).click();
+    await expect(page).toHaveURL(`${THIRD_PARTY_URL}/`);
+    await expectLoggedInAs(page, consent.email);
+  }
+});
