@@ -1,5 +1,5 @@
 import { vitePlugin as remix } from "@remix-run/dev";
-import { defineConfig } from "vite";
+import { defineConfig, type Rollup } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
 import { bundleStats, thirdPartyEntry } from "./scripts/vite-plugins";
 
@@ -11,7 +11,40 @@ declare module "@remix-run/node" {
 
 const isVitest = Boolean(process.env.VITEST);
 
-export default defineConfig({
+/**
+ * The browser's chunks: our own modules that the layout (app/root.tsx) imports, directly or not,
+ * go into one "layout" chunk, since every page loads all of them anyway. Left to itself Rollup
+ * made a file of each (icons, regions, prices, the consent banner…): 22 requests for the home
+ * page, and a phone on a slow network pays a round trip for each of them before the first paint.
+ * Only static imports are followed: what a page loads later (after consent, say) stays apart.
+ * The offer card's family gets a chunk of its own for the listing pages.
+ */
+function layoutChunk(): Rollup.GetManualChunk {
+  let layout: Set<string> | undefined;
+  const isOwn = (id: string) => !id.includes("/node_modules/") && !/\/app\/(root\.tsx|routes\/)/.test(id);
+  return (id, { getModuleIds, getModuleInfo }) => {
+    if (!layout) {
+      layout = new Set();
+      const root = [...getModuleIds()].find((m) => m.endsWith("/app/root.tsx"));
+      const queue = root ? [...(getModuleInfo(root)?.importedIds ?? [])] : [];
+      while (queue.length) {
+        const next = queue.pop()!;
+        if (layout.has(next) || !isOwn(next)) continue;
+        layout.add(next);
+        queue.push(...(getModuleInfo(next)?.importedIds ?? []));
+      }
+    }
+    // seo.ts builds nearly every route's meta: with the layout rather than a file of its own.
+    if (layout.has(id) || /\/app\/lib\/seo\.ts$/.test(id)) return "layout";
+    // The offer card and its parts, shared by every listing page: one file rather than six.
+    if (/\/app\/(components\/(offer-[\w-]+|price|stars)|lib\/offer-card)\.tsx?$/.test(id)) return "cards";
+    // conform, zod and our form parts, shared by every page with a form (login, checkout, account…).
+    if (/\/node_modules\/(@conform-to\/|zod\/)|\/(app\/components\/(form-field|honeypot)|lib\/(zod-es|email))\.tsx?$/.test(id)) return "forms";
+    return undefined;
+  };
+}
+
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     // Vitest renders components itself; the Remix plugin would try to build routes.
     !isVitest &&
@@ -34,6 +67,7 @@ export default defineConfig({
   build: {
     // Small assets inline only when tiny; everything else is hashed under /assets and cached forever.
     assetsInlineLimit: 1024,
+    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: layoutChunk() } },
   },
   test: {
     projects: [
@@ -58,4 +92,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

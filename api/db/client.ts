@@ -1,7 +1,4 @@
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -46,6 +43,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // numeric stays a string ("12.50"), which is the API's money format.
     return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
   }
+  // Loaded only when used: the WASM build is tens of MB a PostgreSQL-backed process never needs.
+  const { PGlite } = await import("@electric-sql/pglite");
+  const extensions = await pgliteExtensions();
   if (!options.dataDir || options.dataDir === "memory://") return openPglite(new PGlite({ extensions }));
   // Its own subfolder: initdb wants an empty directory, and DATA_DIR also holds the dev secret.
   const target = path.join(options.dataDir, "pglite");
@@ -68,9 +68,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 }
 
 // Search needs unaccent and pg_trgm (migration 0006); PGlite bundles them as loadable contrib.
-const extensions = { pg_trgm, unaccent };
+async function pgliteExtensions() {
+  const [{ pg_trgm }, { unaccent }] = await Promise.all([import("@electric-sql/pglite/contrib/pg_trgm"), import("@electric-sql/pglite/contrib/unaccent")]);
+  return { pg_trgm, unaccent };
+}
 
 async function openPglite(client: PGlite): Promise<DatabaseHandle> {
+  const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   await client.waitReady;
   return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
 }

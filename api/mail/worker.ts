@@ -1,7 +1,6 @@
 import type { Config } from "#lib/config.server";
 import type { Database } from "#api/db/client";
 import { mailOrigin, PermanentMailError, type MessageRenderer } from "./context";
-import { messages as registry } from "./messages";
 import { claimDue, failAbandoned, markFailed, markSent, markSkipped } from "./outbox";
 import { createMailTransport, type MailTransport } from "./transport";
 
@@ -38,7 +37,7 @@ function describe(error: unknown): string {
 
 /** One pass: claim what is due, render each message, send it, record the outcome. */
 export async function deliverDue(db: Database, options: DeliverOptions): Promise<DeliverResult> {
-  const { transport, config, messages = registry, backoff = defaultBackoff, maxAttempts = MAX_ATTEMPTS, batch = 20, leaseMs = 5 * 60_000 } = options;
+  const { transport, config, backoff = defaultBackoff, maxAttempts = MAX_ATTEMPTS, batch = 20, leaseMs = 5 * 60_000 } = options;
   const log = options.log ?? ((line: string) => console.error(line));
   const result: DeliverResult = { sent: 0, retrying: 0, failed: 0, skipped: 0 };
   const abandoned = await failAbandoned(db);
@@ -47,6 +46,10 @@ export async function deliverDue(db: Database, options: DeliverOptions): Promise
   const origin = mailOrigin(config);
 
   const rows = await claimDue(db, { limit: batch, leaseMs });
+  if (rows.length === 0) return result;
+  // The templates (React Email, ~100 MB resident) load with the first mail there is to send, so a
+  // server that sends none, or has not yet, does not carry them.
+  const messages = options.messages ?? (await import("./messages")).messages;
   for (const row of rows) {
     try {
       const render = messages[row.kind];

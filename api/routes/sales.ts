@@ -15,7 +15,6 @@ import { captureSale, checkPromoCode, countUnknownPromoCodes, createSale, findTr
 import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
 import { verifyPurchase } from "#lib/signatures.server";
-import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { sandboxRouter } from "#api/routes/sandbox";
 import { publicOrigin } from "#api/hosts";
 import { getUser } from "#api/auth/context";
@@ -137,6 +136,8 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     "/sales/purchase/:id/vouchers.pdf",
     handle(async (req, res) => {
       const purchase = await signedPurchase(req);
+      // pdf-lib and qrcode load with the first voucher asked for, not with every process.
+      const { buildVoucherPdf } = await import("#api/coupons/voucher-pdf");
       const pdf = await buildVoucherPdf(purchase, { origin: publicOrigin(req, config) });
       res.set({
         "Content-Type": "application/pdf",

@@ -1,6 +1,5 @@
 import type { Config } from "#lib/config.server";
 import type { Executor } from "#api/db/client";
-import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { mailOrigin } from "#api/mail/context";
 import { purchaseOf } from "#api/services/sales";
 
@@ -9,7 +8,8 @@ import { purchaseOf } from "#api/services/sales";
  * over the same purchase), narrowed to that coupon.
  */
 export async function voucherPdfFor(db: Executor, config: Config, coupon: { code: string; sale_id: string }): Promise<Uint8Array> {
-  const purchase = await purchaseOf(db, coupon.sale_id);
+  // pdf-lib and qrcode (~45 MB resident) load with the first voucher asked for.
+  const [{ buildVoucherPdf }, purchase] = await Promise.all([import("#api/coupons/voucher-pdf"), purchaseOf(db, coupon.sale_id)]);
   const items = purchase.items
     .filter((item) => item.coupons.includes(coupon.code))
     .map((item) => ({ ...item, coupons: [coupon.code] }));

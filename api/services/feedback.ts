@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import { query, type Executor } from "#api/db/client";
 import { HttpError } from "#api/http";
 import { queueMail } from "#api/mail/outbox";
-import { MIN_RATINGS_SHOWN, type Feedback } from "#lib/schemas/feedback";
-import type { OfferRating } from "#lib/schemas/offer";
+import type { Feedback } from "#lib/schemas/feedback";
 
 export const DEFAULT_FEEDBACK_DELAY_DAYS = 3;
 
@@ -93,16 +92,3 @@ export async function getFeedback(db: Executor, id: string): Promise<FeedbackAns
   return answer(row);
 }
 
-/**
- * Average stars per offer, for offers with at least MIN_RATINGS_SHOWN ratings (fewer says little).
- * Every stored rating is a verified buyer's: submitFeedback refuses anyone else.
- */
-export async function offerRatings(db: Executor, offerIds: string[]): Promise<Map<string, OfferRating>> {
-  if (offerIds.length === 0) return new Map();
-  const ids = sql.join(offerIds.map((id) => sql`${id}::uuid`), sql`, `);
-  const rows = await query<{ offer_id: string; average: string | number; count: number }>(db, sql`
-    SELECT offer_id, round(avg(stars)::numeric, 1) AS average, count(*)::int AS count
-    FROM offer_feedback WHERE offer_id IN (${ids})
-    GROUP BY offer_id HAVING count(*) >= ${MIN_RATINGS_SHOWN}`);
-  return new Map(rows.map((r) => [r.offer_id, { average: Number(r.average), count: Number(r.count) }]));
-}

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { query, type Executor } from "#api/db/client";
 import { offerImages, offers } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
@@ -38,6 +38,8 @@ export async function renderImage(input: Uint8Array, kind: "photo" | "logo"): Pr
   if (input.length > MAX_IMAGE_BYTES) throw new HttpError(413, "La imagen pesa más de 5 MB. Redúcela y vuelve a subirla.");
   const format = sniff(input);
   if (!format) throw new HttpError(400, "El archivo no es una imagen JPEG, PNG o WebP.");
+  // sharp (libvips) loads with the first upload: most processes never resize a picture.
+  const sharp: typeof Sharp = (await import("sharp")).default;
   let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" }).metadata();

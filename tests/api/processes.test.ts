@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { openDatabase, query, type DatabaseHandle } from "#api/db/client";
 import { sales } from "#api/db/schema";
+import { claimDueEvents } from "#api/analytics/outbox";
 import { createLimits, limiterStoreFor, memoryStore, postgresStore } from "#api/rate-limit";
 import { sweepExpiredReservations } from "#api/services/sales";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
@@ -60,5 +61,25 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
     const swept = await Promise.all([...others, ...others].map((o) => sweepExpiredReservations(o.db)));
     expect(swept.reduce((a, b) => a + b, 0)).toBe(6);
     expect(await available(api, option.uuid)).toBe(20);
+  });
+
+  it("two processes delivering the analytics outbox claim each event once", async () => {
+    await api.db.execute(sql`
+      INSERT INTO analytics_outbox (dedupe_key, event)
+      SELECT 'procesos:' || g, jsonb_build_object('event_type', 'Purchase', 'insert_id', 'procesos:' || g)
+      FROM generate_series(1, 40) AS g`);
+    const claimed: string[] = [];
+    // Both pools claim small batches at the same moment until nothing is left, as two servers'
+    // delivery timers would; a row claimed twice would be an event sent twice.
+    for (let round = 0; round < 40; round++) {
+      const batches = await Promise.all([...others, ...others].map((o) => claimDueEvents(o.db, { limit: 3, leaseMs: 60_000 })));
+      const ids = batches.flat().map((r) => r.id);
+      if (ids.length === 0) break;
+      claimed.push(...ids);
+    }
+    expect(claimed).toHaveLength(40);
+    expect(new Set(claimed).size).toBe(40);
+    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM analytics_outbox WHERE status = 'sending' AND attempts = 1`);
+    expect(Number(row.n)).toBe(40);
   });
 });

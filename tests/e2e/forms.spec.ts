@@ -1,4 +1,4 @@
-import { acceptCookies, expect, roomyOffer, test, type OfferSummary } from "./fixtures";
+import { acceptCookies, addToCart, expect, openCheckout, roomyOffer, test, type OfferSummary } from "./fixtures";
 
 test.describe("without JavaScript", () => {
   test.use({ viewport: { width: 375, height: 812 } });
@@ -64,11 +64,8 @@ test.describe("without JavaScript", () => {
 
 test("«Continuar» on /checkout and the feedback form carry the honeypot: filled in or left out is refused, the page's own form goes through", async ({ page, js }) => {
   test.skip(js, "the same posts with JavaScript on would test nothing more");
-  const offer = await roomyOffer(page);
-  await page.goto(`/ofertas/${offer.uuid}/`);
-  await acceptCookies(page);
-  await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
-  await page.goto("/checkout/");
+  await addToCart(page, js, await roomyOffer(page), 1);
+  await openCheckout(page, js);
   await expect(page.locator('form#checkout input[name="name__confirm"]')).toBeHidden();
 
   // page.request shares the browser's cookies: the same cart, as a bot replaying the form would.
