@@ -3,8 +3,8 @@ import type { ConsentCategory, ConsentChoice } from "#lib/consent";
 
 /**
  * Labels and one-line summaries. Kept here, not in lib/consent.ts: the banner is in every page's
- * JavaScript, and importing that module would make it a chunk of its own (and bring the dynamic
- * import preload helper with the tracking chunk that shares it).
+ * JavaScript, and that module's rules (cookies per tool, replay exclusions) are only for the server
+ * and the consented tools' script.
  */
 export const CONSENT_CATEGORIES: { id: ConsentCategory; label: string; summary: string }[] = [
   { id: "necessary", label: "Necesarias", summary: "Carrito, región, esta elección, el pago y el antispam." },
