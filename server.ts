@@ -4,7 +4,7 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
 import { superviseWorkers } from "#lib/cluster.server";
-import { ConfigError, loadConfig } from "#lib/config.server";
+import { loadConfigOrExit } from "#lib/config.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
 import { DataDirInUseError, registerControlCommand } from "#api/control";
@@ -18,16 +18,7 @@ import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server"
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 import { precompressed } from "#app/lib/static-files.server";
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   if (config.DATABASE_URL) {

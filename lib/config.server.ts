@@ -185,3 +185,16 @@ function devSecret(dataDir: string): string {
   renameSync(scratch, file);
   return secret;
 }
+
+/** For commands (the server, scripts): a wrong setting is its message and exit code 1, no stack trace. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -6,7 +6,7 @@
  * - Embedded PGlite: the database has one owner. A running server on this DATA_DIR is asked to do
  *   it through its control socket (api/control.ts); with no server, this opens the database itself.
  */
-import { ConfigError, loadConfig } from "#lib/config.server";
+import { loadConfigOrExit } from "#lib/config.server";
 import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { queueDigestNow } from "#api/mail/digest";
@@ -14,16 +14,7 @@ import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";
 import { askOwnerToQueueDigest } from "#api/mail/digest-command";
 
-let config;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-    process.exit(1);
-  }
-  throw error;
-}
+const config = loadConfigOrExit();
 
 if (!config.DATABASE_URL) {
   const answer = await askOwnerToQueueDigest(config.dataDir);

@@ -1,5 +1,5 @@
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
-import { normalizeEmail } from "#lib/accounts";
+import { normalizeEmail, type AccountUser } from "#lib/accounts";
 import type { Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 
@@ -16,7 +16,7 @@ export async function findUser(db: Executor, id: string): Promise<UserRow | null
 }
 
 /** djoser's user shape. */
-export function userAnswer(user: UserRow) {
+export function userAnswer(user: UserRow): AccountUser {
   return {
     id: user.id,
     email: user.email,

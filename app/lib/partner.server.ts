@@ -1,4 +1,5 @@
 import { redirect } from "@remix-run/node";
+import type { AccountUser } from "#lib/accounts";
 import type { Role } from "#lib/roles";
 import type {
   CouponView,
@@ -8,7 +9,6 @@ import type {
   PartnerOffer,
   PartnerSales,
   PromoCodeRecord,
-  UserRecord,
 } from "#lib/schemas/partner-api";
 import { api, ApiError, apiFile } from "./api.server";
 import { viewer } from "./auth.server";
@@ -69,7 +69,7 @@ export const partnerApi = (request: Request) => ({
   createPromoCode: (body: unknown) => api<PromoCodeRecord>("/promocodes/", { method: "POST", body, request }),
   updatePromoCode: (id: string, body: unknown) => api<PromoCodeRecord>(`/promocodes/${id}/`, { method: "PUT", body, request }),
   deletePromoCode: (id: string) => api<null>(`/promocodes/${id}/`, { method: "DELETE", request }),
-  users: (query: Query = {}) => api<{ results: UserRecord[] }>("/users/", { request, query }),
+  users: (query: Query = {}) => api<{ results: AccountUser[] }>("/users/", { request, query }),
   deleteUser: (id: string) => api<null>(`/users/${id}/`, { method: "DELETE", request }),
   leads: () => api<{ results: PartnerLeadRecord[] }>("/partner-leads/", { request }),
   refundRequired: () => api<{ results: RefundSale[] }>("/sales/refund_required/", { request }),

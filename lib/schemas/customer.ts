@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MAX_CART_ITEMS, type Cart } from "#lib/cart";
 import { DISCOUNT_TYPES } from "#lib/prices";
-import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#lib/schemas/order";
+import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, type PurchasedItem } from "#lib/schemas/order";
 
 /**
  * The customer's cart on the server (GET /customer/cart/, POST /customer/cart/update/): the same
@@ -44,16 +44,7 @@ export const COUPON_STATE_LABELS: Record<CouponState, string> = {
 };
 
 export type PurchaseCoupon = { uuid: string; code: string; state: CouponState };
-export type PurchaseLine = {
-  offer_uuid: string;
-  title: string;
-  option_title: string;
-  quantity: number;
-  paid_unit_price: string;
-  for_present: boolean;
-  valid_until: string | null;
-  coupons: PurchaseCoupon[];
-};
+export type PurchaseLine = PurchasedItem & { coupons: PurchaseCoupon[] };
 /** GET /customer/purchases/: one sale of the customer. */
 export type CustomerPurchase = {
   sale_id: string;

@@ -71,6 +71,17 @@ export type PaymentAnswer = {
   payment: { sale_id: string; transaction_id: string; provider: string; flow: "hosted" | "redirect"; redirect_url: string; provider_ref: string | null };
 };
 
+/** One bought line as every purchase answer gives it (a sale, the customer's history). */
+export type PurchasedItem = {
+  offer_uuid: string;
+  title: string;
+  option_title: string;
+  quantity: number;
+  paid_unit_price: string;
+  for_present: boolean;
+  valid_until: string | null;
+};
+
 export type Purchase = {
   sale_id: string;
   status: string;
@@ -78,18 +89,11 @@ export type Purchase = {
   total: string;
   currency: string;
   paid_at: string | null;
-  items: {
-    offer_uuid: string;
-    title: string;
-    option_title: string;
-    quantity: number;
-    paid_unit_price: string;
-    for_present: boolean;
+  items: (PurchasedItem & {
     coupons: string[];
     /** Where and when the coupons are used, as printed on the voucher. */
     address: string;
     conditions: string;
     valid_from: string | null;
-    valid_until: string | null;
-  }[];
+  })[];
 };

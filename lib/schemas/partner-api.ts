@@ -112,13 +112,3 @@ export type PartnerLeadRecord = {
   created_at: string;
 };
 
-export type UserRecord = {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: string;
-  is_active: boolean;
-  email_verified: boolean;
-  date_joined: string;
-};
