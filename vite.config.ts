@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type Rollup } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { bundleStats, thirdPartyEntry } from "./scripts/vite-plugins";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -58,6 +59,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         },
       }),
     tsconfigPaths(),
+    // What each browser chunk is made of, for the bench's per-page attribution (issue 12).
+    !isVitest && bundleStats(import.meta.dirname),
+    // Analytics, replay, tag manager and map: loaded only by the script tag the server adds after consent.
+    !isVitest && thirdPartyEntry(import.meta.dirname),
   ],
   build: {
     // Small assets inline only when tiny; everything else is hashed under /assets and cached forever.

@@ -7,8 +7,23 @@ import { renderToPipeableStream } from "react-dom/server";
 import { documentCacheControl } from "#app/lib/cache-control.server";
 import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
+import type { ClientIntegrations } from "#lib/tracking";
+import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
 const ABORT_DELAY = 5_000;
+
+/**
+ * The consented tools' script tag (issue 12), or "" when no configured tool's category is accepted.
+ * It is written after React's document, outside React's tree: no page's JavaScript carries a byte
+ * of it (a tag rendered by root.tsx would put its condition in every page's bundle), and React 18
+ * leaves extra trailing nodes of <body> alone when it hydrates, as it does with its own streamed
+ * scripts that follow </html>. The parser puts it at the end of <body>.
+ */
+function thirdPartyTag(remixContext: EntryContext, nonce: string): string {
+  const root = remixContext.staticHandlerContext.loaderData.root as { integrations?: ClientIntegrations | null } | undefined;
+  if (!root?.integrations) return "";
+  return `<script type="module" src="${thirdPartySrc}"${nonce ? ` nonce="${nonce}"` : ""} async></script>`;
+}
 export const streamTimeout = ABORT_DELAY;
 
 /**
@@ -32,6 +47,10 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
  */
 class FlushCoalescer extends Transform {
   private pending: Buffer[] = [];
+  /** @param tail written after React's last byte (the consented tools' script tag, or ""). */
+  constructor(private readonly tail = "") {
+    super();
+  }
   _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
     this.pending.push(chunk);
     callback();
@@ -43,6 +62,7 @@ class FlushCoalescer extends Transform {
   }
   _flush(callback: TransformCallback) {
     this.flush();
+    if (this.tail) this.push(this.tail);
     callback();
   }
 }
@@ -77,7 +97,7 @@ export default function handleRequest(
         nonce,
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
-          const body = new FlushCoalescer();
+          const body = new FlushCoalescer(thirdPartyTag(remixContext, nonce));
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

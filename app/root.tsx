@@ -30,7 +30,6 @@ import { SearchButton } from "#app/components/search-dialog";
 import { Toasts } from "#app/components/toasts";
 import { getCart } from "#app/lib/cart.server";
 import { checkoutLines } from "#app/lib/checkout-lines.server";
-import { ThirdParty } from "#app/components/third-party";
 import { getConsent } from "#app/lib/consent.server";
 import { clientIntegrations } from "#app/lib/tracking.server";
 import { config } from "#app/lib/env.server";
@@ -73,7 +72,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const toasts = takeToasts(session);
   const favoriteIdsPromise = favoriteIds(request, session);
   const integrations = clientIntegrations(consent);
-  const events = integrations ? takeEvents(session) : [];
+  // Read by the consented tools' script (added by entry.server.tsx), never by the app's own code.
+  const events = integrations?.analytics || integrations?.gtm ? takeEvents(session) : [];
   // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
   const joined = cart.items.length ? await checkoutLines(cart).catch(() => ({ lines: [], totalCents: 0 })) : { lines: [], totalCents: 0 };
   const lines: CartLine[] = joined.lines.flatMap((l) =>
@@ -261,7 +261,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </main>
             {data.contacts ? <Footer {...data.contacts} /> : null}
             {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
-            <ThirdParty integrations={data.integrations} events={data.events} />
           </>
         )}
         {noScripts ? null : (

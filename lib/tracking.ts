@@ -22,6 +22,8 @@ export const dataLayerName = (name: FunnelEventName) => name.toLowerCase().repla
 export type ClientIntegrations = {
   analytics: { apiKey: string; replaySampleRate: number; debug: boolean } | null;
   gtm: { id: string } | null;
+  /** The interactive offer map (its tiles come with the offer's own data). */
+  maps: boolean;
 };
 
 /** Spec section 9's analytics settings, in one place for the client and its tests. */

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
 const OUTPUT = "build/server/index.js";
-const SOURCES = ["app", "lib", "public", "vite.config.ts", "package.json", "tsconfig.json"];
+const SOURCES = ["app", "lib", "public", "vite.config.ts", "scripts/vite-plugins.ts", "package.json", "tsconfig.json"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -10,7 +10,9 @@ const ORGANIZATIONS = 2_000;
 /**
  * A large, deterministic catalogue for measuring (npm run seed:large, the bench, CI's plan check).
  * Offer g copies the words, pictures and price options of demo offer (g·7 mod 60) into province
- * g mod 50, so titles are real shop titles, every category and province appears, and the same
+ * (g + g div 60) mod 50 (the shift puts every demo offer in every province, so a category in a
+ * region holds hundreds of offers, as in a real shop; g mod 50 alone left some pairs with one), so
+ * titles are real shop titles, every category and province appears, and the same
  * count always gives the same rows (ids are md5 of the number). Everything is generated inside the
  * database with generate_series: no rows travel from Node, which keeps 100,000 offers to seconds.
  * Running it again tops the catalogue up to the number asked (existing rows are kept).
@@ -42,7 +44,7 @@ export async function seedLarge(db: Database, total: number, log: (line: string)
                1000 + (g * 7919) % 100000, timestamptz '2026-01-01 00:00:00+00' - g * interval '1 minute'
         FROM generate_series(${from}::int, ${to}::int) AS g
         JOIN offers t ON t.id = (${sql.param(templates)}::uuid[])[1 + (g * 7) % ${templates.length}]
-        CROSS JOIN LATERAL (SELECT (${sql.param(provinces)}::text[])[1 + g % ${provinces.length}] AS name) p
+        CROSS JOIN LATERAL (SELECT (${sql.param(provinces)}::text[])[1 + (g + g / ${templates.length}) % ${provinces.length}] AS name) p
         ON CONFLICT (id) DO NOTHING`);
       await tx.execute(sql`
         INSERT INTO offer_images (offer_id, image_url, cover, logo, width, height, alt, position)

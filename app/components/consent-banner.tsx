@@ -1,11 +1,10 @@
-import { Form, useFetcher, useLocation } from "@remix-run/react";
+import { Form, useLocation } from "@remix-run/react";
 import type { ConsentCategory, ConsentChoice } from "#lib/consent";
-import { EnhancedInput } from "#app/components/enhanced-input";
 
 /**
  * Labels and one-line summaries. Kept here, not in lib/consent.ts: the banner is in every page's
- * JavaScript, and importing that module would make it a chunk of its own (and bring the dynamic
- * import preload helper with the tracking chunk that shares it).
+ * JavaScript, and that module's rules (cookies per tool, replay exclusions) are only for the server
+ * and the consented tools' script.
  */
 export const CONSENT_CATEGORIES: { id: ConsentCategory; label: string; summary: string }[] = [
   { id: "necessary", label: "Necesarias", summary: "Carrito, región, esta elección, el pago y el antispam." },
@@ -56,13 +55,13 @@ function AllOrNothing() {
 }
 
 /**
- * The first-visit banner. One plain form: without JavaScript each button posts and comes back
- * here; «Configurar» is a <details>, so the switches open without JavaScript too.
+ * The first-visit banner. One plain form, and with JavaScript too the choice reloads the page
+ * (reloadDocument): the server adds the consented tools' script to a document only when their
+ * category is accepted, so no page's JavaScript has to carry a way to start them in place.
+ * «Configurar» is a <details>, so the switches open without JavaScript too.
  */
 export function ConsentBanner() {
-  const fetcher = useFetcher();
   const location = useLocation();
-  if (fetcher.formData) return null; // optimistic: the choice is being saved
   return (
     <section className="consent" aria-labelledby="consent-title">
       <h2 id="consent-title" className="consent-title">
@@ -73,9 +72,8 @@ export function ConsentBanner() {
         Puedes cambiar tu elección cuando quieras en «Configurar cookies», al pie de cada página.{" "}
         <a href="/cookie-policy">Política de cookies</a>
       </p>
-      <fetcher.Form method="post" action="/consent" className="consent-form">
+      <Form method="post" action="/consent" reloadDocument className="consent-form">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
-        <EnhancedInput />
         <details className="consent-settings">
           <summary className="btn btn-secondary">Configurar</summary>
           <CategorySwitches choice={null} />
@@ -84,7 +82,7 @@ export function ConsentBanner() {
           </button>
         </details>
         <AllOrNothing />
-      </fetcher.Form>
+      </Form>
     </section>
   );
 }
@@ -92,7 +90,7 @@ export function ConsentBanner() {
 /** The «Configurar cookies» page: the same choice, at any time, with the current one shown. */
 export function ConsentSettings({ choice, redirectTo, details }: { choice: ConsentChoice | null; redirectTo: string; details: Record<ConsentCategory, string> }) {
   return (
-    <Form method="post" action="/consent" className="consent-page-form">
+    <Form method="post" action="/consent" reloadDocument className="consent-page-form">
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <CategorySwitches choice={choice} details={details} />
       <div className="consent-page-actions">

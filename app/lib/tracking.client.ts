@@ -1,7 +1,8 @@
 /**
- * Analytics, session replay and the tag manager. This module is only ever reached through a
- * dynamic import() made after consent (components/third-party.tsx), so none of it, nor any
- * vendor code, is in a page's first-load JavaScript.
+ * Analytics, session replay and the tag manager. Only the consented tools' entry
+ * (third-party.client.ts) imports this module, and the server adds that entry's script tag to a
+ * document only after consent: none of it, nor any vendor code, is in a page's first-load
+ * JavaScript.
  */
 import type { EnrichmentPlugin, Event } from "@amplitude/analytics-core";
 import type { SessionReplayPlugin } from "@amplitude/plugin-session-replay-browser";
@@ -164,14 +165,35 @@ function pageEvents(ctx: PageContext): FunnelEvent[] {
   return [];
 }
 
+let deviceId: string | null = null;
+
+/**
+ * The payment form («Pagar», posting to /order/) carries the browser's device id, so the server's
+ * purchase event joins this session. Added here rather than rendered by the page, so the page's
+ * own code knows nothing of analytics; React leaves an extra last child of a form alone.
+ */
+export function fillDeviceId() {
+  if (!deviceId) return;
+  for (const form of document.querySelectorAll<HTMLFormElement>("form[method=post]")) {
+    if (new URL(form.action, window.location.href).pathname.replace(/\/$/, "") !== "/order") continue;
+    let input = form.querySelector<HTMLInputElement>("input[name=analytics_device_id]");
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = "analytics_device_id";
+      form.append(input);
+    }
+    input.value = deviceId;
+  }
+}
+
 export async function onPage(ctx: PageContext) {
   const { analytics, gtm } = ctx.integrations;
   if (gtm) loadGtm(gtm.id);
   const client = analytics ? await loadAmplitude(analytics) : null;
   if (client && analytics) void syncReplay(client, analytics, ctx.pathname);
-  // The payment form carries the device id, so the server's purchase event joins this session.
-  const deviceId = client?.getDeviceId();
-  if (deviceId) document.querySelectorAll<HTMLInputElement>("input[name=analytics_device_id]").forEach((input) => (input.value = deviceId));
+  deviceId = client?.getDeviceId() ?? null;
+  fillDeviceId();
   // What happened before this page (the action that led here) comes first, then the page.
   for (const event of [...ctx.events, ...pageEvents(ctx)]) {
     if (sent.has(event.id)) continue;

@@ -11,7 +11,13 @@ export function clientIntegrations(choice: ConsentChoice | null): ClientIntegrat
     ? { apiKey: c.ANALYTICS_API_KEY, replaySampleRate: c.SESSION_REPLAY_SAMPLE_RATE, debug: !c.isProduction }
     : null;
   const gtm = isGranted(choice, "marketing") && c.GTM_ID ? { id: c.GTM_ID } : null;
-  return analytics || gtm ? { analytics, gtm } : null;
+  const maps = isGranted(choice, "marketing") && Boolean(c.MAPS_TILES_URL);
+  return analytics || gtm || maps ? { analytics, gtm, maps } : null;
+}
+
+/** Whether a tool that receives funnel events (analytics, the tag manager) is on. */
+function funnelOn(integrations: ClientIntegrations | null): boolean {
+  return Boolean(integrations?.analytics || integrations?.gtm);
 }
 
 /**
@@ -21,7 +27,7 @@ export function clientIntegrations(choice: ConsentChoice | null): ClientIntegrat
 export async function funnelEvents(request: Request, events: ({ name: FunnelEventName; properties?: EventProperties } | null | undefined)[]): Promise<FunnelEvent[]> {
   const wanted = events.filter((e): e is { name: FunnelEventName; properties?: EventProperties } => Boolean(e));
   if (wanted.length === 0) return [];
-  if (!clientIntegrations(await getConsent(request))) return [];
+  if (!funnelOn(clientIntegrations(await getConsent(request)))) return [];
   return wanted.map((e) => ({ id: randomUUID().slice(0, 13), name: e.name, properties: scrubProperties(e.properties ?? {}) }));
 }
 

@@ -6,13 +6,9 @@ import { ConsentFormSchema, grantedBy } from "#lib/schemas/consent";
 import { ConsentSettings } from "#app/components/consent-banner";
 import { consentHeaders, getConsent } from "#app/lib/consent.server";
 import { backTo, safeRedirect } from "#app/lib/redirect";
-import { ENHANCED_FIELD, finish } from "#app/lib/respond.server";
+import { finish } from "#app/lib/respond.server";
 import { seo } from "#app/lib/seo";
 import { readForm } from "#app/lib/form.server";
-import { toastOnFailure } from "#app/lib/fetcher-failure";
-
-/** With JS a failed post is a toast, never an error page. */
-export const clientAction = toastOnFailure;
 
 /** What each category covers, in full: on this page only, not in every page's JavaScript. */
 const DETAILS = {
@@ -49,16 +45,14 @@ export async function action({ request }: ActionFunctionArgs) {
   const before = stale ? makeChoice({ analytics: true, marketing: true }) : await getConsent(request);
   const after = makeChoice(grantedBy(parsed.data));
   const headers = await consentHeaders(request, before, after);
-  // A withdrawn tool may already be running in this page: a full page load is the only way to be
-  // sure none of its code stays in memory, with or without JavaScript.
+  // The consent forms post as documents (reloadDocument), so the next page is a full load: the
+  // tools just accepted start from the script tag the server adds, and a withdrawn tool that was
+  // running keeps none of its code in memory.
   if (withdrawn(before, after).length) {
     headers.set("Location", to);
     return redirectDocument(to, { status: 303, headers });
   }
-  // The banner's fetcher gets no message: its vanishing says it all, and a toast would rewrite the
-  // session cookie while another action (an add to cart clicked right after) writes its own.
-  const toast = formData.get(ENHANCED_FIELD) === "1" ? undefined : ({ type: "success", text: "Hemos guardado tu elección de cookies." } as const);
-  return finish(request, formData, { to, headers, toast });
+  return finish(request, formData, { to, headers, toast: { type: "success", text: "Hemos guardado tu elección de cookies." } });
 }
 
 export default function ConsentPage() {

@@ -251,7 +251,7 @@ export default function OfferPage() {
           </ul>
         </section>
       ) : null}
-      {map ? <OfferMap map={map} address={[offer.address, offer.region].filter(Boolean).join(", ")} title={offer.title} /> : null}
+      {map ? <OfferMap map={map} address={[offer.address, offer.region].filter(Boolean).join(", ")} /> : null}
       {nearby.length ? (
         <section className="offer-section offer-section-wide">
           <h2>Cerca de aquí</h2>

@@ -1,6 +1,5 @@
 import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import type { loader as rootLoader } from "#app/root";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { formatPrice } from "#lib/prices";
 import { currentOrder, startPayment } from "#app/lib/payment.server";
@@ -35,8 +34,6 @@ export default function OrderPage() {
   const { lines, total, email, wallet } = useLoaderData<typeof loader>();
   const [walletReady, setWalletReady] = useState(false);
   const navigation = useNavigation();
-  // A type-only import: importing root's code here would split it out of its own chunk.
-  const analyticsOn = Boolean(useRouteLoaderData<typeof rootLoader>("root")?.integrations?.analytics);
   const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
     <section className="narrow">
@@ -63,8 +60,7 @@ export default function OrderPage() {
       <p className="muted">Compra a nombre de {email}.</p>
       {wallet ? <WalletButtons clientId={wallet.clientId} onReady={setWalletReady} /> : null}
       <Form method="post" hidden={walletReady}>
-        {/* Filled by the analytics chunk with the browser's device id, so the server's purchase event joins its session. */}
-        {analyticsOn ? <input type="hidden" name="analytics_device_id" defaultValue="" /> : null}
+        {/* With analytics consent, the consented tools' script adds the browser's device id here (tracking.client.ts). */}
         <button type="submit" className="btn btn-block btn-large" disabled={paying}>
           {paying ? "Preparando el pago…" : "Pagar"}
         </button>

@@ -273,46 +273,60 @@ function staticImportsOfChunk(code: string, chunkUrl: string): string[] {
 
 type PageWeight = { page: string; htmlBytes: number; htmlGzip: number; jsFiles: number; jsGzip: number; missedPreloads: number };
 
+type JsFile = { gzip: number; code: string };
+type JsFetcher = (url: string) => Promise<JsFile>;
+
+/** Fetches each script once per bench run: pages share most of their chunks. */
+function jsFetcher(): JsFetcher {
+  const cache = new Map<string, JsFile>();
+  return async (url: string) => {
+    let entry = cache.get(url);
+    if (!entry) {
+      const r = await rawGet(url, { "accept-encoding": "gzip" });
+      if (r.status !== 200) throw new Error(`GET ${url}: ${r.status}`);
+      entry = { gzip: gzipSize(r), code: r.body.toString("utf8") };
+      cache.set(url, entry);
+    }
+    return entry;
+  };
+}
+
+type FirstLoad = { response: RawResponse; html: string; listed: string[]; all: Set<string>; jsGzip: number };
+
+/** A page's first visit: its HTML, and every script it loads before it runs (listed or imported). */
+async function firstLoad(url: string, fetchJs: JsFetcher, headers: Record<string, string> = {}): Promise<FirstLoad> {
+  const response = await rawGet(url, { "accept-encoding": "gzip", accept: "text/html", ...headers });
+  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+  const html = response.body.toString("utf8");
+  const listed = scriptsOf(html, url);
+  // Walk static imports too: a chunk the HTML forgot to preload still loads before the page runs.
+  const all = new Set(listed);
+  const queue = [...listed];
+  while (queue.length) {
+    const js = queue.shift()!;
+    const { code } = await fetchJs(js);
+    for (const dep of staticImportsOfChunk(code, js)) {
+      if (!all.has(dep)) {
+        all.add(dep);
+        queue.push(dep);
+      }
+    }
+  }
+  let jsGzip = 0;
+  for (const js of all) jsGzip += (await fetchJs(js)).gzip;
+  return { response, html, listed, all, jsGzip };
+}
+
 async function pageWeight(origin: string): Promise<PageWeight[]> {
   heading("Page weight (first visit)");
   const first = await getJson<{ results: { uuid: string }[] }>(`${origin}/api/v0/public/offers/?page_size=1`);
   const offerId = first.results[0]?.uuid;
   const pages = ["/", "/ofertas/", ...(offerId ? [`/ofertas/${offerId}/`] : []), "/iframe/"];
-
-  const jsCache = new Map<string, { gzip: number; code: string }>();
-  const fetchJs = async (url: string) => {
-    let entry = jsCache.get(url);
-    if (!entry) {
-      const r = await rawGet(url, { "accept-encoding": "gzip" });
-      if (r.status !== 200) throw new Error(`GET ${url}: ${r.status}`);
-      entry = { gzip: gzipSize(r), code: r.body.toString("utf8") };
-      jsCache.set(url, entry);
-    }
-    return entry;
-  };
+  const fetchJs = jsFetcher();
 
   const results: PageWeight[] = [];
   for (const page of pages) {
-    const url = `${origin}${page}`;
-    const r = await rawGet(url, { "accept-encoding": "gzip", accept: "text/html" });
-    if (r.status !== 200) throw new Error(`GET ${page}: ${r.status}`);
-    const html = r.body.toString("utf8");
-    const listed = scriptsOf(html, url);
-    // Walk static imports too: a chunk the HTML forgot to preload still loads before the page runs.
-    const all = new Set(listed);
-    const queue = [...listed];
-    while (queue.length) {
-      const js = queue.shift()!;
-      const { code } = await fetchJs(js);
-      for (const dep of staticImportsOfChunk(code, js)) {
-        if (!all.has(dep)) {
-          all.add(dep);
-          queue.push(dep);
-        }
-      }
-    }
-    let jsGzip = 0;
-    for (const js of all) jsGzip += (await fetchJs(js)).gzip;
+    const { response: r, listed, all, jsGzip } = await firstLoad(`${origin}${page}`, fetchJs);
     results.push({
       page: page.replace(offerId ?? "\0", "{uuid}"),
       htmlBytes: r.body.length,
@@ -348,6 +362,134 @@ async function pageWeight(origin: string): Promise<PageWeight[]> {
     console.log(`  ${ok ? "PASS" : "FAIL"}  /iframe/ total JS ${fmtBytes(iframe.jsGzip)} gzip < ${fmtBytes(IFRAME_BUDGET)}`);
   }
   return results;
+}
+
+// ──────────────────── 1b. consent-gated JavaScript (issue 12) ────────────────────
+
+/**
+ * Issue 12's integrations that wait for consent: the consented tools' entry and what it loads
+ * (analytics, session replay, tag manager, the interactive map). None may be in a page's
+ * first-load JavaScript before consent. Vite's preload helper counts too: the pages' own code
+ * makes no dynamic import, so in a first load it would be there for a consent-gated one (the
+ * former root loader of the tracking chunk, app/components/third-party.tsx, brought it).
+ * PayPal's buttons (/order/) and the captcha (its forms) are the necessary tools of the pages
+ * that use them: shown beside, as information.
+ */
+const CONSENT_GATED = /^(app\/lib\/(third-party|tracking|map)\.client\.ts|app\/components\/third-party\.tsx|lib\/tracking\.ts|vite\/preload-helper\.js|node_modules\/(@amplitude|leaflet|@rrweb|rrweb)\/)/;
+const NECESSARY_TOOLS = /^(app\/components\/(captcha|wallet-buttons)\.tsx|lib\/captcha\.ts)$/;
+
+/** The same third parties as the E2E "third-party" server: every key set, no host ever reached. */
+const THIRD_PARTY_ENV: Record<string, string> = {
+  ANALYTICS_API_KEY: "bench-analytics-key-0123456789",
+  GTM_ID: "GTM-BENCH",
+  MAPS_TILES_URL: "https://tiles.maps.example/{z}/{x}/{y}.png",
+  CAPTCHA_SITE_KEY: "1x00000000000000000000AA",
+  CAPTCHA_SECRET: "1x0000000000000000000000000000000AA",
+  PAYMENT_PROVIDER: "paypal",
+  PAYPAL_CLIENT_ID: "bench-paypal-client-id",
+  PAYPAL_CLIENT_SECRET: "bench-paypal-secret",
+  PAYPAL_WEBHOOK_ID: "bench-paypal-webhook",
+};
+
+type BundleStats = { chunks: Record<string, { modules: { id: string; renderedLength: number; gzip: number }[] }> };
+type BrowserManifest = { entry: { module: string; imports: string[] }; routes: Record<string, { id: string; parentId?: string; path?: string; module: string; imports?: string[] }> };
+
+/** Bytes (each module gzipped alone, so an upper bound) of the matching modules in these chunks. */
+function moduleBytes(stats: BundleStats, chunks: Iterable<string>, pattern: RegExp): { gzip: number; modules: string[] } {
+  let gzip = 0;
+  const modules: string[] = [];
+  for (const chunk of chunks) {
+    const file = chunk.replace(/^.*?\/assets\//, "assets/").replace(/[?#].*$/, "");
+    for (const m of stats.chunks[file]?.modules ?? []) {
+      if (!pattern.test(m.id)) continue;
+      gzip += m.gzip;
+      modules.push(m.id);
+    }
+  }
+  return { gzip, modules };
+}
+
+/** The visitor's signed consent cookie for a choice, as «Aceptar todo» / «Rechazar todo» set it. */
+async function consentCookie(origin: string, intent: "accept-all" | "reject-all"): Promise<string> {
+  const res = await fetch(`${origin}/consent`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", origin },
+    body: new URLSearchParams({ intent, redirectTo: "/" }),
+  });
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith("ofertas_consent="));
+  if (!cookie) throw new Error(`POST /consent (${intent}): ${res.status}, no consent cookie`);
+  return cookie.split(";")[0];
+}
+
+async function consentGatedWeight() {
+  heading("Consent-gated JavaScript (issue 12), every third-party key set");
+  const stats = JSON.parse(readFileSync(path.join(ROOT, "build/bundle-stats.json"), "utf8")) as BundleStats;
+  const server = await startServer({ env: THIRD_PARTY_ENV });
+  try {
+    const { origin } = server;
+    const first = await getJson<{ results: { uuid: string }[] }>(`${origin}/api/v0/public/offers/?page_size=1`);
+    const offerId = first.results[0]?.uuid;
+    const pages = ["/", "/ofertas/", ...(offerId ? [`/ofertas/${offerId}/`] : []), "/checkout/", "/login", "/login/registro", "/empresas", "/favorite", "/consent"];
+    const [accepted, rejected] = [await consentCookie(origin, "accept-all"), await consentCookie(origin, "reject-all")];
+    const fetchJs = jsFetcher();
+    const rows: (string | number)[][] = [];
+    for (const page of pages) {
+      const url = `${origin}${page}`;
+      const none = await firstLoad(url, fetchJs);
+      const no = await firstLoad(url, fetchJs, { cookie: rejected });
+      const yes = await firstLoad(url, fetchJs, { cookie: accepted });
+      const tagged = (html: string) => /<script\b[^>]*\bsrc="[^"]*\/third-party-[\w-]+\.js"/.test(html);
+      const gated = Math.max(moduleBytes(stats, none.all, CONSENT_GATED).gzip, moduleBytes(stats, no.all, CONSENT_GATED).gzip);
+      const tags = [tagged(none.html), tagged(no.html)].filter(Boolean).length;
+      const gatedWithConsent = moduleBytes(stats, yes.all, CONSENT_GATED).gzip;
+      const necessary = moduleBytes(stats, none.all, NECESSARY_TOOLS);
+      const name = page.replace(offerId ?? "\0", "{uuid}");
+      rows.push([name, none.jsGzip, no.jsGzip, gated, tags ? "yes" : "no", yes.jsGzip, `+${yes.jsGzip - no.jsGzip}`, gatedWithConsent, necessary.gzip ? `${necessary.gzip} (${necessary.modules.map((m) => path.basename(m)).join(", ")})` : 0]);
+      figure(
+        `consent-gated JS in first load without consent, ${name}`,
+        fmtBytes(gated) + (tags ? " + a script tag" : ""),
+        `first load ${fmtBytes(no.jsGzip)}; after «Aceptar todo» ${fmtBytes(yes.jsGzip)}`,
+        gated === 0 && tags === 0,
+      );
+    }
+    console.log(
+      table(
+        ["page", "JS, no choice", "JS, rejected", "gated in it", "tag", "JS, accepted", "difference", "gated, accepted", "necessary tools (info)"],
+        rows,
+      ),
+    );
+
+    // Every route of the app, from the build's own manifest: pages that need a login or a pending
+    // order (/cuenta, /order/, /socios…) included. A page loads the entry, then each route of its branch.
+    const manifestFile = readdirSync(path.join(ROOT, "build/client/assets")).find((f) => /^manifest-[\w-]+\.js$/.test(f));
+    if (manifestFile) {
+      const text = readFileSync(path.join(ROOT, "build/client/assets", manifestFile), "utf8");
+      const manifest = JSON.parse(text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1)) as BrowserManifest;
+      const offenders: string[] = [];
+      const necessaryRoutes: string[] = [];
+      for (const route of Object.values(manifest.routes)) {
+        const chunks = new Set([manifest.entry.module, ...manifest.entry.imports]);
+        for (let r: typeof route | undefined = route; r; r = r.parentId ? manifest.routes[r.parentId] : undefined) {
+          chunks.add(r.module);
+          for (const i of r.imports ?? []) chunks.add(i);
+        }
+        const gated = moduleBytes(stats, chunks, CONSENT_GATED);
+        if (gated.gzip) offenders.push(`${route.id} ${gated.gzip} B (${gated.modules.join(", ")})`);
+        const necessary = moduleBytes(stats, chunks, NECESSARY_TOOLS);
+        if (necessary.gzip) necessaryRoutes.push(`${route.id} ${necessary.gzip} B`);
+      }
+      const routes = Object.keys(manifest.routes).length;
+      console.log(`\nEvery route's first-load chunks (${routes} routes, from ${manifestFile}):`);
+      for (const o of offenders.slice(0, 5)) console.log(`  consent-gated code in ${o}`);
+      if (offenders.length > 5) console.log(`  … and in ${offenders.length - 5} more routes`);
+      console.log(`  necessary tools' code (configuration-gated, info): ${necessaryRoutes.join("; ") || "none"}`);
+      figure(`consent-gated JS in first load, every route (${routes})`, offenders.length ? `${offenders.length} routes carry some` : "0 B in each", "0 B", offenders.length === 0);
+    }
+    console.log("(gated bytes: each module of issue 12's consent-gated integrations gzipped alone, from build/bundle-stats.json; JS: gzip as transferred)");
+  } finally {
+    await stop(server);
+  }
 }
 
 // ───────────────────────────── 2. throughput ─────────────────────────────
@@ -797,6 +939,7 @@ async function main(): Promise<number> {
       const weights = await pageWeight(server.origin);
       const home = weights.find((w) => w.page === "/");
       if (home) figure("first-load JS of /", `${fmtBytes(home.jsGzip)} gzip`, `React + Remix ${fmtBytes(FRAMEWORK_BASELINE)} + 20 KB`, home.jsGzip <= HOME_BUDGET);
+      await consentGatedWeight();
     }
     if (only.includes("ssr")) await ssrFloor(server);
     if (only.includes("throughput")) await throughput(server.origin);

@@ -33,12 +33,17 @@ export async function ready(page: Page, js: boolean) {
   if (js) await expect(page.locator("html.js")).toHaveCount(1);
 }
 
-/** Consent first, so the banner never covers what a test clicks. */
+/**
+ * Consent first, so the banner never covers what a test clicks. A choice reloads the page (the
+ * consented tools start only from a fresh document), so with JS wait for the new page's hydration.
+ */
 export async function acceptCookies(page: Page) {
   const banner = page.getByRole("region", { name: "Tu privacidad" });
   if (await banner.isVisible()) {
+    const js = (await page.locator("html.js").count()) > 0;
     await banner.getByRole("button", { name: "Aceptar" }).click();
     await expect(banner).toBeHidden();
+    await ready(page, js);
   }
 }
 

@@ -9,13 +9,23 @@ import { expect, ready, roomyOffer, test, type OfferSummary } from "../fixtures"
 import { hosts, mockVendors, type Vendors } from "./mock-vendors";
 
 let vendors: Vendors;
+/** Every script this shop's pages asked for (its own /assets chunks included). */
+let scripts: string[];
 test.beforeEach(async ({ context }) => {
   vendors = await mockVendors(context);
+  scripts = [];
+  context.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(new URL(r.url()).pathname);
+  });
 });
+
+/** The consented tools' entry (its script tag is added by the server only after consent) and Leaflet's chunk. */
+const CONSENTED_CHUNK = /\/assets\/(third-party|map\.client)-[\w-]+\.js$/;
+const consentedTag = (html: string) => /<script\b[^>]*\bsrc="\/assets\/third-party-[\w-]+\.js"/.test(html);
 
 const banner = (page: Page) => page.getByRole("region", { name: "Tu privacidad" });
 
-/** With JS the banner hides at once (optimistic): wait for the choice to be stored before moving on. */
+/** The choice is a document post: wait for it to be stored before moving on. */
 async function choiceStored(page: Page) {
   await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
 }
@@ -48,6 +58,7 @@ for (const js of [true, false]) {
       await browseAndShop(page, js, offer);
       await expect(banner(page)).toBeVisible();
       expect(hosts(vendors.requests)).toEqual([]);
+      expect(consentedTag(await page.content())).toBe(false);
 
       // Rejecting is one button, the same size as accepting.
       const reject = banner(page).getByRole("button", { name: "Rechazar todo" });
@@ -62,6 +73,10 @@ for (const js of [true, false]) {
       await browseAndShop(page, js, offer);
       await page.waitForTimeout(js ? 1500 : 0);
       expect(hosts(vendors.requests)).toEqual([]);
+      // Not even the shop's own code for them: no tag in the page, no chunk of theirs fetched.
+      expect(consentedTag(await page.content())).toBe(false);
+      expect(scripts.filter((u) => CONSENTED_CHUNK.test(u))).toEqual([]);
+      if (js) expect(scripts.length).toBeGreaterThan(0);
       // Only the shop's own cookies, and no analytics identity in storage.
       const names = (await context.cookies()).map((c) => c.name).sort();
       expect(names.every((n) => ["__cart", "__session", "__checkout", "ofertas_consent"].includes(n))).toBe(true);
@@ -95,6 +110,32 @@ for (const js of [true, false]) {
   });
 }
 
+test.describe("without JavaScript, after «Aceptar todo»", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the page names the consented tools' script, and the browser fetches nothing of it nor of any vendor", async ({ page }) => {
+    const offer = await roomyOffer(page);
+    await page.goto(`/ofertas/${offer.uuid}/#map-title`);
+    expect(consentedTag(await page.content())).toBe(false);
+    await banner(page).getByRole("button", { name: "Aceptar todo" }).click();
+    await expect(banner(page)).toBeHidden();
+    await choiceStored(page);
+    // The server cannot know a browser runs no JavaScript: the tag is there, and inert.
+    await page.goto(`/ofertas/${offer.uuid}/#map-title`);
+    expect(consentedTag(await page.content())).toBe(true);
+    await page.goto("/checkout/");
+    await page.goto("/login");
+    await page.waitForTimeout(500);
+    // Chromium still fetches the pages' own modulepreload chunks with JavaScript off; none is theirs.
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((u) => CONSENTED_CHUNK.test(u))).toEqual([]);
+    expect(hosts(vendors.requests)).toEqual([]);
+    // The offer page still shows where it is, from this shop only.
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await expect(page.getByRole("img", { name: /^Mapa de la ubicación/ })).toHaveAttribute("src", `/mapa-estatico/${offer.uuid}`);
+  });
+});
+
 test.describe("with JavaScript and consent", () => {
   test.use({ javaScriptEnabled: true });
   test.setTimeout(90_000);
@@ -109,6 +150,9 @@ test.describe("with JavaScript and consent", () => {
 
     await page.goto(`/ofertas/${offer.uuid}/`);
     await ready(page, true);
+    // Started by the tag the server adds after consent, not by the page's own code.
+    expect(consentedTag(await page.content())).toBe(true);
+    expect(scripts.some((u) => /\/assets\/third-party-[\w-]+\.js$/.test(u))).toBe(true);
     await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
     await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
     await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();

@@ -9,8 +9,10 @@
  * expiry and nonce against the mocked key sets, or Facebook's token with the mocked Graph API.
  */
 import { createHash } from "node:crypto";
+import fc from "fast-check";
 import type { BrowserContext, Page } from "@playwright/test";
 import { THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
+import { FUZZ_SEED, hostileText, problemWith, queryString } from "#tests/support/fuzz";
 import { mockAuthorizationCode } from "#tests/mocks/social";
 import { expectLoggedInAs } from "../auth";
 import { check, test, VIEWPORTS, type Problem } from "../axe";
@@ -235,4 +237,30 @@ test("after logging in the customer lands only on a path of this shop, whatever 
     await expect(page).toHaveURL(`${THIRD_PARTY_URL}/`);
     await expectLoggedInAs(page, consent.email);
   }
+});
+
+test("hostile callbacks (any query, Apple's POST with any body, with or without a flow under way) never answer a 5xx", async ({ page }) => {
+  test.setTimeout(180_000);
+  /** Starts a flow in this browser's cookie jar, as the button would, and returns its state. */
+  const begin = async (provider: Provider) => {
+    const location = (await page.request.get(`/login/social/${provider}`, { maxRedirects: 0 })).headers().location ?? "";
+    return new URL(location).searchParams.get("state") ?? "";
+  };
+  const code = mockAuthorizationCode({ email: uniqueEmail("fuzz"), codeChallenge: "x", redirectUri: "x" });
+  const value = fc.oneof(fc.constantFrom("STATE", "", code, "access_denied", "user_cancelled_authorize", "{}"), hostileText());
+  const pairs = fc.array(fc.tuple(fc.oneof(fc.constantFrom("code", "state", "error", "user", "first_name", "last_name"), hostileText()), value), { maxLength: 5 });
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom<Provider>("google", "apple", "facebook"), fc.boolean(), fc.boolean(), pairs, async (provider, started, post, fields) => {
+      // With a flow under way, "STATE" is its real state: the checks after the state's are reached.
+      const state = started ? await begin(provider) : "STATE";
+      const body = queryString(fields.map(([k, v]) => [k, v === "STATE" ? state : v]));
+      const path = `/login/social/${provider}/callback`;
+      const response = post
+        ? await page.request.post(path, { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" }, data: body, maxRedirects: 0 })
+        : await page.request.get(`${path}?${body}`, { maxRedirects: 0 });
+      const problem = problemWith(response.status(), await response.text());
+      if (problem) throw new Error(`${post ? "POST" : "GET"} ${path} ${body.slice(0, 200)}\n→ ${problem}`);
+    }),
+    { seed: FUZZ_SEED, numRuns: 150 },
+  );
 });

@@ -12,12 +12,15 @@ test.beforeEach(async ({ context }) => {
   vendors = await mockVendors(context);
 });
 
-async function toOrderPage(page: Page, js: boolean) {
+async function toOrderPage(page: Page, js: boolean, choice: "Rechazar todo" | "Aceptar todo" = "Rechazar todo") {
   const offer = await roomyOffer(page);
   await page.goto(`/ofertas/${offer.uuid}/`);
   await ready(page, js);
-  await page.getByRole("region", { name: "Tu privacidad" }).getByRole("button", { name: "Rechazar todo" }).click();
+  await page.getByRole("region", { name: "Tu privacidad" }).getByRole("button", { name: choice }).click();
   await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
+  // The choice reloads the page: act on the new one.
+  await expect(page.getByRole("region", { name: "Tu privacidad" })).toBeHidden();
+  await ready(page, js);
   await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
   await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
   await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
@@ -49,6 +52,15 @@ test.describe("with JavaScript", () => {
     // Only /order/ asked for it: every earlier page of the journey made no PayPal request.
     expect(sdkRequests(vendors)).toHaveLength(1);
     expect(vendors.requests.every((r) => new URL(r.url()).hostname === "www.paypal.com")).toBe(true);
+  });
+
+  test("with analytics consent, the payment form carries the browser's analytics device id", async ({ page }) => {
+    await toOrderPage(page, true, "Aceptar todo");
+    // Added by the consented tools' script, so the server's purchase event joins this session.
+    const input = page.locator("form input[name=analytics_device_id]");
+    await expect(input).toHaveValue(/^[\w.:-]{5,100}$/);
+    const stored = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("AMP_")).map(([, v]) => v).join(" "));
+    expect(stored).toContain(await input.inputValue());
   });
 
   test("when the SDK cannot load, the «Pagar» redirect form stays", async ({ page }) => {

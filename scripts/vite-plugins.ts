@@ -1,0 +1,96 @@
+/**
+ * The storefront's own Vite plugins.
+ *
+ * bundleStats: a build-time record of what each browser chunk is made of, for `npm run bench`: per chunk, its
+ * static and dynamic imports and every module's rendered (minified) length and standalone gzip
+ * size. The bench joins it with the chunks a page's HTML loads, so it can say which bytes of a
+ * first visit come from which source file (issue 12: none from the consent-gated integrations).
+ * Written outside build/client, so it is never served.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import type { Plugin } from "vite";
+
+export const BUNDLE_STATS_FILE = "build/bundle-stats.json";
+const THIRD_PARTY_ENTRY_FILE = "build/third-party-entry.json";
+const THIRD_PARTY_ENTRY_SOURCE = "app/lib/third-party.client.ts";
+
+export type BundleStats = {
+  chunks: Record<
+    string,
+    { imports: string[]; dynamicImports: string[]; modules: { id: string; renderedLength: number; gzip: number }[] }
+  >;
+};
+
+export function bundleStats(root: string): Plugin {
+  let ssr = false;
+  return {
+    name: "ofertas-bundle-stats",
+    apply: "build",
+    configResolved(config) {
+      ssr = Boolean(config.build.ssr);
+    },
+    generateBundle(_options, bundle) {
+      if (ssr) return;
+      const stats: BundleStats = { chunks: {} };
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== "chunk") continue;
+        stats.chunks[chunk.fileName] = {
+          imports: chunk.imports,
+          dynamicImports: chunk.dynamicImports,
+          modules: Object.entries(chunk.modules)
+            .filter(([, m]) => m.renderedLength > 0)
+            .map(([id, m]) => ({
+              // Relative, without Vite's query or virtual-module prefix: stable across machines.
+              id: path.isAbsolute(id.replace(/^\0/, "")) ? path.relative(root, id.replace(/^\0/, "")).replace(/\?.*$/, "") : id.replace(/^\0/, ""),
+              renderedLength: m.renderedLength,
+              gzip: m.code ? gzipSync(m.code, { level: 9 }).length : 0,
+            })),
+        };
+      }
+      const file = path.join(root, BUNDLE_STATS_FILE);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify(stats));
+    },
+  };
+}
+
+/**
+ * The consented tools' entry (app/lib/third-party.client.ts) as a chunk of the browser build that
+ * no page imports. Its hashed URL reaches the server build as `virtual:ofertas/third-party-entry`
+ * (the client build runs first and leaves the name in THIRD_PARTY_ENTRY_FILE), so
+ * app/entry.server.tsx can write the script tag after consent. In development it is the source.
+ */
+export function thirdPartyEntry(root: string): Plugin {
+  const VIRTUAL = "virtual:ofertas/third-party-entry";
+  let ssr = false;
+  let serve = false;
+  let base = "/";
+  let ref = "";
+  return {
+    name: "ofertas-third-party-entry",
+    configResolved(config) {
+      ssr = Boolean(config.build.ssr);
+      serve = config.command === "serve";
+      base = config.base;
+    },
+    buildStart() {
+      if (!serve && !ssr) ref = this.emitFile({ type: "chunk", id: path.join(root, THIRD_PARTY_ENTRY_SOURCE), name: "third-party" });
+    },
+    generateBundle() {
+      if (!ref) return;
+      const file = path.join(root, THIRD_PARTY_ENTRY_FILE);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, JSON.stringify({ src: base + this.getFileName(ref) }));
+    },
+    resolveId(id) {
+      return id === VIRTUAL ? "\0" + VIRTUAL : undefined;
+    },
+    load(id) {
+      if (id !== "\0" + VIRTUAL) return undefined;
+      const src = serve ? `/${THIRD_PARTY_ENTRY_SOURCE}` : (JSON.parse(readFileSync(path.join(root, THIRD_PARTY_ENTRY_FILE), "utf8")) as { src: string }).src;
+      return `export default ${JSON.stringify(src)};`;
+    },
+  };
+}
