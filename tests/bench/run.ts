@@ -776,7 +776,19 @@ async function ssrFloor(shop: Server) {
 
 type LighthouseRun = { score: number; lcp: number; tbt: number; cls: number };
 
+/** Lighthouse now and then fails to record a trace (NO_NAVSTART): such a run is tried again, twice. */
 async function lighthouseOnce(url: string): Promise<LighthouseRun> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lighthouseRun(url);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+      console.log(`(Lighthouse failed on ${url}, trying again: ${String(error).split("\n")[1] ?? error})`);
+    }
+  }
+}
+
+async function lighthouseRun(url: string): Promise<LighthouseRun> {
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(
       path.join(ROOT, "node_modules/.bin/lighthouse"),
