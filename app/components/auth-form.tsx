@@ -5,15 +5,6 @@ import type { z } from "zod";
 
 /** Shared pieces of the account forms (/login, /login/registro, /login/recuperar, /cuenta). */
 
-/** The message of the whole form (a wrong code, an account that already exists). */
-export function FormError({ id, errors }: { id: string; errors?: string[] }) {
-  return errors?.length ? (
-    <p id={id} className="form-error" role="alert">
-      {errors[0]}
-    </p>
-  ) : null;
-}
-
 /**
  * One step's conform form. A page holds several forms told apart by their `intent`, and each takes
  * back only the answer to its own submission.

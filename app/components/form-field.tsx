@@ -3,6 +3,15 @@ import type { ReactNode } from "react";
 
 type AnyField = FieldMetadata<unknown>;
 
+/** A form-level error (conform's `form.errors`, e.g. the API refusing the whole form), announced. */
+export function FormError({ form }: { form: { errorId: string; errors?: string[] } }) {
+  return form.errors?.length ? (
+    <p id={form.errorId} className="form-error" role="alert">
+      {form.errors[0]}
+    </p>
+  ) : null;
+}
+
 /** The error line under a field: always rendered so a message never moves the next control. */
 export function FieldError({ field }: { field: Pick<AnyField, "errors" | "errorId"> }) {
   return (

@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { PROVINCES } from "#lib/regions";
 import { OrganizationSchema } from "#lib/schemas/partner";
 import type { Organization } from "#lib/schemas/partner-api";
-import { SelectField, TextField } from "./form-field";
+import { FormError, SelectField, TextField } from "./form-field";
 
 const provinceOptions = [...PROVINCES].sort((a, b) => a.localeCompare(b, "es")).map((p) => ({ value: p, label: p }));
 
@@ -31,11 +31,7 @@ export function OrganizationForm({ organization, lastResult }: { organization: O
   return (
     <Form method="post" className="stack-form" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="save" />
-      {form.errors?.length ? (
-        <p className="notice notice-error" role="alert" id={form.errorId}>
-          {form.errors[0]}
-        </p>
-      ) : null}
+      <FormError form={form} />
       <div className="form-grid">
         <TextField field={fields.name} label="Nombre" autoComplete="organization" />
         <TextField field={fields.tax_id} label="CIF o NIF" autoCapitalize="characters" hint="Por ejemplo B12345674." />

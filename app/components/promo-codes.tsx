@@ -7,7 +7,7 @@ import { PromoCodeSchema } from "#lib/schemas/partner";
 import type { PromoCodeRecord } from "#lib/schemas/partner-api";
 import type { promoCodeLoader, promoCodesLoader } from "#app/lib/promo-codes.server";
 import { ConfirmDelete } from "./confirm-delete";
-import { SelectField, TextField } from "./form-field";
+import { FormError, SelectField, TextField } from "./form-field";
 
 type Choice = { value: string; label: string };
 
@@ -64,11 +64,7 @@ export function PromoCodeForm({
   return (
     <Form method="post" className="stack-form" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="save" />
-      {form.errors?.length ? (
-        <p className="notice notice-error" role="alert" id={form.errorId}>
-          {form.errors[0]}
-        </p>
-      ) : null}
+      <FormError form={form} />
       <div className="form-grid">
         <TextField field={fields.code} label="Código" autoCapitalize="characters" hint="Letras sin acentos, números, - o _. Por ejemplo VERANO10." />
         <SelectField field={fields.offer} label="Oferta" options={offers} placeholder={shopWide ? "Toda la tienda" : "Elige una de tus ofertas"} />

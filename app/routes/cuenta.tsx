@@ -4,8 +4,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
 import { confirmEmailSchema, deleteAccountSchema, setEmailSchema, setPasswordSchema, subscribeSchema, unsubscribeSchema } from "#lib/schemas/account";
-import { FormError, SubmitButton, useAnswered, useStepForm } from "#app/components/auth-form";
-import { FieldError, TextField } from "#app/components/form-field";
+import { SubmitButton, useAnswered, useStepForm } from "#app/components/auth-form";
+import { FieldError, FormError, TextField } from "#app/components/form-field";
 import { ApiError, authApi } from "#app/lib/api.server";
 import { clearAuth, setAuth, viewer } from "#app/lib/auth.server";
 import { readForm } from "#app/lib/form.server";
@@ -129,7 +129,7 @@ function EmailSection() {
           </p>
           <Form method="post" className="auth-form" {...getFormProps(confirm)}>
             <input type="hidden" name="intent" value="confirm-email" />
-            <FormError id={confirm.errorId} errors={confirm.errors} />
+            <FormError form={confirm} />
             <TextField field={confirmFields.code} label="Código de 6 cifras" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
             <SubmitButton label="Confirmar el nuevo correo" action="/cuenta" className="btn" />
           </Form>
@@ -140,7 +140,7 @@ function EmailSection() {
           <summary>Cambiar el correo</summary>
           <Form method="post" className="auth-form" {...getFormProps(form)}>
             <input type="hidden" name="intent" value="set-email" />
-            <FormError id={form.errorId} errors={form.errors} />
+            <FormError form={form} />
             <TextField field={fields.new_email} label="Correo nuevo" type="email" autoComplete="email" hint="Te enviaremos un código a esa dirección para confirmarla." />
             {me.has_password ? <TextField field={fields.current_password} label="Tu contraseña actual" type="password" autoComplete="current-password" /> : null}
             <SubmitButton label="Enviar código" action="/cuenta" className="btn" />
@@ -168,7 +168,7 @@ function PasswordSection() {
         <summary>{title}</summary>
         <Form method="post" className="auth-form" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="set-password" />
-          <FormError id={form.errorId} errors={form.errors} />
+          <FormError form={form} />
           {me.has_password ? <TextField field={fields.current_password} label="Contraseña actual" type="password" autoComplete="current-password" /> : null}
           <TextField field={fields.new_password} label="Contraseña nueva" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />
           <TextField field={fields.re_new_password} label="Repite la contraseña nueva" type="password" autoComplete="new-password" />
@@ -190,14 +190,14 @@ function SubscriptionSection() {
         <Form method="post" className="auth-form" {...getFormProps(unsubscribe)}>
           <input type="hidden" name="intent" value="unsubscribe" />
           <p>Recibes nuestras ofertas por correo.</p>
-          <FormError id={unsubscribe.errorId} errors={unsubscribe.errors} />
+          <FormError form={unsubscribe} />
           <SubmitButton label="Darme de baja" action="/cuenta" className="btn btn-secondary" />
         </Form>
       ) : (
         <Form method="post" className="auth-form" {...getFormProps(subscribe)}>
           <input type="hidden" name="intent" value="subscribe" />
           <p>No recibes nuestras ofertas por correo.</p>
-          <FormError id={subscribe.errorId} errors={subscribe.errors} />
+          <FormError form={subscribe} />
           <div>
             <label className="checkbox">
               <input {...getInputProps(fields.consent, { type: "checkbox" })} />
@@ -227,7 +227,7 @@ function DeleteSection() {
             ¿Seguro? Se borrarán tu correo, tus favoritos y tu carrito guardado. Tus compras se conservan sin tus datos personales, y
             tus cupones siguen valiendo.
           </p>
-          <FormError id={form.errorId} errors={form.errors} />
+          <FormError form={form} />
           {me.has_password ? <TextField field={fields.current_password} label="Tu contraseña, para confirmar" type="password" autoComplete="current-password" /> : null}
           <p className="account-links">
             <SubmitButton label="Sí, eliminar mi cuenta" action="/cuenta" className="btn" />

@@ -5,7 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
 import { REGIONS } from "#lib/regions";
 import { BecomePartnerSchema, HONEYPOT_FIELD } from "#lib/schemas/partner";
-import { SelectField, TextAreaField, TextField } from "#app/components/form-field";
+import { FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
 import { api, ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { Captcha } from "#app/components/captcha";
@@ -101,11 +101,7 @@ export default function Empresas() {
           </p>
         ) : null}
         <Form method="post" action="/empresas" className="stack-form" {...getFormProps(form)}>
-          {form.errors?.length ? (
-            <p className="notice notice-error" role="alert" id={form.errorId}>
-              {form.errors[0]}
-            </p>
-          ) : null}
+          <FormError form={form} />
           <div className="form-grid">
             <TextField field={fields.business_name} label="Nombre del negocio" autoComplete="organization" />
             <TextField field={fields.contact_name} label="Tu nombre" autoComplete="name" />

@@ -4,8 +4,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES } from "#lib/accounts";
 import { codeStepSchema, emailStepSchema, passwordLoginSchema } from "#lib/schemas/login";
-import { FormError, SubmitButton, useStepForm } from "#app/components/auth-form";
-import { FieldError } from "#app/components/form-field";
+import { SubmitButton, useStepForm } from "#app/components/auth-form";
+import { FieldError, FormError } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
@@ -82,7 +82,7 @@ function EmailStep() {
     <Form method="post" className="auth-form" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="send-code" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <FormError id={form.errorId} errors={form.errors} />
+      <FormError form={form} />
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} defaultValue={fields.email.initialValue ?? pendingEmail ?? ""} autoComplete="email" />
@@ -107,7 +107,7 @@ function CodeStep() {
       <Form method="post" className="auth-form" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="verify-code" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <FormError id={form.errorId} errors={form.errors} />
+        <FormError form={form} />
         <div className="field">
           <label htmlFor={fields.code.id}>Código de 6 cifras</label>
           <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
@@ -137,7 +137,7 @@ function PasswordStep() {
     <Form method="post" className="auth-form" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="password" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <FormError id={form.errorId} errors={form.errors} />
+      <FormError form={form} />
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" />

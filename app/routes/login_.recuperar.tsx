@@ -4,8 +4,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
 import { forgotPasswordSchema, resetPasswordSchema } from "#lib/schemas/login";
-import { FormError, SubmitButton, useStepForm } from "#app/components/auth-form";
-import { TextField } from "#app/components/form-field";
+import { SubmitButton, useStepForm } from "#app/components/auth-form";
+import { FormError, TextField } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
 import { ApiError, authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
@@ -65,7 +65,7 @@ function ForgotStep() {
     <Form method="post" className="auth-form" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="forgot" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <FormError id={form.errorId} errors={form.errors} />
+      <FormError form={form} />
       <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" defaultValue={fields.email.initialValue ?? email ?? ""} />
       <Honeypot />
       <SubmitButton label="Enviar código" action="/login/recuperar" />
@@ -86,7 +86,7 @@ function ResetStep() {
       <Form method="post" className="auth-form" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="reset" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <FormError id={form.errorId} errors={form.errors} />
+        <FormError form={form} />
         {email ? <input type="hidden" name="email" value={email} /> : <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />}
         <TextField field={fields.code} label="Código de 6 cifras" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
         <TextField field={fields.new_password} label="Contraseña nueva" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />

@@ -4,8 +4,8 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
 import { activationSchema, registerSchema, resendSchema } from "#lib/schemas/login";
-import { FormError, SubmitButton, useStepForm } from "#app/components/auth-form";
-import { TextField } from "#app/components/form-field";
+import { SubmitButton, useStepForm } from "#app/components/auth-form";
+import { FormError, TextField } from "#app/components/form-field";
 import { Captcha } from "#app/components/captcha";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/lib/api.server";
@@ -72,7 +72,7 @@ function RegisterStep() {
     <Form method="post" className="auth-form" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="register" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <FormError id={form.errorId} errors={form.errors} />
+      <FormError form={form} />
       <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
       <TextField field={fields.password} label="Contraseña" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />
       <TextField field={fields.re_password} label="Repite la contraseña" type="password" autoComplete="new-password" />
@@ -97,7 +97,7 @@ function ActivateStep() {
       <Form method="post" className="auth-form" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="activate" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <FormError id={form.errorId} errors={form.errors} />
+        <FormError form={form} />
         {email ? <input type="hidden" name="email" value={email} /> : <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />}
         <TextField field={fields.code} label="Código de 6 cifras" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
         <Honeypot />
@@ -109,7 +109,7 @@ function ActivateStep() {
           <input type="hidden" name="intent" value="resend" />
           <input type="hidden" name="email" value={email} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
-          <FormError id={resendForm.errorId} errors={resendForm.errors} />
+          <FormError form={resendForm} />
           <button type="submit" className="link-button">
             Enviar otro código
           </button>

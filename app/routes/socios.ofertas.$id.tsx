@@ -7,7 +7,7 @@ import { OFFER_STATUS_LABELS } from "#lib/offer-status";
 import { REGIONS } from "#lib/regions";
 import { MAX_PRICE_OPTIONS, OfferSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
-import { FieldError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
+import { FieldError, FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { orNotFound, partnerApi, requirePartner } from "#app/lib/partner.server";
@@ -148,11 +148,7 @@ export default function EditOffer() {
       ) : null}
       <Form method="post" className="stack-form" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="save" />
-        {form.errors?.length ? (
-          <p className="notice notice-error" role="alert" id={form.errorId}>
-            {form.errors[0]}
-          </p>
-        ) : null}
+        <FormError form={form} />
         <div className="form-grid">
           <SelectField field={fields.organization} label="Empresa" options={organizations.map((o) => ({ value: o.uuid, label: o.name }))} placeholder="Elige la empresa" />
           <TextField field={fields.title} label="Título" />
