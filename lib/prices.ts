@@ -33,6 +33,11 @@ export function toCents(value: string | number): number {
   return Math.round(Number(`${text}e2`));
 }
 
+/** The option with the lowest actual price (the first of equal ones); undefined when there is none. */
+export function cheapestOption<T extends { actual_price: string }>(options: readonly T[]): T | undefined {
+  return options.reduce<T | undefined>((best, o) => (!best || toCents(o.actual_price) < toCents(best.actual_price) ? o : best), undefined);
+}
+
 /** Cents back into the API's decimal string form ("12.50"). */
 export function fromCents(cents: number): string {
   return (cents / 100).toFixed(2);

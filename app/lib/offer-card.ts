@@ -1,3 +1,4 @@
+import { cheapestOption } from "#lib/prices";
 import type { OfferRating, OfferSummary } from "#lib/schemas/offer";
 
 /** What a card shows, and nothing more: listings send this to the browser, not whole offers. */
@@ -16,10 +17,7 @@ export type OfferCardData = {
 export function toCard(offer: OfferSummary): OfferCardData {
   const onSale = offer.price_options.filter((o) => o.available > 0);
   const pool = onSale.length ? onSale : offer.price_options;
-  const cheapest = pool.reduce<(typeof pool)[number] | undefined>(
-    (best, o) => (!best || Number(o.actual_price) < Number(best.actual_price) ? o : best),
-    undefined,
-  );
+  const cheapest = cheapestOption(pool);
   const cover = offer.images[0];
   return {
     uuid: offer.uuid,

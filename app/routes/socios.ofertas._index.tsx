@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { OFFER_STATUS_LABELS, OFFER_STATUSES, transitionsFrom } from "#lib/offer-status";
-import { formatPrice } from "#lib/prices";
+import { cheapestOption, formatPrice } from "#lib/prices";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
@@ -64,7 +64,7 @@ export default function MyOffers() {
                 <td>
                   <span className={`status-pill status-${o.status}`}>{OFFER_STATUS_LABELS[o.status]}</span>
                 </td>
-                <td>{o.price_options.length ? formatPrice(o.price_options.reduce((m, p) => (Number(p.actual_price) < Number(m) ? p.actual_price : m), o.price_options[0].actual_price)) : "—"}</td>
+                <td>{formatPrice(cheapestOption(o.price_options)?.actual_price ?? "") || "—"}</td>
                 <td>{o.price_options.reduce((n, p) => n + p.sold, 0)}</td>
                 <td>
                   <div className="row-actions">

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  cheapestOption,
   bestPromoPriceCents,
   clampTickets,
   codesFor,
@@ -109,6 +110,17 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
   it("formatCents formats whole cents", () => {
     expect(plain(formatCents(5990))).toBe("59,90 €");
     expect(plain(formatCents(5))).toBe("0,05 €");
+  });
+});
+
+describe("cheapestOption (the «desde» price of cards and of the partner's list)", () => {
+  it("compares prices as money, not as text, and keeps the first of equal ones", () => {
+    const a = { id: "a", actual_price: "9.90" };
+    const b = { id: "b", actual_price: "10.00" };
+    const c = { id: "c", actual_price: "9.9" };
+    expect(cheapestOption([b, a, c])).toBe(a);
+    expect(cheapestOption([{ id: "x", actual_price: "100.00" }, { id: "y", actual_price: "20.00" }])?.id).toBe("y");
+    expect(cheapestOption([])).toBeUndefined();
   });
 });
 
