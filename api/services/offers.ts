@@ -90,59 +90,40 @@ export function listingIds(filters: OfferFilters, limit: number, offset: number)
 }
 
 /**
- * The cards of the offers whose ids `idArray` yields (a uuid[] expression), in its order, built by
- * the database as one JSON array (text, or NULL for none): one statement instead of five (offers,
- * organizations, images, price options, ratings), so a page costs one round trip and no per-row
- * mapping in Node. Money stays a string ("12.50"), as in the contract; images come cover first,
- * then by position; a rating shows from MIN_RATINGS_SHOWN verified buyers' stars.
+ * The cards of the offers whose ids `idArray` yields (a uuid[] expression), in its order, as one
+ * JSON array (text, or NULL for none), built by the database's offer_cards() (migration 0012): one
+ * statement instead of five (offers, organizations, images, price options, ratings), planned once
+ * per connection, so a page costs one round trip and no per-row mapping in Node.
  */
-function cardsOf(idArray: SQL, activeOnly = false): SQL {
-  return sql`(
-    SELECT json_agg(json_build_object(
-      'uuid', o.id, 'title', o.title, 'summary', o.summary, 'category', o.category, 'region', o.province,
-      'address', o.address, 'latitude', o.latitude, 'longitude', o.longitude, 'offer_type', o.offer_type,
-      'valid_from', o.valid_from, 'valid_until', o.valid_until,
-      'organization', json_build_object('uuid', g.id, 'name', g.name),
-      'images', coalesce((
-        SELECT json_agg(json_build_object('image_url', i.image_url, 'cover', i.cover, 'logo', i.logo, 'width', i.width, 'height', i.height, 'alt', i.alt)
-                        ORDER BY i.cover DESC, i.position)
-        FROM offer_images i WHERE i.offer_id = o.id), '[]'::json),
-      'price_options', coalesce((
-        SELECT json_agg(json_build_object('uuid', p.id, 'title', p.title, 'actual_price', p.actual_price::text, 'regular_price', p.regular_price::text,
-                                          'available', p.available, 'per_customer', p.per_customer)
-                        ORDER BY p.position)
-        FROM price_options p WHERE p.offer_id = o.id), '[]'::json),
-      'rating', (
-        SELECT json_build_object('average', round(avg(f.stars)::numeric, 1)::float8, 'count', count(*)::int)
-        FROM offer_feedback f WHERE f.offer_id = o.id HAVING count(*) >= ${MIN_RATINGS_SHOWN})
-    ) ORDER BY wanted.n)::text
-    FROM unnest(${idArray}) WITH ORDINALITY AS wanted(id, n)
-    JOIN offers o ON o.id = wanted.id
-    JOIN organizations g ON g.id = o.organization_id
-    ${activeOnly ? sql`WHERE o.status = 'active'` : sql``})`;
-}
+const cardsOf = (idArray: SQL, activeOnly = false): SQL => sql`offer_cards(${idArray}, ${MIN_RATINGS_SHOWN}::int, ${activeOnly}::boolean)`;
 
-const parseCards = (cards: string | null | undefined): OfferSummary[] => (cards ? (JSON.parse(cards) as OfferSummary[]) : []);
-
-/** The cards of these offers, in the order given; `activeOnly` skips offers no longer on sale. */
-async function summariesJson(db: Executor, ids: string[], activeOnly = false): Promise<OfferSummary[]> {
-  if (ids.length === 0) return [];
+/** The cards of these offers as JSON text (an array), in the order given; `activeOnly` skips offers no longer on sale. */
+async function cardsJson(db: Executor, ids: string[], activeOnly = false): Promise<string> {
+  if (ids.length === 0) return "[]";
   const [row] = await query<{ cards: string | null }>(db, sql`SELECT ${cardsOf(sql`${sql.param(ids)}::uuid[]`, activeOnly)} AS cards`);
-  return parseCards(row?.cards);
+  return row?.cards ?? "[]";
 }
 
+async function summariesJson(db: Executor, ids: string[], activeOnly = false): Promise<OfferSummary[]> {
+  return JSON.parse(await cardsJson(db, ids, activeOnly)) as OfferSummary[];
+}
+
+/**
+ * A listing or search page: the count, and the cards as the database wrote them (a JSON array,
+ * text), so the API sends them on without parsing and serialising 24 cards again.
+ */
 export async function listOffers(
   db: Database,
   filters: OfferFilters,
   page: { page: number; pageSize: number },
-): Promise<{ count: number; results: OfferSummary[] }> {
+): Promise<{ count: number; resultsJson: string }> {
   const offset = (page.page - 1) * page.pageSize;
   const search = filters.search?.trim();
   if (search) {
     const terms = searchTerms(search);
-    if (terms.length === 0) return { count: 0, results: [] };
+    if (terms.length === 0) return { count: 0, resultsJson: "[]" };
     const { count, ids } = await searchPage(db, filters, terms, page.pageSize, offset);
-    return { count, results: await summariesJson(db, ids) };
+    return { count, resultsJson: await cardsJson(db, ids) };
   }
   const countWhere: SQL[] = [sql`true`];
   if (filters.category) countWhere.push(sql`${offerCounts.category} = ${filters.category}`);
@@ -151,7 +132,7 @@ export async function listOffers(
   const [row] = await query<{ n: number; cards: string | null }>(db, sql`
     SELECT (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts} WHERE ${sql.join(countWhere, sql` AND `)})::int AS n,
            ${cardsOf(sql`ARRAY(${listingIds(filters, page.pageSize, offset)})`)} AS cards`);
-  return { count: Number(row?.n ?? 0), results: parseCards(row?.cards) };
+  return { count: Number(row?.n ?? 0), resultsJson: row?.cards ?? "[]" };
 }
 
 export async function getOffer(db: Executor, id: string): Promise<OfferDetail | null> {
