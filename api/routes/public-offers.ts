@@ -9,7 +9,7 @@ import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
 import { publicOrigin } from "#api/hosts";
 import type { Config } from "#lib/config.server";
 import { getOffer, listOffers, nearbyOffers, popularOffers, selectedOffers } from "#api/services/offers";
-import type { OfferList } from "#lib/schemas/offer";
+import type { OfferList, OfferSummary, Page } from "#lib/schemas/offer";
 
 const single = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
 const blankToUndefined = (v: unknown) => {
@@ -66,15 +66,17 @@ export function publicOffersRouter(db: Database, config: Pick<Config, "PUBLIC_UR
 
   const list = handle(async (req, res) => {
     const q = parseInput(ListQuery, req.query);
-    const { count, results } = await listOffers(db, q, { page: q.page, pageSize: q.page_size });
+    const { count, resultsJson } = await listOffers(db, q, { page: q.page, pageSize: q.page_size });
     const lastPage = Math.max(1, Math.ceil(count / q.page_size));
     res.set("Cache-Control", "public, max-age=30");
-    res.json({
+    const head = {
       count,
       next: pageLink(req, config, q.page < lastPage ? q.page + 1 : null),
       previous: pageLink(req, config, q.page > 1 ? Math.min(q.page - 1, lastPage) : null),
-      results,
-    });
+    } satisfies Omit<Page<OfferSummary>, "results">;
+    // The cards go out as the database wrote them (valid JSON): parsing and serialising 24 cards
+    // again was a tenth of a page's CPU.
+    res.type("application/json").send(`${JSON.stringify(head).slice(0, -1)},"results":${resultsJson}}`);
   });
 
   router.get("/", list);
