@@ -33,6 +33,8 @@ const EnvSchema = z.object({
       .regex(/^postgres(ql)?:\/\//, "debe empezar por postgres:// o postgresql://")
       .optional(),
   ),
+  /** Connections each server process keeps to PostgreSQL (DATABASE_URL). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(4),
   API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   ALLOWED_HOSTS: optionalString,

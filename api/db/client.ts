@@ -19,6 +19,8 @@ export type DatabaseHandle = {
 
 export type OpenOptions = {
   databaseUrl?: string;
+  /** PostgreSQL only: the pool's connections (DATABASE_POOL_SIZE). */
+  poolSize?: number;
   dataDir?: string;
   /**
    * Runs on a brand-new embedded cluster before it is put in place (migrations, demo catalogue),
@@ -35,7 +37,7 @@ export type OpenOptions = {
  */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 4 });
     // An idle connection that the server ends (restart, failover, a dropped test database) emits
     // 'error' on the pool; unheard, that is an uncaught exception that kills the whole process.
     // The pool replaces the connection on the next query, so logging is all there is to do.

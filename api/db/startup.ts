@@ -18,7 +18,7 @@ export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" |
  * catalogue when empty (one transaction). Killed at any step, the next start finishes the job.
  */
 export async function startDatabase(
-  config: Pick<Config, "DATABASE_URL" | "dataDir">,
+  config: Pick<Config, "DATABASE_URL" | "dataDir"> & Partial<Pick<Config, "DATABASE_POOL_SIZE">>,
   { onPhase, log = console.log }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
 ): Promise<{ database: DatabaseHandle; claim: DataDirClaim | null }> {
   onPhase?.("claim");
@@ -33,6 +33,7 @@ export async function startDatabase(
   }
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
     dataDir: config.dataDir,
     onPhase,
     prepare: async (db) => {
