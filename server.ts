@@ -7,6 +7,8 @@ import { superviseWorkers } from "#lib/cluster.server";
 import { loadConfigOrExit } from "#lib/config.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { DataDirInUseError, registerControlCommand } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
@@ -105,7 +107,8 @@ app.use(refreshAuth);
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-    : ((await import(new URL("./build/server/index.js", import.meta.url).href)) as ServerBuild),
+    : // From the working directory, like build/client above: this file also runs compiled, from build/node/.
+      ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild),
   mode: config.isProduction ? "production" : "development",
   // The CSP nonce securityHeaders made for this response, for Remix's inline scripts.
   getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),

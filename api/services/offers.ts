@@ -84,9 +84,49 @@ async function searchPage(db: Database, filters: OfferFilters, terms: string[][]
   return { count: 0, ids: [] };
 }
 
-/** The ids of one listing page, in catalogue order, from a covering index. */
-export function listingIds(filters: OfferFilters, limit: number, offset: number): SQL {
-  return sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)} ORDER BY ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
+/** Where a listing page starts: the catalogue-order key of its first offer. */
+export type PageAnchor = { rank: number; createdAt: string; id: string };
+
+/**
+ * The ids of one listing page, in catalogue order, from a covering index: `offset` rows on from
+ * the start, or from `after` (a page start seen before), which the index seeks to directly.
+ */
+export function listingIds(filters: OfferFilters, limit: number, offset: number, after?: PageAnchor): SQL {
+  const from = after ? sql` AND (${offers.rank}, ${offers.createdAt}, ${offers.id}) >= (${after.rank}::int, ${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
+  return sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)}${from} ORDER BY ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * Page starts seen in the last minute, per listing (filters and page size), so that page 400
+ * seeks to where it began instead of stepping over 9,576 offers again: deep pages cost what page 1
+ * costs. An anchor outlives changes to the catalogue for at most ANCHOR_MS; within that time a
+ * page may begin an offer or two off where a fresh count would start it, which the spec's
+ * one-minute freshness allows. Per database handle (tests open many in one process).
+ */
+const ANCHOR_MS = 60_000;
+const ANCHOR_LISTINGS = 500;
+const ANCHORS_PER_LISTING = 200;
+type Anchors = Map<string, { expires: number; pages: Map<number, PageAnchor> }>;
+const anchorsByDatabase = new WeakMap<Database, Anchors>();
+
+function listingAnchors(db: Database, key: string, now = Date.now()): Map<number, PageAnchor> {
+  let all = anchorsByDatabase.get(db);
+  if (!all) anchorsByDatabase.set(db, (all = new Map()));
+  let listing = all.get(key);
+  if (!listing || listing.expires <= now) {
+    all.delete(key);
+    // Map order is insertion order: the oldest listing goes first.
+    if (all.size >= ANCHOR_LISTINGS) all.delete(all.keys().next().value!);
+    all.set(key, (listing = { expires: now + ANCHOR_MS, pages: new Map() }));
+  }
+  return listing.pages;
+}
+
+/** The nearest page start at or before `page`, if any was seen. */
+function nearestAnchor(pages: Map<number, PageAnchor>, page: number): [number, PageAnchor] | undefined {
+  let best: [number, PageAnchor] | undefined;
+  for (const entry of pages) if (entry[0] <= page && (!best || entry[0] > best[0])) best = entry;
+  return best;
 }
 
 /**
@@ -128,10 +168,17 @@ export async function listOffers(
   const countWhere: SQL[] = [sql`true`];
   if (filters.category) countWhere.push(sql`${offerCounts.category} = ${filters.category}`);
   if (filters.region) countWhere.push(sql`${offerCounts.province} = ${filters.region}`);
-  // Count and page in one statement: on PGlite every statement is a turn of its single backend.
-  const [row] = await query<{ n: number; cards: string | null }>(db, sql`
+  const anchors = page.page > 1 ? listingAnchors(db, `${filters.category ?? ""}|${filters.region ?? ""}|${page.pageSize}`) : undefined;
+  const [fromPage, after] = (anchors && nearestAnchor(anchors, page.page)) ?? [1, undefined];
+  // Count, page and where it starts in one statement: on PGlite every statement is a turn of its
+  // single backend.
+  const [row] = await query<{ n: number; cards: string | null; first: PageAnchor | null }>(db, sql`
+    WITH page AS MATERIALIZED (SELECT ARRAY(${listingIds(filters, page.pageSize, (page.page - fromPage) * page.pageSize, after)}) AS ids)
     SELECT (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts} WHERE ${sql.join(countWhere, sql` AND `)})::int AS n,
-           ${cardsOf(sql`ARRAY(${listingIds(filters, page.pageSize, offset)})`)} AS cards`);
+           ${cardsOf(sql`(SELECT ids FROM page)`)} AS cards,
+           (SELECT json_build_object('rank', ${offers.rank}, 'createdAt', ${offers.createdAt}::text, 'id', ${offers.id})
+              FROM ${offers} WHERE ${offers.id} = (SELECT ids[1] FROM page)) AS first`);
+  if (anchors && row?.first && anchors.size < ANCHORS_PER_LISTING) anchors.set(page.page, row.first);
   return { count: Number(row?.n ?? 0), resultsJson: row?.cards ?? "[]" };
 }
 

@@ -139,6 +139,29 @@ describe("GET /public/offers/", () => {
     expect(new Set(seen).size).toBe(activeCount);
   });
 
+  it("a deep page seeks from where it began before, and is the same page as counted from the start", async () => {
+    const inOrder = async () =>
+      (await api.db.select({ id: offers.id }).from(offers).where(eq(offers.status, "active")).orderBy(asc(offers.rank), asc(offers.createdAt), asc(offers.id))).map((r) => r.id);
+    const page = async (n: number) => (await call(api, `/public/offers/?page_size=5&page=${n}`)).body.results.map((o: any) => o.uuid);
+    const all = await inOrder();
+    const last = Math.ceil(all.length / 5);
+    // Forward (each page from the one before it), then backwards and again (each from itself).
+    for (const n of [2, 3, 4, last, last - 1, 3, 2, 4]) expect(await page(n)).toEqual(all.slice((n - 1) * 5, n * 5));
+    // The offer a remembered page began with leaves the catalogue: the page starts at the next one,
+    // as it would counted from the start, with the current stock. Page 4 keeps its remembered start
+    // for its minute, so the offer that moved up to page 3 shows again at its top.
+    const [first] = await page(3);
+    await api.db.update(offers).set({ status: "paused" }).where(eq(offers.id, first));
+    try {
+      const now = await inOrder();
+      expect(await page(3)).toEqual(now.slice(10, 15));
+      expect(await page(4)).toEqual(all.slice(15, 20));
+      expect(now[14]).toBe(all[15]);
+    } finally {
+      await api.db.update(offers).set({ status: "active" }).where(eq(offers.id, first));
+    }
+  });
+
   it("a page past the end is empty and points back to the last page", async () => {
     const { status, body } = await call(api, "/public/offers/?page=999&page_size=10");
     expect(status).toBe(200);

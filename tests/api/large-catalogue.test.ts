@@ -15,7 +15,7 @@ import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 const OFFERS = 20_000;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; Plans?: PlanNode[] };
+type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Index Cond"?: string; Plans?: PlanNode[] };
 function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
@@ -51,6 +51,22 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     expectNoSeqScan(ns);
     expect(indexesOn(ns)).toContain(index);
     expect(onOffers(ns).map((n) => n["Node Type"])).toContain("Index Only Scan");
+  });
+
+  it("page 400 seen before seeks its index to where it began instead of stepping over 9,576 offers", async () => {
+    const [start] = await query<{ rank: number; created_at: string; id: string }>(
+      api.db,
+      sql`SELECT rank, created_at::text AS created_at, id FROM offers WHERE status = 'active' ORDER BY rank, created_at, id OFFSET ${399 * 24} LIMIT 1`,
+    );
+    const ns = await plan(listingIds({}, 24, 0, { rank: start.rank, createdAt: start.created_at, id: start.id }));
+    const scan = onOffers(ns).find((n) => n["Index Name"] === "offers_list_idx");
+    expect(scan?.["Node Type"]).toBe("Index Only Scan");
+    expect(scan?.["Index Cond"]).toMatch(/ROW\(rank, created_at, id\) >= ROW\(/);
+    // Through the API: the second visit (from its own start) is the same page as the first.
+    const first = await call(api, "/public/offers/?page=400");
+    const again = await call(api, "/public/offers/?page=400");
+    expect(again.body.results[0].uuid).toBe(start.id);
+    expect(again.body.results.map((o: any) => o.uuid)).toEqual(first.body.results.map((o: any) => o.uuid));
   });
 
   it.each([

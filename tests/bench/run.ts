@@ -146,7 +146,8 @@ async function startServer(options: StartOptions = {}): Promise<Server> {
   // A fresh embedded database every run, whatever the calling shell points at.
   for (const key of ["DATABASE_URL", "API_URL", "PUBLIC_URL", "WEB_CONCURRENCY"]) delete env[key];
   Object.assign(env, options.env);
-  const server = spawnServer(path.join(ROOT, "node_modules/.bin/tsx"), ["server.ts"], ROOT, env, `http://127.0.0.1:${port}`);
+  // What `npm start` runs: the compiled server (scripts/build-server.ts), not tsx.
+  const server = spawnServer(process.execPath, ["--enable-source-maps", "build/node/server.js"], ROOT, env, `http://127.0.0.1:${port}`);
   server.dataDir = options.keepData ? null : dataDir;
   await waitReady(server, "/api/v0/public/offers/?page_size=1");
   return server;
