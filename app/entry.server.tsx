@@ -39,6 +39,10 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   console.error(error);
 }
 
+const MODULE_SCRIPT_MARK = ' type="module" async="">';
+// Development keeps Remix's own loading: React's development build warns about each inert tag it hydrates.
+const DEFER_SCRIPTS = import.meta.env.PROD;
+
 /**
  * React writes its HTML in 2 KB pieces and calls `flush()` when a whole part is ready (the shell,
  * then each resolved <Suspense>). Remix's adapter flushes the compression stream after every piece
@@ -46,8 +50,6 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
  * of gzip instead of 11 KB, at three times the CPU. Passing on one chunk per React flush keeps the
  * streaming (the shell still leaves at once) and lets gzip see whole parts.
  */
-const MODULE_SCRIPT_MARK = ' type="module" async="">';
-
 class FlushCoalescer extends Transform {
   private pending: Buffer[] = [];
   /** @param tail written after React's last byte (the consented tools' script tag, or ""). */
@@ -63,7 +65,7 @@ class FlushCoalescer extends Transform {
     const whole = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
     this.pending = [];
     // Remix's module script and preloads come in one React flush (the shell): see defer-scripts.server.ts.
-    this.push(whole.includes(MODULE_SCRIPT_MARK) ? Buffer.from(deferAppScripts(whole.toString("utf8"))) : whole);
+    this.push(DEFER_SCRIPTS && whole.includes(MODULE_SCRIPT_MARK) ? Buffer.from(deferAppScripts(whole.toString("utf8"))) : whole);
   }
   _flush(callback: TransformCallback) {
     this.flush();
