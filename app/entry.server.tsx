@@ -7,6 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { documentCacheControl } from "#app/lib/cache-control.server";
 import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
+import { deferAppScripts } from "#app/lib/defer-scripts.server";
 import type { ClientIntegrations } from "#lib/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
@@ -45,6 +46,8 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
  * of gzip instead of 11 KB, at three times the CPU. Passing on one chunk per React flush keeps the
  * streaming (the shell still leaves at once) and lets gzip see whole parts.
  */
+const MODULE_SCRIPT_MARK = ' type="module" async="">';
+
 class FlushCoalescer extends Transform {
   private pending: Buffer[] = [];
   /** @param tail written after React's last byte (the consented tools' script tag, or ""). */
@@ -57,8 +60,10 @@ class FlushCoalescer extends Transform {
   }
   flush() {
     if (!this.pending.length) return;
-    this.push(this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending));
+    const whole = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
     this.pending = [];
+    // Remix's module script and preloads come in one React flush (the shell): see defer-scripts.server.ts.
+    this.push(whole.includes(MODULE_SCRIPT_MARK) ? Buffer.from(deferAppScripts(whole.toString("utf8"))) : whole);
   }
   _flush(callback: TransformCallback) {
     this.flush();

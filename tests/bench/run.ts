@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync, gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { DEFERRED_PRELOAD, DEFERRED_TYPE } from "#app/lib/defer-scripts.server";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KB = 1024;
@@ -242,14 +243,14 @@ function scriptsOf(html: string, pageUrl: string): string[] {
     const src = attr(attrs, "src");
     if (src) {
       add(src);
-    } else if ((attr(attrs, "type") ?? "").toLowerCase() === "module") {
+    } else if (["module", DEFERRED_TYPE].includes((attr(attrs, "type") ?? "").toLowerCase())) {
       for (const spec of importsIn(content)) add(spec);
     }
   }
   for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
     const rel = (attr(m[1], "rel") ?? "").toLowerCase().split(/\s+/);
     const href = attr(m[1], "href");
-    if (href && rel.includes("modulepreload")) add(href);
+    if (href && (rel.includes("modulepreload") || rel.includes(DEFERRED_PRELOAD))) add(href);
   }
   return [...found];
 }

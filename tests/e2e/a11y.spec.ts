@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
+import { DEFERRED_TYPE } from "#app/lib/defer-scripts.server";
 import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./auth";
 import { check, test, VIEWPORTS, type Problem } from "./axe";
 import { acceptCookies, expect, ready, roomyOffer, uniqueEmail } from "./fixtures";
@@ -8,7 +9,7 @@ import { E2E_INBOX, waitForMail } from "./mail";
 /** Pages with a bundle are checked once hydrated; reading pages and the widget ship none. */
 async function visit(page: Page, js: boolean, path: string, problems: Problem[], helper: () => Promise<Page>, name = path) {
   await page.goto(path);
-  if (js && (await page.locator("script[type=module]").count())) await ready(page, js);
+  if (js && (await page.locator(`script[type=module], script[type="${DEFERRED_TYPE}"]`).count())) await ready(page, js);
   await check(page, js, name, problems, helper);
 }
 

@@ -54,6 +54,19 @@ test.describe("phones (375 px)", () => {
     expect(overlaps).toBe(false);
   });
 
+  test("the header does not move when React starts (Lighthouse CLS 0)", async ({ page, js }) => {
+    test.skip(!js, "needs a browser that runs JavaScript");
+    // The page as painted before its JavaScript has run: the same browser, the chunks held back.
+    await page.route("**/assets/*.js", (route) => route.abort());
+    await page.goto("/ofertas/");
+    const before = { nav: await box(page, ".category-nav"), form: await box(page, ".region-form") };
+    await expect(page.getByRole("button", { name: "Cambiar" })).toBeHidden();
+    await page.unroute("**/assets/*.js");
+    await page.goto("/ofertas/");
+    await ready(page, js);
+    expect({ nav: await box(page, ".category-nav"), form: await box(page, ".region-form") }).toEqual(before);
+  });
+
   test("the category row brings the current category into view", async ({ page, js }) => {
     test.skip(!js, "scrolling the row is an enhancement");
     await page.goto("/ofertas/category/training/");
