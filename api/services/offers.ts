@@ -125,11 +125,12 @@ export function listingIds(filters: OfferFilters, limit: number, offset: number,
  * seeks to where it began instead of stepping over 9,576 offers again: deep pages cost what page 1
  * costs. An anchor outlives changes to the catalogue for at most ANCHOR_MS; within that time a
  * page may begin an offer or two off where a fresh count would start it, which the spec's
- * one-minute freshness allows. Per database handle (tests open many in one process).
+ * one-minute freshness allows. Per database handle (tests open many in one process); at most
+ * 500 listings of 64 page starts each (about 5 MB), whatever URLs a crawler tries.
  */
 const ANCHOR_MS = 60_000;
 const ANCHOR_LISTINGS = 500;
-const ANCHORS_PER_LISTING = 200;
+const ANCHORS_PER_LISTING = 64;
 type Anchors = Map<string, { expires: number; pages: Map<number, PageAnchor> }>;
 const anchorsByDatabase = new WeakMap<Database, Anchors>();
 
