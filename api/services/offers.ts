@@ -71,14 +71,38 @@ export async function runSearchPass<T = Ranked>(db: Database, pass: SearchPass, 
   });
 }
 
-async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number) {
-  for (const pass of searchPasses(filters, terms)) {
+/**
+ * Which of the terms some active offer has at all, in one statement, through the word index only.
+ * The planner would answer EXISTS by walking the table (or the status index) until a row matches,
+ * which for a word no offer has is all of it: 70–120 ms at 100,000 offers instead of 0.1 ms.
+ * The category and region are left out: a word found only elsewhere keeps the any-word pass.
+ */
+async function termsFound(db: Database, terms: string[][]): Promise<boolean[]> {
+  const found = terms.map((t) => sql`EXISTS (SELECT 1 FROM ${offers} WHERE ${offers.searchVector} @@ ${tsquery(wordQuery(t))} AND ${offers.status} = 'active')`);
+  const [row] = await db.transaction(async (tx) => {
+    await tx.execute(sql.raw("SET LOCAL enable_seqscan = off"));
+    await tx.execute(sql.raw("SET LOCAL enable_indexscan = off"));
+    return query<{ found: boolean[] | string }>(tx, sql`SELECT json_build_array(${sql.join(found, sql`, `)}) AS found`);
+  });
+  return typeof row.found === "string" ? (JSON.parse(row.found) as boolean[]) : row.found;
+}
+
+async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number): Promise<{ count: number; ids: string[] }> {
+  for (const [i, pass] of searchPasses(filters, terms).entries()) {
     const rows = await runSearchPass(db, pass, pass.ids(limit, offset));
     if (rows.length > 0) return { count: rows[0].total, ids: rows.map((r) => r.id) };
     // A page past the end of a pass that does match: its count, no rows, and no looser pass.
     if (offset > 0) {
       const [first] = await runSearchPass(db, pass, pass.ids(1, 0));
       if (first) return { count: first.total, ids: [] };
+    }
+    // A word no offer has at all is left out before anything looser: "cena romántica" in a
+    // catalogue without "romántica" is "cena" with every word required, not any of both words
+    // (at 100,000 offers a third of the work, and the dinners first all the same).
+    if (i === 0 && terms.length > 1) {
+      const found = await termsFound(db, terms);
+      const kept = terms.filter((_, k) => found[k]);
+      if (kept.length > 0 && kept.length < terms.length) return searchPage(db, filters, kept, limit, offset);
     }
   }
   return { count: 0, ids: [] };
@@ -101,11 +125,12 @@ export function listingIds(filters: OfferFilters, limit: number, offset: number,
  * seeks to where it began instead of stepping over 9,576 offers again: deep pages cost what page 1
  * costs. An anchor outlives changes to the catalogue for at most ANCHOR_MS; within that time a
  * page may begin an offer or two off where a fresh count would start it, which the spec's
- * one-minute freshness allows. Per database handle (tests open many in one process).
+ * one-minute freshness allows. Per database handle (tests open many in one process); at most
+ * 500 listings of 64 page starts each (about 5 MB), whatever URLs a crawler tries.
  */
 const ANCHOR_MS = 60_000;
 const ANCHOR_LISTINGS = 500;
-const ANCHORS_PER_LISTING = 200;
+const ANCHORS_PER_LISTING = 64;
 type Anchors = Map<string, { expires: number; pages: Map<number, PageAnchor> }>;
 const anchorsByDatabase = new WeakMap<Database, Anchors>();
 

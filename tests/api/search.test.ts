@@ -66,6 +66,16 @@ describe("search relevance", () => {
     expect((await titles("relajate")).uuids).toContain(THERMAL); // "Relájate" in the summary
   });
 
+  it("a word no offer has is left out, and the other words are still all required", async () => {
+    const alone = await titles("paella barceloneta");
+    const withUnknown = await titles("paella zzyzxqua barceloneta");
+    expect(withUnknown.uuids).toEqual(alone.uuids);
+    // Words that exist but never together still find offers with either, more words first.
+    const either = await titles("paella masaje");
+    expect(either.uuids).toContain(PAELLA);
+    expect(either.uuids).toContain(THERMAL);
+  });
+
   it("all words beat some words: every result of a two-word query has both when any does", async () => {
     const r = await titles("paella barceloneta");
     expect(r.uuids).toEqual([PAELLA]);
