@@ -5,7 +5,7 @@ import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#lib/constants"
 import { PROVINCES } from "#lib/regions";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
+import { badRequest, handle, HttpError, notFound, parseInput, sendJsonText } from "#api/http";
 import { publicOrigin } from "#api/hosts";
 import type { Config } from "#lib/config.server";
 import { getOffer, listOffers, nearbyOffers, popularOffers, selectedOffers } from "#api/services/offers";
@@ -76,7 +76,7 @@ export function publicOffersRouter(db: Database, config: Pick<Config, "PUBLIC_UR
     } satisfies Omit<Page<OfferSummary>, "results">;
     // The cards go out as the database wrote them (valid JSON): parsing and serialising 24 cards
     // again was a tenth of a page's CPU.
-    res.type("application/json").send(`${JSON.stringify(head).slice(0, -1)},"results":${resultsJson}}`);
+    sendJsonText(req, res, `${JSON.stringify(head).slice(0, -1)},"results":${resultsJson}}`);
   });
 
   router.get("/", list);

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offers } from "#api/db/schema";
@@ -160,6 +162,23 @@ describe("GET /public/offers/", () => {
     } finally {
       await api.db.update(offers).set({ status: "active" }).where(eq(offers.id, first));
     }
+  });
+
+  it("a listing page is gzipped for clients that take gzip, and the same JSON for those that do not", async () => {
+    const raw = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http.get(`${api.url}/public/offers/?page_size=30`, { headers: { "accept-encoding": encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on("error", reject);
+        });
+      });
+    const zipped = await raw("gzip, deflate");
+    const plain = await raw("identity");
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(JSON.parse(gunzipSync(zipped.body).toString("utf8"))).toEqual(JSON.parse(plain.body.toString("utf8")));
+    expect(JSON.parse(plain.body.toString("utf8")).results).toHaveLength(30);
   });
 
   it("a page past the end is empty and points back to the last page", async () => {
