@@ -699,7 +699,7 @@ function figure(measure: string, result: string, reference: string, pass: boolea
   console.log(`  ${pass === null ? "INFO" : pass ? "PASS" : "FAIL"}  ${measure}: ${result}  [${reference}]`);
 }
 
-type Load = { rps: number; p50: number; p99: number; requests: number; bad: number; rssMb: number };
+type Load = { rps: number; mean: number; p50: number; p99: number; requests: number; bad: number; rssMb: number };
 
 /** Largest resident set among the server's processes (its process group), in MB. */
 function serverRssMb(server: Server): number {
@@ -728,7 +728,7 @@ async function load(url: string, server?: Server, seconds = LOAD_SECONDS): Promi
     const r = await autocannon({ url, connections: LOAD_CONNECTIONS, duration: seconds, headers: { "accept-encoding": "gzip" } });
     // No answer at all within the run is a failure, not a latency of 0.
     const none = r.requests.total === 0;
-    return { rps: r.requests.average, p50: none ? Infinity : r.latency.p50, p99: none ? Infinity : r.latency.p99, requests: r.requests.total, bad: r.non2xx + r.errors + r.timeouts, rssMb };
+    return { rps: r.requests.average, mean: none ? Infinity : r.latency.mean, p50: none ? Infinity : r.latency.p50, p99: none ? Infinity : r.latency.p99, requests: r.requests.total, bad: r.non2xx + r.errors + r.timeouts, rssMb };
   } finally {
     if (sampler) clearInterval(sampler);
   }
@@ -911,10 +911,19 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
       const worst = (group: string) => Math.max(...results.filter((r) => r[2] === group).map((r) => r[1].p99));
       figure(`${db} ${LARGE_OFFERS}: listing + filters p99 (API)`, fmtMs(worst("list")), "< 20 ms", worst("list") < 20);
       figure(`${db} ${LARGE_OFFERS}: search p99 (API)`, fmtMs(worst("search")), "< 30 ms", worst("search") < 30);
-      const p1 = results[0][1].p99;
-      const p400 = results.find((r) => r[0] === "listing page 400")![1].p99;
-      // "No slower": within 20 % or 2 ms of page 1, which is the noise of one run on this machine.
-      figure(`${db} ${LARGE_OFFERS}: page 400 vs page 1 p99`, `${fmtMs(p400)} vs ${fmtMs(p1)}`, "no slower (≤ page 1 + max(20 %, 2 ms))", p400 <= p1 + Math.max(p1 * 0.2, 2));
+      // Page 400 against page 1, measured alternately (three times each), compared by mean latency:
+      // two separate 5 s runs of the same work differ by up to a third in p99 on this shared
+      // machine (see category and region above), which would judge the noise, not the pages.
+      const rounds: { p1: Load; p400: Load }[] = [];
+      for (let i = 0; i < 3; i++) rounds.push({ p1: await load(api, undefined, 3), p400: await load(`${api}?page=400`, undefined, 3) });
+      const avg = (pick: (r: { p1: Load; p400: Load }) => number) => rounds.reduce((a, r) => a + pick(r), 0) / rounds.length;
+      const [m1, m400, q1, q400] = [avg((r) => r.p1.mean), avg((r) => r.p400.mean), avg((r) => r.p1.p99), avg((r) => r.p400.p99)];
+      figure(
+        `${db} ${LARGE_OFFERS}: page 400 vs page 1 (alternated, mean latency)`,
+        `${fmtMs(m400)} vs ${fmtMs(m1)} (p99 ${fmtMs(q400)} vs ${fmtMs(q1)})`,
+        "no slower (≤ page 1 + max(10 %, 1 ms))",
+        m400 <= m1 + Math.max(m1 * 0.1, 1),
+      );
       const rss = Math.max(...results.map((r) => r[1].rssMb));
       figure(`${db} ${LARGE_OFFERS}: server RSS under load`, `${rss.toFixed(0)} MB`, "< 300 MB", rss < 300);
 
