@@ -82,9 +82,9 @@ async function termsFound(db: Database, terms: string[][]): Promise<boolean[]> {
   const [row] = await db.transaction(async (tx) => {
     await tx.execute(sql.raw("SET LOCAL enable_seqscan = off"));
     await tx.execute(sql.raw("SET LOCAL enable_indexscan = off"));
-    return query<{ found: boolean[] | string }>(tx, sql`SELECT json_build_array(${sql.join(found, sql`, `)}) AS found`);
+    return query<{ found: boolean[] }>(tx, sql`SELECT json_build_array(${sql.join(found, sql`, `)}) AS found`);
   });
-  return typeof row.found === "string" ? (JSON.parse(row.found) as boolean[]) : row.found;
+  return row.found;
 }
 
 async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number): Promise<{ count: number; ids: string[] }> {
@@ -197,12 +197,16 @@ export async function listOffers(
   const [fromPage, after] = (anchors && nearestAnchor(anchors, page.page)) ?? [1, undefined];
   // Count, page and where it starts in one statement: on PGlite every statement is a turn of its
   // single backend.
+  // Page 1 starts at the start: only deeper pages read where they begin, to remember it.
+  const first = anchors
+    ? sql`(SELECT json_build_object('rank', ${offers.rank}, 'createdAt', ${offers.createdAt}::text, 'id', ${offers.id})
+              FROM ${offers} WHERE ${offers.id} = (SELECT ids[1] FROM page))`
+    : sql`NULL::json`;
   const [row] = await query<{ n: number; cards: string | null; first: PageAnchor | null }>(db, sql`
     WITH page AS MATERIALIZED (SELECT ARRAY(${listingIds(filters, page.pageSize, (page.page - fromPage) * page.pageSize, after)}) AS ids)
     SELECT (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts} WHERE ${sql.join(countWhere, sql` AND `)})::int AS n,
            ${cardsOf(sql`(SELECT ids FROM page)`)} AS cards,
-           (SELECT json_build_object('rank', ${offers.rank}, 'createdAt', ${offers.createdAt}::text, 'id', ${offers.id})
-              FROM ${offers} WHERE ${offers.id} = (SELECT ids[1] FROM page)) AS first`);
+           ${first} AS first`);
   if (anchors && row?.first && anchors.size < ANCHORS_PER_LISTING) anchors.set(page.page, row.first);
   return { count: Number(row?.n ?? 0), resultsJson: row?.cards ?? "[]" };
 }
