@@ -7,7 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { documentCacheControl } from "#app/lib/cache-control.server";
 import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
-import { deferAppScripts } from "#app/lib/defer-scripts.server";
+import { deferAppScriptsIn } from "#app/lib/defer-scripts.server";
 import type { ClientIntegrations } from "#lib/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
@@ -39,7 +39,6 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   console.error(error);
 }
 
-const MODULE_SCRIPT_MARK = ' type="module" async="">';
 // Development keeps Remix's own loading: React's development build warns about each inert tag it hydrates.
 const DEFER_SCRIPTS = import.meta.env.PROD;
 
@@ -65,7 +64,7 @@ class FlushCoalescer extends Transform {
     const whole = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
     this.pending = [];
     // Remix's module script and preloads come in one React flush (the shell): see defer-scripts.server.ts.
-    this.push(DEFER_SCRIPTS && whole.includes(MODULE_SCRIPT_MARK) ? Buffer.from(deferAppScripts(whole.toString("utf8"))) : whole);
+    this.push(DEFER_SCRIPTS ? deferAppScriptsIn(whole) : whole);
   }
   _flush(callback: TransformCallback) {
     this.flush();

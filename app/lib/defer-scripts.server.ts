@@ -21,7 +21,8 @@
  */
 
 const PRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
-const MODULE_SCRIPT = /<script( nonce="[^"]*")? type="module" async="">([\s\S]*?)<\/script>/;
+const MODULE_SCRIPT_MARK = ' type="module" async="">';
+const MODULE_SCRIPT = new RegExp(`<script( nonce="[^"]*")?${MODULE_SCRIPT_MARK}([\\s\\S]*?)</script>`);
 export const DEFERRED_TYPE = "text/x-deferred-module";
 export const DEFERRED_PRELOAD = "x-deferred-modulepreload";
 const ID = "app-modules";
@@ -39,4 +40,9 @@ export function deferAppScripts(html: string): string {
   const inert = `<script${nonceAttr} type="${DEFERRED_TYPE}" id="${ID}">${script[2]}</script><script${nonceAttr}>${loader}</script>`;
   const inertPreload = (_: string, href: string) => `<link rel="${DEFERRED_PRELOAD}" href="${href}"/>`;
   return html.slice(0, script.index).replace(PRELOAD, inertPreload) + inert + html.slice(script.index + script[0].length).replace(PRELOAD, inertPreload);
+}
+
+/** The same for a chunk of the HTML stream: only the chunk with Remix's module script (the shell) is read as text. */
+export function deferAppScriptsIn(chunk: Buffer): Buffer {
+  return chunk.includes(MODULE_SCRIPT_MARK) ? Buffer.from(deferAppScripts(chunk.toString("utf8"))) : chunk;
 }
