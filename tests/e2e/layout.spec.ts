@@ -67,6 +67,21 @@ test.describe("phones (375 px)", () => {
     expect({ nav: await box(page, ".category-nav"), form: await box(page, ".region-form") }).toEqual(before);
   });
 
+  test("when the app's JavaScript never arrives, «Cambiar» comes back and still changes the region", async ({ page, js }) => {
+    test.skip(!js, "a browser that runs JavaScript, whose chunks fail to load");
+    await page.route("**/assets/*.js", (route) => route.abort());
+    await page.goto("/ofertas/");
+    const cambiar = page.getByRole("button", { name: "Cambiar" });
+    await expect(cambiar).toBeHidden();
+    await expect(cambiar).toBeVisible({ timeout: 15_000 });
+    // The no-JS layout: the province stays readable beside the button.
+    expect((await box(page, ".region-form select")).width).toBeGreaterThan(100);
+    await page.getByLabel("Región").selectOption("Sevilla");
+    await cambiar.click();
+    await expect(page).toHaveURL(/\/ofertas\/$/);
+    await expect(page.getByLabel("Región")).toHaveValue("Sevilla");
+  });
+
   test("the category row brings the current category into view", async ({ page, js }) => {
     test.skip(!js, "scrolling the row is an enhancement");
     await page.goto("/ofertas/category/training/");
