@@ -1,0 +1,50 @@
+import { promisify } from "node:util";
+import { gzip, gzipSync } from "node:zlib";
+
+const gzipAsync = promisify(gzip);
+
+/**
+ * Dynamic responses are gzipped at level 1 (nginx's default): level 6 took 0.17 ms more CPU per
+ * API page for 7 % fewer bytes. Static files are precompressed at build time at the highest levels.
+ */
+export const DYNAMIC_GZIP_LEVEL = 1;
+
+/** Below this a gzip header and trailer cost more than they save (the compression middleware's threshold). */
+const MIN_GZIP_BYTES = 1024;
+
+/**
+ * Whether an Accept-Encoding header takes gzip rather than the body as it is: `gzip` or `*` with a
+ * q-value above 0, and not below identity's. Absent or empty means identity only.
+ */
+export function acceptsGzip(header: string | null | undefined): boolean {
+  if (!header) return false;
+  const q: Record<string, number> = {};
+  for (const part of header.toLowerCase().split(",")) {
+    const [coding, ...params] = part.trim().split(";");
+    const weight = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean);
+    q[coding.trim()] = weight ? Number(weight[1]) : 1;
+  }
+  const gzip = q.gzip ?? q["x-gzip"] ?? q["*"] ?? 0;
+  const identity = q.identity ?? (q["*"] === 0 ? 0 : 1);
+  return gzip > 0 && gzip >= identity;
+}
+
+/**
+ * A whole body, gzipped in one call when the client takes gzip. The compression middleware would
+ * run a zlib stream for it (set-up, a threadpool round trip per chunk): for a listing page it was
+ * the largest single cost after the database, and for a page about a fifth of its CPU. The
+ * middleware leaves a response that already has Content-Encoding alone.
+ */
+export function gzipWhole(acceptEncoding: string | null | undefined, body: string): { body: string | Buffer; gzip: boolean } {
+  if (Buffer.byteLength(body) < MIN_GZIP_BYTES || !acceptsGzip(acceptEncoding)) return { body, gzip: false };
+  return { body: gzipSync(body, { level: DYNAMIC_GZIP_LEVEL }), gzip: true };
+}
+
+/**
+ * The same off the event loop, on libuv's threadpool: for a page, whose render already keeps the
+ * main thread busy, the deflate then runs on another core (in one round trip, not one per chunk).
+ */
+export async function gzipWholeAsync(acceptEncoding: string | null | undefined, body: string): Promise<{ body: string | Buffer; gzip: boolean }> {
+  if (Buffer.byteLength(body) < MIN_GZIP_BYTES || !acceptsGzip(acceptEncoding)) return { body, gzip: false };
+  return { body: await gzipAsync(body, { level: DYNAMIC_GZIP_LEVEL }), gzip: true };
+}
