@@ -22,6 +22,7 @@ import { usePendingIndicator } from "#app/lib/use-pending-indicator";
 import { DEFAULT_REGION, isProvince, regionFromValue } from "#lib/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
+import { FavoriteForm } from "#app/components/favorite-button";
 import { Footer } from "#app/components/footer";
 import { BackIcon, HeartIcon, LoginIcon, LogoutIcon, UserIcon } from "#app/components/icons";
 import { Logo } from "#app/components/logo";
@@ -259,6 +260,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <main id="main" className="site-main">
               {children}
             </main>
+            <FavoriteForm />
             {data.contacts ? <Footer {...data.contacts} /> : null}
             {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
           </>

@@ -6,6 +6,13 @@ async function offers(page: import("@playwright/test").Page): Promise<OfferSumma
   return ((await response.json()) as { results: OfferSummary[] }).results;
 }
 
+/** With JavaScript the heart flips before the server answers: wait for the answer before leaving the page. */
+async function clickHeart(page: import("@playwright/test").Page, name: string) {
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/favorite"));
+  await page.getByRole("button", { name }).click();
+  await answered;
+}
+
 test("two favourites as a guest → login → /favorite shows both, synced to the account", async ({ page, js }, info) => {
   // Each project takes its own offers: both log in as the demo customer at the same time.
   const all = await offers(page);
@@ -14,7 +21,7 @@ test("two favourites as a guest → login → /favorite shows both, synced to th
     await page.goto(`/ofertas/${offer.uuid}/`);
     await ready(page, js);
     await acceptCookies(page);
-    await page.getByRole("button", { name: `Guardar «${offer.title}» en favoritos` }).click();
+    await clickHeart(page, `Guardar «${offer.title}» en favoritos`);
     await expect(page.getByRole("button", { name: `Quitar «${offer.title}» de favoritos` })).toBeVisible();
   }
   await expect(page.getByRole("link", { name: /^Favoritos, \d+/ })).toHaveAccessibleName("Favoritos, 2");
@@ -34,7 +41,7 @@ test("two favourites as a guest → login → /favorite shows both, synced to th
   await expect(page.getByRole("button", { name: `Quitar «${picked[0].title}» de favoritos` })).toBeVisible();
   // Unfavourite one on the account: the heart and the list follow.
   await ready(page, js);
-  await page.getByRole("button", { name: `Quitar «${picked[0].title}» de favoritos` }).click();
+  await clickHeart(page, `Quitar «${picked[0].title}» de favoritos`);
   await expect(page.getByRole("button", { name: `Guardar «${picked[0].title}» en favoritos` })).toBeVisible();
   await page.goto("/favorite");
   await expect(page.getByRole("heading", { name: picked[1].title })).toBeVisible();
