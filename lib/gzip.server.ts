@@ -14,7 +14,7 @@ const MIN_GZIP_BYTES = 1024;
 
 /**
  * Whether an Accept-Encoding header takes gzip rather than the body as it is: `gzip` or `*` with a
- * q-value above 0, and not below identity's. Absent or empty means identity only.
+ * q-value above 0, and not below identity's (a tie goes to gzip). Absent or empty means identity only.
  */
 export function acceptsGzip(header: string | null | undefined): boolean {
   if (!header) return false;
@@ -25,7 +25,8 @@ export function acceptsGzip(header: string | null | undefined): boolean {
     q[coding.trim()] = weight ? Number(weight[1]) : 1;
   }
   const gzip = q.gzip ?? q["x-gzip"] ?? q["*"] ?? 0;
-  const identity = q.identity ?? (q["*"] === 0 ? 0 : 1);
+  // Unnamed, identity counts as `*`, or as the least wanted coding listed (as Express's negotiator does).
+  const identity = q.identity ?? q["*"] ?? Math.min(...Object.values(q));
   return gzip > 0 && gzip >= identity;
 }
 

@@ -46,3 +46,18 @@ test("static assets come precompressed: brotli, gzip or plain as the browser ask
   const api = await request.get("/api/v0/public/offers/?page_size=1", { headers: { "accept-encoding": "identity" } });
   expect(api.headers()["content-encoding"]).toBeUndefined();
 });
+
+test("a page with nothing deferred leaves whole: gzipped once with a Content-Length, or plain when gzip is refused", async ({ request }) => {
+  const gz = await request.get("/", { headers: { "accept-encoding": "gzip" } });
+  const plain = await request.get("/", { headers: { "accept-encoding": "gzip;q=0, identity" } });
+  expect(gz.headers()["content-encoding"]).toBe("gzip");
+  expect(gz.headers()["transfer-encoding"]).toBeUndefined();
+  expect(Number(gz.headers()["content-length"])).toBeGreaterThan(1000);
+  expect(plain.headers()["content-encoding"]).toBeUndefined();
+  expect(Number(plain.headers()["content-length"])).toBe((await plain.body()).length);
+  // Same page either way (the nonce differs per response), with Remix's scripts made inert and re-added.
+  const [a, b] = [await gz.text(), await plain.text()].map((t) => t.replace(/nonce="[^"]*"/g, ""));
+  expect(a).toContain("</html>");
+  expect(a).toContain('id="app-modules"');
+  expect(a.length).toBe(b.length);
+});

@@ -1,0 +1,38 @@
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { acceptsGzip, gzipWhole, gzipWholeAsync } from "#lib/gzip.server";
+
+describe("acceptsGzip", () => {
+  it.each([
+    ["gzip, deflate, br", true],
+    ["br;q=1.0, gzip;q=0.8, *;q=0.1", true],
+    ["*", true],
+    ["x-gzip", true],
+    ["GZIP", true],
+    [null, false],
+    ["", false],
+    ["identity", false],
+    ["br", false],
+    ["gzip;q=0", false],
+    ["gzip;q=0, identity", false],
+    ["*;q=0", false],
+    ["gzip;q=0.5, identity;q=1", false],
+    ["br, *;q=0", false],
+  ])("%s → %s", (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
+  });
+});
+
+describe("gzipWhole", () => {
+  const page = "<p>oferta</p>".repeat(200);
+  it("gzips a body the client takes gzip for, and the bytes come back the same", async () => {
+    for (const whole of [gzipWhole("gzip", page), await gzipWholeAsync("gzip", page)]) {
+      expect(whole.gzip).toBe(true);
+      expect(gunzipSync(whole.body as Buffer).toString()).toBe(page);
+    }
+  });
+  it("leaves small bodies and clients without gzip alone", async () => {
+    expect(gzipWhole("gzip", "<p>corto</p>")).toEqual({ body: "<p>corto</p>", gzip: false });
+    expect(await gzipWholeAsync("br", page)).toEqual({ body: page, gzip: false });
+  });
+});
