@@ -9,6 +9,7 @@ import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
 import { deferAppScripts, deferAppScriptsIn } from "#app/lib/defer-scripts.server";
 import { gzipWholeAsync } from "#lib/gzip.server";
+import { installRouteMatchCache } from "#app/lib/route-match-cache.server";
 import type { ClientIntegrations } from "#lib/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
@@ -42,6 +43,9 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
 
 // Development keeps Remix's own loading: React's development build warns about each inert tag it hydrates.
 const DEFER_SCRIPTS = import.meta.env.PROD;
+
+// Not in development, where the route tree changes under the running server.
+if (import.meta.env.PROD) installRouteMatchCache();
 
 /**
  * Whether a loader returned data still on its way (a deferred shelf that was not in the catalogue
