@@ -31,10 +31,7 @@ export function OfferCard({ offer, eager = false, target, level = 2 }: { offer: 
       </div>
       <div className="card-body">
         <Title className="card-title">{offer.title}</Title>
-        <p className="card-meta">
-          {offer.region}
-          {isCategoryId(offer.category) ? ` · ${CATEGORY_LABELS[offer.category]}` : null}
-        </p>
+        <p className="card-meta">{isCategoryId(offer.category) ? `${offer.region} · ${CATEGORY_LABELS[offer.category]}` : offer.region}</p>
         {offer.rating ? <RatingSummary rating={offer.rating} className="card-rating" /> : null}
         {option ? <PriceTag actual={option.actual_price} regular={option.regular_price} /> : null}
       </div>
