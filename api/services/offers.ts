@@ -87,31 +87,20 @@ export function tierIds(query: string, take: number, skip: number, walk: boolean
 /** Walk rather than sort when the walk reads at most this many index entries per match sorted. */
 const WALK_PER_MATCH = 8;
 
-type Tiers = { known: boolean[]; tiers: number[]; active: number };
-
-/** offer_search_tiers() (migration 0013): which terms exist, and the offers per ranking tier. */
-async function searchTiers(db: Database, terms: string[][]): Promise<Tiers> {
-  const [row] = await query<Tiers>(
-    db,
-    sql`SELECT to_json(t.known) AS known, to_json(t.tiers) AS tiers, (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts})::int AS active
-        FROM offer_search_tiers(${sql.param(terms.map((t) => t.join(" ")))}::text[]) t`,
-  );
-  return { known: row.known, tiers: row.tiers, active: Number(row.active) };
-}
+type Tiers = { used: string[][]; tiers: number[]; active: number };
 
 /**
- * A word no offer has, read as the vocabulary words it is most like ("masage" → "masaje"):
- * only when no word of the query exists at all, as the misspelling pass always was.
+ * offer_search_tiers() (migrations 0013, 0014): the terms searched (words no offer has left out,
+ * or, when none is left, misspellings corrected to the catalogue's words) and how many offers
+ * each ranking tier holds; with the number of active offers, to choose how to read a tier.
  */
-async function correctedTerms(db: Database, terms: string[][]): Promise<string[][]> {
-  const typed = terms.map((t) => t[0]).filter((w) => w.length >= SEARCH_FUZZY_MIN_WORD);
-  if (typed.length === 0) return [];
-  const [row] = await query<{ words: string[][] }>(
+export async function searchTiers(db: Database, terms: string[][]): Promise<Tiers> {
+  const [row] = await query<{ used: string[]; tiers: number[]; active: number }>(
     db,
-    sql`SELECT to_json(array_agg(array_to_string(search_corrections(w, ${SEARCH_FUZZY_THRESHOLD}::real, ${SEARCH_CORRECTIONS}::int), ' ') ORDER BY n)) AS words
-        FROM unnest(${sql.param(typed)}::text[]) WITH ORDINALITY AS typed(w, n)`,
+    sql`SELECT to_json(t.used) AS used, to_json(t.tiers) AS tiers, (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts})::int AS active
+        FROM offer_search_tiers(${sql.param(terms.map((t) => t.join(" ")))}::text[], ${SEARCH_FUZZY_MIN_WORD}::int, ${SEARCH_FUZZY_THRESHOLD}::real, ${SEARCH_CORRECTIONS}::int) t`,
   );
-  return (row.words as unknown as string[]).filter(Boolean).map((w) => w.split(" "));
+  return { used: row.used.map((t) => t.split(" ")), tiers: row.tiers, active: Number(row.active) };
 }
 
 type SearchResult = { count: number; ids?: string[]; cards?: string };
@@ -123,13 +112,9 @@ type SearchResult = { count: number; ids?: string[]; cards?: string };
  * with one, or when the words exist but never together, rows are matched and ranked.
  */
 async function searchPage(db: Database, filters: OfferFilters, typedTerms: string[][], limit: number, offset: number): Promise<SearchResult> {
-  let found = await searchTiers(db, typedTerms);
-  let terms = typedTerms.filter((_, k) => found.known[k]);
-  if (terms.length === 0) {
-    terms = await correctedTerms(db, typedTerms);
-    if (terms.length === 0) return { count: 0, ids: [] };
-    found = await searchTiers(db, terms);
-  }
+  const found = await searchTiers(db, typedTerms);
+  const terms = found.used;
+  if (terms.length === 0) return { count: 0, ids: [] };
   const [total, ...exactly] = found.tiers;
   if (total > 0 && !filters.category && !filters.region) {
     const parts: SQL[] = [];

@@ -8,7 +8,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { seedLarge } from "#api/db/seed-large";
-import { listingIds, searchPasses, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
+import { listingIds, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
 import { searchTerms } from "#lib/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
@@ -99,7 +99,7 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
 
   it.each(["spa", "cena", "paella barceloneta", "cena dos"])("search_words counts %j as the rows do, tier by tier, after seeding through its triggers", async (term) => {
     const terms = searchTerms(term);
-    const [row] = await query<{ tiers: number[] }>(api.db, sql`SELECT to_json(tiers) AS tiers FROM offer_search_tiers(${sql.param(terms.map((t) => t.join(" ")))}::text[])`);
+    const row = await searchTiers(api.db, terms);
     const counted: number[] = [];
     for (let hits = 0; hits <= terms.length; hits++) {
       const [r] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active' AND search_vector @@ to_tsquery('simple', ${tierQuery(terms, hits)})`);
