@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { seedLarge } from "#api/db/seed-large";
 import { listingIds, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
-import { searchTerms } from "#lib/search";
+import { SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
 const OFFERS = 20_000;
@@ -95,6 +95,16 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     const ns = await plan(searchPasses(filters, searchTerms(term))[passIndex](24, 0));
     expectNoSeqScan(ns);
     expect(indexesOn(ns)).toContain("offers_search_vector_idx");
+  });
+
+  it("a misspelling is looked up in the vocabulary's trigram index, as search_corrections() runs it (sequential scans off)", async () => {
+    const ns = await api.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      await tx.execute(sql.raw(`SET LOCAL pg_trgm.word_similarity_threshold = ${SEARCH_FUZZY_THRESHOLD}`));
+      return plan(sql`SELECT * FROM search_correction_candidates('masage') LIMIT 3`, (s) => query(tx, s));
+    });
+    expect(indexesOn(ns)).toContain("search_words_trgm_idx");
+    expect(indexesOn(ns)).not.toContain("search_words_pkey");
   });
 
   it.each(["spa", "cena", "paella barceloneta", "cena dos"])("search_words counts %j as the rows do, tier by tier, after seeding through its triggers", async (term) => {
