@@ -8,8 +8,10 @@
 export const SEARCH_MIN_WORD = 3;
 /** A query word this long or longer may match a misspelling ("masage" → "masaje"). */
 export const SEARCH_FUZZY_MIN_WORD = 4;
-/** How alike a misspelled word must be to a word of the offer (pg_trgm word_similarity, 0–1). */
+/** How alike a misspelled word must be to a word of the catalogue (pg_trgm word_similarity, 0–1). */
 export const SEARCH_FUZZY_THRESHOLD = 0.5;
+/** A misspelled word is searched as at most this many of the catalogue's words most like it. */
+export const SEARCH_CORRECTIONS = 3;
 /** At most this many words of a query are used: each one is a condition on every candidate. */
 export const SEARCH_MAX_WORDS = 6;
 

@@ -69,10 +69,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   return openPglite(new PGlite(target, { extensions }));
 }
 
-// Search needs unaccent and pg_trgm (migration 0006); PGlite bundles them as loadable contrib.
+// Search needs unaccent and pg_trgm (migration 0006) and intarray (0013); PGlite bundles them as loadable contrib.
 async function pgliteExtensions() {
-  const [{ pg_trgm }, { unaccent }] = await Promise.all([import("@electric-sql/pglite/contrib/pg_trgm"), import("@electric-sql/pglite/contrib/unaccent")]);
-  return { pg_trgm, unaccent };
+  const [{ pg_trgm }, { unaccent }, { intarray }] = await Promise.all([
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+    import("@electric-sql/pglite/contrib/unaccent"),
+    import("@electric-sql/pglite/contrib/intarray"),
+  ]);
+  return { pg_trgm, unaccent, intarray };
 }
 
 async function openPglite(client: PGlite): Promise<DatabaseHandle> {

@@ -42,8 +42,7 @@ export const offers = pgTable("offers", {
   validUntil: date("valid_until"),
   status: text("status").notNull().default("active"),
   rank: integer("rank").notNull().default(1000),
-  // Generated columns (0006): folded with ofertas_fold() for search; never written.
-  titleFold: text("title_fold"),
+  // Generated column (0006): search's words, folded with ofertas_fold(); never written.
   searchVector: text("search_vector"),
   reviewNote: text("review_note"),
   submittedAt: timestamp("submitted_at", { withTimezone: true }),

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { POPULAR_DAYS } from "#lib/constants";
-import { SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
+import { SEARCH_CORRECTIONS, SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import type { CategoryId } from "#lib/categories";
 import type { OfferDetail, OfferSummary } from "#lib/schemas/offer";
 import { query, type Database, type Executor } from "#api/db/client";
@@ -29,80 +29,118 @@ const tsquery = (text: string) => sql`to_tsquery('simple', ${text})`;
 
 type Ranked = { id: string; total: number };
 
-/** One way of matching a search: its ids query, and whether it needs the fuzzy threshold set. */
-export type SearchPass = { fuzzy: boolean; ids: (limit: number, offset: number) => SQL };
-
 /**
- * A search in up to three passes, each tried only when the one before matches nothing at all:
- * every word at a word start; any word (ranked by how many); then misspellings by trigram
- * similarity with the title. Title matches rank before summary-only ones, then the catalogue's
- * own order. Words are [a-z0-9] only (searchTerms), so they are safe inside a tsquery.
- * Exported so the plan test (tests/api/large-catalogue.test.ts) explains exactly these queries.
+ * Matching by rows, for what search_words cannot answer: a search within a category or region
+ * (the arrays know words, not filters) and the any-word pass. Each query finds every match
+ * through the word index and ranks them all, so its cost grows with the number of matches.
+ * Title matches rank before summary-only ones, then the catalogue's own order.
  */
-export function searchPasses(filters: OfferFilters, terms: string[][]): SearchPass[] {
+export function searchPasses(filters: OfferFilters, terms: string[][]): ((limit: number, offset: number) => SQL)[] {
   const base = filterWhere(filters);
   const vector = offers.searchVector;
   const titleHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t, true))})::int`), sql` + `);
   const ranked = (where: SQL, order: SQL) => (limit: number, offset: number) =>
     sql`SELECT ${offers.id} AS id, count(*) OVER ()::int AS total FROM ${offers} WHERE ${base} AND (${where}) ORDER BY ${order}, ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
 
-  const all = tsquery(terms.map((t) => wordQuery(t)).join(" & "));
-  const passes: SearchPass[] = [{ fuzzy: false, ids: ranked(sql`${vector} @@ ${all}`, sql`${titleHits} DESC`) }];
+  const passes = [ranked(sql`${vector} @@ ${tsquery(everyWord(terms))}`, sql`${titleHits} DESC`)];
   if (terms.length > 1) {
     const any = tsquery(terms.map((t) => wordQuery(t)).join(" | "));
     const textHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t))})::int`), sql` + `);
-    passes.push({ fuzzy: false, ids: ranked(sql`${vector} @@ ${any}`, sql`${textHits} DESC, ${titleHits} DESC`) });
-  }
-  const fuzzy = terms.map((t) => t[0]).filter((w) => w.length >= SEARCH_FUZZY_MIN_WORD);
-  if (fuzzy.length > 0) {
-    const near = sql.join(fuzzy.map((w) => sql`${w} <% ${offers.titleFold}`), sql` OR `);
-    const likeness = sql.join(fuzzy.map((w) => sql`word_similarity(${w}, ${offers.titleFold})`), sql` + `);
-    passes.push({ fuzzy: true, ids: ranked(near, sql`${likeness} DESC`) });
+    passes.push(ranked(sql`${vector} @@ ${any}`, sql`${textHits} DESC, ${titleHits} DESC`));
   }
   return passes;
 }
 
-/** Runs a pass; the fuzzy one sets its threshold with SET LOCAL, so only for this transaction. */
-export async function runSearchPass<T = Ranked>(db: Database, pass: SearchPass, statement: SQL): Promise<T[]> {
-  if (!pass.fuzzy) return query<T>(db, statement);
-  return db.transaction(async (tx) => {
-    await tx.execute(sql.raw(`SET LOCAL pg_trgm.word_similarity_threshold = ${SEARCH_FUZZY_THRESHOLD}`));
-    return query<T>(tx, statement);
-  });
+const everyWord = (terms: string[][]) => terms.map((t) => wordQuery(t)).join(" & ");
+
+/** The tsquery of "at least `j` of these terms in the title": any j of them, all of those. */
+function titleAtLeast(terms: string[][], j: number): string {
+  const pick = (from: number, left: number): string[][] =>
+    left === 0 ? [[]] : from >= terms.length ? [] : [...pick(from + 1, left - 1).map((rest) => [wordQuery(terms[from], true), ...rest]), ...pick(from + 1, left)];
+  return `(${pick(0, j).map((all) => `(${all.join(" & ")})`).join(" | ")})`;
 }
 
 /**
- * Which of the terms some active offer has at all, in one statement, through the word index only.
- * The planner would answer EXISTS by walking the table (or the status index) until a row matches,
- * which for a word no offer has is all of it: 70–120 ms at 100,000 offers instead of 0.1 ms.
- * The category and region are left out: a word found only elsewhere keeps the any-word pass.
+ * The tsquery of one ranking tier: every term somewhere, exactly `titleHits` of them in the
+ * title. Tiers go from all terms in the title down to none, as offer_search_tiers() counts them.
  */
-async function termsFound(db: Database, terms: string[][]): Promise<boolean[]> {
-  const found = terms.map((t) => sql`EXISTS (SELECT 1 FROM ${offers} WHERE ${offers.searchVector} @@ ${tsquery(wordQuery(t))} AND ${offers.status} = 'active')`);
-  const [row] = await db.transaction(async (tx) => {
-    await tx.execute(sql.raw("SET LOCAL enable_seqscan = off"));
-    await tx.execute(sql.raw("SET LOCAL enable_indexscan = off"));
-    return query<{ found: boolean[] }>(tx, sql`SELECT json_build_array(${sql.join(found, sql`, `)}) AS found`);
-  });
-  return row.found;
+export function tierQuery(terms: string[][], titleHits: number): string {
+  const parts = [everyWord(terms)];
+  if (titleHits > 0) parts.push(titleAtLeast(terms, titleHits));
+  if (titleHits < terms.length) parts.push(`!${titleAtLeast(terms, titleHits + 1)}`);
+  return parts.join(" & ");
 }
 
-async function searchPage(db: Database, filters: OfferFilters, terms: string[][], limit: number, offset: number): Promise<{ count: number; ids: string[] }> {
-  for (const [i, pass] of searchPasses(filters, terms).entries()) {
-    const rows = await runSearchPass(db, pass, pass.ids(limit, offset));
+/**
+ * Ids of one tier's offers, in catalogue order. `walk`: along offers_search_walk_idx, testing
+ * each offer's words in the index (coalesce() keeps the word index out of it, so the ordered
+ * walk is the only plan), which reads about take × active / tier-size entries and no rows. Else
+ * through the word index, sorting the tier's matches (rank + 0: no index order to walk), which
+ * costs the number of matches: the cheaper way for a rare word or a deep page.
+ */
+export function tierIds(query: string, take: number, skip: number, walk: boolean): SQL {
+  const order = walk ? ORDER : sql`${offers.rank} + 0, ${offers.createdAt}, ${offers.id}`;
+  const match = walk ? sql`coalesce(${offers.searchVector} @@ ${tsquery(query)}, false)` : sql`${offers.searchVector} @@ ${tsquery(query)}`;
+  return sql`SELECT ${offers.id} FROM ${offers} WHERE ${offers.status} = 'active' AND ${match} ORDER BY ${order} LIMIT ${take} OFFSET ${skip}`;
+}
+
+/** Walk rather than sort when the walk reads at most this many index entries per match sorted. */
+const WALK_PER_MATCH = 8;
+
+type Tiers = { used: string[][]; tiers: number[]; active: number };
+
+/**
+ * offer_search_tiers() (migrations 0013, 0014): the terms searched (words no offer has left out,
+ * or, when none is left, misspellings corrected to the catalogue's words) and how many offers
+ * each ranking tier holds; with the number of active offers, to choose how to read a tier.
+ */
+export async function searchTiers(db: Database, terms: string[][]): Promise<Tiers> {
+  const [row] = await query<{ used: string[]; tiers: number[]; active: number }>(
+    db,
+    sql`SELECT to_json(t.used) AS used, to_json(t.tiers) AS tiers, (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts})::int AS active
+        FROM offer_search_tiers(${sql.param(terms.map((t) => t.join(" ")))}::text[], ${SEARCH_FUZZY_MIN_WORD}::int, ${SEARCH_FUZZY_THRESHOLD}::real, ${SEARCH_CORRECTIONS}::int) t`,
+  );
+  return { used: row.used.map((t) => t.split(" ")), tiers: row.tiers, active: Number(row.active) };
+}
+
+type SearchResult = { count: number; ids?: string[]; cards?: string };
+
+/**
+ * A search page. Words no offer has are left out first ("cena romántica" in a catalogue without
+ * "romántica" is "cena"); if none is left, misspellings are corrected. Without a category or
+ * region, the count and the tiers come from search_words and the page is walked tier by tier;
+ * with one, or when the words exist but never together, rows are matched and ranked.
+ */
+async function searchPage(db: Database, filters: OfferFilters, typedTerms: string[][], limit: number, offset: number): Promise<SearchResult> {
+  const found = await searchTiers(db, typedTerms);
+  const terms = found.used;
+  if (terms.length === 0) return { count: 0, ids: [] };
+  const [total, ...exactly] = found.tiers;
+  if (total > 0 && !filters.category && !filters.region) {
+    const parts: SQL[] = [];
+    let [skip, want] = [offset, limit];
+    for (let hits = terms.length; hits >= 0 && want > 0; hits--) {
+      const size = exactly[hits];
+      if (skip >= size) {
+        skip -= size;
+        continue;
+      }
+      const take = Math.min(want, size - skip);
+      const walk = ((skip + take) * found.active) / size <= WALK_PER_MATCH * total;
+      parts.push(sql`ARRAY(${tierIds(tierQuery(terms, hits), take, skip, walk)})`);
+      [skip, want] = [0, want - take];
+    }
+    if (parts.length === 0) return { count: total, ids: [] };
+    const [row] = await query<{ cards: string | null }>(db, sql`SELECT ${cardsOf(sql.join(parts, sql` || `))} AS cards`);
+    return { count: total, cards: row?.cards ?? "[]" };
+  }
+  for (const ids of searchPasses(filters, terms)) {
+    const rows = await query<Ranked>(db, ids(limit, offset));
     if (rows.length > 0) return { count: rows[0].total, ids: rows.map((r) => r.id) };
     // A page past the end of a pass that does match: its count, no rows, and no looser pass.
     if (offset > 0) {
-      const [first] = await runSearchPass(db, pass, pass.ids(1, 0));
+      const [first] = await query<Ranked>(db, ids(1, 0));
       if (first) return { count: first.total, ids: [] };
-    }
-    // A word no offer has at all is left out before anything looser: "cena romántica" in a
-    // catalogue without "romántica" is "cena" with every word required, not any of both words
-    // (at 100,000 offers a third of the work, and the dinners first all the same).
-    if (i === 0 && terms.length > 1) {
-      const found = await termsFound(db, terms);
-      const kept = terms.filter((_, k) => found[k]);
-      if (kept.length > 0 && kept.length < terms.length) return searchPage(db, filters, kept, limit, offset);
     }
   }
   return { count: 0, ids: [] };
@@ -187,8 +225,8 @@ export async function listOffers(
   if (search) {
     const terms = searchTerms(search);
     if (terms.length === 0) return { count: 0, resultsJson: "[]" };
-    const { count, ids } = await searchPage(db, filters, terms, page.pageSize, offset);
-    return { count, resultsJson: await cardsJson(db, ids) };
+    const { count, ids, cards } = await searchPage(db, filters, terms, page.pageSize, offset);
+    return { count, resultsJson: cards ?? (await cardsJson(db, ids ?? [])) };
   }
   const countWhere: SQL[] = [sql`true`];
   if (filters.category) countWhere.push(sql`${offerCounts.category} = ${filters.category}`);

@@ -8,8 +8,8 @@ import { sql, type SQL } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { seedLarge } from "#api/db/seed-large";
-import { listingIds, runSearchPass, searchPasses, type OfferFilters } from "#api/services/offers";
-import { searchTerms } from "#lib/search";
+import { listingIds, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
+import { SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
 const OFFERS = 20_000;
@@ -70,14 +70,53 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
   });
 
   it.each([
-    ["spa", 0, "offers_search_vector_idx"],
-    ["cena romántica", 1, "offers_search_vector_idx"], // the any-word pass
-    ["masage", 1, "offers_title_trgm_idx"], // the misspelling pass
-  ] as const)("search %j (pass %i) uses %s", async (term, passIndex, index) => {
-    const pass = searchPasses({}, searchTerms(term))[passIndex];
-    const ns = await plan(pass.ids(24, 0), (s) => runSearchPass(api.db, pass, s));
+    ["spa", 1],
+    ["cena", 1],
+    ["cena", 0],
+    ["paella barceloneta", 2],
+  ] as const)("search %j, tier of %i title words, walks offers_search_walk_idx reading no rows", async (term, hits) => {
+    const ns = await plan(tierIds(tierQuery(searchTerms(term), hits), 24, 0, true));
     expectNoSeqScan(ns);
-    expect(indexesOn(ns)).toContain(index);
+    const scan = onOffers(ns).find((n) => n["Index Name"] === "offers_search_walk_idx");
+    expect(scan?.["Node Type"]).toBe("Index Only Scan");
+  });
+
+  it("a rare word or a deep page sorts its matches, found through the word index", async () => {
+    const ns = await plan(tierIds(tierQuery(searchTerms("paella"), 1), 24, 1000, false));
+    expectNoSeqScan(ns);
+    expect(indexesOn(ns)).toContain("offers_search_vector_idx");
+    expect(indexesOn(ns)).not.toContain("offers_search_walk_idx");
+  });
+
+  it.each([
+    ["cena romántica", { region: "Madrid" }, 0],
+    ["paella masaje", {}, 1], // the any-word pass
+  ] as const)("search %j with %j (pass %i) finds its rows through offers_search_vector_idx", async (term, filters, passIndex) => {
+    const ns = await plan(searchPasses(filters, searchTerms(term))[passIndex](24, 0));
+    expectNoSeqScan(ns);
+    expect(indexesOn(ns)).toContain("offers_search_vector_idx");
+  });
+
+  it("a misspelling is looked up in the vocabulary's trigram index, as search_corrections() runs it (sequential scans off)", async () => {
+    const ns = await api.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      await tx.execute(sql.raw(`SET LOCAL pg_trgm.word_similarity_threshold = ${SEARCH_FUZZY_THRESHOLD}`));
+      return plan(sql`SELECT * FROM search_correction_candidates('masage') LIMIT 3`, (s) => query(tx, s));
+    });
+    expect(indexesOn(ns)).toContain("search_words_trgm_idx");
+    expect(indexesOn(ns)).not.toContain("search_words_pkey");
+  });
+
+  it.each(["spa", "cena", "paella barceloneta", "cena dos"])("search_words counts %j as the rows do, tier by tier, after seeding through its triggers", async (term) => {
+    const terms = searchTerms(term);
+    const row = await searchTiers(api.db, terms);
+    const counted: number[] = [];
+    for (let hits = 0; hits <= terms.length; hits++) {
+      const [r] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active' AND search_vector @@ to_tsquery('simple', ${tierQuery(terms, hits)})`);
+      counted.push(Number(r.n));
+    }
+    expect(counted.reduce((a, b) => a + b)).toBeGreaterThan(0);
+    expect(row.tiers).toEqual([counted.reduce((a, b) => a + b), ...counted]);
   });
 
   it("the API answers the same at this size: counts from offer_counts match the rows, search still relevant", async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offers } from "#api/db/schema";
 import { seedUuid } from "#api/db/seed";
+import { tierIds, tierQuery } from "#api/services/offers";
 import { searchTerms } from "#lib/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
@@ -92,6 +93,14 @@ describe("search relevance", () => {
       const r = await titles("masaje");
       expect(r.uuids.indexOf(THERMAL)).toBeLessThan(r.uuids.indexOf(created.id));
       expect(r.uuids.indexOf(created.id)).toBeGreaterThan(-1);
+      // One offer a page: each page starts where the one before ended, across the two tiers.
+      const paged: string[] = [];
+      for (let page = 1; page <= r.count; page++) {
+        const { body } = await call(api, `/public/offers/?search=masaje&page_size=1&page=${page}`);
+        expect(body.count).toBe(r.count);
+        paged.push(...body.results.map((o: any) => o.uuid));
+      }
+      expect(paged).toEqual(r.uuids);
     } finally {
       await api.db.delete(offers).where(eq(offers.id, created.id));
     }
@@ -107,6 +116,22 @@ describe("search relevance", () => {
     expect(first.body.count).toBe(all.count);
     expect(second.body.count).toBe(all.count);
     expect([...first.body.results, ...second.body.results].map((o: any) => o.uuid)).toEqual(all.uuids.slice(0, 4));
+  });
+
+  it('a misspelling is read as the catalogue\'s word most like it ("paela" → paella)', async () => {
+    expect((await titles("paela")).uuids[0]).toBe(PAELLA);
+    expect((await titles("zzyzxqua")).count).toBe(0);
+  });
+
+  it("a tier read by walking the catalogue order and by sorting its matches is the same list", async () => {
+    for (const term of ["cena", "paella barceloneta", "spa"]) {
+      const terms = searchTerms(term);
+      for (let hits = 0; hits <= terms.length; hits++) {
+        const walked = await query<{ id: string }>(api.db, tierIds(tierQuery(terms, hits), 100, 0, true));
+        const sorted = await query<{ id: string }>(api.db, tierIds(tierQuery(terms, hits), 100, 0, false));
+        expect(walked.map((r) => r.id)).toEqual(sorted.map((r) => r.id));
+      }
+    }
   });
 
   it("filters still apply to a search", async () => {
@@ -132,6 +157,35 @@ describe("listing counts kept by triggers", () => {
     await api.db.delete(offers).where(sql`${offers.title} IN ('Curso A', 'Curso B')`);
     const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active'`);
     expect((await call(api, "/public/offers/")).body.count).toBe(Number(row.n));
+  });
+});
+
+describe("search counts kept by triggers (search_words)", () => {
+  it("a word's count follows inserts, edits of the title, status changes and deletes", async () => {
+    const count = async (word: string) => (await call(api, `/public/offers/?search=${word}`)).body.count as number;
+    const vocabulary = async (word: string) => (await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM search_words WHERE word = ${word}`))[0].n;
+    const org = (await api.db.select().from(offers).limit(1))[0].organizationId;
+    const [a] = await api.db
+      .insert(offers)
+      .values([{ organizationId: org, title: "Zarzuela en el Teatro Olímpico", summary: "Butaca de platea", category: "leisure", province: "Madrid" }])
+      .returning({ id: offers.id });
+    try {
+      expect(await count("olimpico")).toBe(1);
+      expect(await count("platea")).toBe(1);
+      await api.db.update(offers).set({ title: "Zarzuela en el Teatro Victoria" }).where(eq(offers.id, a.id));
+      expect(await count("olimpico")).toBe(0);
+      expect(Number(await vocabulary("olimpico"))).toBe(0); // no active offer has it: never a correction
+      expect(await count("victoria")).toBeGreaterThanOrEqual(1);
+      await api.db.update(offers).set({ status: "paused" }).where(eq(offers.id, a.id));
+      expect(await count("platea")).toBe(0);
+      await api.db.update(offers).set({ status: "active" }).where(eq(offers.id, a.id));
+      expect(await count("platea")).toBe(1);
+      expect((await call(api, "/public/offers/?search=platea")).body.results[0].uuid).toBe(a.id);
+    } finally {
+      await api.db.delete(offers).where(eq(offers.id, a.id));
+    }
+    expect(await count("platea")).toBe(0);
+    expect(Number(await vocabulary("platea"))).toBe(0);
   });
 });
 
