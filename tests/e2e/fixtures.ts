@@ -28,8 +28,11 @@ export async function roomyOffer(page: Page, search?: string): Promise<OfferSumm
   return offer;
 }
 
-/** With JS, wait until React has hydrated (the layout then marks <html class="js">). */
+/** The page has loaded; with JS, React has hydrated too (the layout then marks <html class="js">). */
 export async function ready(page: Page, js: boolean) {
+  // The stylesheet first: until it has loaded, parts the CSS hides (the phones' buy bar) count as
+  // visible, and a form post's new page can be read before it has.
+  await page.waitForLoadState("load");
   if (js) await expect(page.locator("html.js")).toHaveCount(1);
 }
 
