@@ -65,7 +65,8 @@ function titleAtLeast(terms: string[][], j: number): string {
  * title. Tiers go from all terms in the title down to none, as offer_search_tiers() counts them.
  */
 export function tierQuery(terms: string[][], titleHits: number): string {
-  const parts = [everyWord(terms)];
+  // Every term in the title already has every term: the top tier tests the title words alone.
+  const parts = titleHits === terms.length ? [] : [everyWord(terms)];
   if (titleHits > 0) parts.push(titleAtLeast(terms, titleHits));
   if (titleHits < terms.length) parts.push(`!${titleAtLeast(terms, titleHits + 1)}`);
   return parts.join(" & ");
@@ -90,14 +91,14 @@ const WALK_PER_MATCH = 8;
 type Tiers = { used: string[][]; tiers: number[]; active: number };
 
 /**
- * offer_search_tiers() (migrations 0013, 0014): the terms searched (words no offer has left out,
+ * offer_search_tiers() (migrations 0013, 0014, 0016): the terms searched (words no offer has left out,
  * or, when none is left, misspellings corrected to the catalogue's words) and how many offers
  * each ranking tier holds; with the number of active offers, to choose how to read a tier.
  */
 export async function searchTiers(db: Database, terms: string[][]): Promise<Tiers> {
   const [row] = await query<{ used: string[]; tiers: number[]; active: number }>(
     db,
-    sql`SELECT to_json(t.used) AS used, to_json(t.tiers) AS tiers, (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts})::int AS active
+    sql`SELECT to_json(t.used) AS used, to_json(t.tiers) AS tiers, t.active
         FROM offer_search_tiers(${sql.param(terms.map((t) => t.join(" ")))}::text[], ${SEARCH_FUZZY_MIN_WORD}::int, ${SEARCH_FUZZY_THRESHOLD}::real, ${SEARCH_CORRECTIONS}::int) t`,
   );
   return { used: row.used.map((t) => t.split(" ")), tiers: row.tiers, active: Number(row.active) };
