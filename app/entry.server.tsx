@@ -146,10 +146,8 @@ export default function handleRequest(
           const body = new DocumentBody(thirdPartyTag(remixContext, nonce), (html) => {
             clearTimeout(streamAfter);
             const whole = gzipWhole(request.headers.get("accept-encoding"), html);
-            if (whole.gzip) {
-              responseHeaders.set("Content-Encoding", "gzip");
-              responseHeaders.append("Vary", "Accept-Encoding");
-            }
+            // Vary: Accept-Encoding is the compression middleware's, on every page (gzipped or not).
+            if (whole.gzip) responseHeaders.set("Content-Encoding", "gzip");
             responseHeaders.set("Content-Length", String(Buffer.byteLength(whole.body)));
             // A Buffer from gzipSync owns a plain ArrayBuffer; the type allows a shared one.
             resolve(new Response(whole.body as string | Uint8Array<ArrayBuffer>, { headers: responseHeaders, status }));

@@ -55,6 +55,8 @@ test("a page with nothing deferred leaves whole: gzipped once with a Content-Len
   expect(Number(gz.headers()["content-length"])).toBeGreaterThan(1000);
   expect(plain.headers()["content-encoding"]).toBeUndefined();
   expect(Number(plain.headers()["content-length"])).toBe((await plain.body()).length);
+  // Both vary on Accept-Encoding, once.
+  for (const r of [gz, plain]) expect(r.headers()["vary"].match(/accept-encoding/gi)).toHaveLength(1);
   // Same page either way (the nonce differs per response), with Remix's scripts made inert and re-added.
   const [a, b] = [await gz.text(), await plain.text()].map((t) => t.replace(/nonce="[^"]*"/g, ""));
   expect(a).toContain("</html>");
