@@ -236,8 +236,9 @@ export async function listOffers(
   const [fromPage, after] = (anchors && nearestAnchor(anchors, page.page)) ?? [1, undefined];
   // Count, page and where it starts in one statement: on PGlite every statement is a turn of its
   // single backend.
-  // Page 1 starts at the start: only deeper pages read where they begin, to remember it.
-  const first = anchors
+  // Page 1 starts at the start, and a page whose start is remembered already knows it: only the
+  // other pages read where they begin, to remember it.
+  const first = anchors && fromPage !== page.page
     ? sql`(SELECT json_build_object('rank', ${offers.rank}, 'createdAt', ${offers.createdAt}::text, 'id', ${offers.id})
               FROM ${offers} WHERE ${offers.id} = (SELECT ids[1] FROM page))`
     : sql`NULL::json`;
