@@ -62,4 +62,9 @@ test("a page with nothing deferred leaves whole: gzipped once with a Content-Len
   expect(a).toContain("</html>");
   expect(a).toContain('id="app-modules"');
   expect(a.length).toBe(b.length);
+  // React's string renderer, with Remix's data read ahead of it: the doctype, the loader data once,
+  // and the end of Remix's data stream (without which the page could not hydrate).
+  expect(a.startsWith("<!DOCTYPE html><html")).toBe(true);
+  expect(a.match(/streamController\.enqueue\(/g)).toHaveLength(1);
+  expect(a).toContain("window.__remixContext.streamController.close();");
 });
