@@ -22,7 +22,8 @@ import { usePendingIndicator } from "#app/lib/use-pending-indicator";
 import { DEFAULT_REGION, isProvince, regionFromValue } from "#lib/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
-import { FavoriteForm } from "#app/components/favorite-button";
+import { FavoriteForm, FavoritesProvider } from "#app/components/favorite-button";
+import { ClientNavigation } from "#app/components/client-navigation";
 import { Footer } from "#app/components/footer";
 import { BackIcon, HeartIcon, LoginIcon, LogoutIcon, UserIcon } from "#app/components/icons";
 import { Logo } from "#app/components/logo";
@@ -257,10 +258,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </a>
             <Header data={data} />
             <Toasts messages={data.toasts} hydrated={hydrated} />
-            <main id="main" className="site-main">
-              {children}
-            </main>
+            <FavoritesProvider>
+              <main id="main" className="site-main">
+                {children}
+              </main>
+            </FavoritesProvider>
             <FavoriteForm />
+            {noScripts ? null : <ClientNavigation />}
             {data.contacts ? <Footer {...data.contacts} /> : null}
             {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
           </>
