@@ -1,9 +1,9 @@
-import { Link } from "@remix-run/react";
 import type { OfferCardData } from "#app/lib/offer-card";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { DiscountBadge, PriceTag } from "./price";
 import { FavoriteButton } from "./favorite-button";
 import { RatingSummary } from "./stars";
+import { CLIENT_LINK } from "./client-navigation";
 
 /** `level`: the card title's heading level, one below the heading the grid sits under. */
 export type HeadingLevel = 2 | 3;
@@ -45,9 +45,9 @@ export function OfferCard({ offer, eager = false, target, level = 2 }: { offer: 
           {content}
         </a>
       ) : (
-        <Link to={href} prefetch="intent" className="card-link">
+        <a href={href} className="card-link" {...CLIENT_LINK}>
           {content}
-        </Link>
+        </a>
       )}
     </article>
   );
