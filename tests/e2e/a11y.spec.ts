@@ -9,7 +9,7 @@ import { E2E_INBOX, waitForMail } from "./mail";
 /** Pages with a bundle are checked once hydrated; reading pages and the widget ship none. */
 async function visit(page: Page, js: boolean, path: string, problems: Problem[], helper: () => Promise<Page>, name = path) {
   await page.goto(path);
-  if (js && (await page.locator(`script[type=module], script[type="${DEFERRED_TYPE}"]`).count())) await ready(page, js);
+  if (js && (await page.locator(BUNDLE_SCRIPTS).count())) await ready(page, js);
   await check(page, js, name, problems, helper);
 }
 
@@ -40,15 +40,25 @@ const PAGES = [
   "/iframe/routes",
 ];
 
+/**
+ * Reading pages, the not-found page and the widget ship no JavaScript (handle.noScripts): a
+ * visitor gets the same document with JavaScript on or off, so it is checked once, in the "js"
+ * project, which also makes sure it still ships none.
+ */
+const WITHOUT_BUNDLE = new Set(["/contacts", "/agreement", "/marketing-agreement", "/privacy-policy", "/cookie-policy", "/no-existe/de-verdad", "/iframe/", "/iframe/?region=Madrid&category=restaurants"]);
+const BUNDLE_SCRIPTS = `script[type=module], script[type="${DEFERRED_TYPE}"]`;
+
 // One test per page, so the pages are checked in parallel; each loads once per viewport.
 for (const path of PAGES) {
   test(`${path}: no axe violations at 375 and 1280, no sideways scroll`, async ({ page, js, helper }) => {
+    test.skip(!js && WITHOUT_BUNDLE.has(path), "ships no JavaScript: checked once, with the same document, in the js project");
     test.setTimeout(120_000);
     const problems: Problem[] = [];
     const target = path === "offer" ? `/ofertas/${(await roomyOffer(page)).uuid}/` : path;
     for (const viewport of VIEWPORTS) {
       await page.setViewportSize(viewport);
       await visit(page, js, target, problems, helper, `${path} at ${viewport.width}`);
+      if (WITHOUT_BUNDLE.has(path)) expect(await page.locator(BUNDLE_SCRIPTS).count(), `${path} ships no JavaScript`).toBe(0);
     }
     expect(problems, problems.join("\n")).toEqual([]);
   });
