@@ -56,8 +56,21 @@ export function formatPrice(value: string | number, ticketsCount = 1): string {
   return formatCents(cents * ticketsCount);
 }
 
+/**
+ * Amounts repeat (two per card, on every page) and Intl's formatting is the dear part of a card's
+ * server render: each amount is formatted once, whatever number of them a process meets kept in bounds.
+ */
+const formatted = new Map<number, string>();
+const MAX_FORMATTED = 10_000;
+
 export function formatCents(cents: number): string {
-  return `${euroFormat.format(cents / 100)} €`;
+  let text = formatted.get(cents);
+  if (text === undefined) {
+    text = `${euroFormat.format(cents / 100)} €`;
+    if (formatted.size >= MAX_FORMATTED) formatted.clear();
+    formatted.set(cents, text);
+  }
+  return text;
 }
 
 /** The badge: minus the percentage of the actual versus the regular price, rounded ("-35%"). */
