@@ -108,6 +108,9 @@ test("admin users: search by email and role, erase after a confirmation", async 
   const person = await newCustomer(page);
   await loginAs(page, DEMO_STAFF);
   await page.goto("/admin");
+  // Once hydrated: a click in the instant React takes over, while Remix fetches the routes the
+  // page links to, was seen lost in CI (no request followed it).
+  await ready(page, js);
   await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Usuarios" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Usuarios" })).toBeVisible();
   await ready(page, js);
