@@ -14,7 +14,19 @@ export type OfferCardData = {
   rating: OfferRating | null;
 };
 
+/**
+ * Cards of the offers the catalogue cache holds are worked out once, not on every page that shows
+ * them (the cache hands out the same objects for a minute). Nothing changes a card once made.
+ */
+const cards = new WeakMap<OfferSummary, OfferCardData>();
+
 export function toCard(offer: OfferSummary): OfferCardData {
+  let card = cards.get(offer);
+  if (!card) cards.set(offer, (card = cardOf(offer)));
+  return card;
+}
+
+function cardOf(offer: OfferSummary): OfferCardData {
   const onSale = offer.price_options.filter((o) => o.available > 0);
   const pool = onSale.length ? onSale : offer.price_options;
   const cheapest = cheapestOption(pool);
