@@ -110,8 +110,9 @@ test("admin users: search by email and role, erase after a confirmation", async 
   const person = await newCustomer(page);
   await loginAs(page, DEMO_STAFF);
   await page.goto("/admin");
-  // Once hydrated: a click in the instant React takes over is lost now and then (no request
-  // follows it; 1 in 15–30 tries at 8× CPU throttling, on this stop's build and the one before).
+  // Once hydrated: the login's flash message sits above the page without JavaScript and becomes a
+  // toast over it once hydrated, so the menu moves up 68 px; a click aimed just before that moment
+  // lands on the page instead (seen in CI; 1 in 15–30 tries at 8× CPU throttling).
   await ready(page, js);
   await page.getByRole("navigation", { name: "Administración" }).getByRole("link", { name: "Usuarios" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Usuarios" })).toBeVisible();
