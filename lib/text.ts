@@ -26,3 +26,8 @@ export function findUnstorableText(value: unknown, depth = 0): string | null {
 }
 
 export const UNSTORABLE_TEXT_MESSAGE = "El texto enviado contiene caracteres no válidos (como el carácter nulo). Revísalo y vuelve a intentarlo.";
+
+/** Text put into HTML written by hand (outside React, which escapes by itself): in an element or a quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

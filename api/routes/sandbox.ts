@@ -2,6 +2,7 @@ import express, { Router, type Request } from "express";
 import { eq, sql } from "drizzle-orm";
 import type { Config } from "#lib/config.server";
 import { formatCents } from "#lib/prices";
+import { escapeHtml } from "#lib/text";
 import { isUuid } from "#lib/uuid";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#lib/cross-site";
 import type { Database } from "#api/db/client";
@@ -11,7 +12,6 @@ import { sandboxSecret } from "#api/payments/registry";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
 import { releaseSale } from "#api/services/sales";
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

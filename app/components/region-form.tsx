@@ -1,10 +1,10 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { DEFAULT_REGION, REGIONS, type Region } from "#lib/regions";
 import { EnhancedInput } from "#app/components/enhanced-input";
+import { escapeHtml } from "#lib/text";
 
-const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/"/g, "&quot;");
-const option = (r: Region, selected: string) => `<option value="${escape(r.value)}"${r.value === selected ? " selected" : ""}>${escape(r.label)}</option>`;
-const group = (label: string, regions: readonly Region[], selected: string) => `<optgroup label="${escape(label)}">${regions.map((r) => option(r, selected)).join("")}</optgroup>`;
+const option = (r: Region, selected: string) => `<option value="${escapeHtml(r.value)}"${r.value === selected ? " selected" : ""}>${escapeHtml(r.label)}</option>`;
+const group = (label: string, regions: readonly Region[], selected: string) => `<optgroup label="${escapeHtml(label)}">${regions.map((r) => option(r, selected)).join("")}</optgroup>`;
 const POPULAR = REGIONS.filter((r) => r.rank !== null);
 const OTHERS = REGIONS.filter((r) => r.rank === null);
 const optionsFor = new Map<string, string>();
