@@ -207,7 +207,7 @@ test("the buttons are only where the provider is configured: the shop without cl
 });
 
 test("the PKCE verifier never reaches the browser: no cookie holds a value whose S256 is the code_challenge", async ({ page, context }) => {
-  await startAt(page, false, "google");
+  await startAt(page, true, "google"); // this project runs with JavaScript: wait for hydration before clicking, as the others do
   const challenge = authorizations[0].searchParams.get("code_challenge")!;
   const cookies = await context.cookies();
   expect(cookies.map((c) => c.name)).toContain("__session");
