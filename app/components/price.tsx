@@ -1,26 +1,15 @@
-import { discountBadge, formatPrice } from "#lib/prices";
+import { discountBadgeText, priceInnerHtml } from "#app/lib/card-html";
 
 export function DiscountBadge({ actual, regular }: { actual: string; regular: string }) {
-  const badge = discountBadge(actual, regular);
-  return badge ? (
-    <span className="badge-discount" aria-label={`Descuento ${badge.replace("-", "")}`}>
-      {badge}
+  const discount = discountBadgeText(actual, regular);
+  return discount ? (
+    <span className="badge-discount" aria-label={discount.label}>
+      {discount.badge}
     </span>
   ) : null;
 }
 
+/** The price paid and, struck through, the price before; the same markup as on the cards. */
 export function PriceTag({ actual, regular, tickets = 1 }: { actual: string; regular: string; tickets?: number }) {
-  const actualText = formatPrice(actual, tickets);
-  const regularText = regular === actual ? actualText : formatPrice(regular, tickets);
-  return (
-    <span className="price">
-      <strong className="price-actual">{actualText}</strong>
-      {regularText !== actualText ? (
-        <s className="price-regular">
-          <span className="visually-hidden">Antes </span>
-          {regularText}
-        </s>
-      ) : null}
-    </span>
-  );
+  return <span className="price" dangerouslySetInnerHTML={{ __html: priceInnerHtml(actual, regular, tickets) }} />;
 }

@@ -1,7 +1,9 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
+import { OfferCard } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
+import type { OfferCardData } from "#app/lib/offer-card";
 import { TicketCounter } from "#app/components/ticket-counter";
 
 // SearchResults (app/components/search-dialog.tsx) renders Remix <Form>s, which need a Remix context.
@@ -63,6 +65,61 @@ describe("DiscountBadge", () => {
       expect(container).toBeEmptyDOMElement();
       unmount();
     }
+  });
+});
+
+const card = (over: Partial<OfferCardData> = {}): OfferCardData => ({
+  uuid: "abb20594-79b0-5139-a45c-9a876fad5d01",
+  title: "Circuito termal para dos",
+  region: "Madrid",
+  category: "health_and_beauty",
+  cover: { image_url: "/images/demo/termal.webp", width: 800, height: 500 },
+  price: { actual_price: "59.90", regular_price: "120.00" },
+  soldOut: false,
+  rating: { average: 4.66, count: 6 },
+  ...over,
+});
+
+// A card's content is one HTML string (app/lib/card-html.ts): what React escaped for us is escaped there.
+describe("OfferCard", () => {
+  it("links the picture, title, place, rating and price to the offer, with the heart beside the link", () => {
+    const { container } = render(<OfferCard offer={card()} eager level={3} />);
+    const link = screen.getByRole("link");
+    expect(link).toHaveAttribute("href", "/ofertas/abb20594-79b0-5139-a45c-9a876fad5d01/");
+    expect(screen.getByRole("heading", { level: 3 })).toHaveTextContent("Circuito termal para dos");
+    expect(link).toHaveTextContent("Madrid · Salud y belleza");
+    expect(screen.getByRole("img", { name: "Valoración media: 4,7 de 5 estrellas" })).toHaveTextContent("★★★★★");
+    expect(screen.getByTestId("offer-rating")).toHaveTextContent(/^★★★★★ 4,7 \(6 valoraciones\)$/);
+    expect(screen.getByLabelText("Descuento 50%")).toHaveTextContent("-50%");
+    expect(link.querySelector("s")).toHaveTextContent(/^Antes 120,00 €$/);
+    const img = container.querySelector("img")!;
+    expect([img.getAttribute("loading"), img.getAttribute("fetchpriority"), img.getAttribute("width")]).toEqual(["eager", "high", "800"]);
+    expect(screen.getByRole("button", { name: "Guardar «Circuito termal para dos» en favoritos" })).not.toBeNull();
+  });
+
+  it("shows what a partner typed as text, never as markup", () => {
+    const title = `<img src=x onerror="alert(1)"> Spa & "relax" 'total'`;
+    const { container } = render(<OfferCard offer={card({ title, region: "<b>Madrid</b>", cover: { image_url: `/x.webp" onload="alert(2)`, width: 1, height: 1 } })} />);
+    expect(screen.getByRole("heading", { level: 2 }).textContent).toBe(title);
+    expect(screen.getByRole("link")).toHaveTextContent("<b>Madrid</b> · Salud y belleza");
+    expect(container.querySelectorAll("img")).toHaveLength(1);
+    expect(container.querySelector("img")!.getAttribute("src")).toBe(`/x.webp" onload="alert(2)`);
+    expect(container.querySelector("[onerror], [onload], b")).toBeNull();
+  });
+
+  it("a sold-out offer says so instead of its discount; one rating reads «valoración»; lazy pictures below the fold", () => {
+    const { container } = render(<OfferCard offer={card({ soldOut: true, rating: { average: 3, count: 1 } })} />);
+    expect(screen.getByText("Agotada")).not.toBeNull();
+    expect(screen.queryByLabelText(/^Descuento/)).toBeNull();
+    expect(screen.getByTestId("offer-rating")).toHaveTextContent(/^★★★ 3,0 \(1 valoración\)$/);
+    expect(container.querySelector("img")!.getAttribute("loading")).toBe("lazy");
+  });
+
+  it("in the widget (a new tab) it has no heart", () => {
+    render(<OfferCard offer={card({ rating: null, cover: null })} target="_blank" />);
+    expect(screen.getByRole("link")).toHaveAttribute("target", "_blank");
+    expect(screen.queryByRole("button")).toBeNull();
+    expect(screen.queryByTestId("offer-rating")).toBeNull();
   });
 });
 
