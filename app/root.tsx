@@ -240,7 +240,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
     document.documentElement.classList.add("js");
   }, []);
   return (
-    <html lang="es">
+    // .no-scripts: the page ships no JavaScript, so the region's «Cambiar» button shows at once
+    // instead of after the 8 s a page gives its app to start (styles.css).
+    <html lang="es" className={noScripts ? "no-scripts" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

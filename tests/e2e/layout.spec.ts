@@ -82,6 +82,18 @@ test.describe("phones (375 px)", () => {
     await expect(page.getByLabel("Región")).toHaveValue("Sevilla");
   });
 
+  test("a page that ships no JavaScript shows «Cambiar» at once, in the no-JS layout", async ({ page, js }) => {
+    test.skip(!js, "without JavaScript every page shows it at once (layout.spec's no-js runs)");
+    await page.goto("/contacts");
+    const cambiar = page.getByRole("button", { name: "Cambiar" });
+    // Well before the 8 s a page with an app waits for it to start.
+    await expect(cambiar).toBeVisible({ timeout: 2_000 });
+    expect((await box(page, ".region-form select")).width).toBeGreaterThan(100);
+    await page.getByLabel("Región").selectOption("Sevilla");
+    await cambiar.click();
+    await expect(page.getByLabel("Región")).toHaveValue("Sevilla");
+  });
+
   test("the category row brings the current category into view", async ({ page, js }) => {
     test.skip(!js, "scrolling the row is an enhancement");
     await page.goto("/ofertas/category/training/");
