@@ -1,4 +1,4 @@
-import { ratingInnerHtml } from "#app/lib/card-html";
+import { ratingInnerHtml, starGlyphs } from "#app/lib/card-html";
 import type { OfferRating } from "#lib/schemas/offer";
 
 /**
@@ -7,10 +7,10 @@ import type { OfferRating } from "#lib/schemas/offer";
  * three, on pages that show 28 of them.
  */
 export function Stars({ value, label }: { value: number; label: string }) {
-  const full = Math.round(value);
+  const { filled, empty } = starGlyphs(value);
   return (
-    <span className="stars" role="img" aria-label={label} data-empty={"★".repeat(5 - full)}>
-      {"★".repeat(full)}
+    <span className="stars" role="img" aria-label={label} data-empty={empty}>
+      {filled}
     </span>
   );
 }

@@ -28,6 +28,12 @@ export function priceInnerHtml(actual: string, regular: string, tickets = 1): st
   return `<strong class="price-actual">${escapeHtml(actualText)}</strong>${before}`;
 }
 
+/** Five stars filled to `value`, halves shown as the nearer whole: the filled ones as text, the empty ones for CSS. */
+export function starGlyphs(value: number): { filled: string; empty: string } {
+  const full = Math.round(value);
+  return { filled: "★".repeat(full), empty: "★".repeat(5 - full) };
+}
+
 /**
  * What goes inside a rating's `<p>`: «4,5 ★★★★★ (12 valoraciones)». The stars are an image for
  * screen readers (their label is read, not the characters), filled to the nearer whole star; the
@@ -35,10 +41,10 @@ export function priceInnerHtml(actual: string, regular: string, tickets = 1): st
  */
 export function ratingInnerHtml(rating: OfferRating): string {
   const average = decimal.format(rating.average);
-  const full = Math.round(rating.average);
+  const { filled, empty } = starGlyphs(rating.average);
   const word = rating.count === 1 ? "valoración" : "valoraciones";
   return (
-    `<span class="stars" role="img" aria-label="Valoración media: ${average} de 5 estrellas" data-empty="${"★".repeat(5 - full)}">${"★".repeat(full)}</span>` +
+    `<span class="stars" role="img" aria-label="Valoración media: ${average} de 5 estrellas" data-empty="${empty}">${filled}</span>` +
     ` <strong>${average}</strong> <span class="muted">(${Number(rating.count)}<span class="rating-word"> ${word}</span>)</span>`
   );
 }
