@@ -1,5 +1,6 @@
 import { useEffect } from "react";
-import toast, { Toaster, useToaster } from "react-hot-toast";
+import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
+import { useLocation } from "@remix-run/react";
 import { TOAST_DURATION_MS } from "#lib/constants";
 
 export type ToastMessage = { type: "success" | "error"; text: string };
@@ -23,10 +24,32 @@ function PauseOnFocusLoss() {
 }
 
 /**
+ * Toasts stack downwards from under the header, over the right-hand column where checkout has its
+ * promo code and «Aplicar». Three of them (the cookie choice and «Añadido al carrito.» brought
+ * along from the offer page, then a rejected code) covered that button at 1280 px, and hovering it
+ * to click paused them there. So at most two show, the newest, and a page starts with none of the
+ * previous page's: the messages a navigation brings are shown after the old ones go.
+ */
+const MAX_VISIBLE_TOASTS = 2;
+
+function KeepToastsFew() {
+  const { toasts } = useToasterStore();
+  useEffect(() => {
+    // Newest first, as react-hot-toast keeps them.
+    for (const t of toasts.filter((t) => t.visible).slice(MAX_VISIBLE_TOASTS)) toast.dismiss(t.id);
+  }, [toasts]);
+  return null;
+}
+
+/**
  * Messages from the server. Without JS they are plain HTML in a role="status" region; once React
  * has hydrated, the same messages appear as toasts (top right, 5 s) and the HTML copy is hidden.
  */
 export function Toasts({ messages, hydrated }: { messages: ToastMessage[]; hydrated: boolean }) {
+  const { pathname } = useLocation();
+  // Declared before the effect that shows messages, so on a navigation it runs first.
+  useEffect(() => toast.dismiss(), [pathname]);
+
   useEffect(() => {
     for (const m of messages) {
       if (m.type === "error") toast.error(m.text, { id: `e:${m.text}` });
@@ -64,6 +87,7 @@ export function Toasts({ messages, hydrated }: { messages: ToastMessage[]; hydra
         {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
         <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
         <PauseOnFocusLoss />
+        <KeepToastsFew />
       </div>
     </>
   );

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, ready, roomyOffer, test } from "./fixtures";
+import { acceptCookies, expect, openCheckout, ready, roomyOffer, test } from "./fixtures";
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 
@@ -160,6 +160,28 @@ test.describe("desktop (1280 px)", () => {
     const color = await limit.evaluate((e) => getComputedStyle(e).color);
     expect(color).not.toBe("rgb(180, 35, 24)");
   });
+
+  test("toasts from the offer page do not follow to checkout, at most two show, and «Aplicar» stays clickable", async ({ page, js }) => {
+    const offer = await roomyOffer(page);
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, js);
+    // Toasts pause while the window has no focus: from here on only a dismissal removes one, so
+    // what this checks does not depend on how fast the machine gets to checkout.
+    if (js) await page.evaluate(() => window.dispatchEvent(new Event("blur")));
+    await acceptCookies(page);
+    await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
+    await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
+    await openCheckout(page, js);
+    const toasts = page.locator("[data-toast-region] [role=status]");
+    for (const code of ["NOEXISTE", "NOEXISTE2", "NOEXISTE3"]) {
+      await page.getByLabel("Código promocional").fill(code);
+      await page.getByRole("button", { name: "Aplicar" }).click({ timeout: 2000 });
+      await expect(page.getByText(`El código promocional «${code}» no existe.`).first()).toBeVisible();
+    }
+    if (js) await expect(toasts).toHaveText(["El código promocional «NOEXISTE3» no existe.", "El código promocional «NOEXISTE2» no existe."]);
+    await page.getByLabel("Código promocional").fill("bienvenida10");
+    await page.getByRole("button", { name: "Aplicar" }).click({ trial: true, timeout: 2000 });
+  });;
 });
 
 test("tablet (800 px): two columns of cards, the buy box beside the gallery", async ({ page }) => {
