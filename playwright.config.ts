@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { startFlags } from "./scripts/start-flags";
 import { E2E_SMTP_PORT } from "./tests/e2e/mail";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -65,7 +66,7 @@ export default defineConfig({
   webServer: [{
     // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
     // 4 s, so every journey also crosses token refreshes. Mail goes to the run's SMTP server.
-    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node --enable-source-maps build/node/server.js`,
+    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node ${startFlags().join(" ")} build/node/server.js`,
     url: `${baseURL}/api/v0/public/offers/?page_size=1`,
     reuseExistingServer: false,
     timeout: 180_000,

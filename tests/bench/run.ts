@@ -14,6 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync, gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
+import { startFlags } from "../../scripts/start-flags";
 import { DEFERRED_PRELOAD, DEFERRED_TYPE } from "#app/lib/defer-scripts.server";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -147,7 +148,7 @@ async function startServer(options: StartOptions = {}): Promise<Server> {
   for (const key of ["DATABASE_URL", "API_URL", "PUBLIC_URL", "WEB_CONCURRENCY"]) delete env[key];
   Object.assign(env, options.env);
   // What `npm start` runs: the compiled server (scripts/build-server.ts), not tsx.
-  const server = spawnServer(process.execPath, ["--enable-source-maps", "build/node/server.js"], ROOT, env, `http://127.0.0.1:${port}`);
+  const server = spawnServer(process.execPath, [...startFlags(ROOT), "build/node/server.js"], ROOT, env, `http://127.0.0.1:${port}`);
   server.dataDir = options.keepData ? null : dataDir;
   await waitReady(server, "/api/v0/public/offers/?page_size=1");
   return server;
