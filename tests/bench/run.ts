@@ -927,6 +927,12 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
       );
       const rss = Math.max(...results.map((r) => r[1].rssMb));
       figure(`${db} ${LARGE_OFFERS}: server RSS under load`, `${rss.toFixed(0)} MB`, "< 300 MB", rss < 300);
+      // The same two requests one at a time: what a request costs when none waits for another.
+      // At 10 connections an embedded database answers one statement at a time on the server's
+      // own thread, so there p99 is mostly the queue (about 10 × this) and garbage collection.
+      const alone = async (url: string) => (await autocannon({ url, connections: 1, duration: 3, headers: { "accept-encoding": "gzip" } })).latency.p99;
+      const [listAlone, searchAlone] = [await alone(api), await alone(`${api}?search=spa`)];
+      figure(`${db} ${LARGE_OFFERS}: p99 at 1 connection, listing / search spa`, `${fmtMs(listAlone)} / ${fmtMs(searchAlone)}`, "—", null);
 
       if (kind === "postgres") {
         heading("GET / with 1 and 2 processes on PostgreSQL");
