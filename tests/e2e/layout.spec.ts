@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { ENHANCED_FIELD } from "#app/lib/enhanced";
 import { acceptCookies, expect, openCheckout, ready, roomyOffer, test } from "./fixtures";
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
@@ -159,6 +160,37 @@ test.describe("desktop (1280 px)", () => {
     const limit = page.getByText(/^Máximo \d+ por cliente$/).first();
     const color = await limit.evaluate((e) => getComputedStyle(e).color);
     expect(color).not.toBe("rgb(180, 35, 24)");
+  });
+
+  test("a message that comes with a page load does not move the page when the app starts", async ({ page, js }) => {
+    test.skip(!js, "without JavaScript the message is part of the page");
+    const offer = await roomyOffer(page);
+    await page.goto(`/ofertas/${offer.uuid}/`);
+    await ready(page, js);
+    await acceptCookies(page);
+    // A plain form post, as before the app runs (or like coming back from a payment page): the
+    // answer is a page load that carries «Añadido al carrito.».
+    await page.evaluate((enhanced) => {
+      (window as { beforePost?: boolean }).beforePost = true;
+      const form = document.getElementById("buy") as HTMLFormElement;
+      form.querySelector(`input[name="${enhanced}"]`)?.remove();
+      form.submit();
+    }, ENHANCED_FIELD);
+    await page.waitForFunction(() => !(window as { beforePost?: boolean }).beforePost);
+    await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
+    await ready(page, js);
+    await expect(page.locator("[data-toast-region]").getByText("Añadido al carrito.")).toBeVisible();
+    const shifted = await page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          let sum = 0;
+          new PerformanceObserver((list) => {
+            for (const entry of list.getEntries() as (PerformanceEntry & { value: number })[]) sum += entry.value;
+          }).observe({ type: "layout-shift", buffered: true });
+          setTimeout(() => resolve(sum), 300);
+        }),
+    );
+    expect(shifted).toBeLessThan(0.01);
   });
 
   test("toasts from the offer page do not follow to checkout, at most two show, and «Aplicar» stays clickable", async ({ page, js }) => {
