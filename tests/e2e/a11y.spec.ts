@@ -3,7 +3,7 @@ import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { DEFERRED_TYPE } from "#app/lib/defer-scripts.server";
 import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./auth";
 import { check, test, VIEWPORTS, type Problem } from "./axe";
-import { acceptCookies, expect, ready, roomyOffer, uniqueEmail } from "./fixtures";
+import { expect, openRoomyOffer, ready, roomyOffer, uniqueEmail } from "./fixtures";
 import { E2E_INBOX, waitForMail } from "./mail";
 
 /** Pages with a bundle are checked once hydrated; reading pages and the widget ship none. */
@@ -131,10 +131,7 @@ for (const viewport of VIEWPORTS) {
     test("cart, checkout, payment and success have no axe violations and no sideways scroll", async ({ page, js, helper }) => {
       test.setTimeout(180_000);
       const problems: Problem[] = [];
-      const offer = await roomyOffer(page);
-      await page.goto(`/ofertas/${offer.uuid}/`);
-      await ready(page, js);
-      await acceptCookies(page);
+      const offer = await openRoomyOffer(page, js);
       await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
       // The sticky bar on phones repeats the button: either one adds.
       await page.getByRole("button", { name: "Añadir al carrito" }).first().click();

@@ -62,11 +62,23 @@ export async function openCheckout(page: Page, js: boolean) {
   await ready(page, js);
 }
 
-/** Adds tickets of the offer's first option from its page, with JS or without. */
-export async function addToCart(page: Page, js: boolean, offer: OfferSummary, tickets: number) {
+/** The offer's page, ready (hydrated with JS) and with the cookie choice made. */
+export async function openOffer(page: Page, js: boolean, offer: OfferSummary) {
   await page.goto(`/ofertas/${offer.uuid}/`);
   await ready(page, js);
   await acceptCookies(page);
+}
+
+/** A roomy offer's page (roomyOffer), opened as openOffer does; answers the offer. */
+export async function openRoomyOffer(page: Page, js: boolean): Promise<OfferSummary> {
+  const offer = await roomyOffer(page);
+  await openOffer(page, js, offer);
+  return offer;
+}
+
+/** Adds tickets of the offer's first option from its page, with JS or without. */
+export async function addToCart(page: Page, js: boolean, offer: OfferSummary, tickets: number) {
+  await openOffer(page, js, offer);
   await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
   await page.getByRole("spinbutton", { name: "Entradas" }).fill(String(tickets));
   await page.getByRole("button", { name: "Añadir al carrito" }).click();

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { ENHANCED_FIELD } from "#app/lib/enhanced";
-import { acceptCookies, expect, openCheckout, ready, roomyOffer, test } from "./fixtures";
+import { acceptCookies, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./fixtures";
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 
@@ -42,10 +42,7 @@ test.describe("phones (375 px)", () => {
   });
 
   test("checkout: «Aplicar» does not overlap the promo-code field", async ({ page, js }) => {
-    const offer = await roomyOffer(page);
-    await page.goto(`/ofertas/${offer.uuid}/`);
-    await ready(page, js);
-    await acceptCookies(page);
+    await openRoomyOffer(page, js);
     await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
     await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
     await page.goto("/checkout/");
@@ -133,10 +130,7 @@ test.describe("desktop (1280 px)", () => {
 
   test("the cart panel shows a total and keeps «· 1 entrada» on one line", async ({ page, js }) => {
     test.skip(!js, "without JS the cart button is a link to /checkout");
-    const offer = await roomyOffer(page);
-    await page.goto(`/ofertas/${offer.uuid}/`);
-    await ready(page, js);
-    await acceptCookies(page);
+    const offer = await openRoomyOffer(page, js);
     await page.getByRole("button", { name: "Añadir al carrito" }).click();
     await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
     await page.getByRole("link", { name: /^Carrito/ }).click();
@@ -164,10 +158,7 @@ test.describe("desktop (1280 px)", () => {
 
   test("a message that comes with a page load does not move the page when the app starts", async ({ page, js }) => {
     test.skip(!js, "without JavaScript the message is part of the page");
-    const offer = await roomyOffer(page);
-    await page.goto(`/ofertas/${offer.uuid}/`);
-    await ready(page, js);
-    await acceptCookies(page);
+    const offer = await openRoomyOffer(page, js);
     // A plain form post, as before the app runs (or like coming back from a payment page): the
     // answer is a page load that carries «Añadido al carrito.».
     await page.evaluate((enhanced) => {
@@ -194,13 +185,11 @@ test.describe("desktop (1280 px)", () => {
   });
 
   test("toasts from the offer page do not follow to checkout, at most two show, and «Aplicar» stays clickable", async ({ page, js }) => {
-    const offer = await roomyOffer(page);
-    await page.goto(`/ofertas/${offer.uuid}/`);
-    await ready(page, js);
-    // Toasts pause while the window has no focus: from here on only a dismissal removes one, so
-    // what this checks does not depend on how fast the machine gets to checkout.
+    await openRoomyOffer(page, js);
+    // Toasts pause while the window has no focus: from here on (after the cookie choice, which
+    // reloads the page) only a dismissal removes one, so what this checks does not depend on how
+    // fast the machine gets to checkout.
     if (js) await page.evaluate(() => window.dispatchEvent(new Event("blur")));
-    await acceptCookies(page);
     await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
     await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
     await openCheckout(page, js);

@@ -1,4 +1,4 @@
-import { acceptCookies, expect, ready, roomyOffer, test } from "./fixtures";
+import { acceptCookies, expect, openRoomyOffer, ready, test } from "./fixtures";
 
 const NETWORK_FAILURE = "No hemos podido conectar con la tienda. Revisa tu conexión e inténtalo de nuevo.";
 
@@ -24,10 +24,7 @@ test.describe("when the network fails, with JavaScript", () => {
   });
 
   test("a failed «Añadir al carrito» is a toast; the page and the typed tickets stay", async ({ page, js }) => {
-    const offer = await roomyOffer(page);
-    await page.goto(`/ofertas/${offer.uuid}/`);
-    await ready(page, js);
-    await acceptCookies(page);
+    const offer = await openRoomyOffer(page, js);
     await page.getByRole("spinbutton", { name: "Entradas" }).fill("2");
     await page.route("**/cart.data*", (route) => route.abort("internetdisconnected"));
     await page.getByRole("button", { name: "Añadir al carrito" }).click();
@@ -50,10 +47,7 @@ test.describe("when the network fails, with JavaScript", () => {
 
   test("toasts pause while the window has no focus, and Alt+T reaches them", async ({ page, js }) => {
     test.setTimeout(90_000);
-    const offer = await roomyOffer(page);
-    await page.goto(`/ofertas/${offer.uuid}/`);
-    await ready(page, js);
-    await acceptCookies(page);
+    await openRoomyOffer(page, js);
     // The window loses focus first, so however slow this machine is, the toast cannot expire
     // before the checks (a toast born during a pause waits for the pause to end).
     await page.evaluate(() => window.dispatchEvent(new Event("blur")));
