@@ -3,6 +3,8 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+// The real one even where a test has faked the global timers: statements must still take turns.
+import { setImmediate } from "node:timers";
 import path from "node:path";
 import pg from "pg";
 import * as schema from "./schema";
@@ -97,7 +99,47 @@ async function pgliteExtensions() {
 async function openPglite(client: PGlite): Promise<DatabaseHandle> {
   const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   await client.waitReady;
+  takeTurnsInArrivalOrder(client);
   return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
+}
+
+/**
+ * PGlite's statements start in the order their requests arrived, one per turn of the event loop.
+ *
+ * The embedded database runs on this thread, so a statement blocks it. Without this, Node reads
+ * every request that is ready at once and runs each to the end (its statement included) before
+ * it looks at the network again: a request that arrives while such a batch runs waits for the
+ * whole batch and then for its place in the next one, so at 10 connections a listing's p90 was
+ * twice its median (17.7 → 33 ms). With one statement per turn, the requests that arrived during
+ * it are read and queue behind the ones already waiting: first come, first served, and p90 close
+ * to the median (20.4 → 22 ms). Throughput is the same; one request alone waits one turn (µs).
+ * Statements inside a transaction go through its own handle and are not queued again.
+ */
+function takeTurnsInArrivalOrder(client: PGlite) {
+  const waiting: (() => void)[] = [];
+  let scheduled = false;
+  const next = () => {
+    const go = waiting.shift();
+    scheduled = waiting.length > 0;
+    if (scheduled) setImmediate(next);
+    go?.();
+  };
+  const turn = () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(next);
+      }
+    });
+  const methods = client as unknown as Record<"query" | "exec" | "transaction", (...args: unknown[]) => Promise<unknown>>;
+  for (const name of ["query", "exec", "transaction"] as const) {
+    const run = methods[name].bind(client);
+    methods[name] = async (...args: unknown[]) => {
+      await turn();
+      return run(...args);
+    };
+  }
 }
 
 /** Raw SQL with typed rows; the same on PGlite and node-postgres, which both answer { rows }. */
