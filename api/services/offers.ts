@@ -195,9 +195,9 @@ function nearestAnchor(pages: Map<number, PageAnchor>, page: number): [number, P
 
 /**
  * The cards of the offers whose ids `idArray` yields (a uuid[] expression), in its order, as one
- * JSON array (text, or NULL for none), built by the database's offer_cards() (migration 0012): one
- * statement instead of five (offers, organizations, images, price options, ratings), planned once
- * per connection, so a page costs one round trip and no per-row mapping in Node.
+ * JSON array (text, or NULL for none), built by the database's offer_cards() (migrations 0012 and
+ * 0018): each card's kept head (offer, organization, images, rating) joined to its live price
+ * options, planned once per connection, so a page costs one round trip and no per-row mapping in Node.
  */
 const cardsOf = (idArray: SQL, activeOnly = false): SQL => sql`offer_cards(${idArray}, ${MIN_RATINGS_SHOWN}::int, ${activeOnly}::boolean)`;
 

@@ -202,7 +202,7 @@ test.describe("desktop (1280 px)", () => {
     if (js) await expect(toasts).toHaveText(["El código promocional «NOEXISTE3» no existe.", "El código promocional «NOEXISTE2» no existe."]);
     await page.getByLabel("Código promocional").fill("bienvenida10");
     await page.getByRole("button", { name: "Aplicar" }).click({ trial: true, timeout: 2000 });
-  });;
+  });
 });
 
 test("tablet (800 px): two columns of cards, the buy box beside the gallery", async ({ page }) => {
