@@ -23,3 +23,5 @@ await build({
   logLevel: "warning",
 });
 cpSync("api/db/migrations", `${OUT}/migrations`, { recursive: true });
+// Started by path (new URL beside the code), so it is copied as it is, like the migrations.
+cpSync("api/db/pglite-worker.mjs", `${OUT}/pglite-worker.mjs`);

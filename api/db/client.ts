@@ -3,9 +3,8 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-// The real one even where a test has faked the global timers: statements must still take turns.
-import { setImmediate } from "node:timers";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import pg from "pg";
 import * as schema from "./schema";
 
@@ -47,10 +46,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // numeric stays a string ("12.50"), which is the API's money format.
     return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
   }
-  // Loaded only when used: the WASM build is tens of MB a PostgreSQL-backed process never needs.
-  const { PGlite } = await import("@electric-sql/pglite");
-  const settings = { extensions: await pgliteExtensions(), ...pgliteSettings(PGlite.defaultStartParams) };
-  if (!options.dataDir || options.dataDir === "memory://") return openPglite(new PGlite(settings));
+  const settings = pgliteSettings();
+  if (!options.dataDir || options.dataDir === "memory://") return openPglite(new PgliteOnWorker(settings));
   // Its own subfolder: initdb wants an empty directory, and DATA_DIR also holds the dev secret.
   const target = path.join(options.dataDir, "pglite");
   if (!existsSync(target)) {
@@ -61,14 +58,14 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(options.dataDir, { recursive: true });
     options.onPhase?.("initdb");
-    const fresh = await openPglite(new PGlite(scratch, settings));
+    const fresh = await openPglite(new PgliteOnWorker({ ...settings, dataDir: scratch }));
     options.onPhase?.("prepare");
     await options.prepare?.(fresh.db);
     await fresh.close();
     renameSync(scratch, target);
   }
   options.onPhase?.("open");
-  return openPglite(new PGlite(target, settings));
+  return openPglite(new PgliteOnWorker({ ...settings, dataDir: target }));
 }
 
 /**
@@ -80,65 +77,130 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
  *   offers the pool fills and the process passes 450 MB. With 16MB the rest is read from the OS
  *   page cache: at 100,000 offers the API served as many requests as with 64MB (and 0.3's
  *   128MB), and a quarter more than with the 400kB that 0.3's initdb wrote into older clusters.
+ * The worker adds these to PGlite's default start parameters and loads the extensions.
  */
-const pgliteSettings = (defaultStartParams: string[]) => ({
+const pgliteSettings = (): PgliteWorkerSettings => ({
   database: "template1",
-  startParams: [...defaultStartParams, "-c", "shared_buffers=16MB"],
+  startParams: ["-c", "shared_buffers=16MB"],
 });
 
-// Search needs unaccent and pg_trgm (migration 0006) and intarray (0013); PGlite bundles them as loadable contrib.
-async function pgliteExtensions() {
-  const [{ pg_trgm }, { unaccent }, { intarray }] = await Promise.all([
-    import("@electric-sql/pglite/contrib/pg_trgm"),
-    import("@electric-sql/pglite/contrib/unaccent"),
-    import("@electric-sql/pglite/contrib/intarray"),
-  ]);
-  return { pg_trgm, unaccent, intarray };
-}
-
-async function openPglite(client: PGlite): Promise<DatabaseHandle> {
+async function openPglite(client: PgliteOnWorker): Promise<DatabaseHandle> {
   const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
   await client.waitReady;
-  takeTurnsInArrivalOrder(client);
-  return { db: drizzlePglite(client, { schema }) as unknown as Database, kind: "pglite", close: () => client.close() };
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Database;
+  return { db, kind: "pglite", close: () => client.close() };
 }
 
+type PgliteWorkerSettings = { dataDir?: string; database: string; startParams: string[] };
+type QueryOptions = { rowMode?: "array" | "object"; parsers?: Record<number, unknown> };
+type WorkerError = Record<string, unknown> & { message: string };
+type Reply = { id: number; ok: boolean; result?: unknown; error?: WorkerError };
+type Call = { op: "query" | "exec" | "begin" | "end" | "ready" | "close"; tx?: number } & Record<string, unknown>;
+
 /**
- * PGlite's statements start in the order their requests arrived, one per turn of the event loop.
+ * PGlite, run on a thread of its own (pglite-worker.mjs), behind the three calls drizzle makes:
+ * query, exec and transaction.
  *
- * The embedded database runs on this thread, so a statement blocks it. Without this, Node reads
- * every request that is ready at once and runs each to the end (its statement included) before
- * it looks at the network again: a request that arrives while such a batch runs waits for the
- * whole batch and then for its place in the next one, so at 10 connections a listing's p90 was
- * twice its median (17.7 → 33 ms). With one statement per turn, the requests that arrived during
- * it are read and queue behind the ones already waiting: first come, first served, and p90 close
- * to the median (20.4 → 22 ms). Throughput is the same; one request alone waits one turn (µs).
- * Statements inside a transaction go through its own handle and are not queued again.
+ * PGlite's PostgreSQL is WebAssembly on whichever thread runs it, and a statement holds that
+ * thread until it ends. On the server's thread it took half of each API request (the WASM
+ * itself and PGlite's parsing), and every request that arrived meanwhile waited for it: at
+ * 100,000 offers a listing's p99 was 23–24 ms at 10 connections. On its own thread, the
+ * statements still run one at a time, in the order they were sent, while HTTP, JSON and gzip
+ * go on beside them on the other core.
+ *
+ * A transaction is a BEGIN on the worker that stays open until this side commits or rolls it
+ * back; PGlite's own lock keeps other statements out of it meanwhile, as before.
  */
-function takeTurnsInArrivalOrder(client: PGlite) {
-  const waiting: (() => void)[] = [];
-  let scheduled = false;
-  const next = () => {
-    const go = waiting.shift();
-    scheduled = waiting.length > 0;
-    if (scheduled) setImmediate(next);
-    go?.();
-  };
-  const turn = () =>
-    new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(next);
-      }
-    });
-  const methods = client as unknown as Record<"query" | "exec" | "transaction", (...args: unknown[]) => Promise<unknown>>;
-  for (const name of ["query", "exec", "transaction"] as const) {
-    const run = methods[name].bind(client);
-    methods[name] = async (...args: unknown[]) => {
-      await turn();
-      return run(...args);
+class PgliteOnWorker {
+  readonly waitReady: Promise<void>;
+  #worker: Worker;
+  #lastId = 0;
+  #pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  #stopped: Error | null = null;
+
+  constructor(settings: PgliteWorkerSettings) {
+    this.#worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), { workerData: settings });
+    // Like a socket: it keeps the process alive only while a statement is on its way.
+    this.#worker.unref();
+    this.#worker.on("message", (reply: Reply) => this.#answer(reply));
+    this.#worker.on("error", (error) => this.#stop(error));
+    this.#worker.on("exit", (code) => this.#stop(new Error(`La base de datos embebida se detuvo (código ${code}).`)));
+    this.waitReady = this.#call({ op: "ready" }).then(() => undefined);
+  }
+
+  query(sql: string, params?: unknown[], options?: QueryOptions, tx?: number) {
+    // A parser is a function and cannot cross threads: drizzle's only keep some types as written.
+    const rawTypes = options?.parsers ? Object.keys(options.parsers).map(Number) : undefined;
+    return this.#call({ op: "query", sql, params, rowMode: options?.rowMode, rawTypes, tx });
+  }
+
+  exec(sql: string, tx?: number) {
+    return this.#call({ op: "exec", sql, tx });
+  }
+
+  async transaction<T>(work: (tx: unknown) => Promise<T>): Promise<T> {
+    const id = ++this.#lastId;
+    await this.#send(id, { op: "begin" });
+    let closed = false;
+    const tx = {
+      query: (sql: string, params?: unknown[], options?: QueryOptions) => this.query(sql, params, options, id),
+      exec: (sql: string) => this.exec(sql, id),
+      get closed() {
+        return closed;
+      },
     };
+    try {
+      const result = await work(tx);
+      closed = true;
+      await this.#call({ op: "end", tx: id, commit: true });
+      return result;
+    } catch (error) {
+      if (!closed) {
+        closed = true;
+        await this.#call({ op: "end", tx: id, commit: false }).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  async close() {
+    await this.#call({ op: "close" });
+    this.#stopped = new Error("La base de datos embebida está cerrada.");
+    await this.#worker.terminate();
+  }
+
+  #call(message: Call) {
+    return this.#send(++this.#lastId, message);
+  }
+
+  #send(id: number, message: Call) {
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    if (this.#pending.size === 0) this.#worker.ref();
+    return new Promise<unknown>((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...message, id });
+    });
+  }
+
+  #answer({ id, ok, result, error }: Reply) {
+    const waiting = this.#pending.get(id);
+    this.#pending.delete(id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (!waiting) return;
+    if (ok) waiting.resolve(result);
+    // The caller's stack, with the database's code, constraint and detail (SQLSTATE and all).
+    else {
+      const { stack: _onTheWorker, ...fields } = error!;
+      waiting.reject(Object.assign(new Error(error!.message), fields));
+    }
+  }
+
+  #stop(error: Error) {
+    if (this.#stopped) return;
+    this.#stopped = error;
+    console.error(`PGlite: ${error.message}`);
+    for (const { reject } of this.#pending.values()) reject(error);
+    this.#pending.clear();
   }
 }
 

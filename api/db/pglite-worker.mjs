@@ -1,0 +1,94 @@
+// The embedded database on its own thread (see PgliteOnWorker in client.ts for why).
+// Plain JavaScript: Node starts a worker from a file, and it must run the same from the sources
+// (tests, scripts) and from build/node/, where the build copies it.
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
+import { intarray } from "@electric-sql/pglite/contrib/intarray";
+
+const { dataDir, database, startParams } = workerData;
+const settings = {
+  // Search needs unaccent and pg_trgm (migration 0006) and intarray (0013).
+  extensions: { pg_trgm, unaccent, intarray },
+  database,
+  startParams: [...PGlite.defaultStartParams, ...startParams],
+};
+const db = dataDir ? new PGlite(dataDir, settings) : new PGlite(settings);
+// Reported through the "ready" message; unheard here, a failed start would end the thread first.
+db.waitReady.catch(() => undefined);
+
+/** Open transactions by the id of the message that began them. */
+const transactions = new Map();
+
+// A parser cannot cross threads; the caller names the types to leave as the database wrote them.
+const asWritten = (value) => value;
+const optionsOf = ({ rowMode, rawTypes }) => ({
+  rowMode,
+  parsers: rawTypes ? Object.fromEntries(rawTypes.map((oid) => [oid, asWritten])) : undefined,
+});
+
+// Only what is not a function crosses: PGlite's DatabaseError carries code, constraint, detail….
+function plainError(error) {
+  const plain = { message: String(error?.message ?? error), name: error?.name, stack: error?.stack };
+  for (const [key, value] of Object.entries(error ?? {})) {
+    if (value === null || ["string", "number", "boolean"].includes(typeof value)) plain[key] = value;
+  }
+  return plain;
+}
+
+/** BEGIN; the transaction stays open until its "end" message commits or rolls it back. */
+function begin(id) {
+  const open = { tx: null, commit: null, rollback: null, finished: null };
+  open.finished = db.transaction(
+    (tx) =>
+      new Promise((commit, rollback) => {
+        Object.assign(open, { tx, commit, rollback });
+        transactions.set(id, open);
+        parentPort.postMessage({ id, ok: true });
+      }),
+  );
+  // A BEGIN that failed never reached the callback: the begin message gets the error.
+  open.finished.catch((error) => {
+    if (!open.tx) parentPort.postMessage({ id, ok: false, error: plainError(error) });
+  });
+}
+
+async function run(message) {
+  const { op, tx: txId } = message;
+  if (op === "end") {
+    const open = transactions.get(txId);
+    if (!open) throw new Error("La transacción ya terminó.");
+    transactions.delete(txId);
+    if (message.commit) {
+      open.commit();
+      await open.finished; // a failed COMMIT (a serialization failure, say) is the caller's error
+    } else {
+      open.rollback(new Error("rollback"));
+      await open.finished.catch(() => undefined);
+    }
+    return undefined;
+  }
+  const on = txId === undefined ? db : transactions.get(txId)?.tx;
+  if (!on) throw new Error("La transacción ya terminó.");
+  switch (op) {
+    case "query":
+      return on.query(message.sql, message.params, optionsOf(message));
+    case "exec":
+      return on.exec(message.sql);
+    case "ready":
+      return db.waitReady.then(() => undefined);
+    case "close":
+      return db.close();
+    default:
+      throw new Error(`Operación desconocida: ${op}`);
+  }
+}
+
+parentPort.on("message", (message) => {
+  if (message.op === "begin") return begin(message.id);
+  run(message).then(
+    (result) => parentPort.postMessage({ id: message.id, ok: true, result }),
+    (error) => parentPort.postMessage({ id: message.id, ok: false, error: plainError(error) }),
+  );
+});

@@ -1,0 +1,90 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { openDatabase, query, type DatabaseHandle } from "#api/db/client";
+
+// The embedded database runs on its own thread (api/db/pglite-worker.mjs): what crosses between
+// the threads must behave as PGlite did on the server's own thread.
+let handle: DatabaseHandle;
+beforeAll(async () => {
+  handle = await openDatabase({ dataDir: "memory://" });
+  await handle.db.execute(sql`CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL)`);
+  // Checked at COMMIT, so that a failing COMMIT can be provoked.
+  await handle.db.execute(sql`CREATE TABLE tags (tag text, CONSTRAINT tags_unique UNIQUE (tag) DEFERRABLE INITIALLY DEFERRED)`);
+});
+afterAll(() => handle.close());
+
+const count = async () => (await query<{ n: number }>(handle.db, sql`SELECT count(*)::int AS n FROM things`))[0].n;
+
+it("answers rows with the types PGlite gives, and drizzle's raw timestamps", async () => {
+  const [row] = await query<Record<string, unknown>>(
+    handle.db,
+    sql`SELECT 1 AS one, 'ñandú' AS word, '{"a":[1,2]}'::json AS doc, 12.50::numeric AS money, true AS yes, NULL AS nothing,
+               '2026-01-02 03:04:05+00'::timestamptz AS at, ${"{x,y}"}::text[] AS list`,
+  );
+  expect(row).toEqual({ one: 1, word: "ñandú", doc: { a: [1, 2] }, money: "12.50", yes: true, nothing: null, at: "2026-01-02 03:04:05+00", list: ["x", "y"] });
+});
+
+it("passes the database's error fields (SQLSTATE, constraint) to the caller", async () => {
+  await handle.db.execute(sql`INSERT INTO things VALUES (1, 'uno')`);
+  const error = await handle.db.execute(sql`INSERT INTO things VALUES (1, 'otra vez')`).catch((e: { cause?: unknown }) => e.cause ?? e);
+  expect(error).toMatchObject({ code: "23505", constraint: "things_pkey", message: expect.stringContaining("duplicate key") });
+  expect(await count()).toBe(1);
+});
+
+it("commits a transaction's work, and rolls all of it back when the work throws", async () => {
+  await handle.db.transaction(async (tx) => {
+    await tx.execute(sql`INSERT INTO things VALUES (2, 'dos')`);
+    await tx.execute(sql`INSERT INTO things VALUES (3, 'tres')`);
+  });
+  expect(await count()).toBe(3);
+  await expect(
+    handle.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO things VALUES (4, 'cuatro')`);
+      throw new Error("no");
+    }),
+  ).rejects.toThrow("no");
+  await expect(
+    handle.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO things VALUES (5, 'cinco')`);
+      await tx.execute(sql`INSERT INTO things VALUES (5, 'repetido')`);
+    }),
+  ).rejects.toMatchObject({ cause: { code: "23505" } });
+  expect(await count()).toBe(3);
+});
+
+it("keeps a statement from outside out of an open transaction until it ends", async () => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let inserted!: () => void;
+  const didInsert = new Promise<void>((resolve) => (inserted = resolve));
+  const transaction = handle.db.transaction(async (tx) => {
+    await tx.execute(sql`INSERT INTO things VALUES (6, 'seis')`);
+    inserted();
+    await held;
+  });
+  await didInsert;
+  let seen: number | undefined;
+  const outside = count().then((n) => (seen = n));
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(seen).toBeUndefined(); // it did not run inside the transaction, seeing its row
+  release();
+  await transaction;
+  await outside;
+  expect(seen).toBe(4);
+});
+
+it("rejects the transaction when its COMMIT fails, and leaves nothing of it", async () => {
+  await expect(
+    handle.db.transaction(async (tx) => {
+      await tx.execute(sql`INSERT INTO tags VALUES ('spa'), ('spa')`); // deferred: accepted until COMMIT
+    }),
+  ).rejects.toMatchObject({ code: "23505", constraint: "tags_unique" });
+  expect(await query(handle.db, sql`SELECT * FROM tags`)).toEqual([]);
+  expect(await count()).toBe(4); // and the connection is usable again
+});
+
+it("refuses statements once closed, without hanging", async () => {
+  const other = await openDatabase({ dataDir: "memory://" });
+  await other.close();
+  await expect(other.db.execute(sql`SELECT 1`)).rejects.toThrow();
+});
