@@ -8,6 +8,7 @@ import { loadConfigOrExit } from "#lib/config.server";
 import { DYNAMIC_GZIP_LEVEL } from "#lib/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
+import { createServer, IncomingMessage, ServerResponse, type ServerOptions } from "node:http";
 import path from "node:path";
 import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
@@ -138,13 +139,32 @@ app.use(((error, _req, res, next) => {
   res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
 }) as ErrorRequestHandler);
 
-const server = app.listen(config.PORT, config.HOST, () => {
+const server = createServer(withExpressPrototypes(app), app).listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   claim?.setPort(port);
   console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
 });
 server.keepAliveTimeout = 65_000;
+
+/**
+ * Requests and responses made with Express's prototypes from the start (what `app.listen` does,
+ * plus two constructors), so that Express's per-request `Object.setPrototypeOf(req, app.request)`
+ * finds the prototype already there and does nothing. Changing an object's prototype gives it new
+ * hidden classes, which V8 keeps in its old generation: ~5 kB per request, a full collection every
+ * ~0.4 s under load at 100,000 offers, and those collections were the API's p99.
+ */
+function withExpressPrototypes(expressApp: express.Express): ServerOptions {
+  function Request(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
+    IncomingMessage.apply(this, args);
+  }
+  Request.prototype = expressApp.request;
+  function Response(this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
+    ServerResponse.apply(this, args);
+  }
+  Response.prototype = expressApp.response;
+  return { IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse };
+}
 
 let closing = false;
 function shutdown(signal: string) {

@@ -94,7 +94,8 @@ async function openPglite(client: PgliteOnWorker): Promise<DatabaseHandle> {
 type PgliteWorkerSettings = { dataDir?: string; database: string; startParams: string[] };
 type QueryOptions = { rowMode?: "array" | "object"; parsers?: Record<number, unknown> };
 type WorkerError = Record<string, unknown> & { message: string };
-type Reply = { id: number; ok: boolean; result?: unknown; error?: WorkerError };
+type Rows = Record<string | number, unknown>[];
+type Reply = { id: number; ok: boolean; result?: unknown; error?: WorkerError; texts?: [number, number, string | number][] };
 type Call = { op: "query" | "exec" | "begin" | "end" | "ready" | "close"; tx?: number } & Record<string, unknown>;
 
 /**
@@ -182,12 +183,12 @@ class PgliteOnWorker {
     });
   }
 
-  #answer({ id, ok, result, error }: Reply) {
+  #answer({ id, ok, result, error, texts }: Reply) {
     const waiting = this.#pending.get(id);
     this.#pending.delete(id);
     if (this.#pending.size === 0) this.#worker.unref();
     if (!waiting) return;
-    if (ok) waiting.resolve(result);
+    if (ok) waiting.resolve(texts ? withTexts(result, texts) : result);
     // The caller's stack, with the database's code, constraint and detail (SQLSTATE and all).
     else {
       const { stack: _onTheWorker, ...fields } = error!;
@@ -202,6 +203,19 @@ class PgliteOnWorker {
     for (const { reject } of this.#pending.values()) reject(error);
     this.#pending.clear();
   }
+}
+
+const decoder = new TextDecoder();
+
+/** Puts back the long texts that crossed as bytes (see LONG_TEXT in pglite-worker.mjs). */
+function withTexts(result: unknown, texts: [number, number, string | number][]) {
+  // exec answers a list of result sets, query one.
+  const sets = Array.isArray(result) ? (result as { rows: Rows }[]).map((r) => r.rows) : [(result as { rows: Rows }).rows];
+  for (const [set, row, key] of texts) {
+    const rows = sets[set]!;
+    rows[row][key] = decoder.decode(rows[row][key] as Uint8Array);
+  }
+  return result;
 }
 
 /** Raw SQL with typed rows; the same on PGlite and node-postgres, which both answer { rows }. */
