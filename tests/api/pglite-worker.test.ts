@@ -24,6 +24,15 @@ it("answers rows with the types PGlite gives, and drizzle's raw timestamps", asy
   expect(row).toEqual({ one: 1, word: "ñandú", doc: { a: [1, 2] }, money: "12.50", yes: true, nothing: null, at: "2026-01-02 03:04:05+00", list: ["x", "y"] });
 });
 
+it("gives back long texts whole (they cross as bytes), beside short ones and in several result sets", async () => {
+  const long = "Cena romántica para dos, con cava y postre 🍰. ".repeat(200); // over 4096 characters
+  const [row] = await query<{ long: string; short: string; again: string }>(handle.db, sql`SELECT ${long}::text AS long, 'ñ' AS short, ${long}::text AS again`);
+  expect(row).toEqual({ long, short: "ñ", again: long });
+  const rows = await query<{ n: number; text: string }>(handle.db, sql`SELECT n, repeat('á', 5000 + n) AS text FROM generate_series(1, 3) AS n`);
+  expect(rows.map((r) => r.text.length)).toEqual([5001, 5002, 5003]);
+  expect(rows.every((r) => /^á+$/.test(r.text))).toBe(true);
+});
+
 it("passes the database's error fields (SQLSTATE, constraint) to the caller", async () => {
   await handle.db.execute(sql`INSERT INTO things VALUES (1, 'uno')`);
   const error = await handle.db.execute(sql`INSERT INTO things VALUES (1, 'otra vez')`).catch((e: { cause?: unknown }) => e.cause ?? e);
