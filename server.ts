@@ -151,8 +151,10 @@ server.keepAliveTimeout = 65_000;
  * Requests and responses made with Express's prototypes from the start (what `app.listen` does,
  * plus two constructors), so that Express's per-request `Object.setPrototypeOf(req, app.request)`
  * finds the prototype already there and does nothing. Changing an object's prototype gives it new
- * hidden classes, which V8 keeps in its old generation: ~5 kB per request, a full collection every
- * ~0.4 s under load at 100,000 offers, and those collections were the API's p99.
+ * hidden classes, which V8 keeps in its old generation, and the compression middleware's wrapping
+ * of each response then made more: an API 404 left 13.4 kB there (1.4 kB now), a listing 38 kB
+ * (24 kB now). Under load at 100,000 offers on PGlite the full collections that empty it, the
+ * API's p99, came every ~0.45 s; now every ~0.7 s.
  */
 function withExpressPrototypes(expressApp: express.Express): ServerOptions {
   function Request(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
