@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, query, type DatabaseHandle } from "#api/db/client";
 
 // The embedded database runs on its own thread (api/db/pglite-worker.mjs): what crosses between
@@ -90,6 +90,37 @@ it("rejects the transaction when its COMMIT fails, and leaves nothing of it", as
   ).rejects.toMatchObject({ code: "23505", constraint: "tags_unique" });
   expect(await query(handle.db, sql`SELECT * FROM tags`)).toEqual([]);
   expect(await count()).toBe(4); // and the connection is usable again
+});
+
+describe("reads kept as prepared statements", () => {
+  it("answers each run with its own values, before and after PostgreSQL keeps a plan", async () => {
+    const nameOf = async (id: number) => (await query<{ name: string }>(handle.db, sql`SELECT name FROM things WHERE id = ${id}`))[0]?.name;
+    for (let round = 0; round < 4; round++) {
+      expect([await nameOf(1), await nameOf(2), await nameOf(3), await nameOf(99)]).toEqual(["uno", "dos", "tres", undefined]);
+    }
+  });
+
+  it("passes a bad value's error, and the next statement still runs", async () => {
+    const bad = await handle.db.execute(sql`SELECT name FROM things WHERE id = ${"uno"}::int`).catch((e: { cause?: unknown }) => e.cause ?? e);
+    expect(bad).toMatchObject({ code: "22P02" });
+    expect(await count()).toBeGreaterThan(0);
+  });
+
+  it("still answers when the table changes shape under a kept statement", async () => {
+    const all = () => query<Record<string, unknown>>(handle.db, sql`SELECT * FROM things ORDER BY id LIMIT 1`);
+    expect(await all()).toEqual([{ id: 1, name: "uno" }]);
+    expect(await all()).toEqual([{ id: 1, name: "uno" }]);
+    await handle.db.execute(sql`ALTER TABLE things ADD COLUMN note text NOT NULL DEFAULT 'nota'`);
+    expect(await all()).toEqual([{ id: 1, name: "uno", note: "nota" }]);
+    await handle.db.execute(sql`ALTER TABLE things DROP COLUMN note`);
+    expect(await all()).toEqual([{ id: 1, name: "uno" }]);
+  });
+
+  it("keeps answering when more statements than it keeps come and go", async () => {
+    const numbered = (n: number) => query<{ n: number }>(handle.db, sql.raw(`SELECT ${n} AS n, count(*)::int AS c FROM things`));
+    for (let n = 0; n < 150; n++) expect((await numbered(n))[0].n).toBe(n);
+    for (let n = 0; n < 150; n += 7) expect((await numbered(n))[0].n).toBe(n);
+  });
 });
 
 it("refuses statements once closed, without hanging", async () => {
