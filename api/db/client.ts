@@ -97,12 +97,12 @@ type PgliteWorkerSettings = { dataDir?: string; database: string; startParams: s
 type QueryOptions = { rowMode?: "array" | "object"; parsers?: Record<number, unknown> };
 type WorkerError = Record<string, unknown> & { message: string };
 type Rows = Record<string | number, unknown>[];
-type Reply = { id: number; ok: boolean; result?: unknown; error?: WorkerError; texts?: [number, number, string | number][] };
-type Call = { op: "query" | "exec" | "begin" | "end" | "ready" | "close"; tx?: number } & Record<string, unknown>;
+type Reply = { id: number; ok: boolean; result?: unknown; error?: WorkerError; texts?: [number, string | number][] };
+type Call = { op: "query" | "begin" | "end" | "ready" | "close"; tx?: number } & Record<string, unknown>;
 
 /**
- * PGlite, run on a thread of its own (pglite-worker.mjs), behind the three calls drizzle makes:
- * query, exec and transaction.
+ * PGlite, run on a thread of its own (pglite-worker.mjs), behind the two calls drizzle makes:
+ * query and transaction.
  *
  * PGlite's PostgreSQL is WebAssembly on whichever thread runs it, and a statement holds that
  * thread until it ends. On the server's thread it took half of each API request (the WASM
@@ -137,17 +137,12 @@ class PgliteOnWorker {
     return this.#call({ op: "query", sql, params, rowMode: options?.rowMode, rawTypes, tx });
   }
 
-  exec(sql: string, tx?: number) {
-    return this.#call({ op: "exec", sql, tx });
-  }
-
   async transaction<T>(work: (tx: unknown) => Promise<T>): Promise<T> {
     const id = ++this.#lastId;
     await this.#send(id, { op: "begin" });
     let closed = false;
     const tx = {
       query: (sql: string, params?: unknown[], options?: QueryOptions) => this.query(sql, params, options, id),
-      exec: (sql: string) => this.exec(sql, id),
       get closed() {
         return closed;
       },
@@ -210,13 +205,9 @@ class PgliteOnWorker {
 const decoder = new TextDecoder();
 
 /** Puts back the long texts that crossed as bytes (see LONG_TEXT in pglite-worker.mjs). */
-function withTexts(result: unknown, texts: [number, number, string | number][]) {
-  // exec answers a list of result sets, query one.
-  const sets = Array.isArray(result) ? (result as { rows: Rows }[]).map((r) => r.rows) : [(result as { rows: Rows }).rows];
-  for (const [set, row, key] of texts) {
-    const rows = sets[set]!;
-    rows[row][key] = decoder.decode(rows[row][key] as Uint8Array);
-  }
+function withTexts(result: unknown, texts: [number, string | number][]) {
+  const { rows } = result as { rows: Rows };
+  for (const [row, key] of texts) rows[row][key] = decoder.decode(rows[row][key] as Uint8Array);
   return result;
 }
 

@@ -76,8 +76,6 @@ async function run(message) {
     case "query":
       if (on === db && READ.test(message.sql)) return prepared(message.sql, message.params ?? [], optionsOf(message));
       return on.query(message.sql, message.params, optionsOf(message));
-    case "exec":
-      return on.exec(message.sql);
     case "ready":
       return db.waitReady.then(() => undefined);
     case "close":
@@ -172,20 +170,16 @@ const LONG_TEXT = 4096;
 const encoder = new TextEncoder();
 
 function reply(id, result) {
-  // exec answers a list of result sets, query one.
-  const sets = Array.isArray(result) ? result.map((r) => r.rows) : [result?.rows];
   const texts = [];
   const buffers = [];
-  sets.forEach((rows, set) =>
-    rows?.forEach((row, r) => {
-      for (const key of Object.keys(row)) {
-        if (typeof row[key] !== "string" || row[key].length <= LONG_TEXT) continue;
-        row[key] = encoder.encode(row[key]);
-        texts.push([set, r, key]);
-        buffers.push(row[key].buffer);
-      }
-    }),
-  );
+  result?.rows?.forEach((row, r) => {
+    for (const key of Object.keys(row)) {
+      if (typeof row[key] !== "string" || row[key].length <= LONG_TEXT) continue;
+      row[key] = encoder.encode(row[key]);
+      texts.push([r, key]);
+      buffers.push(row[key].buffer);
+    }
+  });
   parentPort.postMessage({ id, ok: true, result, texts: texts.length ? texts : undefined }, buffers);
 }
 

@@ -24,7 +24,7 @@ it("answers rows with the types PGlite gives, and drizzle's raw timestamps", asy
   expect(row).toEqual({ one: 1, word: "ñandú", doc: { a: [1, 2] }, money: "12.50", yes: true, nothing: null, at: "2026-01-02 03:04:05+00", list: ["x", "y"] });
 });
 
-it("gives back long texts whole (they cross as bytes), beside short ones and in several result sets", async () => {
+it("gives back long texts whole (they cross as bytes), beside short ones and over several rows", async () => {
   const long = "Cena romántica para dos, con cava y postre 🍰. ".repeat(200); // over 4096 characters
   const [row] = await query<{ long: string; short: string; again: string }>(handle.db, sql`SELECT ${long}::text AS long, 'ñ' AS short, ${long}::text AS again`);
   expect(row).toEqual({ long, short: "ñ", again: long });
