@@ -156,7 +156,16 @@ export type PageAnchor = { rank: number; createdAt: string; id: string };
  */
 export function listingIds(filters: OfferFilters, limit: number, offset: number, after?: PageAnchor): SQL {
   const from = after ? sql` AND (${offers.rank}, ${offers.createdAt}, ${offers.id}) >= (${after.rank}::int, ${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
-  return sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)}${from} ORDER BY ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
+  // LIMIT and OFFSET written into the statement: as parameters, PostgreSQL cannot tell how many
+  // rows a plan made without their values reads, judges every such plan dear, and plans the
+  // statement again on each run (custom plans), which on PGlite cost a listing ~250 µs of its ~1.2 ms.
+  return sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)}${from} ORDER BY ${ORDER} LIMIT ${wholeNumber(limit)} OFFSET ${wholeNumber(offset)}`;
+}
+
+/** A whole number written into a statement's text (see listingIds); anything else is a bug here. */
+function wholeNumber(n: number): SQL {
+  if (!Number.isSafeInteger(n) || n < 0) throw new TypeError(`No es un número de filas: ${n}`);
+  return sql.raw(String(n));
 }
 
 /**
@@ -199,7 +208,8 @@ function nearestAnchor(pages: Map<number, PageAnchor>, page: number): [number, P
  * 0018): each card's kept head (offer, organization, images, rating) joined to its live price
  * options, planned once per connection, so a page costs one round trip and no per-row mapping in Node.
  */
-const cardsOf = (idArray: SQL, activeOnly = false): SQL => sql`offer_cards(${idArray}, ${MIN_RATINGS_SHOWN}::int, ${activeOnly}::boolean)`;
+const cardsOf = (idArray: SQL, activeOnly = false): SQL =>
+  sql`offer_cards(${idArray}, ${wholeNumber(MIN_RATINGS_SHOWN)}, ${sql.raw(String(activeOnly))})`;
 
 /** The cards of these offers as JSON text (an array), in the order given; `activeOnly` skips offers no longer on sale. */
 async function cardsJson(db: Executor, ids: string[], activeOnly = false): Promise<string> {
