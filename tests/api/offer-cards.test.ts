@@ -52,7 +52,11 @@ async function newOffer(organizationId: string, title: string): Promise<string> 
     { offerId: row.id, imageUrl: `/img/${row.id}-b.jpg`, width: 800, height: 600, alt: "Segunda", position: 1 },
     { offerId: row.id, imageUrl: `/img/${row.id}-a.jpg`, width: 800, height: 600, alt: "Portada", cover: true, position: 2 },
   ]);
-  await api.db.insert(priceOptions).values({ offerId: row.id, title: "Para dos", actualPrice: "19.90", regularPrice: "40.00", available: 30, position: 0 });
+  // Quotes, a backslash, an accent and a tab: offer_cards() writes the price options as text (0019).
+  await api.db.insert(priceOptions).values([
+    { offerId: row.id, title: 'Para dos «con "vino"» \\ café\t', actualPrice: "19.90", regularPrice: "40.00", available: 30, position: 0 },
+    { offerId: row.id, title: "Para cuatro", actualPrice: "0.00", regularPrice: "80.00", available: 5, perCustomer: 2, position: 1 },
+  ]);
   return row.id;
 }
 
@@ -77,6 +81,8 @@ it("a page's cards stay what the tables say after every kind of change, and a sa
   await api.db.delete(offerImages).where(sql`${offerImages.offerId} = ${ids[0]} AND ${offerImages.cover}`);
   await api.db.insert(offerImages).values({ offerId: ids[1], imageUrl: "/img/extra.jpg", width: 400, height: 300, alt: "Extra", position: 0 });
   await agree("images changed, removed and added");
+  await api.db.delete(priceOptions).where(eq(priceOptions.offerId, ids[2]));
+  await agree("an offer left without price options");
 
   const stars = [5, 4, 4, 2];
   for (const [i, n] of stars.entries()) await api.db.insert(offerFeedback).values({ offerId: ids[2], email: `comprador${i}@example.com`, stars: n });
