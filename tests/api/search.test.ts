@@ -187,6 +187,28 @@ describe("search counts kept by triggers (search_words)", () => {
     expect(await count("platea")).toBe(0);
     expect(Number(await vocabulary("platea"))).toBe(0);
   });
+
+  it("new words go straight into the GIN indexes, with no pending list for every search to read (PGlite never vacuums)", async () => {
+    // gin_clean_pending_list() merges what is pending and says how many pages that was.
+    const pending = async () =>
+      (await query<{ words: number; vectors: number }>(
+        api.db,
+        sql`SELECT gin_clean_pending_list('search_words_trgm_idx'::regclass)::int AS words, gin_clean_pending_list('offers_search_vector_idx'::regclass)::int AS vectors`,
+      ))[0];
+    const org = (await api.db.select().from(offers).limit(1))[0].organizationId;
+    const [a] = await api.db
+      .insert(offers)
+      .values([{ organizationId: org, title: "Espectáculo de marionetas", summary: "Títeres para toda la familia", category: "leisure", province: "Madrid" }])
+      .returning({ id: offers.id });
+    try {
+      await api.db.update(offers).set({ title: "Espectáculo de marionetas y ventriloquía" }).where(eq(offers.id, a.id));
+      expect(await pending()).toEqual({ words: 0, vectors: 0 });
+      // The new word is in the trigram index itself: a misspelling of it is corrected to it.
+      expect((await call(api, "/public/offers/?search=marionettas")).body.results.map((o: any) => o.uuid)).toEqual([a.id]);
+    } finally {
+      await api.db.delete(offers).where(eq(offers.id, a.id));
+    }
+  });
 });
 
 describe("searchTerms", () => {
