@@ -20,6 +20,17 @@ afterAll(() => api.close());
 const THERMAL = seedUuid("offer", "circuito-termal-retiro-madrid");
 const PAELLA = seedUuid("offer", "paella-marinera-barceloneta");
 
+type NewOffer = Omit<typeof offers.$inferInsert, "organizationId">;
+
+/** Offers of a demo partner, inserted for a test to change and delete. */
+async function insertOffers(...values: NewOffer[]) {
+  const [{ organizationId }] = await api.db.select({ organizationId: offers.organizationId }).from(offers).limit(1);
+  return api.db
+    .insert(offers)
+    .values(values.map((v) => ({ ...v, organizationId })))
+    .returning({ id: offers.id });
+}
+
 async function titles(term: string, extra = "") {
   const { status, body } = await call(api, `/public/offers/?search=${encodeURIComponent(term)}&page_size=100${extra}`);
   expect(status).toBe(200);
@@ -85,10 +96,7 @@ describe("search relevance", () => {
   it("title matches rank before summary-only matches", async () => {
     // "masaje" is in the thermal circuit's title; give another offer the word in its summary only,
     // and a better catalogue rank, to show relevance wins over rank.
-    const [created] = await api.db
-      .insert(offers)
-      .values({ organizationId: (await api.db.select().from(offers).limit(1))[0].organizationId, title: "Sesión de bienestar", summary: "Incluye un masaje de pies", category: "health_and_beauty", province: "Madrid", rank: 0 })
-      .returning({ id: offers.id });
+    const [created] = await insertOffers({ title: "Sesión de bienestar", summary: "Incluye un masaje de pies", category: "health_and_beauty", province: "Madrid", rank: 0 });
     try {
       const r = await titles("masaje");
       expect(r.uuids.indexOf(THERMAL)).toBeLessThan(r.uuids.indexOf(created.id));
@@ -143,11 +151,7 @@ describe("search relevance", () => {
 describe("listing counts kept by triggers", () => {
   it("the count follows inserts, status changes and deletes", async () => {
     const before = (await call(api, "/public/offers/?category=training&region=Soria")).body.count;
-    const org = (await api.db.select().from(offers).limit(1))[0].organizationId;
-    const [a] = await api.db
-      .insert(offers)
-      .values([{ organizationId: org, title: "Curso A", summary: "x", category: "training", province: "Soria" }, { organizationId: org, title: "Curso B", summary: "x", category: "training", province: "Soria" }])
-      .returning({ id: offers.id });
+    const [a] = await insertOffers({ title: "Curso A", summary: "x", category: "training", province: "Soria" }, { title: "Curso B", summary: "x", category: "training", province: "Soria" });
     expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before + 2);
     await api.db.update(offers).set({ status: "archived" }).where(eq(offers.id, a.id));
     expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before + 1);
@@ -164,11 +168,7 @@ describe("search counts kept by triggers (search_words)", () => {
   it("a word's count follows inserts, edits of the title, status changes and deletes", async () => {
     const count = async (word: string) => (await call(api, `/public/offers/?search=${word}`)).body.count as number;
     const vocabulary = async (word: string) => (await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM search_words WHERE word = ${word}`))[0].n;
-    const org = (await api.db.select().from(offers).limit(1))[0].organizationId;
-    const [a] = await api.db
-      .insert(offers)
-      .values([{ organizationId: org, title: "Zarzuela en el Teatro Olímpico", summary: "Butaca de platea", category: "leisure", province: "Madrid" }])
-      .returning({ id: offers.id });
+    const [a] = await insertOffers({ title: "Zarzuela en el Teatro Olímpico", summary: "Butaca de platea", category: "leisure", province: "Madrid" });
     try {
       expect(await count("olimpico")).toBe(1);
       expect(await count("platea")).toBe(1);
@@ -195,11 +195,7 @@ describe("search counts kept by triggers (search_words)", () => {
         api.db,
         sql`SELECT gin_clean_pending_list('search_words_trgm_idx'::regclass)::int AS words, gin_clean_pending_list('offers_search_vector_idx'::regclass)::int AS vectors`,
       ))[0];
-    const org = (await api.db.select().from(offers).limit(1))[0].organizationId;
-    const [a] = await api.db
-      .insert(offers)
-      .values([{ organizationId: org, title: "Espectáculo de marionetas", summary: "Títeres para toda la familia", category: "leisure", province: "Madrid" }])
-      .returning({ id: offers.id });
+    const [a] = await insertOffers({ title: "Espectáculo de marionetas", summary: "Títeres para toda la familia", category: "leisure", province: "Madrid" });
     try {
       await api.db.update(offers).set({ title: "Espectáculo de marionetas y ventriloquía" }).where(eq(offers.id, a.id));
       expect(await pending()).toEqual({ words: 0, vectors: 0 });
