@@ -5,6 +5,7 @@
  * Runs when TEST_DATABASE_URL is set (.ci/run's PostgreSQL pass); `npm run bench` measures speed.
  */
 import { sql, type SQL } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { seedLarge } from "#api/db/seed-large";
@@ -15,7 +16,7 @@ import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 const OFFERS = 20_000;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Index Cond"?: string; Plans?: PlanNode[] };
+type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Index Cond"?: string; Filter?: string; Plans?: PlanNode[] };
 function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
@@ -79,6 +80,27 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     expectNoSeqScan(ns);
     const scan = onOffers(ns).find((n) => n["Index Name"] === "offers_search_walk_idx");
     expect(scan?.["Node Type"]).toBe("Index Only Scan");
+  });
+
+  it.each([
+    ["spa", true, "offers_search_walk_idx"],
+    ["paella", false, "offers_search_vector_idx"],
+  ] as const)("a page at the start of one tier (%j, walking: %s) keeps one plan, through %s, its words computed once", async (term, walk, index) => {
+    // What PostgreSQL keeps after five runs of the worker's prepared statement: the plan made
+    // without the words' value, forced here.
+    const { sql: text, params } = new PgDialect().sqlToQuery(tierIds(tierQuery(searchTerms(term), 1), 24, 0, walk, true));
+    expect(params).toHaveLength(1); // the words; LIMIT and OFFSET are in the text
+    const words = `'${String(params[0]).replaceAll("'", "''")}'`;
+    await api.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+      await tx.execute(sql.raw(`PREPARE one_tier(text) AS ${text}`));
+      const ns = await plan(sql.raw(`EXECUTE one_tier(${words})`), (s) => query(tx, s));
+      await tx.execute(sql.raw("DEALLOCATE one_tier"));
+      expectNoSeqScan(ns);
+      expect(indexesOn(ns)).toContain(index);
+      // to_tsquery() of a parameter in a filter would run again for every entry read.
+      expect(ns.map((n) => `${n.Filter ?? ""} ${n["Index Cond"] ?? ""}`).join(" ")).not.toContain("to_tsquery");
+    });
   });
 
   it("a rare word or a deep page sorts its matches, found through the word index", async () => {
