@@ -140,8 +140,11 @@ async function searchPage(db: Database, filters: OfferFilters, typedTerms: strin
       [skip, want] = [0, want - take];
     }
     if (reads.length === 0) return { count: total, ids: [] };
+    // One read from a tier's start either fills the page or is all that tier has left, so it may
+    // ask for the whole page: the text then varies with the page size only, not with a rare
+    // word's number of matches.
     const fixed = reads.length === 1 && reads[0].skip === 0;
-    const parts = reads.map((r) => sql`ARRAY(${tierIds(tierQuery(terms, r.hits), r.take, r.skip, r.walk, fixed)})`);
+    const parts = reads.map((r) => sql`ARRAY(${tierIds(tierQuery(terms, r.hits), fixed ? limit : r.take, r.skip, r.walk, fixed)})`);
     const [row] = await query<{ cards: string | null }>(db, sql`SELECT ${cardsOf(sql.join(parts, sql` || `))} AS cards`);
     return { count: total, cards: row?.cards ?? "[]" };
   }
