@@ -7,18 +7,27 @@ export function formatDate(value: string | Date, pattern = "dd MMMM yyyy"): stri
   return isValid(date) ? format(date, pattern, { locale: es }) : "";
 }
 
-const dateTimeFormat = new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", dateStyle: "long", timeStyle: "short" });
+/**
+ * Made on first use, not when the module loads: a browser spends milliseconds loading a locale for
+ * the first Intl object, and pages that import this module without showing a time need not pay it.
+ */
+function lazyFormat(options: Intl.DateTimeFormatOptions): (date: Date) => string {
+  let format: Intl.DateTimeFormat | undefined;
+  return (date) => (format ??= new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", ...options })).format(date);
+}
+
+const dateTimeFormat = lazyFormat({ dateStyle: "long", timeStyle: "short" });
 
 /** "21 de noviembre de 2026, 15:04", Spanish time: when a coupon was redeemed, for the till. */
 export function formatDateTime(value: string | Date): string {
   const date = typeof value === "string" ? new Date(value) : value;
-  return Number.isNaN(date.getTime()) ? "" : dateTimeFormat.format(date);
+  return Number.isNaN(date.getTime()) ? "" : dateTimeFormat(date);
 }
 
-const shortDateTimeFormat = new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", dateStyle: "short", timeStyle: "short" });
+const shortDateTimeFormat = lazyFormat({ dateStyle: "short", timeStyle: "short" });
 
 /** "21/11/26, 15:04", Spanish time: for a row of a table, where the long form wraps. */
 export function formatShortDateTime(value: string | Date): string {
   const date = typeof value === "string" ? new Date(value) : value;
-  return Number.isNaN(date.getTime()) ? "" : shortDateTimeFormat.format(date);
+  return Number.isNaN(date.getTime()) ? "" : shortDateTimeFormat(date);
 }

@@ -6,7 +6,7 @@ import { OrganizationSchema } from "#lib/schemas/partner";
 import type { Organization } from "#lib/schemas/partner-api";
 import { FormError, SelectField, TextField } from "./form-field";
 
-const provinceOptions = [...PROVINCES].sort((a, b) => a.localeCompare(b, "es")).map((p) => ({ value: p, label: p }));
+const provinceOptions = PROVINCES.map((p) => ({ value: p, label: p }));
 
 /** An organisation's details (staff create and edit them on /admin/organizaciones). */
 export function OrganizationForm({ organization, lastResult }: { organization: Organization | null; lastResult: SubmissionResult<string[]> | undefined }) {

@@ -12,7 +12,11 @@ import type { OfferCardData } from "./offer-card";
  * Everything that goes in is escaped here, as React would have done.
  */
 
-const decimal = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/**
+ * A rating's average with one decimal and a decimal comma ("4,5"), as Intl.NumberFormat("es-ES")
+ * writes it, without loading the locale in the browser (see formatCents in lib/prices.ts).
+ */
+export const ratingDecimal = (value: number) => value.toFixed(1).replace(".", ",");
 
 /** «-50%», read out as «Descuento 50%»; null when there is no discount to show. */
 export function discountBadgeText(actual: string, regular: string): { badge: string; label: string } | null {
@@ -40,7 +44,7 @@ export function starGlyphs(value: number): { filled: string; empty: string } {
  * empty ones come from CSS. The word can be hidden on compact cards, and is still read out.
  */
 export function ratingInnerHtml(rating: OfferRating): string {
-  const average = decimal.format(rating.average);
+  const average = ratingDecimal(rating.average);
   const { filled, empty } = starGlyphs(rating.average);
   const word = rating.count === 1 ? "valoración" : "valoraciones";
   return (

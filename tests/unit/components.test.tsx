@@ -1,10 +1,12 @@
 import { fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { OfferCard } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
 import type { OfferCardData } from "#app/lib/offer-card";
 import { TicketCounter } from "#app/components/ticket-counter";
+import { ratingDecimal } from "#app/lib/card-html";
 
 // SearchResults (app/components/search-dialog.tsx) renders Remix <Form>s, which need a Remix context.
 // @remix-run/testing (createRemixStub) is not installed in this project, so it is not tested here.
@@ -82,6 +84,13 @@ const card = (over: Partial<OfferCardData> = {}): OfferCardData => ({
 
 // A card's content is one HTML string (app/lib/card-html.ts): what React escaped for us is escaped there.
 describe("OfferCard", () => {
+  it("writes a rating's average as Intl.NumberFormat('es-ES') does, without it", () => {
+    const intl = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    for (const v of [0, 1, 2.25, 3.35, 4.45, 4.66, 4.95, 5]) expect(ratingDecimal(v)).toBe(intl.format(v));
+    fc.assert(fc.property(fc.double({ min: 0, max: 5, noNaN: true }), (v) => ratingDecimal(v) === intl.format(v)), { numRuns: 5000 });
+  });
+
+
   it("links the picture, title, place, rating and price to the offer, with the heart beside the link", () => {
     const { container } = render(<OfferCard offer={card()} eager level={3} />);
     const link = screen.getByRole("link");

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   cheapestOption,
@@ -110,6 +111,14 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
   it("formatCents formats whole cents", () => {
     expect(plain(formatCents(5990))).toBe("59,90 €");
     expect(plain(formatCents(5))).toBe("0,05 €");
+  });
+
+  // Written out by hand so that a browser never loads the es-ES locale for it (lib/prices.ts).
+  it("writes every amount as Intl.NumberFormat('es-ES') does", () => {
+    const intl = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const asIntl = (cents: number) => `${intl.format(cents / 100)} €`;
+    for (const cents of [0, 1, 99, 100, 999_999, 1_000_000, 123_456_789, -1, -123_456]) expect(formatCents(cents)).toBe(asIntl(cents));
+    fc.assert(fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => formatCents(cents) === asIntl(cents)), { numRuns: 2000 });
   });
 });
 

@@ -47,6 +47,10 @@ describe("regions (spec 3)", () => {
     POPULAR_IN_RANK_ORDER.forEach((p, i) => expect(POPULAR_PROVINCE_RANK[p as keyof typeof POPULAR_PROVINCE_RANK]).toBe(i + 1));
   });
 
+  it("writes PROVINCES in Spanish alphabetical order (the browser sorts nothing)", () => {
+    expect([...PROVINCES]).toEqual([...PROVINCES].sort(new Intl.Collator("es").compare));
+  });
+
   it("lists the other forty alphabetically in Spanish collation, without rank", () => {
     const rest = REGIONS.slice(10);
     expect(rest).toHaveLength(40);
