@@ -15,7 +15,6 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_MENU } from "#lib/categories";
 import { PENDING_DELAY_MS, PENDING_MIN_MS } from "#lib/constants";
 import { usePendingIndicator } from "#app/lib/use-pending-indicator";
@@ -229,7 +228,6 @@ function Header({ data }: { data: RootLoaderData }) {
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRootData();
   const matches = useMatches();
-  const hydrated = useHydrated();
   const location = useLocation();
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
@@ -259,7 +257,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
               Saltar al contenido
             </a>
             <Header data={data} />
-            <Toasts messages={data.toasts} hydrated={hydrated} />
+            <Toasts messages={data.toasts} />
             <FavoritesProvider>
               <main id="main" className="site-main">
                 {children}

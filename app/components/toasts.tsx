@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
 import { useLocation } from "@remix-run/react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { TOAST_DURATION_MS } from "#lib/constants";
 
 export type ToastMessage = { type: "success" | "error"; text: string };
@@ -45,7 +46,11 @@ function KeepToastsFew() {
  * Messages from the server. Without JS they are plain HTML in a role="status" region; once React
  * has hydrated, the same messages appear as toasts (top right, 5 s) and the HTML copy is hidden.
  */
-export function Toasts({ messages, hydrated }: { messages: ToastMessage[]; hydrated: boolean }) {
+export function Toasts({ messages }: { messages: ToastMessage[] }) {
+  // Asked here, not by the layout: the hook renders its component again right after hydration,
+  // synchronously, and from the layout that was the whole header and footer (on a phone, most of
+  // the longest task after the app starts).
+  const hydrated = useHydrated();
   const { pathname } = useLocation();
   // Declared before the effect that shows messages, so on a navigation it runs first.
   useEffect(() => toast.dismiss(), [pathname]);
