@@ -33,12 +33,12 @@ export type Region = { label: string; value: string };
 
 export const DEFAULT_REGION: Region = { label: "España", value: "" };
 
-const regionOf = (p: Province) => ({ label: p, value: p, rank: POPULAR_PROVINCE_RANK[p] ?? null });
+const ALL_REGIONS = PROVINCES.map((p) => ({ label: p, value: p, rank: POPULAR_PROVINCE_RANK[p] ?? null }));
 
 /** Popular provinces first by rank, then the rest in PROVINCES' (alphabetical) order. */
 export const REGIONS: readonly (Region & { rank: number | null })[] = [
-  ...PROVINCES.map(regionOf).filter((r) => r.rank !== null).sort((a, b) => a.rank! - b.rank!),
-  ...PROVINCES.map(regionOf).filter((r) => r.rank === null),
+  ...ALL_REGIONS.filter((r) => r.rank !== null).sort((a, b) => a.rank! - b.rank!),
+  ...ALL_REGIONS.filter((r) => r.rank === null),
 ];
 
 export function isProvince(value: unknown): value is Province {

@@ -90,7 +90,6 @@ describe("OfferCard", () => {
     fc.assert(fc.property(fc.double({ min: 0, max: 5, noNaN: true }), (v) => ratingDecimal(v) === intl.format(v)), { numRuns: 5000 });
   });
 
-
   it("links the picture, title, place, rating and price to the offer, with the heart beside the link", () => {
     const { container } = render(<OfferCard offer={card()} eager level={3} />);
     const link = screen.getByRole("link");
