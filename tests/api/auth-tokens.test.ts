@@ -164,11 +164,15 @@ describe("POST /auth/jwt/refresh/", () => {
 
 describe("token lifetimes", () => {
   it("an access token stops working after JWT_ACCESS_SECONDS, and the refresh token gets a new one", async () => {
-    const short = await startTestApi({ env: { JWT_ACCESS_SECONDS: "1" } });
+    // exp is in whole seconds from a floored now, so a token lives between LIFETIME - 1 and
+    // LIFETIME seconds: with 1, a renewed token could expire before the next request on a busy
+    // machine (seen with two test workers on two cores). With 3 each check has 2 s to spare.
+    const LIFETIME = 3;
+    const short = await startTestApi({ env: { JWT_ACCESS_SECONDS: String(LIFETIME) } });
     try {
       const pair = (await call(short, "/auth/jwt/create/", { body: { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password } })).body;
       expect((await call(short, "/auth/users/me/", { headers: auth(pair.access) })).status).toBe(200);
-      await new Promise((r) => setTimeout(r, 2100));
+      await new Promise((r) => setTimeout(r, LIFETIME * 1000 + 100));
       const expired = await call(short, "/auth/users/me/", { headers: auth(pair.access) });
       expect(expired.status).toBe(401);
       expect(expired.body).toMatchObject({ code: "token_not_valid", detail: "El token ha caducado." });
