@@ -72,7 +72,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   test: {
     // One test file per core. vitest's default leaves one core free, which on a two-core machine
     // runs every file in turn, though most of a file's time is spent waiting (SMTP, timers, the
-    // embedded database's thread): there the suite took 257 s, with two at a time 163 s.
+    // embedded database's thread): there the suite took 257 s, with two at a time 152 s.
     maxWorkers: "100%",
     projects: [
       {
