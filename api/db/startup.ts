@@ -7,7 +7,7 @@ import { seedDemoAccounts } from "./seed-accounts";
 import { seedDemoPartner } from "./seed-partner";
 import { seedDemoRatings, seedDemoRecentSales } from "./seed-ratings";
 
-const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Cuentas de demostración»).";
+const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Demo accounts»).";
 const DEMO_PARTNER_LOADED = "Socio de demostración creado (README, «Demo accounts»).";
 
 export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" | "seed" | "ready";
