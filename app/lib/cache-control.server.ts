@@ -10,5 +10,8 @@ export const PRIVATE_PAGE = "private, no-cache";
 
 export function documentCacheControl(request: Request, status: number, headers: Headers, publicCache: boolean | undefined): string {
   const anonymous = !request.headers.has("cookie") && !request.headers.has("authorization");
-  return publicCache && status === 200 && request.method === "GET" && anonymous && !headers.has("set-cookie") ? PUBLIC_PAGE : PRIVATE_PAGE;
+  // HEAD answers with GET's headers (RFC 9110 §9.3.2): a CDN that checks a page with HEAD must
+  // not be told the page is private when its GET is public.
+  const read = request.method === "GET" || request.method === "HEAD";
+  return publicCache && status === 200 && read && anonymous && !headers.has("set-cookie") ? PUBLIC_PAGE : PRIVATE_PAGE;
 }

@@ -8,6 +8,8 @@ test("anonymous listings are shareable for a minute; pages for a visitor with co
     expect(anonymous.status()).toBe(200);
     expect(anonymous.headers()["cache-control"], path).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
     expect(anonymous.headers()["vary"], path).toMatch(/Cookie/);
+    const head = await request.head(path, { headers: { cookie: "" } });
+    expect(head.headers()["cache-control"], `HEAD ${path}`).toBe(anonymous.headers()["cache-control"]);
     // A cart, a login or a message all live in cookies: any cookie makes the page personal.
     const personal = await request.get(path, { headers: { cookie: "__session=x; __cart=y" } });
     expect(personal.headers()["cache-control"], path).toBe("private, no-cache");
