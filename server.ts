@@ -3,6 +3,7 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
+import { inArrivalOrder } from "#lib/arrival-order.server";
 import { superviseWorkers } from "#lib/cluster.server";
 import { loadConfigOrExit } from "#lib/config.server";
 import { DYNAMIC_GZIP_LEVEL } from "#lib/gzip.server";
@@ -139,7 +140,7 @@ app.use(((error, _req, res, next) => {
   res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
 }) as ErrorRequestHandler);
 
-const server = createServer(withExpressPrototypes(app), app).listen(config.PORT, config.HOST, () => {
+const server = createServer(withExpressPrototypes(app), inArrivalOrder(app)).listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   claim?.setPort(port);
