@@ -7,8 +7,8 @@ import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { documentCacheControl } from "#app/lib/cache-control.server";
 import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
-import { deferAppScripts, deferAppScriptsIn } from "#app/lib/defer-scripts.server";
-import { gzipWhole } from "#lib/gzip.server";
+import { deferAppScriptsIn, deferAppScriptsParts } from "#app/lib/defer-scripts.server";
+import { gzipWhole, utf8 } from "#lib/gzip.server";
 import { installRouteMatchCache } from "#app/lib/route-match-cache.server";
 import type { ClientIntegrations } from "#lib/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
@@ -129,14 +129,14 @@ async function renderWhole(request: Request, status: number, headers: Headers, r
   );
   if (html.includes("<!--$!")) return null;
   // The streaming renderer writes the doctype before <html>; the string renderer does not.
-  const document = "<!DOCTYPE html>" + html + thirdPartyTag(remixContext, nonce);
-  const whole = gzipWhole(request.headers.get("accept-encoding"), DEFER_SCRIPTS ? deferAppScripts(document) : document);
+  const document = utf8(["<!DOCTYPE html>", ...(DEFER_SCRIPTS ? deferAppScriptsParts(html) : [html]), thirdPartyTag(remixContext, nonce)]);
+  const whole = gzipWhole(request.headers.get("accept-encoding"), document);
   headers.set("Content-Type", "text/html; charset=utf-8");
   // Vary: Accept-Encoding is the compression middleware's, on every page (gzipped or not).
   if (whole.gzip) headers.set("Content-Encoding", "gzip");
-  headers.set("Content-Length", String(Buffer.byteLength(whole.body)));
-  // A Buffer from gzipSync owns a plain ArrayBuffer; the type allows a shared one.
-  return new Response(whole.body as string | Uint8Array<ArrayBuffer>, { headers, status });
+  headers.set("Content-Length", String(whole.body.length));
+  // Both buffers (utf8, gzipSync) are backed by a plain ArrayBuffer; the type allows a shared one.
+  return new Response(whole.body as Uint8Array<ArrayBuffer>, { headers, status });
 }
 
 export default function handleRequest(

@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, gzipWhole } from "#lib/gzip.server";
+import { acceptsGzip, gzipWhole, utf8 } from "#lib/gzip.server";
 
 describe("acceptsGzip", () => {
   it.each([
@@ -33,5 +33,22 @@ describe("gzipWhole", () => {
   it("leaves small bodies and clients without gzip alone", () => {
     expect(gzipWhole("gzip", "<p>corto</p>")).toEqual({ body: "<p>corto</p>", gzip: false });
     expect(gzipWhole("br", page)).toEqual({ body: page, gzip: false });
+  });
+});
+
+describe("utf8", () => {
+  it("writes the pieces in order, multi-byte characters whole, as Buffer.from of their join would", () => {
+    const page = "<p>Circuito termal · 59,90 € → ★ 4,7…</p>".repeat(300);
+    const parts = ["<!DOCTYPE html>", page.slice(0, 5000), "€", page.slice(5000), "", "<script></script>"];
+    const bytes = utf8(parts);
+    expect(bytes.equals(Buffer.from(parts.join("")))).toBe(true);
+    expect(bytes.toString("utf8")).toBe(parts.join(""));
+  });
+  it("gzips as a body: the same bytes come back", () => {
+    const bytes = utf8(["<p>", "oferta ".repeat(500), "€</p>"]);
+    const whole = gzipWhole("gzip", bytes);
+    expect(whole.gzip).toBe(true);
+    expect(gunzipSync(whole.body).equals(bytes)).toBe(true);
+    expect(gzipWhole("br", bytes)).toEqual({ body: bytes, gzip: false });
   });
 });
