@@ -40,7 +40,6 @@ export function gzipWhole<T extends string | Buffer>(acceptEncoding: string | nu
   return { body: gzipSync(body, { level: DYNAMIC_GZIP_LEVEL }), gzip: true };
 }
 
-
 /** Pieces of text as one UTF-8 buffer, each encoded in place: no joined copy of them as a string. */
 export function utf8(parts: readonly string[]): Buffer {
   let size = 0;

@@ -1,3 +1,5 @@
+import { utf8 } from "#lib/gzip.server";
+
 /**
  * Starts the app's JavaScript after the first paint instead of beside the stylesheet.
  *
@@ -28,15 +30,11 @@ export const DEFERRED_TYPE = "text/x-deferred-module";
 export const DEFERRED_PRELOAD = "x-deferred-modulepreload";
 const ID = "app-modules";
 
-export function deferAppScripts(html: string): string {
-  return deferAppScriptsParts(html).join("");
-}
-
 /**
- * The same, as the pieces of the page in order: slices of the page as React wrote it around the
- * rewritten tags. Encoded one by one (gzip.server.ts, utf8), no copy of the whole page is made
- * as a string; on the home page (57,000 characters, two bytes each: «€» and «…») joining them
- * first cost two such copies per request, a tenth of all it allocated.
+ * The page as pieces in order: slices of what React wrote around the rewritten tags. Encoded one
+ * by one (`utf8` in gzip.server.ts), no copy of the whole page is made as a string; on the home
+ * page (57,000 characters, two bytes each: «€» and «…») joining them first cost two such copies
+ * per request, a tenth of all it allocated.
  */
 export function deferAppScriptsParts(html: string): string[] {
   // Found by plain string search first: the regular expressions then read the few kilobytes
@@ -64,5 +62,5 @@ export function deferAppScriptsParts(html: string): string[] {
 
 /** The same for a chunk of the HTML stream: only the chunk with Remix's module script (the shell) is read as text. */
 export function deferAppScriptsIn(chunk: Buffer): Buffer {
-  return chunk.includes(MODULE_SCRIPT_MARK) ? Buffer.from(deferAppScripts(chunk.toString("utf8"))) : chunk;
+  return chunk.includes(MODULE_SCRIPT_MARK) ? utf8(deferAppScriptsParts(chunk.toString("utf8"))) : chunk;
 }

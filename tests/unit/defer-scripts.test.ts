@@ -1,6 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { DEFERRED_PRELOAD, DEFERRED_TYPE, deferAppScripts } from "#app/lib/defer-scripts.server";
+import { DEFERRED_PRELOAD, DEFERRED_TYPE, deferAppScriptsIn, deferAppScriptsParts } from "#app/lib/defer-scripts.server";
+
+const deferAppScripts = (html: string) => deferAppScriptsParts(html).join("");
 
 /** What Remix's <Scripts nonce> renders (React's markup), then its streamed data after </html>. */
 const shell =
@@ -74,5 +76,12 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
   it("a page without Remix's module script (noScripts, the widget) is returned as it is", () => {
     const page = '<html><body><link rel="modulepreload" href="/x.js"/><p>x</p></body></html>';
     expect(deferAppScripts(page)).toBe(page);
+  });
+
+  it("a streamed chunk: the shell's bytes rewritten the same way, any other chunk passed on as it is", () => {
+    const shellBytes = Buffer.from(shell + "€…");
+    expect(deferAppScriptsIn(shellBytes).toString("utf8")).toBe(deferAppScripts(shell + "€…"));
+    const data = Buffer.from("<script>more data €</script>");
+    expect(deferAppScriptsIn(data)).toBe(data);
   });
 });
