@@ -1,5 +1,9 @@
-import { format, isValid, parseISO } from "date-fns";
-import { es } from "date-fns/locale";
+// One module per function: "date-fns" and "date-fns/locale" load every function and every
+// locale (~2,000 modules, 8.4 MB of the server's heap that each full collection walked).
+import { format } from "date-fns/format";
+import { isValid } from "date-fns/isValid";
+import { es } from "date-fns/locale/es";
+import { parseISO } from "date-fns/parseISO";
 
 /** Spec default date display "dd MMMM yyyy", in Spanish ("31 diciembre 2026"). */
 export function formatDate(value: string | Date, pattern = "dd MMMM yyyy"): string {
