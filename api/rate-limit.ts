@@ -1,7 +1,7 @@
 import type { Request, RequestHandler } from "express";
-import pg from "pg";
+import type pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import type { Database } from "#api/db/client";
+import { poolOf, type Database } from "#api/db/client";
 import { HttpError } from "#api/http";
 
 /**
@@ -54,8 +54,8 @@ export function postgresStore(pool: pg.Pool): LimiterStore {
 
 /** Memory on PGlite (one owner process); the shared table on PostgreSQL, where several processes may run. */
 export function limiterStoreFor(db: Database): LimiterStore {
-  const client = (db as unknown as { $client?: unknown }).$client;
-  return client instanceof pg.Pool ? postgresStore(client) : memoryStore;
+  const pool = poolOf(db);
+  return pool ? postgresStore(pool) : memoryStore;
 }
 
 export type Limits = {

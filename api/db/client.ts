@@ -1,11 +1,10 @@
 import type { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import pg from "pg";
+import type pg from "pg";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -32,19 +31,30 @@ export type OpenOptions = {
   onPhase?: (phase: "initdb" | "prepare" | "open") => void;
 };
 
+const pools = new WeakMap<Database, pg.Pool>();
+
+/** The connection pool under a PostgreSQL database; undefined for PGlite. */
+export function poolOf(db: Database): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 /**
  * PostgreSQL when a URL is given, otherwise embedded PGlite: files under dataDir, or memory when
  * dataDir is "memory://" (tests).
  */
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    // Loaded only here: on the embedded database the driver is ~2 MB of heap that nothing uses.
+    const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres")]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 4 });
     // An idle connection that the server ends (restart, failover, a dropped test database) emits
     // 'error' on the pool; unheard, that is an uncaught exception that kills the whole process.
     // The pool replaces the connection on the next query, so logging is all there is to do.
     pool.on("error", (error) => console.warn(`PostgreSQL: conexión inactiva cerrada (${error.message}).`));
     // numeric stays a string ("12.50"), which is the API's money format.
-    return { db: drizzlePg(pool, { schema }) as unknown as Database, kind: "postgres", close: () => pool.end() };
+    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    pools.set(db, pool);
+    return { db, kind: "postgres", close: () => pool.end() };
   }
   const settings = pgliteSettings();
   if (!options.dataDir || options.dataDir === "memory://") return openPglite(new PgliteOnWorker(settings));

@@ -5,8 +5,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
-import { openDatabase, query, type DatabaseHandle } from "#api/db/client";
+import { openDatabase, poolOf, query, type DatabaseHandle } from "#api/db/client";
 import { sales } from "#api/db/schema";
 import { claimDueEvents } from "#api/analytics/outbox";
 import { createLimits, limiterStoreFor, memoryStore, postgresStore } from "#api/rate-limit";
@@ -25,15 +24,13 @@ afterAll(async () => {
   await api.close();
 });
 
-const poolOf = (h: DatabaseHandle) => (h.db as unknown as { $client: pg.Pool }).$client;
-
 it("the store follows the database: memory on PGlite, the shared table on PostgreSQL", async () => {
   expect(limiterStoreFor(api.db) === memoryStore).toBe(api.kind === "pglite");
 });
 
 describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
   it("a rate limit counts the calls of every process together", async () => {
-    const [a, b] = others.map((o) => createLimits(postgresStore(poolOf(o))));
+    const [a, b] = others.map((o) => createLimits(postgresStore(poolOf(o.db)!)));
     const opts = { points: 3, durationSec: 60 };
     await a.consume("send-code:email:compartido@correo.es", opts);
     await b.consume("send-code:email:compartido@correo.es", opts);
