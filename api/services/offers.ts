@@ -252,9 +252,8 @@ export async function listOffers(
     const { count, ids, cards } = await searchPage(db, filters, terms, page.pageSize, offset);
     return { count, resultsJson: cards ?? (await cardsJson(db, ids ?? [])) };
   }
-  const countWhere: SQL[] = [sql`true`];
-  if (filters.category) countWhere.push(sql`${offerCounts.category} = ${filters.category}`);
-  if (filters.region) countWhere.push(sql`${offerCounts.province} = ${filters.region}`);
+  // One row holds the count of each listing: '' stands for every category or every province (migration 0022).
+  const countWhere = sql`${offerCounts.category} = ${filters.category || ""} AND ${offerCounts.province} = ${filters.region || ""}`;
   const anchors = page.page > 1 ? listingAnchors(db, `${filters.category ?? ""}|${filters.region ?? ""}|${page.pageSize}`) : undefined;
   const [fromPage, after] = (anchors && nearestAnchor(anchors, page.page)) ?? [1, undefined];
   // Count, page and where it starts in one statement: on PGlite every statement is a turn of its
@@ -267,7 +266,7 @@ export async function listOffers(
     : sql`NULL::json`;
   const [row] = await query<{ n: number; cards: string | null; first: PageAnchor | null }>(db, sql`
     WITH page AS MATERIALIZED (SELECT ARRAY(${listingIds(filters, page.pageSize, (page.page - fromPage) * page.pageSize, after)}) AS ids)
-    SELECT (SELECT coalesce(sum(${offerCounts.n}), 0) FROM ${offerCounts} WHERE ${sql.join(countWhere, sql` AND `)})::int AS n,
+    SELECT coalesce((SELECT ${offerCounts.n} FROM ${offerCounts} WHERE ${countWhere}), 0) AS n,
            ${cardsOf(sql`(SELECT ids FROM page)`)} AS cards,
            ${first} AS first`);
   if (anchors && row?.first && anchors.size < ANCHORS_PER_LISTING) anchors.set(page.page, row.first);
