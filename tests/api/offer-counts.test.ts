@@ -68,8 +68,11 @@ it("every listing's count stays what the offers say after every kind of change",
   await agree("province and category changed together");
   await api.db.update(offers).set({ status: "active" }).where(eq(offers.id, ids[2]));
   await agree("one active again");
+  const versions = () => query(api.db, sql`SELECT category, province, xmin::text FROM offer_counts ORDER BY 1, 2`);
+  const before = await versions();
   await api.db.update(offers).set({ title: "Masaje relajante" }).where(eq(offers.id, ids[2]));
   await agree("an edit that moves no count");
+  expect(await versions(), "an edit that moves no count rewrites no row").toEqual(before);
   await api.db.update(offers).set({ rank: 7 }).where(eq(offers.status, "archived"));
   await agree("a statement that touches only offers not on sale");
   await api.db.delete(offers).where(inArray(offers.id, ids));
