@@ -43,14 +43,28 @@ function KeepToastsFew() {
 }
 
 /**
+ * The messages as HTML, until React runs. useHydrated() renders its component again right after
+ * hydration, synchronously, in the task that runs the page's effects: asked by the layout that was
+ * the whole header and footer, by <Toasts> react-hot-toast's container. Here only a page that has
+ * messages pays it.
+ */
+function ServerFlash({ messages }: { messages: ToastMessage[] }) {
+  return useHydrated() ? null : (
+    <div className="flash" role="status">
+      {messages.map((m, i) => (
+        <p key={i} className={`flash-${m.type}`}>
+          {m.text}
+        </p>
+      ))}
+    </div>
+  );
+}
+
+/**
  * Messages from the server. Without JS they are plain HTML in a role="status" region; once React
  * has hydrated, the same messages appear as toasts (top right, 5 s) and the HTML copy is hidden.
  */
 export function Toasts({ messages }: { messages: ToastMessage[] }) {
-  // Asked here, not by the layout: the hook renders its component again right after hydration,
-  // synchronously, and from the layout that was the whole header and footer (on a phone, most of
-  // the longest task after the app starts).
-  const hydrated = useHydrated();
   const { pathname } = useLocation();
   // Declared before the effect that shows messages, so on a navigation it runs first.
   useEffect(() => toast.dismiss(), [pathname]);
@@ -79,15 +93,7 @@ export function Toasts({ messages }: { messages: ToastMessage[] }) {
 
   return (
     <>
-      {!hydrated && messages.length > 0 ? (
-        <div className="flash" role="status">
-          {messages.map((m, i) => (
-            <p key={i} className={`flash-${m.type}`}>
-              {m.text}
-            </p>
-          ))}
-        </div>
-      ) : null}
+      {messages.length > 0 ? <ServerFlash messages={messages} /> : null}
       <div data-toast-region>
         {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
         <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
