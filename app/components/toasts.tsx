@@ -1,51 +1,18 @@
-import { useEffect } from "react";
-import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
+import { useEffect, useSyncExternalStore } from "react";
 import { useLocation } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { TOAST_DURATION_MS } from "#lib/constants";
+import { dismissToasts, loadToaster, loadedToaster, noToaster, showToast, subscribeToaster } from "#app/lib/toast";
 
 export type ToastMessage = { type: "success" | "error"; text: string };
 
-/**
- * react-hot-toast's Toaster pauses on hover but not when the window loses focus (spec section 9:
- * "pause on hover and focus loss"); this adds the second through the same store's pause handlers.
- */
-function PauseOnFocusLoss() {
-  const { handlers } = useToaster();
-  const { startPause, endPause } = handlers;
-  useEffect(() => {
-    window.addEventListener("blur", startPause);
-    window.addEventListener("focus", endPause);
-    return () => {
-      window.removeEventListener("blur", startPause);
-      window.removeEventListener("focus", endPause);
-    };
-  }, [startPause, endPause]);
-  return null;
-}
-
-/**
- * Toasts stack downwards from under the header, over the right-hand column where checkout has its
- * promo code and «Aplicar». Three of them (the cookie choice and «Añadido al carrito.» brought
- * along from the offer page, then a rejected code) covered that button at 1280 px, and hovering it
- * to click paused them there. So at most two show, the newest, and a page starts with none of the
- * previous page's: the messages a navigation brings are shown after the old ones go.
- */
-const MAX_VISIBLE_TOASTS = 2;
-
-function KeepToastsFew() {
-  const { toasts } = useToasterStore();
-  useEffect(() => {
-    // Newest first, as react-hot-toast keeps them.
-    for (const t of toasts.filter((t) => t.visible).slice(MAX_VISIBLE_TOASTS)) toast.dismiss(t.id);
-  }, [toasts]);
-  return null;
-}
+/** Whether the window has lost focus: the toaster may load after it did (see PauseOnFocusLoss). */
+let focusLost = false;
+const hasFocusLost = () => focusLost;
 
 /**
  * The messages as HTML, until React runs. useHydrated() renders its component again right after
  * hydration, synchronously, in the task that runs the page's effects: asked by the layout that was
- * the whole header and footer, by <Toasts> react-hot-toast's container. Here only a page that has
+ * the whole header and footer, by <Toasts> the toaster's parts. Here only a page that has
  * messages pays it.
  */
 function ServerFlash({ messages }: { messages: ToastMessage[] }) {
@@ -66,15 +33,28 @@ function ServerFlash({ messages }: { messages: ToastMessage[] }) {
  */
 export function Toasts({ messages }: { messages: ToastMessage[] }) {
   const { pathname } = useLocation();
+  // react-hot-toast, once loaded (app/lib/toast.ts): on the server and while hydrating, nothing.
+  const toaster = useSyncExternalStore(subscribeToaster, loadedToaster, noToaster);
   // Declared before the effect that shows messages, so on a navigation it runs first.
-  useEffect(() => toast.dismiss(), [pathname]);
+  useEffect(() => dismissToasts(), [pathname]);
 
   useEffect(() => {
-    for (const m of messages) {
-      if (m.type === "error") toast.error(m.text, { id: `e:${m.text}` });
-      else toast.success(m.text, { id: `s:${m.text}` });
-    }
+    for (const m of messages) showToast(m.type, m.text);
   }, [messages]);
+
+  useEffect(() => {
+    const lost = () => (focusLost = true);
+    const back = () => (focusLost = false);
+    window.addEventListener("blur", lost);
+    window.addEventListener("focus", back);
+    // Loaded when the browser is idle, the first toast does not wait for the network.
+    const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    idle(() => void loadToaster());
+    return () => {
+      window.removeEventListener("blur", lost);
+      window.removeEventListener("focus", back);
+    };
+  }, []);
 
   useEffect(() => {
     // Alt+T moves focus to the newest notification (spec section 9).
@@ -94,12 +74,7 @@ export function Toasts({ messages }: { messages: ToastMessage[] }) {
   return (
     <>
       {messages.length > 0 ? <ServerFlash messages={messages} /> : null}
-      <div data-toast-region>
-        {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
-        <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
-        <PauseOnFocusLoss />
-        <KeepToastsFew />
-      </div>
+      <div data-toast-region>{toaster ? <toaster.ToasterParts focusLost={hasFocusLost} /> : null}</div>
     </>
   );
 }

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
-import toast from "react-hot-toast";
+import { showToast } from "./toast";
 
 /** What a fetcher form gets back when its request never got a proper answer. */
 export type FetcherFailure = { failed: string };
@@ -30,7 +30,7 @@ export async function toastOnFailure({ serverAction }: ClientActionFunctionArgs)
     // A redirect reaches serverAction's caller as a thrown Response: it is the answer, not a failure.
     if (error instanceof Response) throw error;
     const text = failureText(error);
-    toast.error(text, { id: `e:${text}` });
+    showToast("error", text);
     return { failed: text } satisfies FetcherFailure;
   }
 }

@@ -1,8 +1,9 @@
 import { redirect } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
 import { NETWORK_FAILURE_TEXT, toastOnFailure } from "#app/lib/fetcher-failure";
+import { showToast } from "#app/lib/toast";
 
-vi.mock("react-hot-toast", () => ({ default: { error: vi.fn() } }));
+vi.mock("#app/lib/toast", () => ({ showToast: vi.fn() }));
 
 const args = (serverAction: () => Promise<unknown>) => ({ serverAction }) as unknown as Parameters<typeof toastOnFailure>[0];
 
@@ -14,6 +15,7 @@ describe("toastOnFailure (the clientAction of fetcher forms)", () => {
 
   it("turns a network failure into a toast and a { failed } answer", async () => {
     await expect(toastOnFailure(args(() => Promise.reject(new TypeError("Failed to fetch"))))).resolves.toEqual({ failed: NETWORK_FAILURE_TEXT });
+    expect(showToast).toHaveBeenLastCalledWith("error", NETWORK_FAILURE_TEXT);
   });
 
   it("uses the API's detail for an error answer", async () => {

@@ -1,0 +1,55 @@
+import { useEffect } from "react";
+import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
+import { TOAST_DURATION_MS } from "#lib/constants";
+
+/** Loaded on demand by app/lib/toast.ts, never imported statically: see there why. */
+export { toast };
+
+/**
+ * react-hot-toast's Toaster pauses on hover but not when the window loses focus (spec section 9:
+ * "pause on hover and focus loss"); this adds the second through the same store's pause handlers.
+ * The window may have lost focus before this module loaded: `focusLost` says so.
+ */
+function PauseOnFocusLoss({ focusLost }: { focusLost: () => boolean }) {
+  const { handlers } = useToaster();
+  const { startPause, endPause } = handlers;
+  useEffect(() => {
+    if (focusLost()) startPause();
+    window.addEventListener("blur", startPause);
+    window.addEventListener("focus", endPause);
+    return () => {
+      window.removeEventListener("blur", startPause);
+      window.removeEventListener("focus", endPause);
+    };
+  }, [startPause, endPause, focusLost]);
+  return null;
+}
+
+/**
+ * Toasts stack downwards from under the header, over the right-hand column where checkout has its
+ * promo code and «Aplicar». Three of them (the cookie choice and «Añadido al carrito.» brought
+ * along from the offer page, then a rejected code) covered that button at 1280 px, and hovering it
+ * to click paused them there. So at most two show, the newest, and a page starts with none of the
+ * previous page's: the messages a navigation brings are shown after the old ones go.
+ */
+const MAX_VISIBLE_TOASTS = 2;
+
+function KeepToastsFew() {
+  const { toasts } = useToasterStore();
+  useEffect(() => {
+    // Newest first, as react-hot-toast keeps them.
+    for (const t of toasts.filter((t) => t.visible).slice(MAX_VISIBLE_TOASTS)) toast.dismiss(t.id);
+  }, [toasts]);
+  return null;
+}
+
+export function ToasterParts({ focusLost }: { focusLost: () => boolean }) {
+  return (
+    <>
+      {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
+      <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
+      <PauseOnFocusLoss focusLost={focusLost} />
+      <KeepToastsFew />
+    </>
+  );
+}
