@@ -372,13 +372,13 @@ async function pageWeight(origin: string): Promise<PageWeight[]> {
 /**
  * Issue 12's integrations that wait for consent: the consented tools' entry and what it loads
  * (analytics, session replay, tag manager, the interactive map). None may be in a page's
- * first-load JavaScript before consent. Vite's preload helper counts too: the pages' own code
- * makes no dynamic import, so in a first load it would be there for a consent-gated one (the
- * former root loader of the tracking chunk, app/components/third-party.tsx, brought it).
+ * first-load JavaScript before consent. Each is matched by its own path. (Vite's preload helper
+ * once counted too, as a sign of a dynamic import of one of them, while the pages' own code made
+ * none; since the toaster is loaded on demand (app/lib/toast.ts) it is the layout's runtime.)
  * PayPal's buttons (/order/) and the captcha (its forms) are the necessary tools of the pages
  * that use them: shown beside, as information.
  */
-const CONSENT_GATED = /^(app\/lib\/(third-party|tracking|map)\.client\.ts|app\/components\/third-party\.tsx|lib\/tracking\.ts|vite\/preload-helper\.js|node_modules\/(@amplitude|leaflet|@rrweb|rrweb)\/)/;
+const CONSENT_GATED = /^(app\/lib\/(third-party|tracking|map)\.client\.ts|app\/components\/third-party\.tsx|lib\/tracking\.ts|node_modules\/(@amplitude|leaflet|@rrweb|rrweb)\/)/;
 const NECESSARY_TOOLS = /^(app\/components\/(captcha|wallet-buttons)\.tsx|lib\/captcha\.ts)$/;
 
 /** The same third parties as the E2E "third-party" server: every key set, no host ever reached. */
