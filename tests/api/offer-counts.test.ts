@@ -1,5 +1,5 @@
 /**
- * offer_counts (migrations 0006 and 0022): one row per listing's count, '' standing for every
+ * offer_counts (migrations 0006, 0022 and 0023): one row per listing's count, '' standing for every
  * category or every province, kept by statement triggers. After every kind of change to offers
  * each row must say what counting the offers says, and the API's counts must read them.
  */
