@@ -22,7 +22,7 @@ import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
-import { precompressed } from "#app/lib/static-files.server";
+import { buildFiles } from "#app/lib/static-files.server";
 
 const config = loadConfigOrExit();
 
@@ -89,12 +89,7 @@ app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {
   // Brotli/gzip written at build time (scripts/precompress.ts), chosen by Accept-Encoding.
-  app.use(precompressed("build/client"));
-  // Hashed file names: safe to cache for a year and never revalidate.
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
-  // Files have an extension; pages never do. Without this test every page paid a failed stat().
-  const staticFiles = express.static("build/client", { maxAge: "1h", index: false });
-  app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? staticFiles(req, res, next) : next()));
+  app.use(buildFiles("build/client"));
 } else {
   const vite = await import("vite");
   viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
