@@ -88,7 +88,8 @@ app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {
-  // Brotli/gzip written at build time (scripts/precompress.ts), chosen by Accept-Encoding.
+  // The build's client files: their brotli/gzip copies (scripts/precompress.ts) when accepted, a
+  // year's cache under /assets/, an hour's elsewhere.
   app.use(buildFiles("build/client"));
 } else {
   const vite = await import("vite");
