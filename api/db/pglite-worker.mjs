@@ -1,6 +1,8 @@
 // The embedded database on its own thread (see PgliteOnWorker in client.ts for why).
 // Plain JavaScript: Node starts a worker from a file, and it must run the same from the sources
 // (tests, scripts) and from build/node/, where the build copies it.
+import { Blob, Buffer } from "node:buffer";
+import { readFileSync, writeFileSync } from "node:fs";
 import { TextEncoder } from "node:util";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, parse, protocol } from "@electric-sql/pglite";
@@ -8,12 +10,14 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { intarray } from "@electric-sql/pglite/contrib/intarray";
 
-const { dataDir, database, startParams } = workerData;
+const { dataDir, from, database, startParams } = workerData;
 const settings = {
   // Search needs unaccent and pg_trgm (migration 0006) and intarray (0013).
   extensions: { pg_trgm, unaccent, intarray },
   database,
   startParams: [...PGlite.defaultStartParams, ...startParams],
+  // A cluster dumped by the "dump" operation, instead of initdb (client.ts, OpenOptions.from).
+  loadDataDir: from ? new Blob([readFileSync(from)]) : undefined,
 };
 const db = dataDir ? new PGlite(dataDir, settings) : new PGlite(settings);
 // Reported through the "ready" message; unheard here, a failed start would end the thread first.
@@ -78,6 +82,13 @@ async function run(message) {
       return on.query(message.sql, message.params, optionsOf(message));
     case "ready":
       return db.waitReady.then(() => undefined);
+    case "dump": {
+      // Written out in full, so the copy starts without replaying the log.
+      await db.exec("CHECKPOINT");
+      const tarball = await db.dumpDataDir("none");
+      writeFileSync(message.file, Buffer.from(await tarball.arrayBuffer()));
+      return undefined;
+    }
     case "close":
       return db.close();
     default:

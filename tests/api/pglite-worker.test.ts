@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, query, type DatabaseHandle } from "#api/db/client";
@@ -127,4 +130,24 @@ it("refuses statements once closed, without hanging", async () => {
   const other = await openDatabase({ dataDir: "memory://" });
   await other.close();
   await expect(other.db.execute(sql`SELECT 1`)).rejects.toThrow();
+});
+
+it("starts a new database from a dump of another: the same rows, and from then on its own", async () => {
+  await handle.db.execute(sql`INSERT INTO things VALUES (900, 'copiada') ON CONFLICT DO NOTHING`);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "ofertas-dump-")), "dump.tar");
+  try {
+    await handle.dump!(file);
+    const copy = await openDatabase({ dataDir: "memory://", from: file });
+    try {
+      const names = async (db: DatabaseHandle["db"]) => (await query<{ name: string }>(db, sql`SELECT name FROM things WHERE id >= 900 ORDER BY id`)).map((r) => r.name);
+      expect(await names(copy.db)).toEqual(["copiada"]);
+      await copy.db.execute(sql`INSERT INTO things VALUES (901, 'solo en la copia')`);
+      expect(await names(copy.db)).toEqual(["copiada", "solo en la copia"]);
+      expect(await names(handle.db)).toEqual(["copiada"]);
+    } finally {
+      await copy.close();
+    }
+  } finally {
+    rmSync(path.dirname(file), { recursive: true, force: true });
+  }
 });

@@ -2,13 +2,12 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import express from "express";
 import pg from "pg";
+import { inject } from "vitest";
 import { loadConfig, type Config } from "#lib/config.server";
 import { createApi } from "#api/index";
-import { openDatabase, type Database } from "#api/db/client";
+import { openDatabase, type Database, type DatabaseHandle } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
-import { seedIfEmpty } from "#api/db/seed";
-import { seedDemoAccounts } from "#api/db/seed-accounts";
-import { seedDemoPartner } from "#api/db/seed-partner";
+import { seedDemoData } from "./demo-data";
 
 export type TestApi = {
   /** Base URL of /api/v0, e.g. http://127.0.0.1:54321/api/v0 */
@@ -52,12 +51,16 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
     DATA_DIR: "/tmp/ofertas-test-unused",
     ...options.env,
   });
-  const handle = await openDatabase({ databaseUrl, dataDir: "memory://" });
-  await migrate(handle.db);
-  if (options.seed !== false) {
-    await seedIfEmpty(handle.db);
-    await seedDemoAccounts(handle.db);
-    await seedDemoPartner(handle.db);
+  const seed = options.seed !== false;
+  let handle: DatabaseHandle;
+  // On PGlite, a copy of a cluster the run's global setup already migrated and seeded (tests/api/global-setup.ts).
+  const snapshots = databaseUrl ? undefined : inject("pgliteSnapshots");
+  if (snapshots) {
+    handle = await openDatabase({ dataDir: "memory://", from: seed ? snapshots.seeded : snapshots.migrated });
+  } else {
+    handle = await openDatabase({ databaseUrl, dataDir: "memory://" });
+    await migrate(handle.db);
+    if (seed) await seedDemoData(handle.db);
   }
   const app = express();
   app.set("trust proxy", "loopback");
