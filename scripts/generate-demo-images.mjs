@@ -399,6 +399,7 @@ async function main() {
 
   let total = 0;
   let biggest = 0;
+  const smalls = new Set();
   for (const [file, { category, image, org }] of jobs) {
     const svg = image.logo
       ? logoSvg(org, category, image.width)
@@ -417,21 +418,30 @@ async function main() {
     await writeFile(path.join(PUBLIC_DIR, file), buffer);
     total += buffer.length;
     biggest = Math.max(biggest, buffer.length);
+    if (image.small) {
+      // The same scene drawn at the smaller size, for phones' cards (seed-data.ts, photo()).
+      const small = await render(svg, image.small.width, image.small.height, quality);
+      await mkdir(path.dirname(path.join(PUBLIC_DIR, image.small.file)), { recursive: true });
+      await writeFile(path.join(PUBLIC_DIR, image.small.file), small);
+      smalls.add(image.small.file);
+      total += small.length;
+    }
   }
 
   // Remove images no longer referenced by the seed data, so the folder mirrors it exactly.
-  const wanted = new Set([...jobs.keys()].map((f) => path.basename(f)));
-  for (const name of await readdir(DEMO_DIR)) {
-    if (name.endsWith(".webp") && !wanted.has(name)) {
+  const wanted = new Set([...jobs.keys(), ...smalls].map((f) => path.relative("/images/demo", f)));
+  const onDiskFiles = (await readdir(DEMO_DIR, { recursive: true })).filter((name) => name.endsWith(".webp"));
+  for (const name of onDiskFiles) {
+    if (!wanted.has(name)) {
       await unlink(path.join(DEMO_DIR, name));
       console.log(`removed stale ${name}`);
     }
   }
 
   let onDisk = 0;
-  for (const name of await readdir(DEMO_DIR)) onDisk += (await stat(path.join(DEMO_DIR, name))).size;
+  for (const name of wanted) onDisk += (await stat(path.join(DEMO_DIR, name))).size;
   console.log(
-    `${jobs.size} images written to ${path.relative(ROOT, DEMO_DIR)}: ${(total / 1024).toFixed(0)} KB, largest ${(biggest / 1024).toFixed(1)} KB (folder total ${(onDisk / 1024).toFixed(0)} KB)`,
+    `${jobs.size + smalls.size} images written to ${path.relative(ROOT, DEMO_DIR)}: ${(total / 1024).toFixed(0)} KB, largest ${(biggest / 1024).toFixed(1)} KB (folder total ${(onDisk / 1024).toFixed(0)} KB)`,
   );
 }
 

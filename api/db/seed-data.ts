@@ -9,9 +9,19 @@
  * summary (tests/unit/seed-data.test.ts keeps it that way).
  */
 import type { CategoryId, OfferType } from "#lib/categories";
+import { LARGE_PHOTO, SMALL_PHOTO } from "#lib/images";
 import type { Province } from "#lib/regions";
 
-export type SeedImage = { file: string; cover: boolean; logo: boolean; width: number; height: number; alt: string };
+export type SeedImage = {
+  file: string;
+  cover: boolean;
+  logo: boolean;
+  width: number;
+  height: number;
+  alt: string;
+  /** The same picture at the smaller photo size, as an upload has it; none for logos. */
+  small: { file: string; width: number; height: number } | null;
+};
 export type SeedPriceOption = {
   title: string;
   actual_price: string;
@@ -52,19 +62,25 @@ export type SeedPromoCode = {
 
 const DEMO_DIR = "/images/demo";
 
-/** Cover image of an offer: 800x500. */
-function cover(key: string, alt: string): SeedImage {
-  return { file: `${DEMO_DIR}/${key}-cover.webp`, cover: true, logo: false, width: 800, height: 500, alt };
+/** A photo at 800x500, and at 400x250 in the folder named by that width. */
+function photo(name: string, cover: boolean, alt: string): SeedImage {
+  const small = { file: `${DEMO_DIR}/${SMALL_PHOTO.width}/${name}`, ...SMALL_PHOTO };
+  return { file: `${DEMO_DIR}/${name}`, cover, logo: false, ...LARGE_PHOTO, alt, small };
 }
 
-/** Second gallery image of an offer: 800x500. */
+/** Cover image of an offer. */
+function cover(key: string, alt: string): SeedImage {
+  return photo(`${key}-cover.webp`, true, alt);
+}
+
+/** Second gallery image of an offer. */
 function gallery(key: string, alt: string): SeedImage {
-  return { file: `${DEMO_DIR}/${key}-2.webp`, cover: false, logo: false, width: 800, height: 500, alt };
+  return photo(`${key}-2.webp`, false, alt);
 }
 
 /** Square logo of the organization: 160x160, shared by every offer of that organization. */
 function logo(orgKey: string, orgName: string): SeedImage {
-  return { file: `${DEMO_DIR}/logo-${orgKey}.webp`, cover: false, logo: true, width: 160, height: 160, alt: `Logotipo de ${orgName}` };
+  return { file: `${DEMO_DIR}/logo-${orgKey}.webp`, cover: false, logo: true, width: 160, height: 160, alt: `Logotipo de ${orgName}`, small: null };
 }
 
 function po(

@@ -47,8 +47,8 @@ export async function seedLarge(db: Database, total: number, log: (line: string)
         CROSS JOIN LATERAL (SELECT (${sql.param(provinces)}::text[])[1 + (g + g / ${templates.length}) % ${provinces.length}] AS name) p
         ON CONFLICT (id) DO NOTHING`);
       await tx.execute(sql`
-        INSERT INTO offer_images (offer_id, image_url, cover, logo, width, height, alt, position)
-        SELECT md5('ofertas:large:offer:' || g)::uuid, i.image_url, i.cover, i.logo, i.width, i.height, i.alt, i.position
+        INSERT INTO offer_images (offer_id, image_url, cover, logo, width, height, alt, position, variants)
+        SELECT md5('ofertas:large:offer:' || g)::uuid, i.image_url, i.cover, i.logo, i.width, i.height, i.alt, i.position, i.variants
         FROM generate_series(${from}::int, ${to}::int) AS g
         JOIN offer_images i ON i.offer_id = (${sql.param(templates)}::uuid[])[1 + (g * 7) % ${templates.length}]
         WHERE NOT EXISTS (SELECT 1 FROM offer_images x WHERE x.offer_id = md5('ofertas:large:offer:' || g)::uuid)`);

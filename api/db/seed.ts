@@ -54,6 +54,8 @@ export async function seedIfEmpty(db: Database): Promise<boolean> {
           height: img.height,
           alt: img.alt,
           position,
+          // As an upload keeps its renditions: the picture itself first, then the smaller one.
+          variants: img.small ? [{ url: img.file, width: img.width, height: img.height }, { url: img.small.file, width: img.small.width, height: img.small.height }] : [],
         })),
       ),
     );

@@ -4,21 +4,13 @@ import { query, type Executor } from "#api/db/client";
 import { offerImages, offers } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
+import { LOGO_SIZE, PHOTO_SIZES } from "#lib/images";
 import type { PartnerImage } from "#lib/schemas/partner-api";
 
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** A 40-megapixel photo is plenty; more is a decompression bomb, not a picture. */
 const MAX_INPUT_PIXELS = 40_000_000;
 
-/**
- * The sizes the shop shows: the offer page and the cards use 800×500 (cards at half width on
- * high-density screens, hence also 400×250 for srcset), the logo 160×160.
- */
-export const PHOTO_SIZES = [
-  { width: 800, height: 500 },
-  { width: 400, height: 250 },
-] as const;
-export const LOGO_SIZE = { width: 160, height: 160 } as const;
 
 export const mediaUrl = (id: string) => `/api/v0/media/${id}.webp`;
 

@@ -190,6 +190,8 @@ describe("seed catalogue", () => {
         expect(image.cover && image.logo, image.file).toBe(false);
         expect(image.alt.trim(), image.file).not.toBe("");
         if (image.logo) expect([image.width, image.height], image.file).toEqual([160, 160]);
+        // Every photo also at 400x250, as an upload is rendered; a logo has no smaller size.
+        expect(image.small, image.file).toEqual(image.logo ? null : { file: image.file.replace("/images/demo/", "/images/demo/400/"), width: 400, height: 250 });
       }
       expect(offer.images.filter((i) => i.logo).length, offer.key).toBeLessThanOrEqual(1);
     }
@@ -200,9 +202,11 @@ describe("seed catalogue", () => {
     for (const offer of SEED_OFFERS) {
       for (const image of offer.images) {
         expect(image.file).toMatch(/^\/images\/demo\/[a-z0-9-]+\.webp$/);
-        const known = files.get(image.file);
-        if (known) expect({ width: image.width, height: image.height }, image.file).toEqual(known);
-        files.set(image.file, { width: image.width, height: image.height });
+        for (const { file, width, height } of image.small ? [image, image.small] : [image]) {
+          const known = files.get(file);
+          if (known) expect({ width, height }, file).toEqual(known);
+          files.set(file, { width, height });
+        }
       }
     }
     let total = 0;

@@ -1,0 +1,12 @@
+/**
+ * The sizes the shop shows a photo at: the offer page and the cards on wide screens 800×500; the
+ * cards on phones (8.5rem beside the text), the gallery and the cart lines at most ~400 px of
+ * device pixels, hence 400×250. Uploads are rendered at both (api/services/images.ts), and so are
+ * the demo catalogue's pictures (scripts/generate-demo-images.mjs).
+ */
+export const LARGE_PHOTO = { width: 800, height: 500 } as const;
+export const SMALL_PHOTO = { width: 400, height: 250 } as const;
+export const PHOTO_SIZES = [LARGE_PHOTO, SMALL_PHOTO] as const;
+
+/** A logo is shown at 40 px at most: one size. */
+export const LOGO_SIZE = { width: 160, height: 160 } as const;
