@@ -48,7 +48,8 @@ export async function checkoutLines(cart: Cart): Promise<{ lines: CheckoutLine[]
       offerUuid: item.offerUuid,
       title: offer?.title ?? "Oferta no disponible",
       summary: offer?.summary ?? "",
-      image: cover ? { url: cover.image_url, width: cover.width, height: cover.height } : null,
+      // Shown at most 96 px wide (the cart's lines and the checkout's items): the small copy.
+      image: cover ? { url: cover.small_url ?? cover.image_url, width: cover.width, height: cover.height } : null,
       option: option
         ? { uuid: option.uuid, title: option.title, actual_price: option.actual_price, regular_price: option.regular_price, max: maxTickets(option) }
         : null,

@@ -7,7 +7,7 @@ export type OfferCardData = {
   title: string;
   region: string;
   category: string;
-  cover: { image_url: string; width: number; height: number } | null;
+  cover: { image_url: string; small_url: string | null; width: number; height: number } | null;
   /** The cheapest option on sale (or the cheapest at all when everything is sold out). */
   price: { actual_price: string; regular_price: string } | null;
   soldOut: boolean;
@@ -36,7 +36,7 @@ function cardOf(offer: OfferSummary): OfferCardData {
     title: offer.title,
     region: offer.region,
     category: offer.category,
-    cover: cover ? { image_url: cover.image_url, width: cover.width, height: cover.height } : null,
+    cover: cover ? { image_url: cover.image_url, small_url: cover.small_url, width: cover.width, height: cover.height } : null,
     price: cheapest ? { actual_price: cheapest.actual_price, regular_price: cheapest.regular_price } : null,
     soldOut: onSale.length === 0,
     rating: offer.rating ?? null,

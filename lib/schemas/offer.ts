@@ -3,7 +3,16 @@
  * storefront reads them; both import from here so the storefront needs nothing from `api/`.
  */
 
-export type OfferImage = { image_url: string; cover: boolean; logo: boolean; width: number; height: number; alt: string };
+export type OfferImage = {
+  image_url: string;
+  cover: boolean;
+  logo: boolean;
+  width: number;
+  height: number;
+  alt: string;
+  /** The same picture at 400×250 (lib/images.ts), for phones' cards and thumbnails; null when it has no smaller copy (logos). */
+  small_url: string | null;
+};
 
 export type PriceOption = {
   uuid: string;

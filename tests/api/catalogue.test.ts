@@ -230,6 +230,8 @@ describe("GET /public/offers/{id}/", () => {
     expect(body.images[0].cover).toBe(true);
     expect(body.images.filter((i: any) => i.cover)).toHaveLength(1);
     for (const image of body.images) expect(image).toEqual(expect.objectContaining({ image_url: expect.any(String), width: expect.any(Number), height: expect.any(Number) }));
+    // Each photo names its 400×250 copy (the file's own size is checked in seed-data.test.ts); the logo has none.
+    for (const image of body.images) expect(image.small_url, image.image_url).toBe(image.logo ? null : image.image_url.replace("/images/demo/", "/images/demo/400/"));
     expect(body.price_options).toHaveLength(2);
     expect(body.price_options[0]).toEqual({
       uuid: seedUuid("price-option", "paella-marinera-barceloneta:0"),

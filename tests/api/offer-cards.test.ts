@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offerFeedback, offerImages, offers, organizations, priceOptions } from "#api/db/schema";
 import { MIN_RATINGS_SHOWN } from "#lib/schemas/feedback";
+import type { OfferImage } from "#lib/schemas/offer";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
 let api: TestApi;
@@ -24,7 +25,9 @@ async function cardsFromTables(ids: string[]): Promise<unknown[]> {
           'address', o.address, 'latitude', o.latitude, 'longitude', o.longitude, 'offer_type', o.offer_type,
           'valid_from', o.valid_from, 'valid_until', o.valid_until,
           'organization', json_build_object('uuid', g.id, 'name', g.name),
-          'images', coalesce((SELECT json_agg(json_build_object('image_url', i.image_url, 'cover', i.cover, 'logo', i.logo, 'width', i.width, 'height', i.height, 'alt', i.alt)
+          'images', coalesce((SELECT json_agg(json_build_object('image_url', i.image_url, 'cover', i.cover, 'logo', i.logo, 'width', i.width, 'height', i.height, 'alt', i.alt,
+                                                                'small_url', (SELECT v->>'url' FROM jsonb_array_elements(i.variants) v WHERE (v->>'width')::int < i.width
+                                                                              ORDER BY (v->>'width')::int LIMIT 1))
                                               ORDER BY i.cover DESC, i.position) FROM offer_images i WHERE i.offer_id = o.id), '[]'::json),
           'price_options', coalesce((SELECT json_agg(json_build_object('uuid', p.id, 'title', p.title, 'actual_price', p.actual_price::text, 'regular_price', p.regular_price::text,
                                                                        'available', p.available, 'per_customer', p.per_customer) ORDER BY p.position)
@@ -56,7 +59,20 @@ async function newOffer(organizationId: string, title: string): Promise<string> 
     .values({ organizationId, title, summary: `Resumen de ${title}`, category: "restaurants", province: "Madrid", address: "Calle Mayor 1", latitude: 40.4, longitude: -3.7 })
     .returning({ id: offers.id });
   await api.db.insert(offerImages).values([
-    { offerId: row.id, imageUrl: `/img/${row.id}-b.jpg`, width: 800, height: 600, alt: "Segunda", position: 1 },
+    {
+      offerId: row.id,
+      imageUrl: `/img/${row.id}-b.jpg`,
+      width: 800,
+      height: 600,
+      alt: "Segunda",
+      position: 1,
+      // As an upload keeps them (the picture itself, then smaller): the smallest is the card's small copy.
+      variants: [
+        { url: `/img/${row.id}-b.jpg`, width: 800, height: 600 },
+        { url: `/img/${row.id}-b-200.jpg`, width: 200, height: 150 },
+        { url: `/img/${row.id}-b-400.jpg`, width: 400, height: 300 },
+      ],
+    },
     { offerId: row.id, imageUrl: `/img/${row.id}-a.jpg`, width: 800, height: 600, alt: "Portada", cover: true, position: 2 },
   ]);
   // Quotes, a backslash, an accent and a tab: offer_cards() writes the price options as text (0019).
@@ -76,7 +92,8 @@ it("a page's cards stay what the tables say after every kind of change, and a sa
   const agree = async (step: string) => expect(await cardsText(page), step).toBe(JSON.stringify(await cardsFromTables(page)));
 
   await agree("new offers, with images and price options");
-  expect(((await cards([ids[0]])) as { images: { alt: string }[] }[])[0].images.map((i) => i.alt)).toEqual(["Portada", "Segunda"]);
+  const images = ((await cards([ids[0]])) as { images: OfferImage[] }[])[0].images;
+  expect(images.map((i) => [i.alt, i.small_url])).toEqual([["Portada", null], ["Segunda", `/img/${ids[0]}-b-200.jpg`]]);
 
   await api.db.update(offers).set({ title: "Cena romántica para dos", summary: "Con vino", validUntil: "2030-12-31", latitude: null }).where(eq(offers.id, ids[0]));
   await agree("an edited offer");
@@ -86,6 +103,7 @@ it("a page's cards stay what the tables say after every kind of change, and a sa
   await agree("a renamed partner");
 
   await api.db.update(offerImages).set({ alt: "Portada nueva" }).where(eq(offerImages.offerId, ids[2]));
+  await api.db.update(offerImages).set({ variants: [] }).where(sql`${offerImages.offerId} = ${ids[1]} AND NOT ${offerImages.cover}`);
   await api.db.delete(offerImages).where(sql`${offerImages.offerId} = ${ids[0]} AND ${offerImages.cover}`);
   await api.db.insert(offerImages).values({ offerId: ids[1], imageUrl: "/img/extra.jpg", width: 400, height: 300, alt: "Extra", position: 0 });
   await agree("images changed, removed and added");

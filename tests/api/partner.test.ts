@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
 import { PROVINCES } from "#lib/regions";
+import type { OfferImage } from "#lib/schemas/offer";
 import { query } from "#api/db/client";
 import { partnerLeads, priceOptions, saleItems } from "#api/db/schema";
 import { createMailTransport } from "#api/mail/transport";
@@ -125,6 +126,10 @@ describe("POST /offers/images/", () => {
     expect(file.headers.get("cache-control")).toMatch(/immutable/);
     const meta = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
     expect([meta.format, meta.width, meta.height]).toEqual(["webp", 800, 500]);
+    // The offer's card names the 400×250 rendition as the picture's small copy.
+    const [{ cards }] = await query<{ cards: string }>(api.db, sql`SELECT offer_cards(ARRAY[${w.offerA}]::uuid[], 1, false) AS cards`);
+    const shown = (JSON.parse(cards)[0].images as OfferImage[]).find((i) => i.image_url === r.body.image_url);
+    expect(shown?.small_url).toBe(r.body.variants[1].url);
   });
 
   it("accepts form-urlencoded with the picture in base64, and keeps one cover and one logo", async () => {

@@ -75,7 +75,7 @@ const card = (over: Partial<OfferCardData> = {}): OfferCardData => ({
   title: "Circuito termal para dos",
   region: "Madrid",
   category: "health_and_beauty",
-  cover: { image_url: "/images/demo/termal.webp", width: 800, height: 500 },
+  cover: { image_url: "/images/demo/termal.webp", small_url: "/images/demo/400/termal.webp", width: 800, height: 500 },
   price: { actual_price: "59.90", regular_price: "120.00" },
   soldOut: false,
   rating: { average: 4.66, count: 6 },
@@ -102,16 +102,20 @@ describe("OfferCard", () => {
     expect(link.querySelector("s")).toHaveTextContent(/^Antes 120,00 €$/);
     const img = container.querySelector("img")!;
     expect([img.getAttribute("loading"), img.getAttribute("fetchpriority"), img.getAttribute("width")]).toEqual(["eager", "high", "800"]);
+    // A phone (8.5rem beside the text) loads the 400 px copy; a wide screen's column, by its density.
+    expect(img.getAttribute("srcset")).toBe("/images/demo/400/termal.webp 400w, /images/demo/termal.webp 800w");
+    expect(img.getAttribute("sizes")).toBe("(max-width: 780px) 8.5rem, 23rem");
     expect(screen.getByRole("button", { name: "Guardar «Circuito termal para dos» en favoritos" })).not.toBeNull();
   });
 
   it("shows what a partner typed as text, never as markup", () => {
     const title = `<img src=x onerror="alert(1)"> Spa & "relax" 'total'`;
-    const { container } = render(<OfferCard offer={card({ title, region: "<b>Madrid</b>", cover: { image_url: `/x.webp" onload="alert(2)`, width: 1, height: 1 } })} />);
+    const { container } = render(<OfferCard offer={card({ title, region: "<b>Madrid</b>", cover: { image_url: `/x.webp" onload="alert(2)`, small_url: `/y.webp" onerror="alert(3)`, width: 1, height: 1 } })} />);
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe(title);
     expect(screen.getByRole("link")).toHaveTextContent("<b>Madrid</b> · Salud y belleza");
     expect(container.querySelectorAll("img")).toHaveLength(1);
     expect(container.querySelector("img")!.getAttribute("src")).toBe(`/x.webp" onload="alert(2)`);
+    expect(container.querySelector("img")!.getAttribute("srcset")).toBe(`/y.webp" onerror="alert(3) 400w, /x.webp" onload="alert(2) 1w`);
     expect(container.querySelector("[onerror], [onload], b")).toBeNull();
   });
 
@@ -121,6 +125,12 @@ describe("OfferCard", () => {
     expect(screen.queryByLabelText(/^Descuento/)).toBeNull();
     expect(screen.getByTestId("offer-rating")).toHaveTextContent(/^★★★ 3,0 \(1 valoración\)$/);
     expect(container.querySelector("img")!.getAttribute("loading")).toBe("lazy");
+  });
+
+  it("a picture without a smaller copy is the one picture, with no srcset", () => {
+    const { container } = render(<OfferCard offer={card({ cover: { image_url: "/api/v0/media/antigua.webp", small_url: null, width: 800, height: 500 } })} />);
+    const img = container.querySelector("img")!;
+    expect([img.getAttribute("src"), img.getAttribute("srcset"), img.getAttribute("sizes")]).toEqual(["/api/v0/media/antigua.webp", null, null]);
   });
 
   it("in the widget (a new tab) it has no heart", () => {
