@@ -4,15 +4,11 @@
  */
 import type { CouponState } from "#lib/coupons";
 import type { OfferStatus } from "#lib/offer-status";
+import type { OfferImage } from "#lib/schemas/offer";
 
-export type PartnerImage = {
+/** A picture as the public API shows it, with its id and every rendition in place of the small one. */
+export type PartnerImage = Omit<OfferImage, "small_url"> & {
   uuid: string;
-  image_url: string;
-  cover: boolean;
-  logo: boolean;
-  width: number;
-  height: number;
-  alt: string;
   variants: { url: string; width: number; height: number }[];
 };
 
