@@ -38,17 +38,23 @@ export async function ready(page: Page, js: boolean) {
 
 /**
  * Consent first, so the banner never covers what a test clicks. A choice reloads the page (the
- * consented tools start only from a fresh document), so with JS wait for the new page's hydration.
+ * consented tools start only from a fresh document): wait for the new document to load, then with
+ * JS for its hydration. Waiting only for the banner to go passed on the old page, and the next click
+ * landed there and was lost to the reload (seen in CI: «Entrar» clicked, the offer page reloaded).
  */
-export async function acceptCookies(page: Page) {
+export async function chooseCookies(page: Page, choice: "Aceptar todo" | "Rechazar todo") {
   const banner = page.getByRole("region", { name: "Tu privacidad" });
   if (await banner.isVisible()) {
     const js = (await page.locator("html.js").count()) > 0;
-    await banner.getByRole("button", { name: "Aceptar" }).click();
+    const reloaded = page.waitForEvent("load");
+    await banner.getByRole("button", { name: choice }).click();
+    await reloaded;
     await expect(banner).toBeHidden();
     await ready(page, js);
   }
 }
+
+export const acceptCookies = (page: Page) => chooseCookies(page, "Aceptar todo");
 
 /** With JS the cart opens a dropdown with "Comprar"; without JS the cart is a link to /checkout. */
 export async function openCheckout(page: Page, js: boolean) {

@@ -16,7 +16,7 @@ import { FUZZ_SEED, hostileText, problemWith, queryString } from "#tests/support
 import { mockAuthorizationCode } from "#tests/mocks/social";
 import { expectLoggedInAs } from "../auth";
 import { check, test, VIEWPORTS, type Problem } from "../axe";
-import { expect, ready, roomyOffer, uniqueEmail } from "../fixtures";
+import { chooseCookies, expect, ready, roomyOffer, uniqueEmail } from "../fixtures";
 import { mockVendors } from "./mock-vendors";
 
 type Provider = "google" | "apple" | "facebook";
@@ -79,19 +79,13 @@ test.beforeEach(async ({ context }) => {
   await mockConsentPages(context);
 });
 
-async function declineCookies(page: Page) {
-  const banner = page.getByRole("region", { name: "Tu privacidad" });
-  if (await banner.isVisible()) await banner.getByRole("button", { name: "Rechazar todo" }).click();
-  await expect(banner).toBeHidden();
-}
-
 /** From an offer page to /login through the header, then the provider's button. */
 async function startAt(page: Page, js: boolean, provider: Provider) {
   const offer = await roomyOffer(page);
   const start = `/ofertas/${offer.uuid}/`;
   await page.goto(start);
   await ready(page, js);
-  await declineCookies(page);
+  await chooseCookies(page, "Rechazar todo");
   await page.getByRole("link", { name: "Entrar", exact: true }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=/);
   await ready(page, js);
@@ -134,6 +128,7 @@ for (const js of [true, false]) {
       await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
 
       await page.goto("/login");
+      await ready(page, js);
       await page.getByRole("link", { name: "Continuar con Google" }).click();
       await page.getByRole("link", { name: "Cancelar" }).click();
       await expect(page.getByText("Has cancelado el inicio de sesión con Google.", { exact: false }).first()).toBeAttached();

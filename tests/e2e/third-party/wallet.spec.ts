@@ -4,7 +4,7 @@
  * cannot load, the «Pagar» form (the redirect flow) stays. PayPal's host is intercepted.
  */
 import type { Page } from "@playwright/test";
-import { expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
+import { chooseCookies, expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
 import { mockVendors, type Vendors } from "./mock-vendors";
 
 let vendors: Vendors;
@@ -16,11 +16,8 @@ async function toOrderPage(page: Page, js: boolean, choice: "Rechazar todo" | "A
   const offer = await roomyOffer(page);
   await page.goto(`/ofertas/${offer.uuid}/`);
   await ready(page, js);
-  await page.getByRole("region", { name: "Tu privacidad" }).getByRole("button", { name: choice }).click();
-  await expect.poll(async () => (await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
-  // The choice reloads the page: act on the new one.
-  await expect(page.getByRole("region", { name: "Tu privacidad" })).toBeHidden();
-  await ready(page, js);
+  await chooseCookies(page, choice);
+  expect((await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
   await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
   await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
   await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
