@@ -10,3 +10,11 @@ export const PHOTO_SIZES = [LARGE_PHOTO, SMALL_PHOTO] as const;
 
 /** A logo is shown at 40 px at most: one size. */
 export const LOGO_SIZE = { width: 160, height: 160 } as const;
+
+/**
+ * A `srcset` for a picture that has a small copy (the public image's small_url), or undefined: the
+ * browser then takes the small copy wherever the page's `sizes` and the screen's density allow.
+ */
+export function photoSrcset(image: { image_url: string; small_url: string | null; width: number }): string | undefined {
+  return image.small_url ? `${image.small_url} ${SMALL_PHOTO.width}w, ${image.image_url} ${Number(image.width)}w` : undefined;
+}

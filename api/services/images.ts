@@ -11,7 +11,6 @@ export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 /** A 40-megapixel photo is plenty; more is a decompression bomb, not a picture. */
 const MAX_INPUT_PIXELS = 40_000_000;
 
-
 export const mediaUrl = (id: string) => `/api/v0/media/${id}.webp`;
 
 /** Decided by the bytes, never by the file name or the declared type. */

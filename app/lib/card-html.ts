@@ -1,5 +1,5 @@
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
-import { SMALL_PHOTO } from "#lib/images";
+import { photoSrcset } from "#lib/images";
 import { discountBadge, formatPrice } from "#lib/prices";
 import type { OfferRating } from "#lib/schemas/offer";
 import { escapeHtml } from "#lib/text";
@@ -62,7 +62,8 @@ export function cardInnerHtml(offer: OfferCardData, eager: boolean, level: 2 | 3
     const priority = eager ? ` loading="eager" decoding="async" fetchpriority="high"` : ` loading="lazy" decoding="async"`;
     // Phones show the picture 8.5rem wide beside the text (styles.css), wider screens at most one
     // grid column (~23rem): the 400 px copy unless the screen's density asks for more.
-    const srcset = cover.small_url ? ` srcset="${escapeHtml(cover.small_url)} ${SMALL_PHOTO.width}w, ${escapeHtml(cover.image_url)} ${Number(cover.width)}w" sizes="(max-width: 780px) 8.5rem, 23rem"` : "";
+    const candidates = photoSrcset(cover);
+    const srcset = candidates ? ` srcset="${escapeHtml(candidates)}" sizes="(max-width: 780px) 8.5rem, 23rem"` : "";
     media += `<img src="${escapeHtml(cover.image_url)}"${srcset} alt="" width="${Number(cover.width)}" height="${Number(cover.height)}"${priority}/>`;
   }
   const discount = price && !soldOut ? discountBadgeText(price.actual_price, price.regular_price) : null;

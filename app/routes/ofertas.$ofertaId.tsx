@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useLocation, use
 import { useState } from "react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatDate } from "#lib/dates";
-import { SMALL_PHOTO } from "#lib/images";
+import { photoSrcset } from "#lib/images";
 import { maxTickets, toCents } from "#lib/prices";
 import { isUuid } from "#lib/uuid";
 import { OfferGrid } from "#app/components/offer-card";
@@ -215,7 +215,7 @@ export default function OfferPage() {
                   key={img.image_url}
                   src={img.image_url}
                   // Two columns on a phone, ~8rem each on wider screens (.gallery in styles.css).
-                  srcSet={img.small_url ? `${img.small_url} ${SMALL_PHOTO.width}w, ${img.image_url} ${img.width}w` : undefined}
+                  srcSet={photoSrcset(img)}
                   sizes={img.small_url ? "(max-width: 780px) 50vw, 10rem" : undefined}
                   alt={img.alt}
                   width={img.width}
