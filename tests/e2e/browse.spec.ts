@@ -119,6 +119,20 @@ test.describe("browsing: home → category → offer → search → region → 4
     expect(await page.locator("article.card .card-title").first().textContent()).not.toBe(first);
   });
 
+  test("a phone, and a desktop column at density 1, load the cards' 400 px pictures, and the gallery's", async ({ page }) => {
+    // naturalWidth is in CSS pixels once srcset picked a file (400 ÷ its density): > 0 says it loaded.
+    const loaded = (img: HTMLImageElement) => (img.complete ? `${new URL(img.currentSrc).pathname} ${img.naturalWidth > 0 ? "loaded" : "broken"}` : "");
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto("/");
+      await expect.poll(() => page.locator("article.card img").first().evaluate(loaded), `${width} px`).toMatch(/^\/images\/demo\/400\/[a-z0-9-]+\.webp loaded$/);
+    }
+    await page.locator("article.card a.card-link").first().click();
+    const gallery = page.locator(".gallery img").first();
+    await gallery.scrollIntoViewIfNeeded();
+    await expect.poll(() => gallery.evaluate(loaded)).toMatch(/^\/images\/demo\/400\/[a-z0-9-]+-2\.webp loaded$/);
+  });
+
   test("mobile: short header text and a back arrow off the home page", async ({ page }) => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto("/");
