@@ -1,7 +1,7 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
 import { CATEGORY_IDS } from "#lib/categories";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#lib/constants";
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#lib/constants";
 import { PROVINCES } from "#lib/regions";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
@@ -39,7 +39,7 @@ const ListQuery = z.object({
       .number({ invalid_type_error: "La página debe ser un número entero." })
       .int("La página debe ser un número entero.")
       .min(1, "La página debe ser 1 o mayor.")
-      .max(10_000, "Página fuera de rango.")
+      .max(PAGE_MAX, "Página fuera de rango.")
       .default(1),
   ),
   page_size: z.preprocess(

@@ -11,7 +11,9 @@ import { query } from "#api/db/client";
 import { seedLarge } from "#api/db/seed-large";
 import { listingIds, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
 import { SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
+import { OFFERS_PER_SITEMAP, sitemapFileXml, sitemapIndexXml } from "#app/lib/sitemap.server";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { listingOf, locs, offerIds } from "#tests/support/sitemap";
 
 const OFFERS = 20_000;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -149,4 +151,18 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     expect(spa.body.count).toBeGreaterThan(100);
     for (const o of spa.body.results) expect(o.title).not.toMatch(/Maspalomas|española/);
   });
+
+  it("the sitemap names every offer once, across as many files of 5,000 as the catalogue needs", async () => {
+    const origin = "https://ofertas.example";
+    const files = locs(await sitemapIndexXml(origin, listingOf(api))).slice(1);
+    const { count } = (await call(api, "/public/offers/?page_size=1")).body;
+    expect(files).toHaveLength(Math.ceil(count / OFFERS_PER_SITEMAP));
+    const listed = new Set<string>();
+    for (const url of files) {
+      const ids = offerIds((await sitemapFileXml(origin, url.split("/").pop()!, listingOf(api)))!);
+      expect(ids.length).toBeLessThanOrEqual(OFFERS_PER_SITEMAP);
+      for (const id of ids) listed.add(id);
+    }
+    expect(listed.size).toBe(count);
+  }, 120_000);
 });

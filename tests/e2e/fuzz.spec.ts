@@ -11,7 +11,7 @@ import { FUZZ_SEED, hostileText, hostileValue, jsonText, pathSegment, problemWit
 const RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 500);
 
 const ACTIONS = ["/cart", "/checkout/", "/region", "/consent", "/buscar", "/login", "/logout", "/order/"];
-const PAGES = ["/", "/ofertas/", "/checkout/", "/buscar", "/login", "/order/", "/order/success", "/order/cancel", "/sitemap.xml", "/iframe/"];
+const PAGES = ["/", "/ofertas/", "/checkout/", "/buscar", "/login", "/order/", "/order/success", "/order/cancel", "/sitemap.xml", "/sitemaps/ofertas-1.xml", "/iframe/"];
 const FIELDS = ["intent", "offerUuid", "priceOptionUuid", "ticketsCount", "slotId", "gift", "promo_code", "email", "password", "region", "consent", "uuid", "title", "redirectTo", "_enhanced", "user_fullname", "need_receipt", "subs_agreement"];
 const INTENTS = ["add", "update", "remove", "clear", "gift", "promo-add", "promo-remove", "promo-clear"];
 
