@@ -29,6 +29,19 @@ export function handle(fn: AsyncHandler): RequestHandler {
   };
 }
 
+/**
+ * A page of a list as the contract answers it: {count, next, previous, results}, the links being
+ * this request's own path with another page (relative: behind its proxy the API does not know its origin).
+ */
+export function pageAnswer<T>(req: Request, page: number, pageSize: number, count: number, results: T[]) {
+  const link = (p: number) => {
+    const url = new URL(req.originalUrl, "http://api.invalid");
+    url.searchParams.set("page", String(p));
+    return url.pathname + url.search;
+  };
+  return { count, next: page * pageSize < count ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results };
+}
+
 /** Parses input with a zod schema; the first problem becomes a Spanish 400. */
 export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown): z.infer<T> {
   const result = schema.safeParse(input);

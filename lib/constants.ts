@@ -10,6 +10,8 @@ export const PAGE_SIZE_DEFAULT = 24;
 export const PAGE_SIZE_MAX = 100;
 /** The last page number a public listing answers (a million offers at PAGE_SIZE_MAX). */
 export const PAGE_MAX = 10_000;
+/** Rows a page of a partner's or staff list shows (their offers, organisations). */
+export const PORTAL_PAGE_SIZE = 50;
 /** Router pending threshold and minimum display (spec section 9); offer detail and payment show at once. */
 export const PENDING_DELAY_MS = 1000;
 export const PENDING_MIN_MS = 500;

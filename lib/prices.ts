@@ -59,9 +59,13 @@ export function formatPrice(value: string | number, ticketsCount = 1): string {
  */
 export function formatCents(cents: number): string {
   const whole = Math.round(Math.abs(cents));
-  const euros = String(Math.floor(whole / 100));
-  const grouped = euros.length < 5 ? euros : euros.replace(/\B(?=(\d{3})+$)/g, ".");
-  return `${cents < 0 && whole > 0 ? "-" : ""}${grouped},${String(whole % 100).padStart(2, "0")} €`;
+  return `${cents < 0 && whole > 0 ? "-" : ""}${formatCount(Math.floor(whole / 100))},${String(whole % 100).padStart(2, "0")} €`;
+}
+
+/** A whole number of things by the same rule: "1234 ofertas", "100.060 ofertas". */
+export function formatCount(n: number): string {
+  const digits = String(Math.trunc(Math.abs(n)));
+  return (n <= -1 ? "-" : "") + (digits.length < 5 ? digits : digits.replace(/\B(?=(\d{3})+$)/g, "."));
 }
 
 /** The badge: minus the percentage of the actual versus the regular price, rounded ("-35%"). */

@@ -7,10 +7,10 @@ import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
 import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, UsersQuerySchema } from "#lib/schemas/partner";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, notFound, parseInput } from "#api/http";
+import { badRequest, handle, notFound, pageAnswer, parseInput } from "#api/http";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { addImage, deleteImage, listImages, MAX_IMAGE_BYTES, readMedia, updateImage } from "#api/services/images";
 import {
@@ -36,15 +36,19 @@ export function idParam(req: Request, name = "id"): string {
 }
 
 const blank = (v: unknown) => (v === "" ? undefined : Array.isArray(v) ? v[v.length - 1] : v);
+const pageFields = {
+  page: z.preprocess(blank, z.coerce.number().int().min(1).max(PAGE_MAX).default(1)),
+  page_size: z.preprocess(blank, z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT)),
+};
 const OffersQuery = z.object({
   status: z.preprocess(blank, z.enum(OFFER_STATUSES, { errorMap: () => ({ message: "Estado de oferta desconocido." }) }).optional()),
   category: z.preprocess(blank, z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional()),
   region: z.preprocess(blank, z.string().max(60).optional()),
   search: z.preprocess(blank, z.string().max(200).optional()),
   organization: z.preprocess(blank, z.string().uuid("Empresa no válida.").optional()),
-  page: z.preprocess(blank, z.coerce.number().int().min(1).max(10_000).default(1)),
-  page_size: z.preprocess(blank, z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT)),
+  ...pageFields,
 });
+const OrganizationsQuery = z.object({ search: z.preprocess(blank, z.string().max(120).optional()), ...pageFields });
 
 /** Form fields arrive as text: "true", "on" and "1" tick a box. */
 const flag = z.preprocess((v) => (typeof v === "string" ? ["true", "on", "1"].includes(v.toLowerCase()) : v), z.boolean().default(false));
@@ -170,7 +174,7 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
       const q = parseInput(OffersQuery, req.query);
       const { count, results } = await listPartnerOffers(db, s, q, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
-      res.json({ count, next: null, previous: null, results });
+      res.json(pageAnswer(req, q.page, q.page_size, count, results));
     }),
   );
   router.post(
@@ -221,9 +225,10 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
     "/organizations/",
     handle(async (req, res) => {
       const s = await scope(req);
-      const { search } = parseInput(z.object({ search: z.preprocess(blank, z.string().max(120).optional()) }), req.query);
+      const q = parseInput(OrganizationsQuery, req.query);
+      const { count, results } = await listOrganizations(db, s, q.search, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
-      res.json({ results: await listOrganizations(db, s, search) });
+      res.json(pageAnswer(req, q.page, q.page_size, count, results));
     }),
   );
   router.post(

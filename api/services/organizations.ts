@@ -37,13 +37,20 @@ function toColumns(input: Partial<OrganizationInput>) {
   return columns;
 }
 
-export async function listOrganizations(db: Executor, scope: Scope, search?: string): Promise<Organization[]> {
-  const rows = await db
-    .select()
-    .from(organizations)
-    .where(and(inScope(scope, organizations.id), search ? sql`lower(${organizations.name}) LIKE ${`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined))
-    .orderBy(asc(organizations.name));
-  return rows.map(toOrganization);
+/** A page of the organisations the caller may see, by name; `count` is all of them. */
+export async function listOrganizations(db: Executor, scope: Scope, search: string | undefined, page: { page: number; pageSize: number }) {
+  const where = and(inScope(scope, organizations.id), search ? sql`lower(${organizations.name}) LIKE ${`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined);
+  const [[count], rows] = await Promise.all([
+    db.select({ n: sql<number>`count(*)::int` }).from(organizations).where(where),
+    db
+      .select()
+      .from(organizations)
+      .where(where)
+      .orderBy(asc(organizations.name), asc(organizations.id))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+  ]);
+  return { count: Number(count?.n ?? 0), results: rows.map(toOrganization) };
 }
 
 /** The organisation when the caller may see it; 404 otherwise (a partner never learns it exists). */

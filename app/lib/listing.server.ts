@@ -3,6 +3,7 @@ import { isProvince, regionFromValue } from "#lib/regions";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { ApiError, offersApi, type OfferQuery } from "./api.server";
 import { toCard } from "./offer-card";
+import { pageParam } from "./page-param";
 import { getSession, sessionRegion } from "./session.server";
 
 /**
@@ -17,8 +18,7 @@ export async function loadListing(request: Request, extra: OfferQuery = {}, kind
   const regionParam = url.searchParams.get("region");
   const categoryParam = url.searchParams.get("category");
   const region = isProvince(regionParam) ? regionFromValue(regionParam) : sessionRegion(session);
-  const pageParam = Number(url.searchParams.get("page") ?? "1");
-  const page = Number.isInteger(pageParam) && pageParam >= 1 && pageParam <= 10_000 ? pageParam : 1;
+  const page = pageParam(url);
   const search = url.searchParams.get("search") ?? url.searchParams.get("q") ?? undefined;
   const query: OfferQuery = {
     search: search?.slice(0, 200),

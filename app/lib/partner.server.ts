@@ -10,6 +10,8 @@ import type {
   PartnerSales,
   PromoCodeRecord,
 } from "#lib/schemas/partner-api";
+import type { Page } from "#lib/schemas/offer";
+import { PAGE_SIZE_MAX } from "#lib/constants";
 import { api, ApiError, apiFile } from "./api.server";
 import { viewer } from "./auth.server";
 import { getSession } from "./session.server";
@@ -42,16 +44,16 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
   }
 }
 
-type Query = Record<string, string | undefined>;
+type Query = Record<string, string | number | undefined>;
 
 export const partnerApi = (request: Request) => ({
-  organizations: (query: Query = {}) => api<{ results: Organization[] }>("/organizations/", { request, query }),
+  organizations: (query: Query = {}) => api<Page<Organization>>("/organizations/", { request, query }),
   organization: (id: string) => api<Organization & { members?: Member[] }>(`/organizations/${id}/`, { request }),
   createOrganization: (body: unknown) => api<Organization>("/organizations/", { method: "POST", body, request }),
   updateOrganization: (id: string, body: unknown) => api<Organization>(`/organizations/${id}/`, { method: "PUT", body, request }),
   addMember: (id: string, email: string) => api<{ results: Member[] }>(`/organizations/${id}/members/`, { method: "POST", body: { email }, request }),
   removeMember: (id: string, userId: string) => api<null>(`/organizations/${id}/members/${userId}/`, { method: "DELETE", request }),
-  offers: (query: Query = {}) => api<{ count: number; results: PartnerOffer[] }>("/offers/", { request, query: { page_size: "100", ...query } }),
+  offers: (query: Query = {}) => api<Page<PartnerOffer>>("/offers/", { request, query: { page_size: PAGE_SIZE_MAX, ...query } }),
   offer: (id: string) => api<PartnerOffer>(`/offers/${id}/`, { request }),
   createOffer: (body: unknown) => api<PartnerOffer>("/offers/", { method: "POST", body, request }),
   updateOffer: (id: string, body: unknown) => api<PartnerOffer>(`/offers/${id}/`, { method: "PATCH", body, request }),

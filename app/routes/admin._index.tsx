@@ -4,19 +4,23 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatDateTime } from "#lib/dates";
-import { formatPrice } from "#lib/prices";
+import { formatCount, formatPrice } from "#lib/prices";
 import { OfferReviewSchema } from "#lib/schemas/partner";
 import type { PartnerOffer } from "#lib/schemas/partner-api";
 import { TextAreaField } from "#app/components/form-field";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
+import { pageParam } from "#app/lib/page-param";
+import { Pagination } from "#app/components/pagination";
+import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const { results } = await partnerApi(request).offers({ status: "pending_review" });
-  return data({ pending: results }, { headers: { "Cache-Control": "private, no-store" } });
+  const page = pageParam(new URL(request.url));
+  const { count, results } = await partnerApi(request).offers({ status: "pending_review", page, page_size: PAGE_SIZE_DEFAULT });
+  return data({ pending: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 /** Approve puts the offer on sale; sending it back needs a reason the partner will read. */
@@ -58,11 +62,11 @@ function SendBack({ offer }: { offer: PartnerOffer }) {
 }
 
 export default function PendingOffers() {
-  const { pending } = useLoaderData<typeof loader>();
+  const { pending, count, page } = useLoaderData<typeof loader>();
   return (
     <section className="portal-section">
       <h1>Ofertas pendientes de revisión</h1>
-      {pending.length === 0 ? <p className="empty-state">No hay ofertas pendientes.</p> : null}
+      {count === 0 ? <p className="empty-state">No hay ofertas pendientes.</p> : <p className="muted">{count === 1 ? "1 oferta por revisar" : `${formatCount(count)} ofertas por revisar`}, las más antiguas primero.</p>}
       {pending.map((o) => (
         <article key={o.uuid} className="buy-box" aria-labelledby={`pending-${o.uuid}`}>
           <h2 id={`pending-${o.uuid}`} style={{ margin: 0 }}>
@@ -91,6 +95,7 @@ export default function PendingOffers() {
           <SendBack offer={o} />
         </article>
       ))}
+      <Pagination page={page} count={count} pageSize={PAGE_SIZE_DEFAULT} label="Páginas de ofertas pendientes" />
     </section>
   );
 }

@@ -8,6 +8,9 @@ import { OrganizationForm } from "#app/components/organization-form";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
+import { pageParam } from "#app/lib/page-param";
+import { Pagination } from "#app/components/pagination";
+import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 
@@ -17,8 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
   const submission = parseWithZod(new URL(request.url).searchParams, { schema: OrganizationSearchSchema });
   const search = submission.status === "success" ? submission.value.search : undefined;
-  const { results } = await partnerApi(request).organizations({ search });
-  return data({ organizations: results, search: search ?? "" }, { headers: { "Cache-Control": "private, no-store" } });
+  const page = pageParam(new URL(request.url));
+  const { count, results } = await partnerApi(request).organizations({ search, page, page_size: PORTAL_PAGE_SIZE });
+  return data({ organizations: results, count, page, search: search ?? "" }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -35,7 +39,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Organizations() {
-  const { organizations, search } = useLoaderData<typeof loader>();
+  const { organizations, count, page, search } = useLoaderData<typeof loader>();
   const lastResult = useActionData<SubmissionResult<string[]>>();
   const [form, fields] = useForm({
     id: "org-search",
@@ -57,7 +61,7 @@ export default function Organizations() {
           Buscar
         </button>
       </Form>
-      {organizations.length === 0 ? (
+      {count === 0 ? (
         <p className="empty-state">{search ? `Ninguna organización contiene «${search}».` : "Todavía no hay organizaciones."}</p>
       ) : (
         <div className="table-scroll">
@@ -88,6 +92,7 @@ export default function Organizations() {
           </table>
         </div>
       )}
+      <Pagination page={page} count={count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de organizaciones" />
       <section className="buy-box" aria-labelledby="crear-organizacion">
         <h2 id="crear-organizacion" style={{ margin: 0 }}>
           Crear una organización

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { CATEGORY_IDS, CATEGORY_LABELS, isCategoryId } from "#lib/categories";
+import { formatCount } from "#lib/prices";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/lib/listing.server";
 import { originFrom, seo } from "#app/lib/seo";
@@ -52,7 +53,7 @@ export default function Offers() {
         </button>
       </Form>
       <p className="muted" aria-live="polite">
-        {listing.count === 1 ? "1 oferta" : `${listing.count} ofertas`}
+        {listing.count === 1 ? "1 oferta" : `${formatCount(listing.count)} ofertas`}
       </p>
       <OfferListing listing={listing} empty={notice ?? "No hay ofertas con estos filtros. Prueba con otra búsqueda o región."} />
     </>

@@ -7,6 +7,8 @@ import { COUPON_STATE_LABELS, type CustomerPurchase } from "#lib/schemas/custome
 import { ApiError, customerApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { getSession } from "#app/lib/session.server";
+import { pageParam } from "#app/lib/page-param";
+import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/lib/seo";
 import { cached } from "#app/lib/query-cache";
 
@@ -18,11 +20,11 @@ export const ORDER_HISTORY = "ORDER_HISTORY";
 /** spec section 2: logged-in only, otherwise the main page. */
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!viewer(await getSession(request))) throw redirect("/");
-  const page = Math.max(1, Math.min(10_000, Number(new URL(request.url).searchParams.get("page")) || 1));
+  const page = pageParam(new URL(request.url));
   try {
     const list = await customerApi.purchases(page, request);
     return data(
-      { key: ORDER_HISTORY, page, pages: Math.max(1, Math.ceil(list.count / ORDER_HISTORY_PAGE_SIZE)), count: list.count, purchases: list.results },
+      { key: ORDER_HISTORY, page, count: list.count, purchases: list.results },
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (error) {
@@ -108,7 +110,7 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
 }
 
 export default function OrderHistory() {
-  const { purchases, page, pages, count } = useLoaderData<typeof loader>();
+  const { purchases, page, count } = useLoaderData<typeof loader>();
   return (
     <section className="order-history">
       <h1>Mis pedidos</h1>
@@ -126,15 +128,7 @@ export default function OrderHistory() {
           {purchases.map((p) => (
             <PurchaseCard key={p.sale_id} purchase={p} />
           ))}
-          {pages > 1 ? (
-            <nav className="pagination" aria-label="Páginas de pedidos">
-              {page > 1 ? <Link to={`?page=${page - 1}`}>Anterior</Link> : null}
-              <span>
-                Página {page} de {pages}
-              </span>
-              {page < pages ? <Link to={`?page=${page + 1}`}>Siguiente</Link> : null}
-            </nav>
-          ) : null}
+          <Pagination page={page} count={count} pageSize={ORDER_HISTORY_PAGE_SIZE} label="Páginas de pedidos" />
         </>
       )}
     </section>

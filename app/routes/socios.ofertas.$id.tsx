@@ -7,6 +7,7 @@ import { OFFER_STATUS_LABELS } from "#lib/offer-status";
 import { REGIONS } from "#lib/regions";
 import { MAX_PRICE_OPTIONS, OfferSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
+import { PAGE_SIZE_MAX } from "#lib/constants";
 import { FieldError, FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
@@ -20,7 +21,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const client = partnerApi(request);
   const isNew = params.id === "nueva";
   if (!isNew && !isUuid(params.id)) throw new Response("Not Found", { status: 404 });
-  const [orgs, offer] = await Promise.all([client.organizations(), isNew ? null : orNotFound(client.offer(params.id!))]);
+  const [orgs, offer] = await Promise.all([client.organizations({ page_size: PAGE_SIZE_MAX }), isNew ? null : orNotFound(client.offer(params.id!))]);
   return data({ organizations: orgs.results, offer }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

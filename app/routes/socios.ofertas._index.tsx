@@ -6,12 +6,16 @@ import { cheapestOption, formatPrice } from "#lib/prices";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
+import { pageParam } from "#app/lib/page-param";
+import { Pagination } from "#app/components/pagination";
+import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePartner(request);
-  const { results } = await partnerApi(request).offers();
-  return data({ offers: results }, { headers: { "Cache-Control": "private, no-store" } });
+  const page = pageParam(new URL(request.url));
+  const { count, results } = await partnerApi(request).offers({ page, page_size: PORTAL_PAGE_SIZE });
+  return data({ offers: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 const StatusChange = z.object({ offer: z.string().uuid(), status: z.enum(OFFER_STATUSES) });
@@ -31,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function MyOffers() {
-  const { offers } = useLoaderData<typeof loader>();
+  const { offers, count, page } = useLoaderData<typeof loader>();
   return (
     <section className="portal-section">
       <div className="row-actions" style={{ justifyContent: "space-between", alignItems: "center" }}>
@@ -40,7 +44,7 @@ export default function MyOffers() {
           Crear oferta
         </Link>
       </div>
-      {offers.length === 0 ? <p className="empty-state">Todavía no tienes ofertas. Crea la primera.</p> : null}
+      {count === 0 ? <p className="empty-state">Todavía no tienes ofertas. Crea la primera.</p> : null}
       <div className="table-scroll">
         <table className="data-table">
           <thead>
@@ -84,6 +88,7 @@ export default function MyOffers() {
           </tbody>
         </table>
       </div>
+      <Pagination page={page} count={count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de ofertas" />
     </section>
   );
 }

@@ -343,3 +343,34 @@ describe("demo partner", () => {
     expect(v.body.state).toBe("valid");
   });
 });
+
+describe("lists in pages (a catalogue of 100,000 offers has thousands of organisations)", () => {
+  it("GET /organizations/ answers a page by name with count and links; a partner still sees only its own", async () => {
+    const all = await callAs(api, "staff", "/organizations/?page_size=100");
+    expect(all.body.count).toBeGreaterThan(3);
+    const names = all.body.results.map((o: any) => o.name);
+
+    const first = await callAs(api, "staff", "/organizations/?page_size=2");
+    expect(first.body).toMatchObject({ count: all.body.count, previous: null, next: "/api/v0/organizations/?page_size=2&page=2" });
+    expect(first.body.results.map((o: any) => o.name)).toEqual(names.slice(0, 2));
+    const second = await callAs(api, "staff", first.body.next.replace("/api/v0", ""));
+    expect(second.body.results.map((o: any) => o.name)).toEqual(names.slice(2, 4));
+    expect(second.body.previous).toBe("/api/v0/organizations/?page_size=2&page=1");
+    const last = Math.ceil(all.body.count / 2);
+    expect((await callAs(api, "staff", `/organizations/?page_size=2&page=${last}`)).body.next).toBeNull();
+
+    const own = await callAs(api, "partnerA", "/organizations/?page_size=1");
+    expect(own.body.count).toBe(1);
+    expect(own.body.results.map((o: any) => o.uuid)).toEqual([w.orgA]);
+    expect((await callAs(api, "staff", "/organizations/?page=0")).status).toBe(400);
+  });
+
+  it("GET /offers/ links its next page instead of always answering null", async () => {
+    const first = await callAs(api, "staff", "/offers/?page_size=1");
+    expect(first.body.count).toBeGreaterThan(1);
+    expect(first.body.next).toBe("/api/v0/offers/?page_size=1&page=2");
+    const second = await callAs(api, "staff", "/offers/?page_size=1&page=2");
+    expect(second.body.results[0].uuid).not.toBe(first.body.results[0].uuid);
+    expect(second.body.previous).toBe("/api/v0/offers/?page_size=1&page=1");
+  });
+});

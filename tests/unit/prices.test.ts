@@ -8,6 +8,7 @@ import {
   discountBadge,
   discountPercent,
   formatCents,
+  formatCount,
   formatPrice,
   fromCents,
   maxTickets,
@@ -119,6 +120,13 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
     const asIntl = (cents: number) => `${intl.format(cents / 100)} €`;
     for (const cents of [0, 1, 99, 100, 999_999, 1_000_000, 123_456_789, -1, -123_456]) expect(formatCents(cents)).toBe(asIntl(cents));
     fc.assert(fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => formatCents(cents) === asIntl(cents)), { numRuns: 2000 });
+  });
+
+  it("writes a count as Intl.NumberFormat('es-ES') does: a dot between thousands from five digits", () => {
+    const intl = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0 });
+    expect(formatCount(1234)).toBe("1234");
+    expect(formatCount(100_060)).toBe("100.060");
+    fc.assert(fc.property(fc.integer({ min: -1e13, max: 1e13 }), (n) => formatCount(n) === intl.format(n)), { numRuns: 2000 });
   });
 });
 
