@@ -2,8 +2,8 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#lib/dates";
-import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES, formatPrice, type DiscountType } from "#lib/prices";
-import { PromoCodeSchema } from "#lib/schemas/partner";
+import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES, formatCount, formatPrice, type DiscountType } from "#lib/prices";
+import { OfferChoiceSearchSchema, PromoCodeSchema } from "#lib/schemas/partner";
 import type { PromoCodeRecord } from "#lib/schemas/partner-api";
 import type { promoCodeLoader, promoCodesLoader } from "#app/lib/promo-codes.server";
 import { ConfirmDelete } from "./confirm-delete";
@@ -132,9 +132,36 @@ export function PromoCodeTable({ codes, base }: { codes: PromoCodeRecord[]; base
   );
 }
 
+/** From this many offers the «Oferta» list is long to scan on a phone, and gets a search. */
+const OFFER_SEARCH_FROM = 20;
+
+/**
+ * A GET form that narrows the «Oferta» list by title, for long lists and for lists that cannot
+ * hold every offer (staff choose among the whole catalogue). It works without JavaScript; what is
+ * typed in the code's form is not kept, so it comes first.
+ */
+function OfferChoiceSearch({ shown, count, search }: { shown: number; count: number; search: string }) {
+  const [form, fields] = useForm({
+    id: "offer-choice-search",
+    constraint: getZodConstraint(OfferChoiceSearchSchema),
+    defaultValue: { oferta: search },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: OfferChoiceSearchSchema }),
+  });
+  if (count <= OFFER_SEARCH_FROM && !search) return null;
+  const found = search ? `${count === 1 ? "1 oferta contiene" : `${formatCount(count)} ofertas contienen`} «${search}»` : `Hay ${formatCount(count)} ofertas`;
+  return (
+    <Form method="get" className="filters" {...getFormProps(form)}>
+      <TextField field={fields.oferta} label="Buscar la oferta por título" type="search" hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`} />
+      <button type="submit" className="btn btn-secondary">
+        Buscar oferta
+      </button>
+    </Form>
+  );
+}
+
 /** The list and the «Crear código» form (/socios/codigos and /admin/codigos). */
 export function PromoCodesPage({ base, intro }: { base: string; intro: string }) {
-  const { codes, offers, shopWide } = useLoaderData<typeof promoCodesLoader>();
+  const { codes, offers, offerCount, offersListed, offerSearch, shopWide } = useLoaderData<typeof promoCodesLoader>();
   const lastResult = useActionData<SubmissionResult<string[]>>();
   return (
     <section className="portal-section">
@@ -150,10 +177,13 @@ export function PromoCodesPage({ base, intro }: { base: string; intro: string })
         <h2 id="crear-codigo" style={{ margin: 0 }}>
           Crear un código
         </h2>
-        {offers.length === 0 && !shopWide ? (
+        {offerCount === 0 && !offerSearch && !shopWide ? (
           <p className="empty-state">Crea primero una oferta: cada código va ligado a una de tus ofertas.</p>
         ) : (
-          <PromoCodeForm code={null} offers={offers} shopWide={shopWide} lastResult={lastResult} />
+          <>
+            <OfferChoiceSearch shown={offersListed} count={offerCount} search={offerSearch} />
+            <PromoCodeForm code={null} offers={offers} shopWide={shopWide} lastResult={lastResult} />
+          </>
         )}
       </section>
     </section>
@@ -162,7 +192,7 @@ export function PromoCodesPage({ base, intro }: { base: string; intro: string })
 
 /** One code: edit it, or (?borrar) confirm its deletion first. */
 export function PromoCodePage({ base }: { base: string }) {
-  const { code, offers, shopWide, confirmDelete } = useLoaderData<typeof promoCodeLoader>();
+  const { code, offers, offerCount, offersListed, offerSearch, shopWide, confirmDelete } = useLoaderData<typeof promoCodeLoader>();
   const lastResult = useActionData<SubmissionResult<string[]>>();
   return (
     <section className="portal-section">
@@ -188,6 +218,7 @@ export function PromoCodePage({ base }: { base: string }) {
         </p>
       )}
       <div className="buy-box">
+        <OfferChoiceSearch shown={offersListed} count={offerCount} search={offerSearch} />
         <PromoCodeForm code={code} offers={offers} shopWide={shopWide} lastResult={lastResult} />
       </div>
     </section>

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
-import { PromoCodeSchema } from "#lib/schemas/partner";
+import { OfferChoiceSearchSchema, PromoCodeSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
 import { ApiError } from "./api.server";
 import { readForm } from "./form.server";
@@ -18,24 +18,34 @@ const guard = (portal: PromoPortal, request: Request) => (portal === "admin" ? r
 const base = (portal: PromoPortal) => `/${portal}/codigos`;
 const noStore = { headers: { "Cache-Control": "private, no-store" } };
 
-async function offerChoices(request: Request) {
-  const { results } = await partnerApi(request).offers();
-  return results.map((o) => ({ value: o.uuid, label: o.title }));
+/**
+ * The offers the form's «Oferta» list holds: the newest PAGE_SIZE_MAX, or those whose title matches
+ * `?oferta=` (staff have the whole catalogue, and a select of 100,000 is no choice), and always the
+ * edited code's own. `offerCount` says how many there were to choose from.
+ */
+async function offerChoices(request: Request, own?: { value: string; label: string }) {
+  const submission = parseWithZod(new URL(request.url).searchParams, { schema: OfferChoiceSearchSchema });
+  const offerSearch = (submission.status === "success" && submission.value.oferta) || "";
+  const { count, results } = await partnerApi(request).offers({ search: offerSearch });
+  const offers = results.map((o) => ({ value: o.uuid, label: o.title }));
+  if (own && !offers.some((o) => o.value === own.value)) offers.unshift(own);
+  return { offers, offerCount: count, offersListed: results.length, offerSearch };
 }
 
 export async function promoCodesLoader(portal: PromoPortal, request: Request) {
   await guard(portal, request);
   const client = partnerApi(request);
-  const [codes, offers] = await Promise.all([client.promoCodes(), offerChoices(request)]);
-  return data({ codes: codes.results, offers, shopWide: portal === "admin" }, noStore);
+  const [codes, choices] = await Promise.all([client.promoCodes(), offerChoices(request)]);
+  return data({ codes: codes.results, ...choices, shopWide: portal === "admin" }, noStore);
 }
 
 export async function promoCodeLoader(portal: PromoPortal, request: Request, id: string | undefined) {
   await guard(portal, request);
   if (!isUuid(id)) throw new Response("Not Found", { status: 404 });
-  const [code, offers] = await Promise.all([orNotFound(partnerApi(request).promoCode(id)), offerChoices(request)]);
+  const code = await orNotFound(partnerApi(request).promoCode(id));
+  const choices = await offerChoices(request, code.offer ? { value: code.offer, label: code.offer_title ?? code.offer } : undefined);
   const confirmDelete = new URL(request.url).searchParams.has("borrar");
-  return data({ code, offers, shopWide: portal === "admin", confirmDelete }, noStore);
+  return data({ code, ...choices, shopWide: portal === "admin", confirmDelete }, noStore);
 }
 
 /** Create (id undefined), save (intent "save") or delete (intent "delete", after the confirmation step). */

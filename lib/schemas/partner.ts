@@ -267,5 +267,8 @@ export const MemberSchema = z.object({ intent: z.literal("add-member"), email: e
 /** /admin/usuarios: erasing a person, after the confirmation step. */
 export const UserDeleteSchema = z.object({ intent: z.literal("delete"), user: z.string().uuid("Usuario no válido.") });
 
+/** The promo-code screens: narrow the form's «Oferta» list by title (a GET form; `oferta` in the URL). */
+export const OfferChoiceSearchSchema = z.object({ oferta: z.string().trim().max(200, "Como máximo 200 caracteres.").optional() });
+
 /** /admin/organizaciones: find an organisation by name (a GET form). */
 export const OrganizationSearchSchema = z.object({ search: z.string().trim().max(120, "Como máximo 120 caracteres.").optional() });

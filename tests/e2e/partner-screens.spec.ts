@@ -106,6 +106,45 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
   await expect(page.getByRole("row", { name: new RegExp(code) })).toHaveCount(0);
 });
 
+/**
+ * Staff choose among every offer of the shop: the «Oferta» list holds the newest 100, and a GET
+ * search by title narrows it (at 100,000 offers a select of all of them is no choice).
+ */
+test("promo code: staff narrow the «Oferta» list by title, and a code keeps its offer whatever the list holds", async ({ page, js }, testInfo) => {
+  const code = `STAFF${testInfo.project.name === "js" ? "J" : "N"}${Date.now().toString(36).toUpperCase()}`;
+  await loginAs(page, DEMO_STAFF);
+  await page.goto("/admin/codigos");
+  await ready(page, js);
+  const form = page.locator("#promo-new");
+  const everyOffer = await form.getByLabel("Oferta").locator("option").count();
+
+  await page.getByLabel("Buscar la oferta por título").fill("termal");
+  await page.getByRole("button", { name: "Buscar oferta" }).click();
+  await expect(page).toHaveURL(/[?&]oferta=termal/);
+  await expect(page.getByText(/ofertas? contienen? «termal»/)).toBeVisible();
+  const options = form.getByLabel("Oferta").locator("option");
+  await expect(options.filter({ hasText: "Circuito termal" })).toHaveCount(1);
+  expect(await options.count()).toBeLessThan(everyOffer);
+
+  await ready(page, js);
+  await form.getByLabel("Código").fill(code);
+  await form.getByLabel("Oferta").selectOption({ label: (await options.filter({ hasText: "Circuito termal" }).innerText()).trim() });
+  await form.getByLabel("Valor del descuento").fill("10");
+  await form.getByRole("button", { name: "Crear código" }).click();
+  await expect(page.getByText(`Código ${code} creado.`).first()).toBeVisible();
+  await expect(page.getByRole("row", { name: new RegExp(code) })).toContainText("Circuito termal");
+
+  // Its page, with a search that matches nothing: the list still holds the code's own offer, chosen.
+  await page.getByRole("row", { name: new RegExp(code) }).getByRole("link", { name: `Editar ${code}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Código ${code}` })).toBeVisible();
+  await page.goto(`${new URL(page.url()).pathname}?oferta=zzzz`);
+  await expect(page.getByText("0 ofertas contienen «zzzz».")).toBeVisible();
+  await expect(page.getByLabel("Oferta").locator("option:checked")).toContainText("Circuito termal");
+  await page.getByRole("link", { name: "Borrar este código" }).click();
+  await page.getByRole("button", { name: "Sí, borrar el código" }).click();
+  await expect(page.getByText("Código promocional borrado.").first()).toBeVisible();
+});
+
 test("admin users: search by email and role, erase after a confirmation", async ({ page, js }) => {
   const person = await newCustomer(page);
   await loginAs(page, DEMO_STAFF);
