@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import { POPULAR_DAYS } from "#lib/constants";
 import { SEARCH_CORRECTIONS, SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import type { CategoryId } from "#lib/categories";
@@ -298,22 +298,42 @@ export async function selectedOffers(db: Executor, ids: string[]): Promise<Offer
   return summariesJson(db, [...new Set(ids)], true);
 }
 
-/** Other active offers, nearest first (equirectangular distance is plenty at city scale). */
+/**
+ * Other active offers, nearest first, by equirectangular distance (plenty at city scale): degrees
+ * of longitude shrink by the cosine of this offer's latitude. The index (migration 0025) hands out
+ * offers by plain degrees, which overstate an east-west distance by at most 1/cos: a batch of
+ * candidates ranked here is the answer once the last of them, so shrunk, is farther than the
+ * `limit`-th; else a batch twice as large is asked for.
+ */
 export async function nearbyOffers(db: Executor, id: string, limit: number): Promise<OfferSummary[] | null> {
   const [origin] = await db
     .select({ latitude: offers.latitude, longitude: offers.longitude })
     .from(offers)
     .where(and(eq(offers.id, id), eq(offers.status, "active")));
   if (!origin) return null;
-  if (origin.latitude === null || origin.longitude === null) return [];
-  const distance = sql`power(${offers.latitude} - ${origin.latitude}, 2) + power((${offers.longitude} - ${origin.longitude}) * cos(radians(${origin.latitude})), 2)`;
-  const rows = await db
-    .select({ id: offers.id })
-    .from(offers)
-    .where(and(eq(offers.status, "active"), sql`${offers.id} <> ${id}`, sql`${offers.latitude} IS NOT NULL`))
-    .orderBy(distance, asc(offers.rank))
-    .limit(limit);
-  return summariesJson(db, rows.map((r) => r.id));
+  const { latitude, longitude } = origin;
+  if (latitude === null || longitude === null) return [];
+  const shrink = Math.cos((latitude * Math.PI) / 180) ** 2;
+  for (let batch = limit * 4; ; batch *= 2) {
+    const rows = await db
+      .select({ id: offers.id, rank: offers.rank, latitude: offers.latitude, longitude: offers.longitude })
+      .from(offers)
+      .where(and(eq(offers.status, "active"), sql`${offers.id} <> ${id}`, sql`${offers.latitude} IS NOT NULL AND ${offers.longitude} IS NOT NULL`))
+      .orderBy(sql`point(${offers.longitude}, ${offers.latitude}) <-> point(${longitude}::float8, ${latitude}::float8)`)
+      .limit(batch);
+    const candidates = rows.map((r) => {
+      const dLat = r.latitude! - latitude;
+      const dLon = r.longitude! - longitude;
+      return { id: r.id, rank: r.rank, plain: dLat ** 2 + dLon ** 2, distance: dLat ** 2 + dLon ** 2 * shrink };
+    });
+    const nearest = candidates.sort((a, b) => a.distance - b.distance || a.rank - b.rank).slice(0, limit);
+    const farthest = Math.max(0, ...candidates.map((c) => c.plain));
+    // An offer outside the batch is at least `farthest` away in plain degrees, so at least
+    // farthest × shrink by the shop's distance.
+    if (rows.length < batch || nearest.length < limit || farthest * shrink > nearest[limit - 1].distance) {
+      return summariesJson(db, nearest.map((c) => c.id));
+    }
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { offers } from "#api/db/schema";
 import { seedUuid } from "#api/db/seed";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { nearbyByScan } from "#tests/support/nearby";
 import { expectSpanish, someOffer } from "./_helpers";
 
 let api: TestApi;
@@ -329,6 +330,17 @@ describe("GET /public/offers/{id}/nearby/", () => {
     for (let i = 1; i < distances.length; i++) expect(distances[i]).toBeGreaterThanOrEqual(distances[i - 1] - 1e-12);
     // Café Olmo is in Madrid: its nearest neighbours are Madrid offers.
     expect(body.results[0].region).toBe("Madrid");
+  });
+
+  it("answers, for every offer, what ranking every active offer by that distance answers", async () => {
+    const ids = (await api.db.select({ id: offers.id }).from(offers).where(eq(offers.status, "active"))).map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(40);
+    for (const id of ids) {
+      for (const size of [1, 6, 20]) {
+        const { body } = await call(api, `/public/offers/${id}/nearby/?page_size=${size}`);
+        expect(body.results.map((o: any) => o.uuid), `${id} ${size}`).toEqual(await nearbyByScan(api.db, id, size));
+      }
+    }
   });
 
   it("defaults to 6 results", async () => {

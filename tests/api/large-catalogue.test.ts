@@ -9,11 +9,12 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { seedLarge } from "#api/db/seed-large";
-import { listingIds, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
+import { listingIds, nearbyOffers, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
 import { SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import { OFFERS_PER_SITEMAP, sitemapFileXml, sitemapIndexXml } from "#app/lib/sitemap.server";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { listingOf, locs, offerIds } from "#tests/support/sitemap";
+import { nearbyByScan } from "#tests/support/nearby";
 
 const OFFERS = 20_000;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
@@ -150,6 +151,20 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     const spa = await call(api, "/public/offers/?search=spa");
     expect(spa.body.count).toBeGreaterThan(100);
     for (const o of spa.body.results) expect(o.title).not.toMatch(/Maspalomas|española/);
+  });
+
+  it("«Cerca de aquí» walks offers_nearby_idx, and answers what ranking every offer by distance answers", async () => {
+    const ns = await plan(sql`SELECT id FROM offers WHERE status = 'active' AND id <> gen_random_uuid() AND latitude IS NOT NULL AND longitude IS NOT NULL
+                              ORDER BY point(longitude, latitude) <-> point(-3.70, 40.41) LIMIT 16`);
+    expectNoSeqScan(ns);
+    expect(indexesOn(ns)).toContain("offers_nearby_idx");
+    const sample = await query<{ id: string }>(api.db, sql`SELECT id FROM offers WHERE status = 'active' ORDER BY md5(id::text) LIMIT 40`);
+    for (const { id } of sample) {
+      for (const size of [4, 20]) {
+        const near = await nearbyOffers(api.db, id, size);
+        expect(near!.map((o) => o.uuid), `${id} ${size}`).toEqual(await nearbyByScan(api.db, id, size));
+      }
+    }
   });
 
   it("the sitemap names every offer once, across as many files of 5,000 as the catalogue needs", async () => {
