@@ -3,13 +3,13 @@ import type { Config } from "#lib/config.server";
 import { requireCaptcha } from "#api/captcha";
 import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#lib/schemas/partner";
 import type { Database } from "#api/db/client";
-import { handle, parseInput } from "#api/http";
+import { handle, pageAnswer, parseInput } from "#api/http";
 import { clientAddress, limits } from "#api/rate-limit";
 import { sql } from "drizzle-orm";
 import { fromCents } from "#lib/prices";
 import { query } from "#api/db/client";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
-import { partnerSales, redeemCoupon, salesCsv, verifyCoupon } from "#api/services/coupons";
+import { partnerSales, partnerSalesBatches, redeemCoupon, SALES_CSV_HEADER, salesCsvLines, verifyCoupon } from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
 import { idParam } from "#api/routes/partner";
 
@@ -41,15 +41,19 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
     handle(async (req, res) => {
       const scope = await partnerScope(db, req, identify);
       const q = parseInput(SalesQuerySchema, req.query);
-      const answer = await partnerSales(db, scope, q);
       res.set("Cache-Control", "private, no-store");
       if (q.format === "csv") {
         const day = new Date().toISOString().slice(0, 10);
         res.set("Content-Disposition", `attachment; filename="ventas-${day}.csv"`);
-        res.type("text/csv; charset=utf-8").send(salesCsv(answer.results));
+        res.type("text/csv; charset=utf-8");
+        // Written batch by batch: an export of every coupon a partner ever sold is never in memory whole.
+        res.write(SALES_CSV_HEADER);
+        for await (const rows of partnerSalesBatches(db, scope, q)) res.write(salesCsvLines(rows));
+        res.end();
         return;
       }
-      res.json(answer);
+      const { count, results, totals } = await partnerSales(db, scope, q, { page: q.page, pageSize: q.page_size });
+      res.json({ ...pageAnswer(req, q.page, q.page_size, count, results), totals });
     }),
   );
 

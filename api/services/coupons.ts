@@ -114,39 +114,70 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
 }
 
 
-export async function partnerSales(
-  db: Executor,
-  scope: Scope,
-  filter: { date_from?: string | null; date_to?: string | null; offer?: string | null; organization?: string | null },
-): Promise<{ results: SaleRow[]; totals: { coupons: number; redeemed: number; revenue: string } }> {
+type SalesFilter = { date_from?: string | null; date_to?: string | null; offer?: string | null; organization?: string | null };
+
+function salesWhere(scope: Scope, filter: SalesFilter): SQL {
   const parts: SQL[] = [inScope(scope, sql`o.organization_id`), sql`s.paid_at IS NOT NULL`];
   if (filter.date_from) parts.push(sql`s.paid_at >= ${filter.date_from}::date`);
   if (filter.date_to) parts.push(sql`s.paid_at < ${filter.date_to}::date + 1`);
   if (filter.offer) parts.push(sql`o.id = ${filter.offer}`);
   if (filter.organization) parts.push(sql`o.organization_id = ${filter.organization}`);
-  const rows = await couponRows(db, sql.join(parts, sql` AND `), sql`ORDER BY s.paid_at DESC, c.code LIMIT 5000`);
-  const results = rows.map((r) => ({ ...toView(r), paid_price: fromCents(r.paid_unit_cents), promo_code: r.promo_code }));
-  const paid = rows.filter((r) => r.sale_status === "paid");
+  return sql.join(parts, sql` AND `);
+}
+
+const toSaleRow = (r: Row): SaleRow => ({ ...toView(r), paid_price: fromCents(r.paid_unit_cents), promo_code: r.promo_code });
+
+/**
+ * A page of the partner's coupons, newest sale first, and the totals of every coupon the filter
+ * matches, counted by the database (they were summed over the first 5,000 rows only).
+ */
+export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilter, page: { page: number; pageSize: number }) {
+  const where = salesWhere(scope, filter);
+  const [[totals], rows] = await Promise.all([
+    query<{ coupons: number; redeemed: number; revenue: number | string }>(db, sql`
+      SELECT count(*)::int AS coupons, count(c.redeemed_at)::int AS redeemed,
+             coalesce(sum(si.paid_unit_cents) FILTER (WHERE s.status = 'paid'), 0)::bigint AS revenue
+      FROM coupons c
+      JOIN sale_items si ON si.id = c.sale_item_id
+      JOIN sales s ON s.id = si.sale_id
+      JOIN offers o ON o.id = si.offer_id
+      WHERE ${where}`),
+    couponRows(db, where, sql`ORDER BY s.paid_at DESC, c.code LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`),
+  ]);
   return {
-    results,
-    totals: {
-      coupons: results.length,
-      redeemed: results.filter((r) => r.state === "redeemed").length,
-      revenue: fromCents(paid.reduce((sum, r) => sum + r.paid_unit_cents, 0)),
-    },
+    count: Number(totals.coupons),
+    results: rows.map(toSaleRow),
+    totals: { coupons: Number(totals.coupons), redeemed: Number(totals.redeemed), revenue: fromCents(Number(totals.revenue)) },
   };
 }
 
+/**
+ * Every coupon the filter matches, oldest sale first, a batch at a time, for the CSV: the export
+ * is written as it is read, never held whole. Oldest first, a sale paid while it is written lands
+ * after the batches already read instead of shifting them.
+ */
+export async function* partnerSalesBatches(db: Executor, scope: Scope, filter: SalesFilter, batch = 1000): AsyncGenerator<SaleRow[]> {
+  const where = salesWhere(scope, filter);
+  for (let offset = 0; ; offset += batch) {
+    const rows = await couponRows(db, where, sql`ORDER BY s.paid_at, c.code LIMIT ${batch} OFFSET ${offset}`);
+    if (rows.length > 0) yield rows.map(toSaleRow);
+    if (rows.length < batch) return;
+  }
+}
+
 /** Spreadsheet-safe CSV: «;» and decimal commas as Spanish Excel expects, a BOM for the accents. */
-export function salesCsv(rows: SaleRow[]): string {
+export const SALES_CSV_HEADER = `\uFEFF${["Fecha de pago", "Venta", "Oferta", "Opción", "Cliente", "Precio pagado", "Código promocional", "Cupón", "Estado", "Canjeado"].join(";")}\r\n`;
+
+/** Rows of the CSV after SALES_CSV_HEADER, each ending in CRLF. */
+export function salesCsvLines(rows: SaleRow[]): string {
   const cell = (v: string | null) => {
     let text = v ?? "";
     // A cell starting with = + - @ would run as a formula in a spreadsheet.
     if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
     return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  const header = ["Fecha de pago", "Venta", "Oferta", "Opción", "Cliente", "Precio pagado", "Código promocional", "Cupón", "Estado", "Canjeado"];
-  const lines = rows.map((r) =>
+  return rows
+    .map((r) =>
     [
       r.paid_at ? formatDateTime(r.paid_at) : "",
       r.sale_id,
@@ -159,8 +190,8 @@ export function salesCsv(rows: SaleRow[]): string {
       r.state_label,
       r.redeemed_at ? formatDateTime(r.redeemed_at) : "",
     ]
-      .map(cell)
-      .join(";"),
-  );
-  return `\uFEFF${[header.join(";"), ...lines].join("\r\n")}\r\n`;
+        .map(cell)
+        .join(";") + "\r\n",
+    )
+    .join("");
 }

@@ -4,10 +4,13 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { COUPON_STATE_LABELS } from "#lib/coupons";
 import { formatShortDateTime } from "#lib/dates";
-import { formatPrice } from "#lib/prices";
+import { formatCount, formatPrice } from "#lib/prices";
+import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { SalesFilterSchema } from "#lib/schemas/partner";
 import { SelectField, TextField } from "#app/components/form-field";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
+import { pageParam } from "#app/lib/page-param";
+import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/lib/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Ventas", description: "Ventas y cupones de tus ofertas.", noindex: true });
@@ -23,11 +26,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const submission = parseWithZod(url.searchParams, { schema: SalesFilterSchema });
   const filter = submission.status === "success" ? submission.value : {};
   const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
-  const [sales, offers] = await Promise.all([client.sales(query), client.offers()]);
+  const page = pageParam(url);
+  const [sales, offers] = await Promise.all([client.sales({ ...query, page, page_size: PORTAL_PAGE_SIZE }), client.offers()]);
   const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
   return data(
     {
       sales,
+      page,
       offers: offers.results.map((o) => ({ value: o.uuid, label: o.title })),
       csv,
       filtered: Object.values(query).some(Boolean),
@@ -38,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Sales() {
-  const { sales, offers, csv, filtered, result } = useLoaderData<typeof loader>();
+  const { sales, page, offers, csv, filtered, result } = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
     id: "sales-filter",
     lastResult: result,
@@ -73,11 +78,11 @@ export default function Sales() {
       <dl className="stat-row" aria-label="Totales">
         <div>
           <dt>Cupones vendidos</dt>
-          <dd>{totals.coupons}</dd>
+          <dd>{formatCount(totals.coupons)}</dd>
         </div>
         <div>
           <dt>Canjeados</dt>
-          <dd>{totals.redeemed}</dd>
+          <dd>{formatCount(totals.redeemed)}</dd>
         </div>
         <div>
           <dt>Ingresos</dt>
@@ -133,6 +138,7 @@ export default function Sales() {
           </table>
         </div>
       )}
+      <Pagination page={page} count={sales.count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de ventas" />
     </section>
   );
 }

@@ -4,7 +4,7 @@
  */
 import type { CouponState } from "#lib/coupons";
 import type { OfferStatus } from "#lib/offer-status";
-import type { OfferImage } from "#lib/schemas/offer";
+import type { OfferImage, Page } from "#lib/schemas/offer";
 
 /** A picture as the public API shows it, with its id and every rendition in place of the small one. */
 export type PartnerImage = Omit<OfferImage, "small_url"> & {
@@ -93,7 +93,8 @@ export type Organization = {
 
 export type Member = { user_id: string; email: string | null; first_name: string | null; created_at: string };
 
-export type PartnerSales = { results: SaleRow[]; totals: { coupons: number; redeemed: number; revenue: string } };
+/** A page of the partner's coupons; the totals are of every coupon the filter matches. */
+export type PartnerSales = Page<SaleRow> & { totals: { coupons: number; redeemed: number; revenue: string } };
 
 export type PartnerLeadRecord = {
   uuid: string;

@@ -374,3 +374,52 @@ describe("lists in pages (a catalogue of 100,000 offers has thousands of organis
     expect(second.body.previous).toBe("/api/v0/offers/?page_size=1&page=1");
   });
 });
+
+describe("a partner's sales beyond a page (and beyond the 5,000 rows they were once cut at)", () => {
+  const N = 5_200;
+  let offer: string;
+  beforeAll(async () => {
+    const created = await callAs(api, "partnerB", "/offers/", { body: validOffer(w.orgB) });
+    offer = created.body.uuid;
+    const option = created.body.price_options[0].uuid;
+    // One coupon per sale, a minute apart; every 10th sale owes a refund, every 4th coupon is redeemed.
+    await query(
+      api.db,
+      sql`WITH s AS (
+            INSERT INTO sales (session_token, email, status, provider, total_cents, checkout_data, expires_at, paid_at)
+            SELECT 'bulk-' || g, 'bulk@example.es', CASE WHEN g % 10 = 0 THEN 'refund_required' ELSE 'paid' END, 'sandbox', 1000,
+                   '{}'::jsonb, now(), now() - g * interval '1 minute'
+            FROM generate_series(1, ${N}) g RETURNING id, paid_at),
+          i AS (
+            INSERT INTO sale_items (sale_id, offer_id, price_option_id, quantity, unit_price_cents, paid_unit_cents)
+            SELECT id, ${offer}, ${option}, 1, 1000, 1000 FROM s RETURNING id, sale_id)
+          INSERT INTO coupons (sale_item_id, code, redeemed_at)
+          SELECT i.id, 'BULK' || lpad((n)::text, 8, '0'), CASE WHEN n % 4 = 0 THEN now() END
+          FROM (SELECT i.id, row_number() OVER (ORDER BY s.paid_at) AS n FROM i JOIN s ON s.id = i.sale_id) i`,
+    );
+  }, 60_000);
+
+  it("answers a page, with totals of every coupon the filter matches", async () => {
+    const first = await callAs(api, "partnerB", `/sales/partner/?offer=${offer}&page_size=100`);
+    expect(first.status).toBe(200);
+    expect(first.body.count).toBe(N);
+    expect(first.body.results).toHaveLength(100);
+    expect(first.body.totals).toEqual({ coupons: N, redeemed: N / 4, revenue: ((N - N / 10) * 10).toFixed(2) });
+    expect(first.body.next).toBe(`/api/v0/sales/partner/?offer=${offer}&page_size=100&page=2`);
+    const last = await callAs(api, "partnerB", `/sales/partner/?offer=${offer}&page_size=100&page=${N / 100}`);
+    expect(last.body.results).toHaveLength(100);
+    expect(last.body.next).toBeNull();
+    // Newest sale first: the last page ends with the oldest coupon.
+    expect(last.body.results.at(-1).code).toBe("BULK00000001");
+  });
+
+  it("exports every coupon in the CSV, oldest sale first, each once", async () => {
+    const csv = await fetch(`${api.url}/sales/partner/?format=csv&offer=${offer}`, { headers: (await import("./_partner")).as("partnerB") });
+    const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
+    expect(lines).toHaveLength(N + 1);
+    const codes = lines.slice(1).map((l) => l.split(";")[7]);
+    expect(new Set(codes).size).toBe(N);
+    expect(codes[0]).toBe("BULK00000001");
+    expect(codes.at(-1)).toBe(`BULK${String(N).padStart(8, "0")}`);
+  });
+});
