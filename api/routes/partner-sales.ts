@@ -4,6 +4,7 @@ import { requireCaptcha } from "#api/captcha";
 import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#lib/schemas/partner";
 import type { Database } from "#api/db/client";
 import { handle, pageAnswer, parseInput } from "#api/http";
+import { PageQuerySchema } from "#lib/schemas/page";
 import { clientAddress, limits } from "#api/rate-limit";
 import { sql } from "drizzle-orm";
 import { fromCents } from "#lib/prices";
@@ -82,29 +83,35 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
     "/partner-leads/",
     handle(async (req, res) => {
       await requireStaffActor(req, identify);
+      const q = parseInput(PageQuerySchema, req.query);
+      const { count, results } = await listLeads(db, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
-      res.json({ results: await listLeads(db) });
+      res.json(pageAnswer(req, q.page, q.page_size, count, results));
     }),
   );
   router.get(
     "/sales/refund_required/",
     handle(async (req, res) => {
       await requireStaffActor(req, identify);
-      const rows = await query<{ id: string; email: string; total_cents: number; created_at: Date | string; paid_at: Date | string | null; provider: string }>(
-        db,
-        sql`SELECT id, email, total_cents, created_at, paid_at, provider FROM sales WHERE status = 'refund_required' ORDER BY created_at DESC LIMIT 500`,
-      );
+      const q = parseInput(PageQuerySchema, req.query);
+      const [[{ n }], rows] = await Promise.all([
+        query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sales WHERE status = 'refund_required'`),
+        query<{ id: string; email: string; total_cents: number; created_at: Date | string; paid_at: Date | string | null; provider: string }>(
+          db,
+          sql`SELECT id, email, total_cents, created_at, paid_at, provider FROM sales WHERE status = 'refund_required'
+              ORDER BY created_at DESC, id LIMIT ${q.page_size} OFFSET ${(q.page - 1) * q.page_size}`,
+        ),
+      ]);
+      const results = rows.map((r) => ({
+        sale_id: r.id,
+        email: r.email,
+        total: fromCents(r.total_cents),
+        created_at: new Date(r.created_at).toISOString(),
+        paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
+        provider: r.provider,
+      }));
       res.set("Cache-Control", "private, no-store");
-      res.json({
-        results: rows.map((r) => ({
-          sale_id: r.id,
-          email: r.email,
-          total: fromCents(r.total_cents),
-          created_at: new Date(r.created_at).toISOString(),
-          paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
-          provider: r.provider,
-        })),
-      });
+      res.json(pageAnswer(req, q.page, q.page_size, Number(n), results));
     }),
   );
 

@@ -1,4 +1,4 @@
-import { desc } from "drizzle-orm";
+import { desc, sql } from "drizzle-orm";
 import type { BecomePartnerInput } from "#lib/schemas/partner";
 import type { Executor } from "#api/db/client";
 import { partnerLeads } from "#api/db/schema";
@@ -36,9 +36,18 @@ export async function createLead(db: Executor, input: BecomePartnerInput, { busi
   });
 }
 
-export async function listLeads(db: Executor, limit = 200) {
-  const rows = await db.select().from(partnerLeads).orderBy(desc(partnerLeads.createdAt)).limit(limit);
-  return rows.map((l) => ({
+/** A page of the leads, newest first, and how many there are. */
+export async function listLeads(db: Executor, page: { page: number; pageSize: number }) {
+  const [[count], rows] = await Promise.all([
+    db.select({ n: sql<number>`count(*)::int` }).from(partnerLeads),
+    db
+      .select()
+      .from(partnerLeads)
+      .orderBy(desc(partnerLeads.createdAt), desc(partnerLeads.id))
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+  ]);
+  const results = rows.map((l) => ({
     uuid: l.id,
     business_name: l.businessName,
     contact_name: l.contactName,
@@ -50,4 +59,5 @@ export async function listLeads(db: Executor, limit = 200) {
     status: l.status,
     created_at: l.createdAt.toISOString(),
   }));
+  return { count: Number(count?.n ?? 0), results };
 }

@@ -73,8 +73,8 @@ export const partnerApi = (request: Request) => ({
   deletePromoCode: (id: string) => api<null>(`/promocodes/${id}/`, { method: "DELETE", request }),
   users: (query: Query = {}) => api<{ results: AccountUser[] }>("/users/", { request, query }),
   deleteUser: (id: string) => api<null>(`/users/${id}/`, { method: "DELETE", request }),
-  leads: () => api<{ results: PartnerLeadRecord[] }>("/partner-leads/", { request }),
-  refundRequired: () => api<{ results: RefundSale[] }>("/sales/refund_required/", { request }),
+  leads: (query: Query = {}) => api<Page<PartnerLeadRecord>>("/partner-leads/", { request, query }),
+  refundRequired: (query: Query = {}) => api<Page<RefundSale>>("/sales/refund_required/", { request, query }),
 });
 
 export type RefundSale = { sale_id: string; email: string; total: string; created_at: string; paid_at: string | null; provider: string };

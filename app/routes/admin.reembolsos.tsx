@@ -3,6 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { formatShortDateTime } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
+import { pageParam } from "#app/lib/page-param";
+import { Pagination } from "#app/components/pagination";
+import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { seo } from "#app/lib/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Reembolsos pendientes", description: "Ventas cuyo dinero hay que devolver.", noindex: true });
@@ -10,17 +13,18 @@ export const meta: MetaFunction = () => seo({ title: "Reembolsos pendientes", de
 /** Sales paid after their reservation lapsed (refund_required): the money must go back by hand in the provider's panel. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const { results } = await partnerApi(request).refundRequired();
-  return data({ sales: results }, { headers: { "Cache-Control": "private, no-store" } });
+  const page = pageParam(new URL(request.url));
+  const { count, results } = await partnerApi(request).refundRequired({ page, page_size: PORTAL_PAGE_SIZE });
+  return data({ sales: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export default function Refunds() {
-  const { sales } = useLoaderData<typeof loader>();
+  const { sales, count, page } = useLoaderData<typeof loader>();
   return (
     <section className="portal-section">
       <h1>Ventas con reembolso pendiente</h1>
       <p className="muted">Pagos que llegaron cuando la reserva ya había caducado: no tienen cupones y hay que devolver el dinero desde el panel del proveedor de pago.</p>
-      {sales.length === 0 ? (
+      {count === 0 ? (
         <p className="empty-state">No hay reembolsos pendientes.</p>
       ) : (
         <div className="table-scroll">
@@ -53,6 +57,7 @@ export default function Refunds() {
           </table>
         </div>
       )}
+      <Pagination page={page} count={count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de reembolsos" />
     </section>
   );
 }

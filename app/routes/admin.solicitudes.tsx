@@ -3,6 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatShortDateTime } from "#lib/dates";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
+import { pageParam } from "#app/lib/page-param";
+import { Pagination } from "#app/components/pagination";
+import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { seo } from "#app/lib/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Solicitudes de socios", description: "Negocios que quieren publicar.", noindex: true });
@@ -10,17 +13,18 @@ export const meta: MetaFunction = () => seo({ title: "Solicitudes de socios", de
 /** The businesses that sent «Publica tu oferta» (/empresas), newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const { results } = await partnerApi(request).leads();
-  return data({ leads: results }, { headers: { "Cache-Control": "private, no-store" } });
+  const page = pageParam(new URL(request.url));
+  const { count, results } = await partnerApi(request).leads({ page, page_size: PAGE_SIZE_DEFAULT });
+  return data({ leads: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
 export default function Leads() {
-  const { leads } = useLoaderData<typeof loader>();
+  const { leads, count, page } = useLoaderData<typeof loader>();
   return (
     <section className="portal-section">
       <h1>Solicitudes de socios</h1>
       <p className="muted">Negocios que han enviado «Publica tu oferta». Para darles acceso, crea su organización y añade su cuenta como miembro.</p>
-      {leads.length === 0 ? (
+      {count === 0 ? (
         <p className="empty-state">Todavía no ha llegado ninguna solicitud.</p>
       ) : (
         <ul className="lead-list">
@@ -47,6 +51,7 @@ export default function Leads() {
           ))}
         </ul>
       )}
+      <Pagination page={page} count={count} pageSize={PAGE_SIZE_DEFAULT} label="Páginas de solicitudes" />
     </section>
   );
 }

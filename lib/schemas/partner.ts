@@ -13,7 +13,7 @@ import { PROVINCES } from "#lib/regions";
 import { ROLES } from "#lib/roles";
 import { isValidSpanishTaxId, normalizeTaxId } from "#lib/tax-id";
 import { PromoCodeText } from "#lib/schemas/order";
-import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import { pageFields } from "#lib/schemas/page";
 
 const text = (max: number) =>
   z.preprocess((v) => (v === null ? undefined : v), z.string().trim().max(max, `Como máximo ${max} caracteres.`).default(""));
@@ -28,8 +28,6 @@ const required = (label: string, min: number, max: number) =>
 function capitalise(s: string) {
   return s.replace(/^(el |la |los |las |tu |su )/, "").replace(/^./, (c) => c.toUpperCase());
 }
-
-const blankToUndefined = (v: unknown) => (v === "" ? undefined : v);
 
 const nullable = <T extends z.ZodTypeAny>(schema: T) =>
   z.preprocess((v) => (v === "" || v === undefined ? null : v), schema.nullable());
@@ -255,8 +253,7 @@ export const SalesQuerySchema = z.object({
   offer: nullable(z.string().uuid("Oferta no válida.")).optional(),
   organization: nullable(z.string().uuid("Empresa no válida.")).optional(),
   format: z.enum(["json", "csv"]).default("json"),
-  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(PAGE_MAX).default(1)),
-  page_size: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT)),
+  ...pageFields,
 });
 
 /** The «Ventas» filter on /socios (a GET form): the same query, dates in order. */

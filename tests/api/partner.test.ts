@@ -365,6 +365,14 @@ describe("lists in pages (a catalogue of 100,000 offers has thousands of organis
     expect((await callAs(api, "staff", "/organizations/?page=0")).status).toBe(400);
   });
 
+  it("GET /partner-leads/ answers a page, newest first", async () => {
+    const all = await callAs(api, "staff", "/partner-leads/?page_size=100");
+    expect(all.body.count).toBeGreaterThan(1);
+    const second = await callAs(api, "staff", "/partner-leads/?page_size=1&page=2");
+    expect(second.body.results.map((l: any) => l.uuid)).toEqual([all.body.results[1].uuid]);
+    expect(second.body.previous).toBe("/api/v0/partner-leads/?page_size=1&page=1");
+  });
+
   it("GET /offers/ links its next page instead of always answering null", async () => {
     const first = await callAs(api, "staff", "/offers/?page_size=1");
     expect(first.body.count).toBeGreaterThan(1);
@@ -411,6 +419,16 @@ describe("a partner's sales beyond a page (and beyond the 5,000 rows they were o
     expect(last.body.next).toBeNull();
     // Newest sale first: the last page ends with the oldest coupon.
     expect(last.body.results.at(-1).code).toBe("BULK00000001");
+  });
+
+  it("staff page through the sales owing a refund, past the 500 they were once cut at", async () => {
+    const first = await callAs(api, "staff", "/sales/refund_required/?page_size=100");
+    expect(first.body.count).toBeGreaterThanOrEqual(N / 10);
+    const last = Math.ceil(first.body.count / 100);
+    const tail = await callAs(api, "staff", `/sales/refund_required/?page_size=100&page=${last}`);
+    expect(tail.body.results).toHaveLength(first.body.count - (last - 1) * 100);
+    expect(tail.body.next).toBeNull();
+    expect((await callAs(api, "partnerB", "/sales/refund_required/")).status).toBe(403);
   });
 
   it("exports every coupon in the CSV, oldest sale first, each once", async () => {
