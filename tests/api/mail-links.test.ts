@@ -159,6 +159,10 @@ describe("the marketing digest", () => {
     expect(mail.html).toContain(`https://ofertas.example/unsubscribe?email=${encodeURIComponent(leaves)}`);
     expect(mail.text).toContain(option.offerId ? "Darse de baja" : "");
     expect(mail.html).toContain("/ofertas/");
+    // The offers' pictures, 96 px wide in the mail, are their 400 px renditions, not the 800 px ones.
+    const pictures = [...String(mail.html).matchAll(/<img[^>]+src="([^"]+\/images\/demo\/[^"]+)"/g)].map((m) => m[1]);
+    expect(pictures.length).toBeGreaterThan(0);
+    for (const src of pictures) expect(src).toMatch(/\/images\/demo\/400\//);
 
     // The mail client's one-click, with the exact URL of the header.
     const url = new URL(expected);

@@ -18,7 +18,10 @@ const DIGEST_SIZE = 6;
 export async function newestOffers(db: MailContext["db"], region: string | null): Promise<DigestOffer[]> {
   return query<DigestOffer>(db, sql`
     SELECT o.id AS uuid, o.title, o.province AS region, p.actual_price::text AS actual_price, p.regular_price::text AS regular_price,
-      (SELECT i.image_url FROM offer_images i WHERE i.offer_id = o.id ORDER BY i.cover DESC, i.position LIMIT 1) AS image_url
+      -- The picture shows 96 px wide: its smallest rendition that still fills it on a 2x screen.
+      (SELECT coalesce((SELECT v->>'url' FROM jsonb_array_elements(i.variants) v
+                        WHERE (v->>'width')::int >= 192 ORDER BY (v->>'width')::int LIMIT 1), i.image_url)
+       FROM offer_images i WHERE i.offer_id = o.id ORDER BY i.cover DESC, i.position LIMIT 1) AS image_url
     FROM offers o
     JOIN LATERAL (
       SELECT actual_price, regular_price FROM price_options WHERE offer_id = o.id AND available > 0 ORDER BY actual_price LIMIT 1
