@@ -11,7 +11,7 @@ import { TextAreaField } from "#app/components/form-field";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam } from "#app/lib/page-param";
+import { pageParam, samePage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
@@ -35,10 +35,10 @@ export async function action({ request }: ActionFunctionArgs) {
       review.intent === "approve" ? { status: "active" } : { status: "draft", review_note: review.review_note },
     );
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return redirectWithToast("/admin", { type: "error", text: error.message }, request);
+    if (error instanceof ApiError && error.status < 500) return redirectWithToast(samePage("/admin", request), { type: "error", text: error.message }, request);
     throw error;
   }
-  return redirectWithToast("/admin", { type: "success", text: review.intent === "approve" ? "Oferta aprobada y publicada." : "Oferta devuelta al socio." }, request);
+  return redirectWithToast(samePage("/admin", request), { type: "success", text: review.intent === "approve" ? "Oferta aprobada y publicada." : "Oferta devuelta al socio." }, request);
 }
 
 function SendBack({ offer }: { offer: PartnerOffer }) {

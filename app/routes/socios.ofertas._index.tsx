@@ -6,7 +6,7 @@ import { cheapestOption, formatPrice } from "#lib/prices";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
-import { pageParam } from "#app/lib/page-param";
+import { pageParam, samePage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
@@ -24,14 +24,14 @@ const StatusChange = z.object({ offer: z.string().uuid(), status: z.enum(OFFER_S
 export async function action({ request }: ActionFunctionArgs) {
   await requirePartner(request);
   const parsed = StatusChange.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return redirectWithToast("/socios/ofertas", { type: "error", text: "Acción no válida." }, request);
+  if (!parsed.success) return redirectWithToast(samePage("/socios/ofertas", request), { type: "error", text: "Acción no válida." }, request);
   try {
     await partnerApi(request).updateOffer(parsed.data.offer, { status: parsed.data.status });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return redirectWithToast("/socios/ofertas", { type: "error", text: error.message }, request);
+    if (error instanceof ApiError && error.status < 500) return redirectWithToast(samePage("/socios/ofertas", request), { type: "error", text: error.message }, request);
     throw error;
   }
-  return redirectWithToast("/socios/ofertas", { type: "success", text: `Oferta: ${OFFER_STATUS_LABELS[parsed.data.status]}.` }, request);
+  return redirectWithToast(samePage("/socios/ofertas", request), { type: "success", text: `Oferta: ${OFFER_STATUS_LABELS[parsed.data.status]}.` }, request);
 }
 
 export default function MyOffers() {

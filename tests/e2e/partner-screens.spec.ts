@@ -145,6 +145,13 @@ test("promo code: staff narrow the «Oferta» list by title, and a code keeps it
   await expect(page.getByText("Código promocional borrado.").first()).toBeVisible();
 });
 
+test("a change made on a later page of a portal list comes back to that page", async ({ page }) => {
+  await loginAs(page, DEMO_PARTNER);
+  const answer = await page.request.post("/socios/ofertas?index&page=3", { form: { offer: "no-es-una-oferta", status: "paused" }, maxRedirects: 0 });
+  expect(answer.status()).toBe(303);
+  expect(answer.headers().location).toBe("/socios/ofertas?page=3");
+});
+
 test("admin users: search by email and role, erase after a confirmation", async ({ page, js }) => {
   const person = await newCustomer(page);
   await loginAs(page, DEMO_STAFF);
