@@ -100,17 +100,19 @@ export function CartPanel({ lines, subtotalCents, totalCents }: { lines: CartLin
 
 /** Without JS the cart button is a link to /checkout; with JS it opens this panel. */
 export function CartDropdown({ lines, count, subtotalCents, totalCents }: { lines: CartLine[]; count: number; subtotalCents: number; totalCents: number }) {
-  const [open, setOpen] = useState(false);
+  // Open on the page where it was opened: any navigation closes it in the render that shows the
+  // new page (an effect closed it a frame later, over the page it had led to).
   const location = useLocation();
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === location.key;
   const wrapper = useRef<HTMLDivElement>(null);
   const removing = usePendingRemovals();
   const shownCount = removing.has("*") ? 0 : count - lines.filter((l) => removing.has(l.offerUuid)).reduce((n, l) => n + l.ticketsCount, 0);
 
-  useEffect(() => setOpen(false), [location.key]);
   useEffect(() => {
     if (!open) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpen(false);
-    const onClick = (e: MouseEvent) => !wrapper.current?.contains(e.target as Node) && setOpen(false);
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && setOpenOn(null);
+    const onClick = (e: MouseEvent) => !wrapper.current?.contains(e.target as Node) && setOpenOn(null);
     document.addEventListener("keydown", onKey);
     document.addEventListener("click", onClick);
     return () => {
@@ -128,7 +130,7 @@ export function CartDropdown({ lines, count, subtotalCents, totalCents }: { line
         aria-controls="cart-panel"
         onClick={(e) => {
           e.preventDefault();
-          setOpen((v) => !v);
+          setOpenOn((on) => (on === location.key ? null : location.key));
         }}
       >
         <CartIcon />

@@ -128,7 +128,7 @@ test.describe("desktop (1280 px)", () => {
     expect(navInfo.x).toBe(navHome.x);
   });
 
-  test("the cart panel shows a total and keeps «· 1 entrada» on one line", async ({ page, js }) => {
+  test("the cart panel shows a total, keeps «· 1 entrada» on one line, and is gone when «Comprar» opens the checkout", async ({ page, js }) => {
     test.skip(!js, "without JS the cart button is a link to /checkout");
     const offer = await openRoomyOffer(page, js);
     await page.getByRole("button", { name: "Añadir al carrito" }).click();
@@ -140,6 +140,21 @@ test.describe("desktop (1280 px)", () => {
     const tickets = panel.getByText("· 1 entrada");
     const { height } = (await tickets.boundingBox())!;
     expect(height).toBeLessThan(24);
+
+    // «Comprar» leads to the checkout, and the panel is gone in the very render that shows it (it
+    // used to close a frame later, over the checkout page).
+    await page.evaluate(() => {
+      const w = window as unknown as { panelOverCheckout: boolean };
+      w.panelOverCheckout = false;
+      new MutationObserver(() => {
+        if (location.pathname.startsWith("/checkout") && document.getElementById("cart-panel")) w.panelOverCheckout = true;
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await panel.getByRole("link", { name: "Comprar" }).click();
+    await expect(page).toHaveURL(/\/checkout\/?$/);
+    await expect(page.locator("#main").getByRole("heading", { level: 1, name: "Tu carrito" })).toBeVisible();
+    await expect(page.locator("#cart-panel")).toHaveCount(0);
+    expect(await page.evaluate(() => (window as unknown as { panelOverCheckout: boolean }).panelOverCheckout)).toBe(false);
   });
 
   test("an address names its city once; a per-customer limit is not red", async ({ page }) => {
