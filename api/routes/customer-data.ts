@@ -5,7 +5,7 @@ import type { Config } from "#lib/config.server";
 import { CartSchema, FavoriteUuids } from "#lib/schemas/customer";
 import type { Database } from "#api/db/client";
 import { anonymousSessions } from "#api/db/schema";
-import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
+import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";
 import { rateLimit } from "#api/rate-limit";
 import { getAnonymousId, getUser, requireUser } from "#api/auth/context";
 import { signAnonymous } from "#api/auth/tokens";
@@ -99,8 +99,7 @@ export function customerDataRouter({ db, config }: { db: Database; config: Confi
       const user = requireUser(req);
       const { page, page_size } = parseInput(PageQuery, req.query);
       const { count, results } = await customerPurchases(db, user.id, page, page_size);
-      const link = (p: number) => `/api/v0/customer/purchases/?page=${p}&page_size=${page_size}`;
-      res.json({ count, next: page * page_size < count ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results });
+      res.json(pageAnswer(req, page, page_size, count, results));
     }),
   );
 

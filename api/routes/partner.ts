@@ -7,7 +7,7 @@ import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
 import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, UsersQuerySchema } from "#lib/schemas/partner";
-import { pageFields } from "#lib/schemas/page";
+import { blank, pageFields } from "#lib/schemas/page";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, notFound, pageAnswer, parseInput } from "#api/http";
@@ -35,7 +35,6 @@ export function idParam(req: Request, name = "id"): string {
   return id.toLowerCase();
 }
 
-const blank = (v: unknown) => (v === "" ? undefined : Array.isArray(v) ? v[v.length - 1] : v);
 const OffersQuery = z.object({
   status: z.preprocess(blank, z.enum(OFFER_STATUSES, { errorMap: () => ({ message: "Estado de oferta desconocido." }) }).optional()),
   category: z.preprocess(blank, z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional()),

@@ -176,8 +176,7 @@ export function salesCsvLines(rows: SaleRow[]): string {
     if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
     return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
   };
-  return rows
-    .map((r) =>
+  const line = (r: SaleRow) =>
     [
       r.paid_at ? formatDateTime(r.paid_at) : "",
       r.sale_id,
@@ -190,8 +189,7 @@ export function salesCsvLines(rows: SaleRow[]): string {
       r.state_label,
       r.redeemed_at ? formatDateTime(r.redeemed_at) : "",
     ]
-        .map(cell)
-        .join(";") + "\r\n",
-    )
-    .join("");
+      .map(cell)
+      .join(";");
+  return rows.map((r) => `${line(r)}\r\n`).join("");
 }

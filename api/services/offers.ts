@@ -330,7 +330,7 @@ export async function nearbyOffers(db: Executor, id: string, limit: number): Pro
     const farthest = Math.max(0, ...candidates.map((c) => c.plain));
     // An offer outside the batch is at least `farthest` away in plain degrees, so at least
     // farthest × shrink by the shop's distance.
-    if (rows.length < batch || nearest.length < limit || farthest * shrink > nearest[limit - 1].distance) {
+    if (rows.length < batch || farthest * shrink > nearest[limit - 1].distance) {
       return summariesJson(db, nearest.map((c) => c.id));
     }
   }

@@ -20,15 +20,14 @@ const noStore = { headers: { "Cache-Control": "private, no-store" } };
 
 /**
  * The offers the form's «Oferta» list holds: the newest PAGE_SIZE_MAX, or those whose title matches
- * `?oferta=` (staff have the whole catalogue, and a select of 100,000 is no choice), and always the
- * edited code's own. `offerCount` says how many there were to choose from.
+ * `?oferta=` (staff have the whole catalogue, and a select of 100,000 is no choice); a code's page
+ * adds the code's own. `offerCount` says how many there were to choose from.
  */
-async function offerChoices(request: Request, own?: { value: string; label: string }) {
+async function offerChoices(request: Request) {
   const submission = parseWithZod(new URL(request.url).searchParams, { schema: OfferChoiceSearchSchema });
   const offerSearch = (submission.status === "success" && submission.value.oferta) || "";
   const { count, results } = await partnerApi(request).offers({ search: offerSearch });
   const offers = results.map((o) => ({ value: o.uuid, label: o.title }));
-  if (own && !offers.some((o) => o.value === own.value)) offers.unshift(own);
   return { offers, offerCount: count, offersListed: results.length, offerSearch };
 }
 
@@ -42,8 +41,8 @@ export async function promoCodesLoader(portal: PromoPortal, request: Request) {
 export async function promoCodeLoader(portal: PromoPortal, request: Request, id: string | undefined) {
   await guard(portal, request);
   if (!isUuid(id)) throw new Response("Not Found", { status: 404 });
-  const code = await orNotFound(partnerApi(request).promoCode(id));
-  const choices = await offerChoices(request, code.offer ? { value: code.offer, label: code.offer_title ?? code.offer } : undefined);
+  const [code, choices] = await Promise.all([orNotFound(partnerApi(request).promoCode(id)), offerChoices(request)]);
+  if (code.offer && !choices.offers.some((o) => o.value === code.offer)) choices.offers.unshift({ value: code.offer, label: code.offer_title ?? code.offer });
   const confirmDelete = new URL(request.url).searchParams.has("borrar");
   return data({ code, ...choices, shopWide: portal === "admin", confirmDelete }, noStore);
 }

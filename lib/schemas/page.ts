@@ -2,12 +2,13 @@ import { z } from "zod";
 import "#lib/zod-es";
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
 
-const blankToUndefined = (v: unknown) => (v === "" ? undefined : Array.isArray(v) ? v[v.length - 1] : v);
+/** A query value as zod should read it: the last of repeated ones, and "" as absent. */
+export const blank = (v: unknown) => (v === "" ? undefined : Array.isArray(v) ? v[v.length - 1] : v);
 
 /** `page` and `page_size` of a list the API answers a page at a time ({count, next, previous, results}). */
 export const pageFields = {
-  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(PAGE_MAX).default(1)),
-  page_size: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT)),
+  page: z.preprocess(blank, z.coerce.number().int().min(1).max(PAGE_MAX).default(1)),
+  page_size: z.preprocess(blank, z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT)),
 };
 
 export const PageQuerySchema = z.object(pageFields);
