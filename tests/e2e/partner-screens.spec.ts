@@ -184,6 +184,33 @@ test("admin users: search by email and role, erase after a confirmation", async 
   expect(login.status()).toBe(401);
 });
 
+test("admin organisations come 50 a page, through plain links", async ({ page, js }) => {
+  // Enough organisations for a second page (the demo has fewer); made once, through the API.
+  const { access } = (await (await page.request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_STAFF.email, password: DEMO_STAFF.password } })).json()) as { access: string };
+  const headers = { Authorization: `JWT ${access}` };
+  const { count } = (await (await page.request.get("/api/v0/organizations/?page_size=1", { headers })).json()) as { count: number };
+  for (let i = count; i <= 50; i++) {
+    const made = await page.request.post("/api/v0/organizations/", { headers, data: { name: `Paginación ${String(i).padStart(2, "0")}`, tax_id: "B12345674", email: "hola@paginacion.es" } });
+    expect(made.status(), await made.text()).toBe(201);
+  }
+
+  await loginAs(page, DEMO_STAFF);
+  await page.goto("/admin/organizaciones");
+  await ready(page, js);
+  const rows = page.locator("table tbody tr");
+  const nav = page.getByRole("navigation", { name: "Páginas de organizaciones" });
+  await expect(rows).toHaveCount(50);
+  await expect(nav).toContainText(/Página 1 de \d+/);
+  const first = (await rows.first().textContent())!;
+  await nav.getByRole("link", { name: "Siguiente →" }).click();
+  await expect(page).toHaveURL(/[?&]page=2\b/);
+  await expect(nav).toContainText(/Página 2 de \d+/);
+  await expect(rows.first()).not.toHaveText(first);
+  await nav.getByRole("link", { name: "← Anterior" }).click();
+  await expect(page).toHaveURL(/\/admin\/organizaciones$/);
+  await expect(rows.first()).toHaveText(first);
+});
+
 test("admin organisations: a valid CIF is required, a member is added by email and removed after confirming", async ({ page, js }, testInfo) => {
   const person = await newCustomer(page);
   await loginAs(page, DEMO_STAFF);
