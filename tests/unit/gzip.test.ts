@@ -30,6 +30,23 @@ describe("gzipWhole", () => {
     expect(whole.gzip).toBe(true);
     expect(gunzipSync(whole.body as Buffer).toString()).toBe(page);
   });
+  it("deflates a text sent again only once, and a text that changed anew", () => {
+    const listing = (stock: number) => JSON.stringify({ count: 2, results: [{ title: "Circuito termal para dos", available: stock }] }).repeat(60);
+    const first = gzipWhole("gzip", listing(180)).body;
+    // An equal text built apart (as each request's is) gets the very bytes sent before.
+    expect(gzipWhole("gzip", listing(180)).body).toBe(first);
+    const changed = gzipWhole("gzip", listing(179)).body as Buffer;
+    expect(changed).not.toBe(first);
+    expect(gunzipSync(changed).toString()).toBe(listing(179));
+  });
+  it("keeps the gzips of a bounded number of texts", () => {
+    const text = (n: number) => `{"page":${n}}`.padEnd(2000, " ");
+    const first = gzipWhole("gzip", text(0)).body;
+    for (let n = 1; n <= 32; n++) gzipWhole("gzip", text(n));
+    const again = gzipWhole("gzip", text(0)).body as Buffer;
+    expect(again).not.toBe(first);
+    expect(again.equals(first as Buffer)).toBe(true);
+  });
   it("leaves small bodies and clients without gzip alone", () => {
     expect(gzipWhole("gzip", "<p>corto</p>")).toEqual({ body: "<p>corto</p>", gzip: false });
     expect(gzipWhole("br", page)).toEqual({ body: page, gzip: false });
