@@ -8,7 +8,7 @@ import { OrganizationForm } from "#app/components/organization-form";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam } from "#app/lib/page-param";
+import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
@@ -22,6 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const search = submission.status === "success" ? submission.value.search : undefined;
   const page = pageParam(new URL(request.url));
   const { count, results } = await partnerApi(request).organizations({ search, page, page_size: PORTAL_PAGE_SIZE });
+  redirectPastLastPage(request, page, count, PORTAL_PAGE_SIZE);
   return data({ organizations: results, count, page, search: search ?? "" }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

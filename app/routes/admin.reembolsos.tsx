@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { formatShortDateTime } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam } from "#app/lib/page-param";
+import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { seo } from "#app/lib/seo";
@@ -15,6 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
   const page = pageParam(new URL(request.url));
   const { count, results } = await partnerApi(request).refundRequired({ page, page_size: PORTAL_PAGE_SIZE });
+  redirectPastLastPage(request, page, count, PORTAL_PAGE_SIZE);
   return data({ sales: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatShortDateTime } from "#lib/dates";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam } from "#app/lib/page-param";
+import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { seo } from "#app/lib/seo";
@@ -15,6 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
   const page = pageParam(new URL(request.url));
   const { count, results } = await partnerApi(request).leads({ page, page_size: PAGE_SIZE_DEFAULT });
+  redirectPastLastPage(request, page, count, PAGE_SIZE_DEFAULT);
   return data({ leads: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

@@ -6,7 +6,7 @@ import { cheapestOption, formatPrice } from "#lib/prices";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
-import { pageParam, samePage } from "#app/lib/page-param";
+import { pageParam, samePage, redirectPastLastPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
@@ -15,6 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requirePartner(request);
   const page = pageParam(new URL(request.url));
   const { count, results } = await partnerApi(request).offers({ page, page_size: PORTAL_PAGE_SIZE });
+  redirectPastLastPage(request, page, count, PORTAL_PAGE_SIZE);
   return data({ offers: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

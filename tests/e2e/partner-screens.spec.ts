@@ -209,6 +209,12 @@ test("admin organisations come 50 a page, through plain links", async ({ page, j
   await nav.getByRole("link", { name: "← Anterior" }).click();
   await expect(page).toHaveURL(/\/admin\/organizaciones$/);
   await expect(rows.first()).toHaveText(first);
+  // A page past the end (an old link, or the last rows acted on from there) is the last page.
+  await page.goto("/admin/organizaciones?page=99");
+  const last = /Página (\d+) de (\d+)/.exec((await nav.textContent())!)!;
+  expect(last[1]).toBe(last[2]);
+  await expect(page).toHaveURL(new RegExp(`[?&]page=${last[2]}\\b`));
+  await expect(rows.first()).toBeVisible();
 });
 
 test("admin organisations: a valid CIF is required, a member is added by email and removed after confirming", async ({ page, js }, testInfo) => {
