@@ -67,8 +67,8 @@ for (const path of PAGES) {
 // What a customer, a partner and the staff see once logged in.
 const ACCOUNT_PAGES = [
   { user: DEMO_CUSTOMER, paths: ["/cuenta", "/order/history", "/favorite"] },
-  { user: DEMO_PARTNER, paths: ["/socios", "/socios/ofertas/", "/socios/ofertas/nueva"] },
-  { user: DEMO_STAFF, paths: ["/admin"] },
+  { user: DEMO_PARTNER, paths: ["/socios", "/socios/ofertas/", "/socios/ofertas/nueva", "/socios/ventas", "/socios/codigos"] },
+  { user: DEMO_STAFF, paths: ["/admin", "/admin/codigos", "/admin/organizaciones", "/admin/usuarios", "/admin/reembolsos", "/admin/solicitudes"] },
 ];
 for (const { user, paths } of ACCOUNT_PAGES) {
   test(`logged in as ${user.email}: ${paths.join(", ")} have no axe violations and no sideways scroll`, async ({ page, js, helper }) => {

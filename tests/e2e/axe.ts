@@ -95,5 +95,11 @@ export async function check(page: Page, js: boolean, name: string, problems: Pro
     }
     const { doc, view } = await target.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
     if (doc > view) problems.push(`${name}: scrolls sideways (${doc} px > ${view} px)`);
+    // A table that is one card per row on a phone (.stack-table) must fit in its cards: a long
+    // email overflowed its cell, cut off by the table's scroll box, which the check above misses.
+    const overflowing = await target.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>(".stack-table td")].filter((td) => getComputedStyle(td).display === "grid" && td.scrollWidth > td.clientWidth).length,
+    );
+    if (overflowing > 0) problems.push(`${name}: ${overflowing} stacked table cells wider than their card`);
   }
 }
