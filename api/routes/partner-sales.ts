@@ -6,12 +6,10 @@ import type { Database } from "#api/db/client";
 import { handle, pageAnswer, parseInput } from "#api/http";
 import { PageQuerySchema } from "#lib/schemas/page";
 import { clientAddress, limits } from "#api/rate-limit";
-import { sql } from "drizzle-orm";
-import { fromCents } from "#lib/prices";
-import { query } from "#api/db/client";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { partnerSales, partnerSalesBatches, redeemCoupon, SALES_CSV_HEADER, salesCsvLines, verifyCoupon } from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
+import { refundRequiredSales } from "#api/services/sales";
 import { idParam } from "#api/routes/partner";
 
 
@@ -94,24 +92,9 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
     handle(async (req, res) => {
       await requireStaffActor(req, identify);
       const q = parseInput(PageQuerySchema, req.query);
-      const [[{ n }], rows] = await Promise.all([
-        query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sales WHERE status = 'refund_required'`),
-        query<{ id: string; email: string; total_cents: number; created_at: Date | string; paid_at: Date | string | null; provider: string }>(
-          db,
-          sql`SELECT id, email, total_cents, created_at, paid_at, provider FROM sales WHERE status = 'refund_required'
-              ORDER BY created_at DESC, id LIMIT ${q.page_size} OFFSET ${(q.page - 1) * q.page_size}`,
-        ),
-      ]);
-      const results = rows.map((r) => ({
-        sale_id: r.id,
-        email: r.email,
-        total: fromCents(r.total_cents),
-        created_at: new Date(r.created_at).toISOString(),
-        paid_at: r.paid_at ? new Date(r.paid_at).toISOString() : null,
-        provider: r.provider,
-      }));
+      const { count, results } = await refundRequiredSales(db, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
-      res.json(pageAnswer(req, q.page, q.page_size, Number(n), results));
+      res.json(pageAnswer(req, q.page, q.page_size, count, results));
     }),
   );
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomInt } from "node:crypto";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { COUPON_ALPHABET, COUPON_CODE_LENGTH, formatCouponCode } from "#lib/coupons";
 import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#lib/prices";
 import type { CheckoutData } from "#lib/schemas/checkout";
@@ -598,7 +598,7 @@ class SoldOutAfterExpiry extends Error {}
 /**
  * The buyer paid but cannot have the tickets (wrong amount, or sold out after the reservation
  * lapsed): the sale owes a refund. It holds no tickets from then on (a pending one gives them back
- * in the same transaction) and is logged; staff find every one with refundRequiredSales.
+ * in the same transaction) and is logged; staff find them with refundRequiredSales.
  */
 async function markRefundRequired(db: Database, saleId: string, from: ("pending" | "expired")[], reason: string) {
   const moved = await transactionWithRetry(db, async (tx) => {
@@ -614,19 +614,31 @@ async function markRefundRequired(db: Database, saleId: string, from: ("pending"
   if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
 }
 
-export type RefundRequiredSale = { sale_id: string; email: string; total: string; currency: string; provider: string; created_at: string };
+export type RefundRequiredSale = { sale_id: string; email: string; total: string; currency: string; provider: string; created_at: string; paid_at: string | null };
 
-/** Every sale that owes the buyer a refund, oldest first: the staff's to-do list until the back office exists. */
-export async function refundRequiredSales(db: Executor): Promise<RefundRequiredSale[]> {
-  const rows = await db.select().from(sales).where(eq(sales.status, "refund_required")).orderBy(sales.createdAt);
-  return rows.map((s) => ({
+/** A page of the sales that owe the buyer a refund, newest first, and how many there are: the staff's to-do list until the back office exists. */
+export async function refundRequiredSales(db: Executor, page: { page: number; pageSize: number }): Promise<{ count: number; results: RefundRequiredSale[] }> {
+  const owing = eq(sales.status, "refund_required");
+  const [[count], rows] = await Promise.all([
+    db.select({ n: sql<number>`count(*)::int` }).from(sales).where(owing),
+    db
+      .select()
+      .from(sales)
+      .where(owing)
+      .orderBy(desc(sales.createdAt), sales.id)
+      .limit(page.pageSize)
+      .offset((page.page - 1) * page.pageSize),
+  ]);
+  const results = rows.map((s) => ({
     sale_id: s.id,
     email: s.email,
     total: fromCents(s.totalCents),
     currency: s.currency,
     provider: s.provider,
     created_at: s.createdAt.toISOString(),
+    paid_at: s.paidAt ? s.paidAt.toISOString() : null,
   }));
+  return { count: Number(count?.n ?? 0), results };
 }
 
 /** Row locks on these price options, always in id order (see createSale). */

@@ -59,7 +59,7 @@ describe("refund_required", () => {
     }
     expect(await saleStatus(api, payment.sale_id)).toBe("refund_required");
     expect(await available(api, option.uuid)).toBe(5);
-    const listed = await refundRequiredSales(api.db);
-    expect(listed.find((s) => s.sale_id === payment.sale_id)).toMatchObject({ email, currency: "EUR", provider: "sandbox" });
+    const listed = await refundRequiredSales(api.db, { page: 1, pageSize: 100 });
+    expect(listed.results.find((s) => s.sale_id === payment.sale_id)).toMatchObject({ email, currency: "EUR", provider: "sandbox" });
   });
 });
