@@ -26,3 +26,18 @@ export function redirectPastLastPage(request: Request, page: number, count: numb
   else url.searchParams.set("page", String(last));
   throw redirect(`${url.pathname}${url.search}`);
 }
+
+/**
+ * A paged list for a loader: the page `?page=` asks for, fetched `pageSize` at a time, and past
+ * the list's end a redirect to its last page (redirectPastLastPage).
+ */
+export async function loadPage<T extends { count: number }>(
+  request: Request,
+  pageSize: number,
+  fetchPage: (query: { page: number; page_size: number }) => Promise<T>,
+): Promise<T & { page: number }> {
+  const page = pageParam(new URL(request.url));
+  const answer = await fetchPage({ page, page_size: pageSize });
+  redirectPastLastPage(request, page, answer.count, pageSize);
+  return { ...answer, page };
+}

@@ -11,16 +11,14 @@ import { TextAreaField } from "#app/components/form-field";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam, samePage, redirectPastLastPage } from "#app/lib/page-param";
+import { samePage, loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const page = pageParam(new URL(request.url));
-  const { count, results } = await partnerApi(request).offers({ status: "pending_review", page, page_size: PAGE_SIZE_DEFAULT });
-  redirectPastLastPage(request, page, count, PAGE_SIZE_DEFAULT);
+  const { count, results, page } = await loadPage(request, PAGE_SIZE_DEFAULT, (q) => partnerApi(request).offers({ status: "pending_review", ...q }));
   return data({ pending: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

@@ -8,7 +8,7 @@ import { OrganizationForm } from "#app/components/organization-form";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
+import { loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
@@ -20,9 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
   const submission = parseWithZod(new URL(request.url).searchParams, { schema: OrganizationSearchSchema });
   const search = submission.status === "success" ? submission.value.search : undefined;
-  const page = pageParam(new URL(request.url));
-  const { count, results } = await partnerApi(request).organizations({ search, page, page_size: PORTAL_PAGE_SIZE });
-  redirectPastLastPage(request, page, count, PORTAL_PAGE_SIZE);
+  const { count, results, page } = await loadPage(request, PORTAL_PAGE_SIZE, (q) => partnerApi(request).organizations({ search, ...q }));
   return data({ organizations: results, count, page, search: search ?? "" }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

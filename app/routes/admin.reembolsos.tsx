@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { formatShortDateTime } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
+import { loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { seo } from "#app/lib/seo";
@@ -13,9 +13,7 @@ export const meta: MetaFunction = () => seo({ title: "Reembolsos pendientes", de
 /** Sales paid after their reservation lapsed (refund_required): the money must go back by hand in the provider's panel. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const page = pageParam(new URL(request.url));
-  const { count, results } = await partnerApi(request).refundRequired({ page, page_size: PORTAL_PAGE_SIZE });
-  redirectPastLastPage(request, page, count, PORTAL_PAGE_SIZE);
+  const { count, results, page } = await loadPage(request, PORTAL_PAGE_SIZE, (q) => partnerApi(request).refundRequired(q));
   return data({ sales: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

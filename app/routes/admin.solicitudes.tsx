@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatShortDateTime } from "#lib/dates";
 import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
+import { loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { seo } from "#app/lib/seo";
@@ -13,9 +13,7 @@ export const meta: MetaFunction = () => seo({ title: "Solicitudes de socios", de
 /** The businesses that sent «Publica tu oferta» (/empresas), newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const page = pageParam(new URL(request.url));
-  const { count, results } = await partnerApi(request).leads({ page, page_size: PAGE_SIZE_DEFAULT });
-  redirectPastLastPage(request, page, count, PAGE_SIZE_DEFAULT);
+  const { count, results, page } = await loadPage(request, PAGE_SIZE_DEFAULT, (q) => partnerApi(request).leads(q));
   return data({ leads: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

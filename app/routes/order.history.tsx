@@ -7,7 +7,7 @@ import { COUPON_STATE_LABELS, type CustomerPurchase } from "#lib/schemas/custome
 import { ApiError, customerApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { getSession } from "#app/lib/session.server";
-import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
+import { loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/lib/seo";
 import { cached } from "#app/lib/query-cache";
@@ -20,10 +20,8 @@ export const ORDER_HISTORY = "ORDER_HISTORY";
 /** spec section 2: logged-in only, otherwise the main page. */
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!viewer(await getSession(request))) throw redirect("/");
-  const page = pageParam(new URL(request.url));
   try {
-    const list = await customerApi.purchases(page, request);
-    redirectPastLastPage(request, page, list.count, ORDER_HISTORY_PAGE_SIZE);
+    const { page, ...list } = await loadPage(request, ORDER_HISTORY_PAGE_SIZE, (q) => customerApi.purchases(q.page, request));
     return data(
       { key: ORDER_HISTORY, page, count: list.count, purchases: list.results },
       { headers: { "Cache-Control": "private, no-store" } },

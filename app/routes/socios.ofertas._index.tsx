@@ -6,16 +6,14 @@ import { cheapestOption, formatPrice } from "#lib/prices";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
-import { pageParam, samePage, redirectPastLastPage } from "#app/lib/page-param";
+import { samePage, loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePartner(request);
-  const page = pageParam(new URL(request.url));
-  const { count, results } = await partnerApi(request).offers({ page, page_size: PORTAL_PAGE_SIZE });
-  redirectPastLastPage(request, page, count, PORTAL_PAGE_SIZE);
+  const { count, results, page } = await loadPage(request, PORTAL_PAGE_SIZE, (q) => partnerApi(request).offers(q));
   return data({ offers: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
 

@@ -9,7 +9,7 @@ import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { SalesFilterSchema } from "#lib/schemas/partner";
 import { SelectField, TextField } from "#app/components/form-field";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
-import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
+import { loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/lib/seo";
 
@@ -26,9 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const submission = parseWithZod(url.searchParams, { schema: SalesFilterSchema });
   const filter = submission.status === "success" ? submission.value : {};
   const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
-  const page = pageParam(url);
-  const [sales, offers] = await Promise.all([client.sales({ ...query, page, page_size: PORTAL_PAGE_SIZE }), client.offers()]);
-  redirectPastLastPage(request, page, sales.count, PORTAL_PAGE_SIZE);
+  const [{ page, ...sales }, offers] = await Promise.all([loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })), client.offers()]);
   const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
   return data(
     {

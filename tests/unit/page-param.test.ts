@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageParam, redirectPastLastPage } from "#app/lib/page-param";
+import { loadPage, pageParam, redirectPastLastPage } from "#app/lib/page-param";
 
 const request = (path: string) => new Request(`http://localhost${path}`);
 
@@ -36,5 +36,19 @@ describe("redirectPastLastPage", () => {
   it("sends it to the bare path when the last page is the first, and an emptied list there too", () => {
     expect(locationOf(() => redirectPastLastPage(request("/socios/ofertas?page=2"), 2, 50, 50))).toBe("/socios/ofertas");
     expect(locationOf(() => redirectPastLastPage(request("/socios/ofertas?page=2"), 2, 0, 50))).toBe("/socios/ofertas");
+  });
+});
+
+describe("loadPage", () => {
+  it("fetches the page the URL asks for, at the list's page size, and says which it is", async () => {
+    const asked: unknown[] = [];
+    const answer = await loadPage(request("/admin/solicitudes?page=2"), 24, async (q) => (asked.push(q), { count: 30, results: ["x"] }));
+    expect(asked).toEqual([{ page: 2, page_size: 24 }]);
+    expect(answer).toEqual({ count: 30, results: ["x"], page: 2 });
+  });
+  it("redirects past the end to the last page", async () => {
+    const thrown = await loadPage(request("/admin/solicitudes?page=5"), 24, async () => ({ count: 30, results: [] })).catch((r: unknown) => r);
+    expect(thrown).toBeInstanceOf(Response);
+    expect((thrown as Response).headers.get("Location")).toBe("/admin/solicitudes?page=2");
   });
 });
