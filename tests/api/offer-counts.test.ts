@@ -1,5 +1,5 @@
 /**
- * offer_counts (migrations 0006, 0022 and 0023): one row per listing's count, '' standing for every
+ * offer_counts (migrations 0006, 0022, 0023 and 0026): one row per listing's count, '' standing for every
  * category or every province, kept by statement triggers. After every kind of change to offers
  * each row must say what counting the offers says, and the API's counts must read them.
  */
@@ -7,6 +7,8 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offers, organizations } from "#api/db/schema";
+import { searchTiers } from "#api/services/offers";
+import { searchTerms } from "#lib/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
 let api: TestApi;
@@ -94,4 +96,12 @@ it("the API's counts read them: all, a category, a region, both", async () => {
     expect(res.body.count, url).toBe(expected);
   }
   expect(n("", "")).toBeGreaterThan(n(some.category, ""));
+});
+
+it("search weighs a walk against the active offers, not the sum of every listing's count", async () => {
+  // Each active offer is in four rows (its pair, its category, its province, all): summed, four times.
+  const { active } = await searchTiers(api.db, searchTerms("cena"));
+  expect(active).toBe((await counted()).find((c) => c.category === "" && c.province === "")?.n);
+  const [{ n }] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active'`);
+  expect(active).toBe(n);
 });
