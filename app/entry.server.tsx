@@ -10,6 +10,7 @@ import { NonceProvider } from "#app/lib/nonce";
 import { deferAppScriptsIn, deferAppScriptsParts } from "#app/lib/defer-scripts.server";
 import { gzipWhole, utf8 } from "#lib/gzip.server";
 import { installRouteMatchCache } from "#app/lib/route-match-cache.server";
+import { installHandoffCache } from "#app/lib/handoff-cache.server";
 import type { ClientIntegrations } from "#lib/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
@@ -45,7 +46,10 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
 const DEFER_SCRIPTS = import.meta.env.PROD;
 
 // Not in development, where the route tree changes under the running server.
-if (import.meta.env.PROD) installRouteMatchCache();
+if (import.meta.env.PROD) {
+  installRouteMatchCache();
+  installHandoffCache();
+}
 
 /**
  * Whether a loader returned data still on its way (a deferred shelf that was not in the catalogue
