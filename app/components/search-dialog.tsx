@@ -72,9 +72,12 @@ export function SearchButton() {
   const load = fetcher.load;
   const location = useLocation();
 
-  // The dialog lives in the layout: opening a result navigates, and the dialog must not stay open.
+  // The dialog lives in the layout: opening a result navigates, and the dialog must not stay open
+  // on the page it led to. Only a dialog opened on another page: this effect runs a moment after
+  // the new page is drawn, and «Buscar» pressed in that moment opened it on the new page.
+  const openedOn = useRef<string | null>(null);
   useEffect(() => {
-    dialog.current?.close();
+    if (openedOn.current !== location.key) dialog.current?.close();
   }, [location.key]);
 
   useEffect(() => {
@@ -87,6 +90,7 @@ export function SearchButton() {
 
   function open(event: React.MouseEvent) {
     event.preventDefault();
+    openedOn.current = location.key;
     dialog.current?.showModal();
     input.current?.focus();
     load("/buscar?q="); // fresh recent searches every time it opens

@@ -77,6 +77,32 @@ test.describe("browsing: home → category → offer → search → region → 4
     await expect(page).toHaveURL(/\/$/);
   });
 
+  test("«Buscar» pressed the moment a page appears opens the dialog on that page", async ({ page, js }) => {
+    test.skip(!js, "without JavaScript «Buscar» is a link to /buscar");
+    await page.goto("/");
+    await acceptCookies(page);
+    await ready(page, js);
+    // Pressed from a MutationObserver: the category page is in the document, and React has not yet
+    // run its effects for the navigation (which closed the dialog, opened on the new page).
+    await page.evaluate(() => {
+      const observer = new MutationObserver(() => {
+        if (document.querySelector("#main h1")?.textContent !== "Restaurantes") return;
+        observer.disconnect();
+        document.querySelector<HTMLAnchorElement>('.header-actions a[href="/buscar"]')!.click();
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
+    await page.getByRole("navigation", { name: "Categorías" }).getByRole("link", { name: "Restaurantes" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Restaurantes" })).toBeVisible();
+    const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
+    await expect(dialog).toBeVisible();
+    // It still closes on the page a result leads to.
+    await dialog.getByRole("searchbox").fill("paella");
+    await dialog.getByRole("button", { name: /Paella marinera/ }).first().click();
+    await expect(page).toHaveURL(/\/ofertas\/[0-9a-f-]{36}\/$/);
+    await expect(dialog).toBeHidden();
+  });
+
   test("offer ids that are not UUIDs go home; unknown offers and categories are 404", async ({ page }) => {
     await page.goto("/ofertas/no-es-un-uuid/");
     await expect(page).toHaveURL(/localhost:\d+\/$/);
