@@ -1,5 +1,6 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import { POPULAR_DAYS } from "#lib/constants";
+import { Recent } from "#lib/recent";
 import { SEARCH_CORRECTIONS, SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import type { CategoryId } from "#lib/categories";
 import type { OfferDetail, OfferSummary } from "#lib/schemas/offer";
@@ -192,19 +193,14 @@ function wholeNumber(n: number): SQL {
 const ANCHOR_MS = 60_000;
 const ANCHOR_LISTINGS = 500;
 const ANCHORS_PER_LISTING = 64;
-type Anchors = Map<string, { expires: number; pages: Map<number, PageAnchor> }>;
+type Anchors = Recent<string, { expires: number; pages: Map<number, PageAnchor> }>;
 const anchorsByDatabase = new WeakMap<Database, Anchors>();
 
 function listingAnchors(db: Database, key: string, now = Date.now()): Map<number, PageAnchor> {
   let all = anchorsByDatabase.get(db);
-  if (!all) anchorsByDatabase.set(db, (all = new Map()));
+  if (!all) anchorsByDatabase.set(db, (all = new Recent(ANCHOR_LISTINGS)));
   let listing = all.get(key);
-  if (!listing || listing.expires <= now) {
-    all.delete(key);
-    // Map order is insertion order: the oldest listing goes first.
-    if (all.size >= ANCHOR_LISTINGS) all.delete(all.keys().next().value!);
-    all.set(key, (listing = { expires: now + ANCHOR_MS, pages: new Map() }));
-  }
+  if (!listing || listing.expires <= now) all.set(key, (listing = { expires: now + ANCHOR_MS, pages: new Map() }));
   return listing.pages;
 }
 

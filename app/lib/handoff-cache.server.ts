@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { Recent } from "#lib/recent";
 
 /**
  * Remix hands every page's loader data to the browser encoded by turbo-stream (in the page, and
@@ -18,8 +19,7 @@ import { createRequire } from "node:module";
 type Encode = (input: unknown, options?: unknown) => ReadableStream<Uint8Array>;
 
 /** Texts kept, the least recently sent dropped first: a few dozen pages of a few KB. */
-const RECENT = 32;
-const recent = new Map<string, Uint8Array>();
+const recent = new Recent<string, Uint8Array>(32);
 
 /**
  * A page's data is kept from the second time it is asked for: a signed-in visitor's or a cart's
@@ -28,8 +28,7 @@ const recent = new Map<string, Uint8Array>();
  * length and ends (a slice of the text would hold all of it); two pages that share one are kept a
  * request early, which is harmless.
  */
-const SEEN = 256;
-const seen = new Set<number>();
+const seen = new Recent<number, true>(256);
 const ENDS = 160;
 
 function askedBefore(key: string): boolean {
@@ -39,8 +38,7 @@ function askedBefore(key: string): boolean {
   for (let i = 0; i < Math.min(ENDS, key.length); i++) take(i);
   for (let i = Math.max(ENDS, key.length - ENDS); i < key.length; i++) take(i);
   if (seen.has(print)) return true;
-  if (seen.size >= SEEN) seen.delete(seen.keys().next().value!);
-  seen.add(print);
+  seen.set(print, true);
   return false;
 }
 
@@ -98,17 +96,12 @@ export function cachedEncode(original: Encode): Encode {
     if (!isPlain(input)) return original(input, options);
     const key = JSON.stringify(input);
     const kept = recent.get(key);
-    if (kept) {
-      recent.delete(key); // back to the end
-      recent.set(key, kept);
-      return streamOf(kept);
-    }
+    if (kept) return streamOf(kept);
     if (!askedBefore(key)) return original(input, options);
     return new ReadableStream({
       async start(controller) {
         // Plain data is one chunk, written at once: nothing waits on it.
         const bytes = await whole(original(input, options));
-        if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
         recent.set(key, bytes);
         controller.enqueue(bytes);
         controller.close();

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { Recent } from "#lib/recent";
 
 /**
  * Remix matches a page's URL against the route tree four times per request (the request handler,
@@ -18,11 +19,11 @@ type Match = { params: Record<string, string | undefined>; pathname: string; pat
 type MatchRoutes = (routes: Route[], location: string | { pathname?: string }, basename?: string) => Match[] | null;
 type Kept = { id: string; params: Record<string, string | undefined>; pathname: string; pathnameBase: string }[] | null;
 
-/** Paths remembered per tree shape, oldest forgotten first: whatever URLs a crawler tries. */
+/** Paths remembered per tree shape, the least recently matched forgotten first: whatever URLs a crawler tries. */
 const MAX_PATHS = 2_000;
 
 const shapes = new WeakMap<Route[], { shape: string; byId: Map<string, Route> } | null>();
-const answers = new Map<string, Map<string, Kept>>();
+const answers = new Map<string, Recent<string, Kept>>();
 
 function shapeOf(routes: Route[]) {
   let known = shapes.get(routes);
@@ -52,13 +53,12 @@ export function cachedMatchRoutes(original: MatchRoutes): MatchRoutes {
     const path = typeof location === "string" ? location : location?.pathname;
     if (typeof path !== "string") return original(routes, location, basename);
     let byPath = answers.get(tree.shape);
-    if (!byPath) answers.set(tree.shape, (byPath = new Map()));
+    if (!byPath) answers.set(tree.shape, (byPath = new Recent(MAX_PATHS)));
     const key = `${basename ?? "/"}\u0000${path.split(/[?#]/, 1)[0]}`;
     let kept = byPath.get(key);
     if (kept === undefined) {
       const matches = original(routes, location, basename);
       kept = matches && matches.map((m) => ({ id: m.route.id as string, params: m.params, pathname: m.pathname, pathnameBase: m.pathnameBase }));
-      if (byPath.size >= MAX_PATHS) byPath.delete(byPath.keys().next().value as string);
       byPath.set(key, kept);
       return matches;
     }

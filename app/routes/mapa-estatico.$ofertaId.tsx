@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { Recent } from "#lib/recent";
 import { isUuid } from "#lib/uuid";
 import { offersApi } from "#app/lib/api.server";
 import { staticMapUrl } from "#app/lib/maps.server";
 
 const MAX_BYTES = 1024 * 1024;
-const cache = new Map<string, { body: ArrayBuffer; type: string }>();
-const CACHE_ENTRIES = 200;
+const cache = new Recent<string, { body: ArrayBuffer; type: string }>(200);
 
 const notFound = () => new Response("Mapa no disponible", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
 
@@ -29,7 +29,6 @@ export async function loader({ params }: LoaderFunctionArgs) {
       const body = await res.arrayBuffer();
       if (body.byteLength > MAX_BYTES) return notFound();
       entry = { body, type };
-      if (cache.size >= CACHE_ENTRIES) cache.delete(cache.keys().next().value!);
       cache.set(id, entry);
     } catch {
       return notFound();
