@@ -1,5 +1,5 @@
 import type { OfferDetail, OfferList, OfferSummary, Page } from "#lib/schemas/offer";
-import { ORDER_HISTORY_PAGE_SIZE, type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
+import { type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
 import type { Cart } from "#lib/cart";
 import type { SocialLoginBody, SocialProvider } from "#lib/social";
 import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
@@ -164,8 +164,7 @@ export const customerApi = {
     api<{ uuids: string[] }>("/customer/favorites/sync-list/", { method: "POST", body: { uuids }, request, token }),
   cart: (request: Request, token?: string) => api<Cart>("/customer/cart/", { request, token }),
   saveCart: (cart: Cart, request: Request, token?: string) => api<Cart>("/customer/cart/update/", { method: "POST", body: cart, request, token }),
-  purchases: (page: number, request: Request) =>
-    api<Page<CustomerPurchase>>("/customer/purchases/", { query: { page, page_size: ORDER_HISTORY_PAGE_SIZE }, request }),
+  purchases: (query: { page: number; page_size: number }, request: Request) => api<Page<CustomerPurchase>>("/customer/purchases/", { query, request }),
   downloadCoupon: (coupon: string, request: Request) => apiFile("/sales/download_coupon/", { method: "POST", body: { coupon }, request }),
   reserveExists: (offerUuid: string, request: Request) =>
     api<ReserveExists>(`/sales/reserve_exists/${offerUuid}/`, { request }),

@@ -21,7 +21,7 @@ export const ORDER_HISTORY = "ORDER_HISTORY";
 export async function loader({ request }: LoaderFunctionArgs) {
   if (!viewer(await getSession(request))) throw redirect("/");
   try {
-    const { page, ...list } = await loadPage(request, ORDER_HISTORY_PAGE_SIZE, (q) => customerApi.purchases(q.page, request));
+    const { page, ...list } = await loadPage(request, ORDER_HISTORY_PAGE_SIZE, (q) => customerApi.purchases(q, request));
     return data(
       { key: ORDER_HISTORY, page, count: list.count, purchases: list.results },
       { headers: { "Cache-Control": "private, no-store" } },
