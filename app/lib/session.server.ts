@@ -60,9 +60,15 @@ export async function commitSession(session: Session): Promise<string> {
   return cookies().session.commitSession(session);
 }
 
-/** Each field is checked on read, so a session with an unexpected shape reads as empty fields. */
+/**
+ * Each field is checked on read, so a session with an unexpected shape reads as empty fields. An
+ * absent field is absent without asking zod: a failed parse builds an error with its issues, and an
+ * anonymous page reads five absent fields on every request.
+ */
 export function field<K extends keyof typeof Fields>(session: Session, key: K): z.infer<(typeof Fields)[K]> | undefined {
-  const parsed = Fields[key].safeParse(session.get(key));
+  const value: unknown = session.get(key);
+  if (value === undefined) return undefined;
+  const parsed = Fields[key].safeParse(value);
   return parsed.success ? (parsed.data as z.infer<(typeof Fields)[K]>) : undefined;
 }
 
