@@ -1,6 +1,8 @@
-import { createStaticHandler, matchRoutes, type StaticHandlerContext } from "@remix-run/router";
+import { createRequire } from "node:module";
+import { createStaticHandler, matchRoutes, UNSAFE_convertRoutesToDataRoutes, type StaticHandlerContext } from "@remix-run/router";
+import { UNSAFE_mapRouteProperties } from "react-router";
 import { describe, expect, it, vi } from "vitest";
-import { cachedMatchRoutes, prunedStaticHandler } from "#app/lib/route-match-cache.server";
+import { cachedMatchRoutes, keptDataRoutes, keptServerRoutes, prunedStaticHandler } from "#app/lib/route-match-cache.server";
 
 type Route = Parameters<typeof matchRoutes>[0][number];
 /** A tree shaped like the shop's: a root layout, an index, nested params and a splat. Fresh objects per call, as Remix builds per request. */
@@ -99,6 +101,71 @@ describe("prunedStaticHandler", () => {
     const count = (list: Route[]): number => list.reduce((n, r) => n + 1 + count(r.children ?? []), 0);
     for (const [given] of create.mock.calls.slice(1)) expect(count(given as Route[])).toBeLessThanOrEqual(3);
     expect(handler.dataRoutes).toHaveLength(1);
+  });
+});
+
+// The module <RemixServer> reads createServerRoutes from (the cache is installed over it).
+const { createServerRoutes } = createRequire(import.meta.url)("@remix-run/react/dist/routes.js") as { createServerRoutes: Parameters<typeof keptServerRoutes>[0] };
+
+/** A build's route manifest and modules for tree(): what Remix hands <RemixServer> on each request. */
+function build() {
+  const manifest: Record<string, { id: string; parentId?: string; path?: string; index?: boolean; hasLoader: boolean }> = {};
+  const modules: Record<string, { default: () => null; handle?: unknown }> = {};
+  const walk = (list: Route[], parentId?: string) => {
+    for (const r of list) {
+      manifest[r.id!] = { id: r.id!, parentId, path: r.path, index: r.index, hasLoader: true };
+      modules[r.id!] = { default: () => null, handle: { of: r.id } };
+      walk(r.children ?? [], r.id);
+    }
+  };
+  walk(tree());
+  return { manifest, modules, future: {} };
+}
+/** A route tree as data: ids, paths, children, handles and which parts exist (functions compare by kind). */
+const shape = (routes: object[]): unknown =>
+  routes.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === "children" && v ? shape(v as object[]) : typeof v === "function" ? "function" : v])));
+
+describe("keptServerRoutes", () => {
+  it("builds Remix's server routes once per build, though each request gathers the modules anew", () => {
+    const original = vi.fn(createServerRoutes);
+    const kept = keptServerRoutes(original);
+    const { manifest, modules, future } = build();
+    const first = kept(manifest, { ...modules }, future, false);
+    expect(shape(first)).toEqual(shape(createServerRoutes(manifest, modules, future, false)));
+    expect(shape(first)).toEqual(expect.arrayContaining([expect.objectContaining({ id: "root", handle: { of: "root" } })]));
+    expect(kept(manifest, { ...modules }, future, false)).toBe(first);
+    expect(original).toHaveBeenCalledTimes(1);
+    // A module replaced (a new build's) is a new tree; SPA mode is Remix's own every time.
+    const changed = kept(manifest, { ...modules, "routes/_index": { default: () => null, handle: "otro" } }, future, false);
+    expect(changed).not.toBe(first);
+    expect(original).toHaveBeenCalledTimes(2);
+    kept(manifest, modules, future, true);
+    kept(manifest, modules, future, true);
+    expect(original).toHaveBeenCalledTimes(4);
+  });
+});
+
+describe("keptDataRoutes", () => {
+  it("converts a tree once, and still fills each caller's manifest with its routes by id", () => {
+    const original = vi.fn(UNSAFE_convertRoutesToDataRoutes);
+    const kept = keptDataRoutes(original as never);
+    const routes = tree();
+    const expectedManifest = {};
+    const expected = UNSAFE_convertRoutesToDataRoutes(routes, UNSAFE_mapRouteProperties, undefined, expectedManifest);
+    const answers = [0, 1].map(() => {
+      const manifest: Record<string, Route> = {};
+      const dataRoutes = kept(routes, UNSAFE_mapRouteProperties, undefined, manifest);
+      expect(shape(dataRoutes)).toEqual(shape(expected));
+      expect(Object.keys(manifest).sort()).toEqual(Object.keys(expectedManifest).sort());
+      expect(manifest["routes/socios.ofertas.$id"]).toBe(findById(dataRoutes as Route[], "routes/socios.ofertas.$id"));
+      return dataRoutes;
+    });
+    expect(answers[1]).toBe(answers[0]);
+    expect(original).toHaveBeenCalledTimes(1);
+    // Another tree, or a subtree (React Router's own patching), is converted as asked.
+    kept(tree(), UNSAFE_mapRouteProperties, undefined, {});
+    kept(routes[0].children!, UNSAFE_mapRouteProperties, ["0"], {});
+    expect(original).toHaveBeenCalledTimes(3);
   });
 });
 
