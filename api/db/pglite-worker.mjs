@@ -128,6 +128,7 @@ function runKept(sql, params, options) {
     db._runExclusiveQuery(async () => {
       let statement = kept.get(sql);
       let stale = false;
+      let synced = false;
       const messages = [];
       try {
         if (statement) {
@@ -149,14 +150,18 @@ function runKept(sql, params, options) {
           const serializer = db.serializers[statement.paramTypes[k]];
           return serializer ? serializer(value) : value.toString();
         });
-        await send(serialize.bind({ statement: statement.name, values }));
         if (statement.rowDescription) messages.push(statement.rowDescription);
-        messages.push(...(await send(serialize.execute({}))));
+        // Bind, execute and sync in one call into the WASM, which runs every message it is given:
+        // a bind that fails makes PostgreSQL skip the execute up to the sync, and the call throws
+        // after the sync has run.
+        const run = joined([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]);
+        synced = true;
+        messages.push(...(await send(run)));
       } catch (error) {
         stale = error?.code === "0A000";
         throw Object.assign(error, { query: sql, params });
       } finally {
-        await send(serialize.sync());
+        if (!synced) await send(serialize.sync());
         if (stale) {
           kept.delete(sql);
           await send(serialize.close({ type: "S", name: statement.name }));
@@ -167,6 +172,17 @@ function runKept(sql, params, options) {
       return resultOf(messages, options);
     }),
   );
+}
+
+/** Protocol messages as one buffer. */
+function joined(parts) {
+  const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return bytes;
 }
 
 /**

@@ -109,6 +109,14 @@ describe("reads kept as prepared statements", () => {
     expect(await count()).toBeGreaterThan(0);
   });
 
+  it("passes an error that only running the statement finds, each time, and the next statement still runs", async () => {
+    for (let round = 0; round < 3; round++) {
+      const failed = await handle.db.execute(sql`SELECT 10 / (id - ${1}::int) AS q FROM things WHERE id = 1`).catch((e: { cause?: unknown }) => e.cause ?? e);
+      expect(failed).toMatchObject({ code: "22012" });
+      expect(await count()).toBeGreaterThan(0);
+    }
+  });
+
   it("still answers when the table changes shape under a kept statement", async () => {
     const all = () => query<Record<string, unknown>>(handle.db, sql`SELECT * FROM things ORDER BY id LIMIT 1`);
     expect(await all()).toEqual([{ id: 1, name: "uno" }]);
