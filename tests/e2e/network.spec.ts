@@ -35,7 +35,11 @@ test.describe("when the network fails, with JavaScript", () => {
     // A server error answers the same way.
     await page.unroute("**/cart.data*");
     await page.route("**/cart.data*", (route) => route.fulfill({ status: 500, body: "" }));
+    // Answered before the route goes: a press whose request is still on its way when it does
+    // would reach the real cart.
+    const failed = page.waitForResponse((response) => response.url().includes("cart.data") && response.status() === 500);
     await page.getByRole("button", { name: "Añadir al carrito" }).click();
+    await failed;
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(offer.title);
     await expect(page.getByRole("button", { name: "Añadir al carrito" })).toBeEnabled();
 
