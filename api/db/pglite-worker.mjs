@@ -154,7 +154,7 @@ function runKept(sql, params, options) {
         // Bind, execute and sync in one call into the WASM, which runs every message it is given:
         // a bind that fails makes PostgreSQL skip the execute up to the sync, and the call throws
         // after the sync has run.
-        const run = joined([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]);
+        const run = Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]);
         synced = true;
         messages.push(...(await send(run)));
       } catch (error) {
@@ -172,17 +172,6 @@ function runKept(sql, params, options) {
       return resultOf(messages, options);
     }),
   );
-}
-
-/** Protocol messages as one buffer. */
-function joined(parts) {
-  const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
 }
 
 /**
