@@ -84,13 +84,6 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
   });
 }
 
-async function whole(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
-  return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-}
-
 export function cachedEncode(original: Encode): Encode {
   return (input, options) => {
     if (!isPlain(input)) return original(input, options);
@@ -101,7 +94,7 @@ export function cachedEncode(original: Encode): Encode {
     return new ReadableStream({
       async start(controller) {
         // Plain data is one chunk, written at once: nothing waits on it.
-        const bytes = await whole(original(input, options));
+        const bytes = new Uint8Array(await new Response(original(input, options)).arrayBuffer());
         recent.set(key, bytes);
         controller.enqueue(bytes);
         controller.close();
