@@ -6,9 +6,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, poolOf, query, type DatabaseHandle } from "#api/db/client";
-import { sales } from "#api/db/schema";
+import { offers, sales } from "#api/db/schema";
 import { claimDueEvents } from "#api/analytics/outbox";
 import { createLimits, limiterStoreFor, memoryStore, postgresStore } from "#api/rate-limit";
+import { listOffers } from "#api/services/offers";
 import { sweepExpiredReservations } from "#api/services/sales";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { available, makeOption, startSale } from "./_helpers";
@@ -78,5 +79,22 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
     expect(new Set(claimed).size).toBe(40);
     const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM analytics_outbox WHERE status = 'sending' AND attempts = 1`);
     expect(Number(row.n)).toBe(40);
+  });
+  it("a search's kept tiers follow a new offer that another process publishes", async () => {
+    const [a, b] = others;
+    const search = async () => listOffers(a.db, { search: "xilófono" }, { page: 1, pageSize: 24 });
+    const [{ organizationId }] = await b.db.select({ organizationId: offers.organizationId }).from(offers).limit(1);
+    const row = { summary: "Para toda la familia", category: "training" as const, province: "Madrid", organizationId };
+    const made = await b.db.insert(offers).values({ ...row, title: "Taller de xilófono" }).returning({ id: offers.id });
+    try {
+      expect((await search()).count).toBe(1);
+      expect((await search()).count).toBe(1); // now from a's kept tiers
+      made.push(...(await b.db.insert(offers).values({ ...row, title: "Xilófono para peques" }).returning({ id: offers.id })));
+      const after = await search();
+      expect(after.count).toBe(2);
+      expect((JSON.parse(after.resultsJson) as { uuid: string }[]).map((o) => o.uuid).sort()).toEqual(made.map((m) => m.id).sort());
+    } finally {
+      await b.db.delete(offers).where(sql`${offers.id} IN (${sql.join(made.map((m) => sql`${m.id}::uuid`), sql`, `)})`);
+    }
   });
 });

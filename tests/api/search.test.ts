@@ -207,6 +207,48 @@ describe("search counts kept by triggers (search_words)", () => {
   });
 });
 
+describe("a search's tiers kept between searches (search_version, migration 0027)", () => {
+  const count = async (word: string) => (await call(api, `/public/offers/?search=${word}`)).body.count as number;
+  const version = async () => String((await query<{ v: string }>(api.db, sql`SELECT v::text AS v FROM search_version`))[0].v);
+
+  it("the tiers are read once and kept while search_version stands; when it moves, they are read again", async () => {
+    const made: string[] = [];
+    const [a] = await insertOffers({ title: "Clase de marimba", summary: "Percusión para adultos", category: "training", province: "Madrid" });
+    made.push(a.id);
+    try {
+      expect(await count("marimba")).toBe(1);
+      const kept = await version();
+      // A second marimba moves the number; setting it back makes the kept tiers look current,
+      // so the search still counts one: it answered from what it kept, not from search_words.
+      const [b] = await insertOffers({ title: "Marimba para principiantes", summary: "Cinco clases", category: "training", province: "Madrid" });
+      made.push(b.id);
+      expect(await version()).not.toBe(kept);
+      await api.db.execute(sql`UPDATE search_version SET v = ${kept}::bigint`);
+      expect(await count("marimba")).toBe(1);
+      await api.db.execute(sql`UPDATE search_version SET v = v + 1`);
+      expect(await count("marimba")).toBe(2);
+      const { body } = await call(api, "/public/offers/?search=marimba");
+      expect(body.results.map((o: any) => o.uuid).sort()).toEqual([a.id, b.id].sort());
+    } finally {
+      await api.db.delete(offers).where(sql`${offers.id} IN (${sql.join(made.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    }
+    // No offer has the word now: the search reads it as a misspelling of another, without these.
+    const { body } = await call(api, "/public/offers/?search=marimba");
+    for (const id of made) expect(body.results.map((o: any) => o.uuid)).not.toContain(id);
+  });
+
+  it("only a change to the words moves search_version: a new price or rank leaves it", async () => {
+    const before = await version();
+    await api.db.update(offers).set({ rank: sql`${offers.rank} + 1` }).where(eq(offers.id, PAELLA));
+    await api.db.update(offers).set({ rank: sql`${offers.rank} - 1` }).where(eq(offers.id, PAELLA));
+    expect(await version()).toBe(before);
+    await api.db.update(offers).set({ status: "paused" }).where(eq(offers.id, PAELLA));
+    await api.db.update(offers).set({ status: "active" }).where(eq(offers.id, PAELLA));
+    expect(await version()).not.toBe(before);
+    expect((await call(api, "/public/offers/?search=paella")).body.results[0].uuid).toBe(PAELLA);
+  });
+});
+
 describe("searchTerms", () => {
   it("folds, splits, drops short and stop words, and adds synonyms", () => {
     expect(searchTerms("  Cena ROMÁNTICA para 2 ")).toEqual([["cena"], ["romantica"]]);
