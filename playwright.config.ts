@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, type LaunchOptions } from "@playwright/test";
-import { startFlags } from "./scripts/start-flags";
+import { startEnv, startFlags } from "./scripts/start-flags";
 import { E2E_SMTP_PORT } from "./tests/e2e/mail";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -36,6 +36,8 @@ export const THIRD_PARTY_ENV = {
   FACEBOOK_APP_ID: "424242424242",
   FACEBOOK_APP_SECRET: "e2e-facebook-secret",
 };
+// `npm start`'s environment (NODE_ENV=production among it), as a deployment sets it.
+const START_ENV = Object.entries(startEnv()).map(([k, v]) => `${k}=${v}`).join(" ");
 const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV).map(([k, v]) => `${k}='${v}'`).join(" ");
 
 // Debian's Chromium, both builds of it. The headless shell (Debian's chromium-headless-shell, the
@@ -81,7 +83,7 @@ export default defineConfig({
   webServer: [{
     // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
     // 4 s, so every journey also crosses token refreshes. Mail goes to the run's SMTP server.
-    command: `rm -rf ${DATA_DIR} && npm run build && NODE_ENV=production DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node ${startFlags().join(" ")} build/node/server.js`,
+    command: `rm -rf ${DATA_DIR} && npm run build && ${START_ENV} DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node ${startFlags().join(" ")} build/node/server.js`,
     url: `${baseURL}/api/v0/public/offers/?page_size=1`,
     reuseExistingServer: false,
     timeout: 180_000,
@@ -92,7 +94,7 @@ export default defineConfig({
     // Waits for the first server (it builds), then starts on the same build with the keys set.
     command:
       `node -e "const u='${baseURL}/api/v0/public/offers/?page_size=1';(async()=>{for(;;){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,500))}})()" && ` +
-      `rm -rf ${DATA_DIR}-3p && NODE_ENV=production DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx tests/e2e/third-party/server-with-social-mocks.ts`,
+      `rm -rf ${DATA_DIR}-3p && ${START_ENV} DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx tests/e2e/third-party/server-with-social-mocks.ts`,
     url: `${THIRD_PARTY_URL}/api/v0/public/offers/?page_size=1`,
     reuseExistingServer: false,
     timeout: 240_000,

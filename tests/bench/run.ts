@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync, gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
-import { startFlags } from "../../scripts/start-flags";
+import { startEnv, startFlags } from "../../scripts/start-flags";
 import { DEFERRED_PRELOAD, DEFERRED_TYPE } from "#app/lib/defer-scripts.server";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -138,6 +138,7 @@ async function startServer(options: StartOptions = {}): Promise<Server> {
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "ofertas-bench-"));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
+    ...startEnv(ROOT),
     NODE_ENV: "production",
     PORT: String(port),
     HOST: "127.0.0.1",
