@@ -115,14 +115,14 @@ export async function searchTiers(db: Database, terms: string[][]): Promise<Tier
   return { used: row.used.map((t) => t.split(" ")), tiers: row.tiers, active: Number(row.active), version: row.version };
 }
 
-/** search_version's number, as text (bigint arrives as a string from node-postgres and a bigint from PGlite). */
+/** search_version's number, as text from both drivers: node-postgres reads a bigint as a string, PGlite as a number. */
 const SEARCH_VERSION = sql`(SELECT v::text FROM search_version)`;
 
 /**
  * The tiers of recent searches, per database handle (tests open many in one process), by their
  * terms, at most SEARCHES_KEPT of them whatever words a crawler tries. The tiers are over half
- * of a search's work in the database (search spa at 100,060 offers: ~720 → ~1,050 req/s on
- * PGlite kept, 11.9 → 7.5 ms mean on PostgreSQL). A page read from kept tiers also reads
+ * of a search's work in the database (search spa at 100,060 offers, 10 connections, kept:
+ * PGlite ~730 → ~1,000 req/s, PostgreSQL ~900 → ~1,200). A page read from kept tiers also reads
  * search_version; when that moved, the tiers are read again and the page with them, so a
  * change to the catalogue's words, in this process or another, shows in the next search.
  */
