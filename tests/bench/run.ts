@@ -723,11 +723,11 @@ function serverRssMb(server: Server): number {
   return max;
 }
 
-async function load(url: string, server?: Server, seconds = LOAD_SECONDS): Promise<Load> {
+async function load(url: string, server?: Server, seconds = LOAD_SECONDS, connections = LOAD_CONNECTIONS): Promise<Load> {
   let rssMb = 0;
   const sampler = server ? setInterval(() => (rssMb = Math.max(rssMb, serverRssMb(server))), 250) : undefined;
   try {
-    const r = await autocannon({ url, connections: LOAD_CONNECTIONS, duration: seconds, headers: { "accept-encoding": "gzip" } });
+    const r = await autocannon({ url, connections, duration: seconds, headers: { "accept-encoding": "gzip" } });
     // No answer at all within the run is a failure, not a latency of 0.
     const none = r.requests.total === 0;
     return { rps: r.requests.average, mean: none ? Infinity : r.latency.mean, p50: none ? Infinity : r.latency.p50, p99: none ? Infinity : r.latency.p99, requests: r.requests.total, bad: r.non2xx + r.errors + r.timeouts, rssMb };
@@ -735,6 +735,9 @@ async function load(url: string, server?: Server, seconds = LOAD_SECONDS): Promi
     if (sampler) clearInterval(sampler);
   }
 }
+
+/** A load's p99 as judged: one that answered with errors, or not at all, has none (Infinity). */
+const judgedP99 = (l: Load) => (l.bad > 0 ? Infinity : l.p99);
 
 const loadRow = (name: string, l: Load) => [name, l.rps.toFixed(0), fmtMs(l.p50), fmtMs(l.p99), l.requests, l.bad];
 const LOAD_HEAD = ["target", "req/s", "p50", "p99", "requests", "non-2xx/errors"];
@@ -917,7 +920,7 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
       console.log(table([...LOAD_HEAD, "max RSS"], results.map(([n, l]) => [...loadRow(n, l), `${l.rssMb.toFixed(0)} MB`])));
       const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
       // A target that answered with errors has no latency to judge: it fails its group.
-      const worst = (group: string) => Math.max(...results.filter((r) => r[2] === group).map((r) => (r[1].bad > 0 ? Infinity : r[1].p99)));
+      const worst = (group: string) => Math.max(...results.filter((r) => r[2] === group).map((r) => judgedP99(r[1])));
       figure(`${db} ${LARGE_OFFERS}: listing + filters p99 (API)`, fmtMs(worst("list")), "< 20 ms", worst("list") < 20);
       figure(`${db} ${LARGE_OFFERS}: search p99 (API)`, fmtMs(worst("search")), "< 30 ms", worst("search") < 30);
       figure(`${db} ${LARGE_OFFERS}: an offer and its «Cerca de aquí» p99 (API)`, fmtMs(worst("offer")), "— (listings: < 20 ms)", null);
@@ -939,10 +942,7 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
       // The same two requests one at a time: what a request costs when none waits for another.
       // At 10 connections an embedded database answers one statement at a time on the server's
       // own thread, so there p99 is mostly the queue (about 10 × this) and garbage collection.
-      const alone = async (url: string) => {
-        const r = await autocannon({ url, connections: 1, duration: 3, headers: { "accept-encoding": "gzip" } });
-        return r.non2xx + r.errors + r.timeouts > 0 || r.requests.total === 0 ? Infinity : r.latency.p99;
-      };
+      const alone = async (url: string) => judgedP99(await load(url, undefined, 3, 1));
       const [listAlone, searchAlone] = [await alone(api), await alone(`${api}?search=spa`)];
       figure(`${db} ${LARGE_OFFERS}: p99 at 1 connection, listing / search spa`, `${fmtMs(listAlone)} / ${fmtMs(searchAlone)}`, "—", null);
 
