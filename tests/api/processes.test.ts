@@ -3,7 +3,7 @@
  * so two pools here stand for two processes. On PGlite (one owner process) the rate limits stay in
  * memory and the pool-specific checks do not apply.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, poolOf, query, type DatabaseHandle } from "#api/db/client";
 import { offers, sales } from "#api/db/schema";
@@ -80,6 +80,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
     const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM analytics_outbox WHERE status = 'sending' AND attempts = 1`);
     expect(Number(row.n)).toBe(40);
   });
+
   it("a search's kept tiers follow a new offer that another process publishes", async () => {
     const [a, b] = others;
     const search = async () => listOffers(a.db, { search: "xilófono" }, { page: 1, pageSize: 24 });
@@ -94,7 +95,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
       expect(after.count).toBe(2);
       expect((JSON.parse(after.resultsJson) as { uuid: string }[]).map((o) => o.uuid).sort()).toEqual(made.map((m) => m.id).sort());
     } finally {
-      await b.db.delete(offers).where(sql`${offers.id} IN (${sql.join(made.map((m) => sql`${m.id}::uuid`), sql`, `)})`);
+      await b.db.delete(offers).where(inArray(offers.id, made.map((m) => m.id)));
     }
   });
 });

@@ -2,7 +2,7 @@
  * Relevance: what a shopper types and the offers that must come first (issue 9). Runs on PGlite
  * and, in CI, on PostgreSQL: unaccent + pg_trgm behave the same on both.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offers } from "#api/db/schema";
@@ -230,7 +230,7 @@ describe("a search's tiers kept between searches (search_version, migration 0027
       const { body } = await call(api, "/public/offers/?search=marimba");
       expect(body.results.map((o: any) => o.uuid).sort()).toEqual([a.id, b.id].sort());
     } finally {
-      await api.db.delete(offers).where(sql`${offers.id} IN (${sql.join(made.map((id) => sql`${id}::uuid`), sql`, `)})`);
+      await api.db.delete(offers).where(inArray(offers.id, made));
     }
     // No offer has the word now: the search reads it as a misspelling of another, without these.
     const { body } = await call(api, "/public/offers/?search=marimba");
