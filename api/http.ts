@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { findUnstorableText, isStorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { z } from "zod";
 import "#lib/zod-es";
-import { gzipWhole } from "#lib/gzip.server";
+import { gzipWhole, utf8 } from "#lib/gzip.server";
 
 /** An error the API answers with as {"detail": "…"} and its status. */
 export class HttpError extends Error {
@@ -106,10 +106,13 @@ function safeDecode(path: string): string {
   }
 }
 
-/** Sends JSON text that is already whole (a listing page the database wrote), gzipped in one call (gzipWhole). */
-export function sendJsonText(req: Request, res: Response, text: string) {
+/**
+ * Sends JSON that is already whole (a listing page: its head, and the cards as the database wrote
+ * them), as one UTF-8 body, gzipped in one call (gzipWhole), whose gzip is kept.
+ */
+export function sendJsonText(req: Request, res: Response, parts: readonly (string | Uint8Array)[]) {
   res.type("application/json");
-  const { body, gzip } = gzipWhole(req.headers["accept-encoding"], text);
+  const { body, gzip } = gzipWhole(req.headers["accept-encoding"], utf8(parts), true);
   if (gzip) res.vary("Accept-Encoding").set("Content-Encoding", "gzip");
   res.send(body);
 }

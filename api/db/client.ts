@@ -226,12 +226,29 @@ class PgliteOnWorker {
 
 const decoder = new TextDecoder();
 
-/** Puts back the long texts that crossed as bytes (see LONG_TEXT in pglite-worker.mjs). */
+/**
+ * Puts back the long texts that crossed as bytes (see LONG_TEXT in pglite-worker.mjs), except in
+ * columns named for bytes (UTF8_COLUMN), which stay UTF-8.
+ */
 function withTexts(result: unknown, texts: [number, string | number][]) {
   const { rows } = result as { rows: Rows };
-  for (const [row, key] of texts) rows[row][key] = decoder.decode(rows[row][key] as Uint8Array);
+  for (const [row, key] of texts) {
+    const bytes = rows[row][key] as Uint8Array;
+    rows[row][key] = typeof key === "string" && key.endsWith(UTF8_COLUMN) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : decoder.decode(bytes);
+  }
   return result;
 }
+
+/**
+ * A text column whose name ends in this may come as its UTF-8 bytes (a Buffer) rather than as
+ * text: on PGlite when it is long (the worker sends those as bytes), for JSON the API sends on as
+ * it is (a listing page's cards). Decoding ~31,000 characters only to encode them again for the
+ * response was the main thread's largest cost for a listing after the socket and GC.
+ */
+export const UTF8_COLUMN = "_utf8";
+
+/** Such a column's value: bytes from PGlite, text from PostgreSQL (whose driver decodes every field). */
+export type Utf8Text = string | Buffer;
 
 /** Raw SQL with typed rows; the same on PGlite and node-postgres, which both answer { rows }. */
 export async function query<T = Record<string, unknown>>(db: Executor, statement: SQL): Promise<T[]> {

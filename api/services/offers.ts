@@ -4,7 +4,7 @@ import { Recent } from "#lib/recent";
 import { SEARCH_CORRECTIONS, SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import type { CategoryId } from "#lib/categories";
 import type { OfferDetail, OfferSummary } from "#lib/schemas/offer";
-import { query, type Database, type Executor } from "#api/db/client";
+import { query, type Database, type Executor, type Utf8Text } from "#api/db/client";
 import { offerCounts, offers, organizations, saleItems, sales } from "#api/db/schema";
 import { MIN_RATINGS_SHOWN } from "#lib/schemas/feedback";
 
@@ -135,7 +135,7 @@ function keptTiers(db: Database): Recent<string, Tiers> {
   return kept;
 }
 
-type SearchResult = { count: number; ids?: string[]; cards?: string };
+type SearchResult = { count: number; ids?: string[]; cards?: Utf8Text };
 
 /**
  * A search page. Words no offer has are left out first ("cena romántica" in a catalogue without
@@ -197,8 +197,8 @@ async function tierPage(db: Database, found: Tiers, limit: number, offset: numbe
   // word's number of matches.
   const fixed = reads.length === 1 && reads[0].skip === 0;
   const parts = reads.map((r) => sql`ARRAY(${tierIds(tierQuery(terms, r.hits), fixed ? limit : r.take, r.skip, r.walk, fixed)})`);
-  const [row] = await query<{ cards: string | null; version: string }>(db, sql`SELECT ${cardsOf(sql.join(parts, sql` || `))} AS cards, ${SEARCH_VERSION} AS version`);
-  return { result: { count: total, cards: row?.cards ?? "[]" }, version: String(row?.version) };
+  const [row] = await query<{ cards_utf8: Utf8Text | null; version: string }>(db, sql`SELECT ${cardsOf(sql.join(parts, sql` || `))} AS cards_utf8, ${SEARCH_VERSION} AS version`);
+  return { result: { count: total, cards: row?.cards_utf8 ?? "[]" }, version: String(row?.version) };
 }
 
 /** Where a listing page starts: the catalogue-order key of its first offer. */
@@ -260,26 +260,30 @@ function nearestAnchor(pages: Map<number, PageAnchor>, page: number): [number, P
 const cardsOf = (idArray: SQL, activeOnly = false): SQL =>
   sql`offer_cards(${idArray}, ${wholeNumber(MIN_RATINGS_SHOWN)}, ${sql.raw(String(activeOnly))})`;
 
-/** The cards of these offers as JSON text (an array), in the order given; `activeOnly` skips offers no longer on sale. */
-async function cardsJson(db: Executor, ids: string[], activeOnly = false): Promise<string> {
+/**
+ * The cards of these offers as JSON (an array; UTF-8 bytes on PGlite, see UTF8_COLUMN), in the
+ * order given; `activeOnly` skips offers no longer on sale.
+ */
+async function cardsJson(db: Executor, ids: string[], activeOnly = false): Promise<Utf8Text> {
   if (ids.length === 0) return "[]";
-  const [row] = await query<{ cards: string | null }>(db, sql`SELECT ${cardsOf(sql`${sql.param(ids)}::uuid[]`, activeOnly)} AS cards`);
-  return row?.cards ?? "[]";
+  const [row] = await query<{ cards_utf8: Utf8Text | null }>(db, sql`SELECT ${cardsOf(sql`${sql.param(ids)}::uuid[]`, activeOnly)} AS cards_utf8`);
+  return row?.cards_utf8 ?? "[]";
 }
 
 async function summariesJson(db: Executor, ids: string[], activeOnly = false): Promise<OfferSummary[]> {
-  return JSON.parse(await cardsJson(db, ids, activeOnly)) as OfferSummary[];
+  return JSON.parse((await cardsJson(db, ids, activeOnly)).toString()) as OfferSummary[];
 }
 
 /**
- * A listing or search page: the count, and the cards as the database wrote them (a JSON array,
- * text), so the API sends them on without parsing and serialising 24 cards again.
+ * A listing or search page: the count, and the cards as the database wrote them (a JSON array;
+ * UTF-8 bytes on PGlite, see UTF8_COLUMN), so the API sends them on without parsing and
+ * serialising 24 cards again.
  */
 export async function listOffers(
   db: Database,
   filters: OfferFilters,
   page: { page: number; pageSize: number },
-): Promise<{ count: number; resultsJson: string }> {
+): Promise<{ count: number; resultsJson: Utf8Text }> {
   const offset = (page.page - 1) * page.pageSize;
   const search = filters.search?.trim();
   if (search) {
@@ -300,13 +304,13 @@ export async function listOffers(
     ? sql`(SELECT json_build_object('rank', ${offers.rank}, 'createdAt', ${offers.createdAt}::text, 'id', ${offers.id})
               FROM ${offers} WHERE ${offers.id} = (SELECT ids[1] FROM page))`
     : sql`NULL::json`;
-  const [row] = await query<{ n: number; cards: string | null; first: PageAnchor | null }>(db, sql`
+  const [row] = await query<{ n: number; cards_utf8: Utf8Text | null; first: PageAnchor | null }>(db, sql`
     WITH page AS MATERIALIZED (SELECT ARRAY(${listingIds(filters, page.pageSize, (page.page - fromPage) * page.pageSize, after)}) AS ids)
     SELECT coalesce((SELECT ${offerCounts.n} FROM ${offerCounts} WHERE ${countWhere}), 0) AS n,
-           ${cardsOf(sql`(SELECT ids FROM page)`)} AS cards,
+           ${cardsOf(sql`(SELECT ids FROM page)`)} AS cards_utf8,
            ${first} AS first`);
   if (anchors && row?.first && anchors.size < ANCHORS_PER_LISTING) anchors.set(page.page, row.first);
-  return { count: Number(row?.n ?? 0), resultsJson: row?.cards ?? "[]" };
+  return { count: Number(row?.n ?? 0), resultsJson: row?.cards_utf8 ?? "[]" };
 }
 
 export async function getOffer(db: Executor, id: string): Promise<OfferDetail | null> {

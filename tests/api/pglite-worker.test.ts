@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, query, type DatabaseHandle } from "#api/db/client";
+import { openDatabase, query, type DatabaseHandle, type Utf8Text } from "#api/db/client";
 
 // The embedded database runs on its own thread (api/db/pglite-worker.mjs): what crosses between
 // the threads must behave as PGlite did on the server's own thread.
@@ -34,6 +34,18 @@ it("gives back long texts whole (they cross as bytes), beside short ones and ove
   const rows = await query<{ n: number; text: string }>(handle.db, sql`SELECT n, repeat('á', 5000 + n) AS text FROM generate_series(1, 3) AS n`);
   expect(rows.map((r) => r.text.length)).toEqual([5001, 5002, 5003]);
   expect(rows.every((r) => /^á+$/.test(r.text))).toBe(true);
+});
+
+it("leaves a long text in a column named for bytes as its UTF-8 bytes, and a short one as text", async () => {
+  const long = "Cena romántica para dos, con cava y postre 🍰. ".repeat(200);
+  const [row] = await query<{ long_utf8: Utf8Text; short_utf8: Utf8Text; long: string }>(
+    handle.db,
+    sql`SELECT ${long}::text AS long_utf8, 'ñ' AS short_utf8, ${long}::text AS long`,
+  );
+  expect(Buffer.isBuffer(row.long_utf8)).toBe(true);
+  expect((row.long_utf8 as Buffer).equals(Buffer.from(long))).toBe(true);
+  expect(row.short_utf8).toBe("ñ");
+  expect(row.long).toBe(long);
 });
 
 it("passes the database's error fields (SQLSTATE, constraint) to the caller", async () => {

@@ -93,7 +93,7 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
       made.push(...(await b.db.insert(offers).values({ ...row, title: "Xilófono para peques" }).returning({ id: offers.id })));
       const after = await search();
       expect(after.count).toBe(2);
-      expect((JSON.parse(after.resultsJson) as { uuid: string }[]).map((o) => o.uuid).sort()).toEqual(made.map((m) => m.id).sort());
+      expect((JSON.parse(after.resultsJson.toString()) as { uuid: string }[]).map((o) => o.uuid).sort()).toEqual(made.map((m) => m.id).sort());
     } finally {
       await b.db.delete(offers).where(inArray(offers.id, made.map((m) => m.id)));
     }
