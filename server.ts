@@ -20,7 +20,7 @@ import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
-import { securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { apiSecurityHeaders, securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 import { buildFiles } from "#app/lib/static-files.server";
 
@@ -81,10 +81,9 @@ app.set("trust proxy", "loopback");
 app.use(hostGuard(allowedHosts(config)));
 // Whatever is not gzipped whole (gzipWhole) on its way out: streamed pages, small API answers.
 app.use(compression({ level: DYNAMIC_GZIP_LEVEL }));
-app.use(securityHeaders);
-
 // Spec section 7 gives both readings of the base path; one API instance serves both.
-app.use(["/api/v0", "/v0"], createApi({ db: database.db, config }));
+app.use(["/api/v0", "/v0"], apiSecurityHeaders, createApi({ db: database.db, config }));
+app.use(securityHeaders);
 
 let viteDevServer: ViteDevServer | undefined;
 if (config.isProduction) {

@@ -18,10 +18,13 @@ function thirdPartyPolicy(settings: ReturnType<typeof config>) {
   return cachedPolicy.sources;
 }
 
+const permissions = (camera: string) => `${camera}, microphone=(), geolocation=(), interest-cohort=()`;
+const HSTS = "max-age=31536000; includeSubDomains";
+
 /**
- * Headers on every response; only the widget under /iframe may be framed by other sites. Each
- * response gets its own CSP nonce in res.locals.cspNonce, which server.ts hands to Remix (load
- * context) for <Scripts nonce>.
+ * Headers on every storefront response (pages, files); only the widget under /iframe may be
+ * framed by other sites. Each response gets its own CSP nonce in res.locals.cspNonce, which
+ * server.ts hands to Remix (load context) for <Scripts nonce>.
  */
 export const securityHeaders: RequestHandler = (req, res, next) => {
   const framable = req.path === "/iframe" || req.path.startsWith("/iframe/");
@@ -34,12 +37,32 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "Cross-Origin-Opener-Policy": "same-origin",
-    "Permissions-Policy": `${camera}, microphone=(), geolocation=(), interest-cohort=()`,
+    "Permissions-Policy": permissions(camera),
     // Development pages carry Vite's own inline scripts, which have no nonce.
     "Content-Security-Policy": contentSecurityPolicy({ nonce, framable, config: settings, scripts: settings.isProduction, thirdParty: settings.isProduction ? thirdPartyPolicy(settings) : undefined }),
   });
   if (!framable) res.set("X-Frame-Options", "DENY");
-  if (req.secure) res.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+  if (req.secure) res.set("Strict-Transport-Security", HSTS);
+  next();
+};
+
+/**
+ * The API's headers. Its answers are JSON, never a page a browser runs, so its policy allows
+ * nothing and is the same on every response: no nonce to draw and no policy to build per request
+ * (~10 µs of the ~0.4 ms a listing costs the server's thread).
+ */
+const API_HEADERS = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "strict-origin-when-cross-origin",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Permissions-Policy": permissions("camera=()"),
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+  "X-Frame-Options": "DENY",
+};
+
+export const apiSecurityHeaders: RequestHandler = (req, res, next) => {
+  res.set(API_HEADERS);
+  if (req.secure) res.set("Strict-Transport-Security", HSTS);
   next();
 };
 

@@ -131,6 +131,17 @@ test("pages carry a CSP whose per-request nonce is on every inline script", asyn
   expect(second.headers()["content-security-policy"]).not.toContain(nonce!);
 });
 
+test("the API's answers carry one fixed policy that allows nothing, at both base paths", async ({ request }) => {
+  for (const url of ["/api/v0/public/offers/?page_size=1", "/v0/public/offers/?page_size=1", "/api/v0/no-existe/"]) {
+    const response = await request.get(url);
+    const headers = response.headers();
+    expect(headers["content-security-policy"], url).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(headers["x-frame-options"], url).toBe("DENY");
+    expect(headers["x-content-type-options"], url).toBe("nosniff");
+    expect(headers["permissions-policy"], url).toContain("camera=()");
+  }
+});
+
 test("a form post with Origin: null and no Sec-Fetch-Site is refused like a cross-site one", async ({ request }) => {
   const refused = await request.post("/region", { form: { region: "Madrid" }, headers: { Origin: "null" }, maxRedirects: 0 });
   expect(refused.status()).toBe(403);
