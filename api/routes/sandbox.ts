@@ -1,4 +1,4 @@
-import express, { Router, type Request } from "express";
+import express, { Router, type Request, type Response } from "express";
 import { eq, sql } from "drizzle-orm";
 import type { Config } from "#lib/config.server";
 import { formatCents } from "#lib/prices";
@@ -25,6 +25,16 @@ p{color:#4b5563}form{margin:.5rem 0}button{width:100%;font:inherit;font-size:1re
 button.pay{background:#0f766e;border-color:#0f766e;color:#fff;font-weight:600}button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
 .badge{display:inline-block;background:#fef3c7;color:#92400e;border-radius:999px;padding:.1rem .6rem;font-size:.8rem}
 </style></head><body><main>${body}</main></body></html>`;
+}
+
+/**
+ * The API's fixed policy allows nothing (apiSecurityHeaders); this page is the one HTML the API
+ * serves, so it says what it needs: its own inline style, its icon, and its forms posting to itself.
+ */
+const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+function sendPage(res: Response, title: string, body: string) {
+  res.set("Content-Security-Policy", PAGE_POLICY).type("html").send(page(title, body));
 }
 
 /**
@@ -72,21 +82,18 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
       const { tx, sale } = await load(req.params.id);
       res.set("Cache-Control", "no-store");
       if (tx.status !== "created" || sale.status !== "pending") {
-        res.type("html").send(
-          page("Pago cerrado", `<h1>Este pago ya no está abierto</h1><p>Estado: ${escapeHtml(tx.status)}.</p><p><a href="${escapeHtml(tx.cancelUrl || "/")}">Volver a la tienda</a></p>`),
-        );
+        sendPage(res, "Pago cerrado", `<h1>Este pago ya no está abierto</h1><p>Estado: ${escapeHtml(tx.status)}.</p><p><a href="${escapeHtml(tx.cancelUrl || "/")}">Volver a la tienda</a></p>`);
         return;
       }
-      res.type("html").send(
-        page(
-          "Pagar",
-          `<span class="badge">Entorno de pruebas</span><h1>Pasarela de pago de pruebas</h1>
+      sendPage(
+        res,
+        "Pagar",
+        `<span class="badge">Entorno de pruebas</span><h1>Pasarela de pago de pruebas</h1>
 <p>Pedido para ${escapeHtml(sale.email)}</p><p class="amount">${escapeHtml(formatCents(tx.amountCents))}</p>
 <form method="post"><input type="hidden" name="action" value="pay"><button class="pay" type="submit">Pagar</button></form>
 <form method="post"><input type="hidden" name="action" value="decline"><button type="submit">Simular tarjeta rechazada</button></form>
 <form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Cancelar</button></form>
 <p><small>No se cobra dinero real. Ninguna tarjeta es necesaria.</small></p>`,
-        ),
       );
     }),
   );

@@ -171,6 +171,8 @@ for (const viewport of VIEWPORTS) {
       await check(page, js, "sandbox payment page", problems, helper);
       // Its own icon, so the browser does not ask for a /favicon.ico that is not there.
       await expect(page.locator('link[rel="icon"]')).toHaveAttribute("href", "/favicon.svg");
+      // Its inline style applies: the API's policy allows nothing, and this page states its own.
+      await expect(page.getByRole("button", { name: "Pagar" })).toHaveCSS("background-color", "rgb(15, 118, 110)");
       await page.getByRole("button", { name: "Pagar" }).click();
       await expect(page.getByRole("heading", { name: "¡Gracias por tu compra!" })).toBeVisible();
       await ready(page, js);
