@@ -10,31 +10,26 @@ import { publicOrigin } from "#api/hosts";
 import type { Config } from "#lib/config.server";
 import { getOffer, listOffers, nearbyOffers, popularOffers, selectedOffers } from "#api/services/offers";
 import type { OfferList, OfferSummary, Page } from "#lib/schemas/offer";
-
-const single = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
-const blankToUndefined = (v: unknown) => {
-  const value = single(v);
-  return typeof value === "string" && value.trim() === "" ? undefined : value;
-};
+import { blank, lastOf } from "#lib/schemas/page";
 
 const ListQuery = z.object({
   search: z.preprocess(
-    single,
+    lastOf,
     z.string({ invalid_type_error: "La búsqueda debe ser un texto." }).max(200, "La búsqueda es demasiado larga.").optional(),
   ),
   category: z.preprocess(
-    blankToUndefined,
+    blank,
     z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional(),
   ),
   region: z.preprocess(
     (v) => {
-      const value = blankToUndefined(v);
+      const value = blank(v);
       return value === "España" ? undefined : value;
     },
     z.enum(PROVINCES, { errorMap: () => ({ message: "Región desconocida." }) }).optional(),
   ),
   page: z.preprocess(
-    blankToUndefined,
+    blank,
     z.coerce
       .number({ invalid_type_error: "La página debe ser un número entero." })
       .int("La página debe ser un número entero.")
@@ -43,7 +38,7 @@ const ListQuery = z.object({
       .default(1),
   ),
   page_size: z.preprocess(
-    blankToUndefined,
+    blank,
     z.coerce
       .number({ invalid_type_error: "page_size debe ser un número entero." })
       .int("page_size debe ser un número entero.")

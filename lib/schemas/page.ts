@@ -2,8 +2,14 @@ import { z } from "zod";
 import "#lib/zod-es";
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
 
-/** A query value as zod should read it: the last of repeated ones, and "" as absent. */
-export const blank = (v: unknown) => (v === "" ? undefined : Array.isArray(v) ? v[v.length - 1] : v);
+/** The last of a repeated query value (`?page=1&page=2` is page 2), as most servers read it. */
+export const lastOf = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+
+/** A query value as zod should read it: the last of repeated ones, and an empty or blank text as absent. */
+export const blank = (v: unknown) => {
+  const value = lastOf(v);
+  return typeof value === "string" && value.trim() === "" ? undefined : value;
+};
 
 /** `page` and `page_size` of a list the API answers a page at a time ({count, next, previous, results}). */
 export const pageFields = {
