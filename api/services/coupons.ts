@@ -60,6 +60,11 @@ function toView(row: Row): CouponView {
   };
 }
 
+/** From a coupon (`c`) to its sale item, sale and offer: what every sales statement here joins. */
+const SALE_OF_COUPON = sql`JOIN sale_items si ON si.id = c.sale_item_id
+    JOIN sales s ON s.id = si.sale_id
+    JOIN offers o ON o.id = si.offer_id`;
+
 /**
  * Coupons with their sale, offer, option and organisation. `ids`, when given, are looked up one
  * by one by key: as a plain join, PostgreSQL hashed the whole coupons table for 1,000 of them.
@@ -75,9 +80,7 @@ function couponRows(db: Executor, where: SQL, extra: SQL = sql``, ids?: string[]
            p.id AS option_id, p.title AS option_title, org.id AS organization_id, org.name AS organization_name,
            si.paid_unit_cents, si.promo_code
     FROM ${from}
-    JOIN sale_items si ON si.id = c.sale_item_id
-    JOIN sales s ON s.id = si.sale_id
-    JOIN offers o ON o.id = si.offer_id
+    ${SALE_OF_COUPON}
     JOIN price_options p ON p.id = si.price_option_id
     JOIN organizations org ON org.id = o.organization_id
     WHERE ${where} ${extra}`);
@@ -145,10 +148,7 @@ export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilt
     query<{ coupons: number; redeemed: number; revenue: number | string }>(db, sql`
       SELECT count(*)::int AS coupons, count(c.redeemed_at)::int AS redeemed,
              coalesce(sum(si.paid_unit_cents) FILTER (WHERE s.status = 'paid'), 0)::bigint AS revenue
-      FROM coupons c
-      JOIN sale_items si ON si.id = c.sale_item_id
-      JOIN sales s ON s.id = si.sale_id
-      JOIN offers o ON o.id = si.offer_id
+      FROM coupons c ${SALE_OF_COUPON}
       WHERE ${where}`),
     couponRows(db, where, sql`ORDER BY s.paid_at DESC, c.code LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`),
   ]);
@@ -173,10 +173,7 @@ export async function* partnerSalesBatches(db: Executor, scope: Scope, filter: S
   const order = sql`ORDER BY s.paid_at, c.code`;
   const ids = (
     await query<{ id: string }>(db, sql`
-      SELECT c.id FROM coupons c
-      JOIN sale_items si ON si.id = c.sale_item_id
-      JOIN sales s ON s.id = si.sale_id
-      JOIN offers o ON o.id = si.offer_id
+      SELECT c.id FROM coupons c ${SALE_OF_COUPON}
       WHERE ${where} ${order}`)
   ).map((r) => r.id);
   for (let start = 0; start < ids.length; start += batch) {
