@@ -3,7 +3,7 @@
 // (tests, scripts) and from build/node/, where the build copies it.
 import { Blob, Buffer } from "node:buffer";
 import { readFileSync, writeFileSync } from "node:fs";
-import { TextEncoder } from "node:util";
+import { TextDecoder, TextEncoder } from "node:util";
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, parse, protocol } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -11,6 +11,13 @@ import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { intarray } from "@electric-sql/pglite/contrib/intarray";
 
 const { dataDir, from, database, startParams } = workerData;
+/** Texts longer than this cross to the server's thread as UTF-8 bytes (see reply()). */
+const LONG_TEXT = 4096;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** text, varchar and bpchar, which PGlite's parsers hand on unchanged. */
+const TEXT_TYPES = new Set([25, 1043, 1042]);
+const wholeText = (value) => (value instanceof LongText ? value.toString() : value);
 const settings = {
   // Search needs unaccent and pg_trgm (migration 0006) and intarray (0013).
   extensions: { pg_trgm, unaccent, intarray },
@@ -38,6 +45,7 @@ function plainError(error) {
   const plain = { message: String(error?.message ?? error), name: error?.name, stack: error?.stack };
   for (const [key, value] of Object.entries(error ?? {})) {
     if (value === null || ["string", "number", "boolean"].includes(typeof value)) plain[key] = value;
+    else if (value instanceof LongText) plain[key] = value.toString(); // a long detail, see sendKeepingLongTexts()
   }
   return plain;
 }
@@ -156,7 +164,7 @@ function runKept(sql, params, options) {
         // after the sync has run.
         const run = Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]);
         synced = true;
-        messages.push(...(await send(run)));
+        messages.push(...(await sendKeepingLongTexts(run)));
       } catch (error) {
         stale = error?.code === "0A000";
         throw Object.assign(error, { query: sql, params });
@@ -188,6 +196,43 @@ function parsersFor(options) {
   return parsers;
 }
 
+/**
+ * Runs `bytes` with the long values of its rows left as PGlite's parser copied them, UTF-8 in a
+ * buffer of their own, instead of decoded. Such a value (a page of cards) crosses to the server's
+ * thread as bytes anyway (see reply()), so decoding ~30,000 characters here only to encode them
+ * again cost the database's thread ~85 µs of a listing's ~600, and made a two-byte string of
+ * ~60 kB for its young generation each time.
+ *
+ * PGlite's parser decodes each value with a TextDecoder of its own, inside the synchronous part of
+ * the call into the WASM, and offers no way to ask for bytes: for that moment only, a decode of
+ * more than LONG_TEXT bytes hands its input back. Should a later PGlite decode otherwise, values
+ * come as text again and reply() encodes them as before.
+ */
+const decode = TextDecoder.prototype.decode;
+let keepLongTexts = false;
+TextDecoder.prototype.decode = function (input, options) {
+  if (keepLongTexts && input instanceof Uint8Array && input.byteLength > LONG_TEXT && !options?.stream) {
+    return new LongText(input.buffer, input.byteOffset, input.byteLength);
+  }
+  return decode.call(this, input, options);
+};
+
+/** Such bytes, read as text wherever PGlite makes a string of them (a long error message). */
+class LongText extends Uint8Array {
+  toString() {
+    return decode.call(decoder, this);
+  }
+}
+
+function sendKeepingLongTexts(bytes) {
+  keepLongTexts = true;
+  try {
+    return send(bytes);
+  } finally {
+    keepLongTexts = false;
+  }
+}
+
 function resultOf(messages, options) {
   const parsers = parsersFor(options);
   let fields = [];
@@ -199,8 +244,11 @@ function resultOf(messages, options) {
     } else if (message.name === "dataRow") {
       const values = message.fields.map((value, k) => {
         if (value === null) return null;
-        const parser = parsers[fields[k].dataTypeID];
-        return parser ? parser(value, fields[k].dataTypeID) : value;
+        const type = fields[k].dataTypeID;
+        const parser = parsers[type];
+        // Long bytes stay bytes only where the value is the text itself.
+        if (value instanceof LongText && (TEXT_TYPES.has(type) || parser === asWritten || !parser)) return value;
+        return parser ? parser(wholeText(value), type) : value;
       });
       rows.push(options.rowMode === "array" ? values : Object.fromEntries(fields.map(({ name }, k) => [name, values[k]])));
     } else if (message.name === "commandComplete") {
@@ -219,16 +267,18 @@ function resultOf(messages, options) {
  * page of 100 does not. Measured with a 15,000-character text: 4.9 → 0.4 kB of old generation a
  * statement.
  */
-const LONG_TEXT = 4096;
-const encoder = new TextEncoder();
-
 function reply(id, result) {
   const texts = [];
   const buffers = [];
   result?.rows?.forEach((row, r) => {
     for (const key of Object.keys(row)) {
-      if (typeof row[key] !== "string" || row[key].length <= LONG_TEXT) continue;
-      row[key] = encoder.encode(row[key]);
+      const value = row[key];
+      if (value instanceof LongText) {
+        // As PGlite's parser copied it: a buffer of its own, handed over whole.
+        row[key] = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? new Uint8Array(value.buffer) : value.slice();
+      } else if (typeof value === "string" && value.length > LONG_TEXT) {
+        row[key] = encoder.encode(value);
+      } else continue;
       texts.push([r, key]);
       buffers.push(row[key].buffer);
     }

@@ -139,6 +139,27 @@ describe("reads kept as prepared statements", () => {
     expect(await all()).toEqual([{ id: 1, name: "uno" }]);
   });
 
+  it("parses long values of other types as before, and passes a long error message as text", async () => {
+    // A kept read leaves long values as bytes on the worker; only the text types may stay so.
+    const items = Array.from({ length: 400 }, (_, n) => ({ n, title: `Menú degustación ${n}` }));
+    const long = "ñ".repeat(3000);
+    for (let round = 0; round < 2; round++) {
+      const [row] = await query<{ doc: unknown; list: string[]; raw: Uint8Array; name: string; padded: string }>(
+        handle.db,
+        sql`SELECT ${JSON.stringify(items)}::json AS doc, ARRAY[${long}::text, 'b'] AS list, decode(repeat('ff00', 3000), 'hex') AS raw,
+                   ${long}::varchar AS name, ${long}::char(3001) AS padded`,
+      );
+      expect(row.doc).toEqual(items);
+      expect(row.list).toEqual([long, "b"]);
+      expect(row.raw).toBeInstanceOf(Uint8Array); // bytes that are not UTF-8, not a text
+      expect(Buffer.from(row.raw).equals(Buffer.from("ff00".repeat(3000), "hex"))).toBe(true);
+      expect(row.name).toBe(long);
+      expect(row.padded).toBe(`${long} `);
+    }
+    const failed = await handle.db.execute(sql`SELECT ${"x".repeat(6000)}::int AS n`).catch((e: { cause?: unknown }) => e.cause ?? e);
+    expect(failed).toMatchObject({ code: "22P02", message: expect.stringContaining(`"${"x".repeat(6000)}"`) });
+  });
+
   it("keeps answering when more statements than it keeps come and go", async () => {
     const numbered = (n: number) => query<{ n: number }>(handle.db, sql.raw(`SELECT ${n} AS n, count(*)::int AS c FROM things`));
     for (let n = 0; n < 150; n++) expect((await numbered(n))[0].n).toBe(n);
