@@ -28,6 +28,11 @@ export function acceptsGzip(header: string | null | undefined): boolean {
   return gzip > 0 && gzip >= identity;
 }
 
+/** Whether a body goes gzipped: it is large enough to gain, and the client takes gzip. */
+export function gzipWanted(acceptEncoding: string | null | undefined, body: string | Buffer): boolean {
+  return Buffer.byteLength(body) >= MIN_GZIP_BYTES && acceptsGzip(acceptEncoding);
+}
+
 /**
  * A whole body, gzipped in one call when the client takes gzip. The compression middleware would
  * run a zlib stream for it (set-up, a threadpool round trip per chunk): for a listing page it was
@@ -36,27 +41,28 @@ export function acceptsGzip(header: string | null | undefined): boolean {
  * alternated runs: 4.10–5.52 ms per request against 4.24–5.00, p99 76–118 against 96–119 ms).
  * The middleware leaves a response that already has Content-Encoding alone.
  */
-export function gzipWhole<T extends string | Buffer>(acceptEncoding: string | null | undefined, body: T, keep = false): { body: T | Buffer; gzip: boolean } {
-  if (Buffer.byteLength(body) < MIN_GZIP_BYTES || !acceptsGzip(acceptEncoding)) return { body, gzip: false };
-  return { body: keep ? keptGzip(body) : gzipSync(body, { level: DYNAMIC_GZIP_LEVEL }), gzip: true };
+export function gzipWhole<T extends string | Buffer>(acceptEncoding: string | null | undefined, body: T): { body: T | Buffer; gzip: boolean } {
+  if (!gzipWanted(acceptEncoding, body)) return { body, gzip: false };
+  return { body: gzipSync(body, { level: DYNAMIC_GZIP_LEVEL }), gzip: true };
 }
 
-/**
- * The gzip of the bodies most recently sent with `keep` (the API's listing pages), by their bytes.
- * The database still answers every request; only the deflate of a body already sent is not done
- * again (the same bytes, since deflate is deterministic). A listing page of 24 cards is ~31 kB:
- * comparing it with a kept one costs a few microseconds, deflating it ~0.25 ms, a fifth of the
- * API's own work for it. The bytes are looked up as latin1 text, one character a byte, which is a
- * copy and not a UTF-8 decode.
- */
-const recentGzips = new Recent<string, Buffer>(32);
+/** A body sent before, its gzip, and what its sender worked out from that gzip once (its ETag). */
+export type KeptGzip = { readonly bytes: Buffer; readonly gzip: Buffer; etag?: string };
 
-function keptGzip(body: string | Buffer): Buffer {
-  const bytes = typeof body === "string" ? Buffer.from(body) : body;
-  const key = bytes.toString("latin1");
-  let gzip = recentGzips.get(key);
-  if (!gzip) recentGzips.set(key, (gzip = gzipSync(bytes, { level: DYNAMIC_GZIP_LEVEL })));
-  return gzip;
+const recentGzips = new Recent<string, KeptGzip>(32);
+
+/**
+ * The gzip of `bytes`, kept under `key` (the API's listing pages, by URL) and deflated again only
+ * when the bytes are not the ones last sent under it (deflate is deterministic). The database
+ * still answers every request. A listing page of 24 cards is ~28 kB: comparing it with the kept
+ * one costs a couple of microseconds, deflating it ~0.25 ms, a fifth of the API's own work for it.
+ * Kept by a short key and compared, rather than looked up by the bytes themselves, no request
+ * makes and hashes a 28 kB string to find its gzip.
+ */
+export function keptGzip(key: string, bytes: Buffer): KeptGzip {
+  let kept = recentGzips.get(key);
+  if (!kept?.bytes.equals(bytes)) recentGzips.set(key, (kept = { bytes, gzip: gzipSync(bytes, { level: DYNAMIC_GZIP_LEVEL }) }));
+  return kept;
 }
 
 /**

@@ -182,6 +182,31 @@ describe("GET /public/offers/", () => {
     expect(JSON.parse(plain.body.toString("utf8")).results).toHaveLength(30);
   });
 
+  it("a gzipped listing page answers If-None-Match with 304 while it is unchanged, and anew once it changed", async () => {
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; etag?: string; body: Buffer }>((resolve, reject) => {
+        http.get(`${api.url}/public/offers/?page_size=12`, { headers: { "accept-encoding": "gzip", ...headers } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ status: res.statusCode!, etag: res.headers.etag, body: Buffer.concat(chunks) })).on("error", reject);
+        });
+      });
+    const first = await get({});
+    expect(first.status).toBe(200);
+    expect(first.etag).toMatch(/^W\/"/);
+    expect((await get({})).etag).toBe(first.etag);
+    expect((await get({ "if-none-match": first.etag! })).status).toBe(304);
+    const [{ uuid }] = JSON.parse(gunzipSync(first.body).toString("utf8")).results as { uuid: string }[];
+    await api.db.execute(sql`UPDATE price_options SET available = available + 1 WHERE offer_id = ${uuid}`);
+    try {
+      const changed = await get({ "if-none-match": first.etag! });
+      expect(changed.status).toBe(200);
+      expect(changed.etag).not.toBe(first.etag);
+      expect(gunzipSync(changed.body).equals(gunzipSync(first.body))).toBe(false);
+    } finally {
+      await api.db.execute(sql`UPDATE price_options SET available = available - 1 WHERE offer_id = ${uuid}`);
+    }
+  });
+
   it("a page past the end is empty and points back to the last page", async () => {
     const { status, body } = await call(api, "/public/offers/?page=999&page_size=10");
     expect(status).toBe(200);

@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, gzipWhole, utf8 } from "#lib/gzip.server";
+import { acceptsGzip, gzipWanted, gzipWhole, keptGzip, utf8 } from "#lib/gzip.server";
 
 describe("acceptsGzip", () => {
   it.each([
@@ -30,36 +30,41 @@ describe("gzipWhole", () => {
     expect(whole.gzip).toBe(true);
     expect(gunzipSync(whole.body as Buffer).toString()).toBe(page);
   });
-  it("deflates a body kept and sent again only once, and a body that changed anew", () => {
-    const listing = (stock: number) => Buffer.from(JSON.stringify({ count: 2, results: [{ title: "Circuito termal para dos", available: stock }] }).repeat(60));
-    const first = gzipWhole("gzip", listing(180), true).body;
-    // Equal bytes built apart (as each request's are) get the very gzip sent before.
-    expect(gzipWhole("gzip", listing(180), true).body).toBe(first);
-    const changed = gzipWhole("gzip", listing(179), true).body;
-    expect(changed).not.toBe(first);
-    expect(gunzipSync(changed).toString()).toBe(listing(179).toString());
-    // Bodies not asked to be kept (pages, with their nonces) are deflated each time.
-    expect(gzipWhole("gzip", listing(180)).body).not.toBe(first);
-  });
-  it("keeps by the bytes: a text whose characters spell another text's UTF-8 is a body of its own", () => {
-    const accented = Buffer.from("Café con leche · ".repeat(100));
-    const spelled = accented.toString("latin1"); // "CafÃ© con leche Â· …"
-    const fromBytes = gzipWhole("gzip", accented, true).body;
-    const fromText = gzipWhole("gzip", spelled, true).body;
-    expect(gunzipSync(fromBytes).equals(accented)).toBe(true);
-    expect(gunzipSync(fromText).toString()).toBe(spelled);
-  });
-  it("keeps the gzips of a bounded number of bodies", () => {
-    const body = (n: number) => Buffer.from(`{"page":${n}}`.padEnd(2000, " "));
-    const first = gzipWhole("gzip", body(0), true).body;
-    for (let n = 1; n <= 32; n++) gzipWhole("gzip", body(n), true);
-    const again = gzipWhole("gzip", body(0), true).body;
-    expect(again).not.toBe(first);
-    expect(again.equals(first)).toBe(true);
-  });
   it("leaves small bodies and clients without gzip alone", () => {
-    expect(gzipWhole("gzip", "<p>corto</p>")).toEqual({ body: "<p>corto</p>", gzip: false });
-    expect(gzipWhole("br", page)).toEqual({ body: page, gzip: false });
+    expect(gzipWanted("gzip", "<p>corto</p>")).toBe(false);
+    expect(gzipWanted("br", page)).toBe(false);
+    expect(gzipWanted("gzip", page)).toBe(true);
+  });
+});
+
+describe("keptGzip", () => {
+  const listing = (stock: number) => Buffer.from(JSON.stringify({ count: 2, results: [{ title: "Circuito termal para dos", available: stock }] }).repeat(60));
+  it("deflates a body sent again under its key only once, and a body that changed anew", () => {
+    const first = keptGzip("/api/v0/public/offers/", listing(180));
+    // Equal bytes built apart (as each request's are) get the very gzip sent before.
+    expect(keptGzip("/api/v0/public/offers/", listing(180))).toBe(first);
+    const changed = keptGzip("/api/v0/public/offers/", listing(179));
+    expect(changed.gzip).not.toBe(first.gzip);
+    expect(gunzipSync(changed.gzip).equals(listing(179))).toBe(true);
+    // What was worked out from the old gzip (its ETag) goes with it.
+    first.etag = "W/\"viejo\"";
+    expect(keptGzip("/api/v0/public/offers/", listing(180)).etag).toBeUndefined();
+  });
+  it("never hands out another key's gzip, nor one for other bytes under the same key", () => {
+    const accented = Buffer.from("Café con leche · ".repeat(100));
+    const spelled = Buffer.from(accented.toString("latin1")); // "CafÃ© con leche Â· …", as UTF-8
+    expect(gunzipSync(keptGzip("/a", accented).gzip).equals(accented)).toBe(true);
+    expect(gunzipSync(keptGzip("/b", spelled).gzip).equals(spelled)).toBe(true);
+    expect(gunzipSync(keptGzip("/a", spelled).gzip).equals(spelled)).toBe(true);
+    expect(gunzipSync(keptGzip("/a", accented).gzip).equals(accented)).toBe(true);
+  });
+  it("keeps the gzips of a bounded number of keys", () => {
+    const body = Buffer.from(`{"page":1}`.padEnd(2000, " "));
+    const first = keptGzip("/page/0", body);
+    for (let n = 1; n <= 32; n++) keptGzip(`/page/${n}`, body);
+    const again = keptGzip("/page/0", body);
+    expect(again).not.toBe(first);
+    expect(again.gzip.equals(first.gzip)).toBe(true);
   });
 });
 
