@@ -3,7 +3,7 @@ import http from "node:http";
 import { gunzipSync } from "node:zlib";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { offers } from "#api/db/schema";
+import { offers, organizations } from "#api/db/schema";
 import { seedUuid } from "#api/db/seed";
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
@@ -272,6 +272,23 @@ describe("GET /public/offers/{id}/", () => {
       expect(option.regular_price).toMatch(MONEY);
       expect(Number.isInteger(option.available)).toBe(true);
     }
+  });
+
+  it("answers the offer's own text and its organisation's contact, and the same card as the listing", async () => {
+    const { body } = await call(api, `/public/offers/${PAELLA}/`);
+    const [stored] = await api.db
+      .select({ description: offers.description, conditions: offers.conditions, organizationId: offers.organizationId, email: organizations.email, phone: organizations.phone, website: organizations.website, name: organizations.name })
+      .from(offers)
+      .innerJoin(organizations, eq(organizations.id, offers.organizationId))
+      .where(eq(offers.id, PAELLA));
+    expect(body.description).toBe(stored.description);
+    expect(body.conditions).toBe(stored.conditions);
+    expect(body.organization).toEqual({ uuid: stored.organizationId, name: stored.name, email: stored.email, phone: stored.phone, website: stored.website });
+    const listed = (await call(api, "/public/offers/?page_size=100")).body.results.find((o: any) => o.uuid === PAELLA);
+    const { description: _d, conditions: _c, organization, ...card } = body;
+    const { organization: listedOrganization, ...listedCard } = listed;
+    expect(card).toEqual(listedCard);
+    expect(organization).toMatchObject(listedOrganization);
   });
 
   it("cover first even when the cover is not the first image stored", async () => {
