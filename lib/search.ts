@@ -32,13 +32,15 @@ export function foldText(text: string): string {
   return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
 }
 
-/**
- * The query as a list of words, each with the spellings that count as that word. Only [a-z0-9]
- * survives folding and splitting, so the words are safe inside a regular expression.
- */
-export function searchTerms(query: string): string[][] {
-  const words = foldText(query)
+/** Every word of a query, folded: only [a-z0-9] survives, so a word is safe in a tsquery or a regular expression. */
+export function queryWords(query: string): string[] {
+  return foldText(query)
     .split(/[^a-z0-9]+/)
-    .filter((w) => w.length >= SEARCH_MIN_WORD && !STOPWORDS.has(w));
+    .filter(Boolean);
+}
+
+/** The query's words that carry meaning, each with the spellings that count as that word. */
+export function searchTerms(query: string): string[][] {
+  const words = queryWords(query).filter((w) => w.length >= SEARCH_MIN_WORD && !STOPWORDS.has(w));
   return [...new Set(words)].slice(0, SEARCH_MAX_WORDS).map((w) => [w, ...(SYNONYMS[w] ?? [])]);
 }

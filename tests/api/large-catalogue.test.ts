@@ -9,6 +9,8 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { seedLarge } from "#api/db/seed-large";
+import type { Scope } from "#api/services/access";
+import { partnerOfferWhere } from "#api/services/partner-offers";
 import { listingIds, nearbyOffers, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
 import { SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
 import { OFFERS_PER_SITEMAP, sitemapFileXml, sitemapIndexXml } from "#app/lib/sitemap.server";
@@ -118,6 +120,13 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     ["paella masaje", {}, 1], // the any-word pass
   ] as const)("search %j with %j (pass %i) finds its rows through offers_search_vector_idx", async (term, filters, passIndex) => {
     const ns = await plan(searchPasses(filters, searchTerms(term))[passIndex](24, 0));
+    expectNoSeqScan(ns);
+    expect(indexesOn(ns)).toContain("offers_search_vector_idx");
+  });
+
+  it.each(["cena romántica", "termal"])("staff's offer search %j (the promo-code form's) finds its rows of every status through offers_search_vector_idx", async (term) => {
+    const staff: Scope = { actor: { id: "00000000-0000-0000-0000-000000000000", email: "staff@ofertas.es", role: "staff" }, staff: true, orgs: null };
+    const ns = await plan(sql`SELECT count(*) FROM offers WHERE ${partnerOfferWhere(staff, { search: term })}`);
     expectNoSeqScan(ns);
     expect(indexesOn(ns)).toContain("offers_search_vector_idx");
   });

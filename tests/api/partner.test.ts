@@ -3,6 +3,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
 import { PROVINCES } from "#lib/regions";
+import { foldText } from "#lib/search";
 import type { OfferImage } from "#lib/schemas/offer";
 import { query } from "#api/db/client";
 import { partnerLeads, priceOptions, saleItems } from "#api/db/schema";
@@ -380,6 +381,33 @@ describe("lists in pages (a catalogue of 100,000 offers has thousands of organis
     const second = await callAs(api, "staff", "/offers/?page_size=1&page=2");
     expect(second.body.results[0].uuid).not.toBe(first.body.results[0].uuid);
     expect(second.body.previous).toBe("/api/v0/offers/?page_size=1&page=1");
+  });
+});
+
+describe("GET /offers/?search= (a partner's list, the promo-code form's offer search)", () => {
+  it("finds every word at a word start of the title or summary, folded, whatever the status; a partner only its own", async () => {
+    const created = await callAs(api, "partnerA", "/offers/", {
+      body: validOffer(w.orgA, { title: "Sesión de flotación en Chamberí", summary: "Noventa minutos de calma, muy cerca de la Plaza de España." }),
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.uuid as string;
+    const found = async (who: "partnerA" | "partnerB" | "staff", search: string) => {
+      const { status, body } = await callAs(api, who, `/offers/?page_size=100&search=${encodeURIComponent(search)}`);
+      expect(status).toBe(200);
+      return (body.results as { uuid: string }[]).some((o) => o.uuid === id);
+    };
+    // A draft: staff find it, and so does its partner.
+    expect(await found("staff", "FLOTACIÓN")).toBe(true);
+    expect(await found("staff", "chamberi flotacion")).toBe(true); // any order, not side by side
+    expect(await found("staff", "noventa")).toBe(true); // the summary
+    expect(await found("partnerA", "Flota")).toBe(true); // the start of a word
+    expect(await found("staff", "otacion")).toBe(false); // not the middle of one
+    expect(await found("staff", "spa")).toBe(false); // «España»
+    expect(await found("staff", "flotacion zzzz")).toBe(false); // every word
+    expect(await found("partnerB", "flotacion")).toBe(false);
+    // Every result of a search has each of its words at a word start.
+    const { body } = await callAs(api, "staff", "/offers/?page_size=100&search=spa");
+    for (const o of body.results as { title: string; summary: string }[]) expect(foldText(`${o.title} ${o.summary}`)).toMatch(/(^|[^a-z0-9])spa/);
   });
 });
 
