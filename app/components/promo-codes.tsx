@@ -2,11 +2,12 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#lib/dates";
-import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES, formatCount, formatPrice, type DiscountType } from "#lib/prices";
-import { OfferChoiceSearchSchema, PromoCodeSchema } from "#lib/schemas/partner";
+import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES, formatPrice, type DiscountType } from "#lib/prices";
+import { PromoCodeSchema } from "#lib/schemas/partner";
 import type { PromoCodeRecord } from "#lib/schemas/partner-api";
 import type { promoCodeLoader, promoCodesLoader } from "#app/lib/promo-codes.server";
 import { ConfirmDelete } from "./confirm-delete";
+import { OfferChoiceSearch } from "./portal-offer-search";
 import { FormError, SelectField, TextField } from "./form-field";
 
 type Choice = { value: string; label: string };
@@ -129,33 +130,6 @@ export function PromoCodeTable({ codes, base }: { codes: PromoCodeRecord[]; base
         </tbody>
       </table>
     </div>
-  );
-}
-
-/** From this many offers the «Oferta» list is long to scan on a phone, and gets a search. */
-const OFFER_SEARCH_FROM = 20;
-
-/**
- * A GET form that narrows the «Oferta» list by title, for long lists and for lists that cannot
- * hold every offer (staff choose among the whole catalogue). It works without JavaScript; what is
- * typed in the code's form is not kept, so it comes first.
- */
-function OfferChoiceSearch({ shown, count, search }: { shown: number; count: number; search: string }) {
-  const [form, fields] = useForm({
-    id: "offer-choice-search",
-    constraint: getZodConstraint(OfferChoiceSearchSchema),
-    defaultValue: { oferta: search },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: OfferChoiceSearchSchema }),
-  });
-  if (count <= OFFER_SEARCH_FROM && !search) return null;
-  const found = search ? `${count === 1 ? "1 oferta contiene" : `${formatCount(count)} ofertas contienen`} «${search}»` : `Hay ${formatCount(count)} ofertas`;
-  return (
-    <Form method="get" className="filters" {...getFormProps(form)}>
-      <TextField field={fields.oferta} label="Buscar la oferta por título" type="search" hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`} />
-      <button type="submit" className="btn btn-secondary">
-        Buscar oferta
-      </button>
-    </Form>
   );
 }
 

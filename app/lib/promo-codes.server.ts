@@ -1,9 +1,10 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
-import { OfferChoiceSearchSchema, PromoCodeSchema } from "#lib/schemas/partner";
+import { PromoCodeSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
 import { ApiError } from "./api.server";
 import { readForm } from "./form.server";
+import { offerChoices } from "./offer-choices.server";
 import { orNotFound, partnerApi, requirePartner, requireStaff } from "./partner.server";
 import { redirectWithToast } from "./session.server";
 
@@ -17,19 +18,6 @@ export type PromoPortal = "socios" | "admin";
 const guard = (portal: PromoPortal, request: Request) => (portal === "admin" ? requireStaff(request) : requirePartner(request));
 const base = (portal: PromoPortal) => `/${portal}/codigos`;
 const noStore = { headers: { "Cache-Control": "private, no-store" } };
-
-/**
- * The offers the form's «Oferta» list holds: the newest PAGE_SIZE_MAX, or those whose title matches
- * `?oferta=` (staff have the whole catalogue, and a select of 100,000 is no choice); a code's page
- * adds the code's own. `offerCount` says how many there were to choose from.
- */
-async function offerChoices(request: Request) {
-  const submission = parseWithZod(new URL(request.url).searchParams, { schema: OfferChoiceSearchSchema });
-  const offerSearch = (submission.status === "success" && submission.value.oferta) || "";
-  const { count, results } = await partnerApi(request).offers({ search: offerSearch });
-  const offers = results.map((o) => ({ value: o.uuid, label: o.title }));
-  return { offers, offerCount: count, offersListed: results.length, offerSearch };
-}
 
 export async function promoCodesLoader(portal: PromoPortal, request: Request) {
   await guard(portal, request);

@@ -8,6 +8,8 @@ import { formatCount, formatPrice } from "#lib/prices";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { SalesFilterSchema } from "#lib/schemas/partner";
 import { SelectField, TextField } from "#app/components/form-field";
+import { OfferChoiceSearch } from "#app/components/portal-offer-search";
+import { offerChoices } from "#app/lib/offer-choices.server";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
 import { loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
@@ -26,13 +28,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const submission = parseWithZod(url.searchParams, { schema: SalesFilterSchema });
   const filter = submission.status === "success" ? submission.value : {};
   const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
-  const [{ page, ...sales }, offers] = await Promise.all([loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })), client.offers()]);
+  const [{ page, ...sales }, choices] = await Promise.all([loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })), offerChoices(request)]);
+  // The offer filtered by stays chosen when the list does not hold it (older than the newest 100, or not what was searched).
+  if (query.offer && !choices.offers.some((o) => o.value === query.offer)) {
+    const title = sales.results[0]?.offer.title ?? (await client.offer(query.offer).catch(() => null))?.title;
+    if (title) choices.offers.unshift({ value: query.offer, label: title });
+  }
   const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
   return data(
     {
       sales,
       page,
-      offers: offers.results.map((o) => ({ value: o.uuid, label: o.title })),
+      ...choices,
+      filter: query,
       csv,
       filtered: Object.values(query).some(Boolean),
       result: submission.status === "success" || url.search === "" ? undefined : submission.reply(),
@@ -42,10 +50,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Sales() {
-  const { sales, page, offers, csv, filtered, result } = useLoaderData<typeof loader>();
+  const { sales, page, offers, offerCount, offersListed, offerSearch, filter, csv, filtered, result } = useLoaderData<typeof loader>();
   const [form, fields] = useForm({
-    id: "sales-filter",
+    // The filter in force shows in the form (the page is its GET), so the next change starts from
+    // it; a new filter is a new form, as a page load would make it without JavaScript.
+    id: `sales-filter-${Object.values(filter).join("-")}`,
     lastResult: result,
+    defaultValue: filter,
     constraint: getZodConstraint(SalesFilterSchema),
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: SalesFilterSchema }),
@@ -59,7 +70,9 @@ export default function Sales() {
           Descargar CSV
         </a>
       </div>
+      <OfferChoiceSearch shown={offersListed} count={offerCount} search={offerSearch} keep={{ date_from: filter.date_from, date_to: filter.date_to }} />
       <Form method="get" className="filters" {...getFormProps(form)}>
+        {offerSearch ? <input type="hidden" name="oferta" value={offerSearch} /> : null}
         <TextField field={fields.date_from} label="Desde" type="date" />
         <TextField field={fields.date_to} label="Hasta" type="date" />
         <SelectField field={fields.offer} label="Oferta" options={offers} placeholder="Todas las ofertas" />

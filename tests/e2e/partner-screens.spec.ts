@@ -36,6 +36,29 @@ test("ventas: filter by offer and date, download the CSV", async ({ page, js }) 
   expect(lines).toHaveLength(filteredCount + 1);
   for (const line of lines.slice(1)) expect(line).toContain("Paella marinera");
 
+  // The «Oferta» list holds the newest 100 of a partner's offers; a search by words reaches the
+  // rest. The offer filtered by stays chosen whatever the list holds, and the dates go along.
+  const everyOffer = await offerSelect.locator("option").count();
+  await page.goto(`/socios/ventas?date_from=2020-01-01&offer=${paella}&oferta=zzzz`);
+  await ready(page, js);
+  await expect(page.getByText("0 ofertas contienen «zzzz».")).toBeVisible();
+  await expect(offerSelect.locator("option:checked")).toContainText("Paella marinera");
+  await expect(rows.first()).toContainText("Paella marinera");
+  await page.getByLabel("Buscar la oferta por título").fill("Paella");
+  await page.getByRole("button", { name: "Buscar oferta" }).click();
+  await expect(page).toHaveURL(/[?&]oferta=Paella/);
+  await expect(page).toHaveURL(/[?&]date_from=2020-01-01/);
+  await expect(page.getByText(/ofertas? contienen? «Paella»/)).toBeVisible();
+  const options = offerSelect.locator("option");
+  await expect(options.filter({ hasText: "Paella marinera" })).toHaveCount(1);
+  expect(await options.count()).toBeLessThan(everyOffer);
+  await ready(page, js);
+  await offerSelect.selectOption(paella);
+  await page.getByRole("button", { name: "Filtrar" }).click();
+  await expect(page).toHaveURL(new RegExp(`offer=${paella}`));
+  await expect(page).toHaveURL(/[?&]oferta=Paella/);
+  await expect(rows).toHaveCount(filteredCount);
+
   // A range with no sales says so; a date that is not one is refused with a message, not a 500.
   await page.goto("/socios/ventas?date_from=2099-01-01");
   await expect(page.getByText("No hay ventas con estos filtros.")).toBeVisible();

@@ -1,0 +1,36 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod";
+import { Form } from "@remix-run/react";
+import { formatCount } from "#lib/prices";
+import { OfferChoiceSearchSchema } from "#lib/schemas/partner";
+import { TextField } from "./form-field";
+
+/** From this many offers an «Oferta» list is long to scan on a phone, and gets a search. */
+const OFFER_SEARCH_FROM = 20;
+
+/**
+ * A GET form that narrows an «Oferta» list (offerChoices in app/lib/offer-choices.server.ts) by
+ * the words of its titles, for long lists and for lists that cannot hold every offer (staff choose
+ * among the whole catalogue). It works without JavaScript. It reloads the page, so it comes before
+ * the form it serves; `keep` carries that form's other GET values along (the sales filter's dates).
+ * Not named offer-…: vite.config.ts puts those in the cards chunk that every listing page loads.
+ */
+export function OfferChoiceSearch({ shown, count, search, keep = {} }: { shown: number; count: number; search: string; keep?: Record<string, string | undefined> }) {
+  const [form, fields] = useForm({
+    id: "offer-choice-search",
+    constraint: getZodConstraint(OfferChoiceSearchSchema),
+    defaultValue: { oferta: search },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: OfferChoiceSearchSchema }),
+  });
+  if (count <= OFFER_SEARCH_FROM && !search) return null;
+  const found = search ? `${count === 1 ? "1 oferta contiene" : `${formatCount(count)} ofertas contienen`} «${search}»` : `Hay ${formatCount(count)} ofertas`;
+  return (
+    <Form method="get" className="filters" {...getFormProps(form)}>
+      {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
+      <TextField field={fields.oferta} label="Buscar la oferta por título" type="search" hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`} />
+      <button type="submit" className="btn btn-secondary">
+        Buscar oferta
+      </button>
+    </Form>
+  );
+}
