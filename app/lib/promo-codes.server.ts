@@ -4,7 +4,7 @@ import { PromoCodeSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
 import { ApiError } from "./api.server";
 import { readForm } from "./form.server";
-import { offerChoices } from "./offer-choices.server";
+import { keepChosen, offerChoices } from "./offer-choices.server";
 import { orNotFound, partnerApi, requirePartner, requireStaff } from "./partner.server";
 import { redirectWithToast } from "./session.server";
 
@@ -30,7 +30,7 @@ export async function promoCodeLoader(portal: PromoPortal, request: Request, id:
   await guard(portal, request);
   if (!isUuid(id)) throw new Response("Not Found", { status: 404 });
   const [code, choices] = await Promise.all([orNotFound(partnerApi(request).promoCode(id)), offerChoices(request)]);
-  if (code.offer && !choices.offers.some((o) => o.value === code.offer)) choices.offers.unshift({ value: code.offer, label: code.offer_title ?? code.offer });
+  await keepChosen(choices, code.offer, () => code.offer_title ?? code.offer);
   const confirmDelete = new URL(request.url).searchParams.has("borrar");
   return data({ code, ...choices, shopWide: portal === "admin", confirmDelete }, noStore);
 }

@@ -9,7 +9,7 @@ import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { SalesFilterSchema } from "#lib/schemas/partner";
 import { SelectField, TextField } from "#app/components/form-field";
 import { OfferChoiceSearch } from "#app/components/portal-offer-search";
-import { offerChoices } from "#app/lib/offer-choices.server";
+import { keepChosen, offerChoices } from "#app/lib/offer-choices.server";
 import { partnerApi, requirePartner } from "#app/lib/partner.server";
 import { loadPage } from "#app/lib/page-param";
 import { Pagination } from "#app/components/pagination";
@@ -29,11 +29,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter = submission.status === "success" ? submission.value : {};
   const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
   const [{ page, ...sales }, choices] = await Promise.all([loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })), offerChoices(request)]);
-  // The offer filtered by stays chosen when the list does not hold it (older than the newest 100, or not what was searched).
-  if (query.offer && !choices.offers.some((o) => o.value === query.offer)) {
-    const title = sales.results[0]?.offer.title ?? (await client.offer(query.offer).catch(() => null))?.title;
-    if (title) choices.offers.unshift({ value: query.offer, label: title });
-  }
+  const { offer } = query;
+  await keepChosen(choices, offer, async () => sales.results[0]?.offer.title ?? (offer ? (await client.offer(offer).catch(() => null))?.title : null));
   const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
   return data(
     {

@@ -58,6 +58,9 @@ test("ventas: filter by offer and date, download the CSV", async ({ page, js }) 
   await expect(page).toHaveURL(new RegExp(`offer=${paella}`));
   await expect(page).toHaveURL(/[?&]oferta=Paella/);
   await expect(rows).toHaveCount(filteredCount);
+  // The filter form showed the date in force, so filtering by the offer kept it.
+  await expect(page).toHaveURL(/[?&]date_from=2020-01-01/);
+  await expect(page.getByLabel("Desde")).toHaveValue("2020-01-01");
 
   // A range with no sales says so; a date that is not one is refused with a message, not a 500.
   await page.goto("/socios/ventas?date_from=2099-01-01");
