@@ -7,7 +7,6 @@ import {
   Meta,
   Outlet,
   Scripts,
-  ScrollRestoration,
   useLocation,
   useMatches,
   useNavigation,
@@ -27,6 +26,7 @@ import { Footer } from "#app/components/footer";
 import { BackIcon, HeartIcon, LoginIcon, LogoutIcon, UserIcon } from "#app/components/icons";
 import { Logo } from "#app/components/logo";
 import { RegionForm } from "#app/components/region-form";
+import { ScrollRestoration } from "#app/components/scroll-restoration";
 import { SearchButton } from "#app/components/search-dialog";
 import { Toasts } from "#app/components/toasts";
 import { getCart } from "#app/lib/cart.server";

@@ -77,6 +77,30 @@ test.describe("browsing: home → category → offer → search → region → 4
     await expect(page).toHaveURL(/\/$/);
   });
 
+  test("back and reload return to where the visitor was in a list; a new page starts at the top", async ({ page, js }) => {
+    await page.goto("/ofertas/");
+    await acceptCookies(page);
+    await ready(page, js);
+    await page.evaluate(() => window.scrollTo(0, 1200));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1200);
+    const inView = await page.locator("article.card a.card-link").evaluateAll((links) =>
+      links.findIndex((link) => link.getBoundingClientRect().top > 100),
+    );
+    await page.locator("article.card a.card-link").nth(inView).click();
+    await expect(page).toHaveURL(/\/ofertas\/[0-9a-f-]{36}\/$/);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/ofertas\/$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1200);
+
+    // The position survives a reload, also when the app's JavaScript then fails to load.
+    if (js) await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(1200);
+  });
+
   test("«Buscar» pressed the moment a page appears opens the dialog on that page", async ({ page, js }) => {
     test.skip(!js, "without JavaScript «Buscar» is a link to /buscar");
     await page.goto("/");

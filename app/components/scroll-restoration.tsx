@@ -1,0 +1,26 @@
+import { UNSAFE_useScrollRestoration as useScrollRestoration } from "react-router-dom";
+
+/** Where the saved positions live in sessionStorage: Remix's own name, so positions saved before stay valid. */
+export const SCROLL_STORAGE_KEY = "positions";
+
+/**
+ * Puts a reloaded page, or one reached with back or forward, where the visitor left it before React
+ * has hydrated it; after hydration the router keeps doing so for client navigations.
+ *
+ * Remix's <ScrollRestoration> does the same, but its inline script gives the history entry a key
+ * and reads sessionStorage while the page is being parsed, on every load. Both are synchronous calls
+ * into Chromium's browser process, which on a busy phone wait their turn: in Lighthouse's traces of
+ * the home page that one small script held the main thread 3–23 ms, right at the first paint (its
+ * simulation multiplies that by four). A new history entry has nothing to restore, so this script
+ * only reads storage when the entry already has a key; `entry.client.tsx` gives new entries theirs
+ * before the router reads it.
+ */
+export function ScrollRestoration({ nonce }: { nonce?: string }) {
+  useScrollRestoration({ storageKey: SCROLL_STORAGE_KEY });
+  return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: RESTORE }} />;
+}
+
+const RESTORE =
+  `(function(k){var s=history.state;if(!s||!s.key)return;` +
+  `try{var y=JSON.parse(sessionStorage.getItem(k)||"{}")[s.key];if(typeof y=="number")scrollTo(0,y)}` +
+  `catch(e){try{sessionStorage.removeItem(k)}catch(e){}}})(${JSON.stringify(SCROLL_STORAGE_KEY)})`;
