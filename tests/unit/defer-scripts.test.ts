@@ -32,45 +32,97 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     expect(out.endsWith('</body></html><!--$--><script nonce="n0nce==">window.__remixContext.streamController.close();</script><!--/$-->')).toBe(true);
   });
 
-  it("in a browser, the loader puts back the preloads and a module script with the same code and nonce", () => {
+  /** A browser's document as far as the loader uses it; `added` collects what it appends. */
+  function browserDocument(hidden = false) {
     const added: Record<string, unknown>[] = [];
     const inert = { nonce: "n0nce==", text: 'import("/assets/entry.client-a.js");' };
-    const element = () => ({}) as Record<string, unknown>;
-    let frame: (() => void) | undefined;
-    let task: (() => void) | undefined;
     const document = {
-      hidden: false,
-      createElement: element,
+      hidden,
+      createElement: () => ({}) as Record<string, unknown>,
       getElementById: (id: string) => (id === "app-modules" ? inert : null),
       head: { appendChild: (e: Record<string, unknown>) => added.push({ ...e, in: "head" }) },
       body: { appendChild: (e: Record<string, unknown>) => added.push({ ...e, in: "body" }) },
     };
-    const loader = /<script nonce="n0nce==">(\(function\(\)\{[\s\S]*?\}\)\(\))<\/script><\/body>/.exec(out)![1];
-    new Function("document", "requestAnimationFrame", "setTimeout", loader)(document, (f: () => void) => (frame = f), (f: () => void) => (task = f));
+    return { document, added };
+  }
+  const loaderOf = (html: string) => /<script nonce="n0nce==">(\(function\(\)\{[\s\S]*?\}\)\(\))<\/script><\/body>/.exec(html)![1];
+  const run = (loader: string, ...args: unknown[]) =>
+    new Function("document", "requestAnimationFrame", "setTimeout", "PerformanceObserver", loader)(...args);
+  const appModules = [
+    { rel: "modulepreload", href: "/assets/entry.client-a.js", in: "head" },
+    { rel: "modulepreload", href: "/assets/layout-b.js", in: "head" },
+    { type: "module", nonce: "n0nce==", text: 'import("/assets/entry.client-a.js");', in: "body" },
+  ];
+
+  it("with paint timing, the app starts in the task after the first contentful paint is reported", () => {
+    const { document, added } = browserDocument();
+    let report: ((list: { getEntriesByName: (name: string) => unknown[] }) => void) | undefined;
+    let observed: unknown;
+    let disconnected = false;
+    class FakeObserver {
+      static supportedEntryTypes = ["mark", "paint"];
+      constructor(callback: typeof report) {
+        report = callback;
+      }
+      observe(options: unknown) {
+        observed = options;
+      }
+      disconnect() {
+        disconnected = true;
+      }
+    }
+    const tasks: { f: () => void; ms?: number }[] = [];
+    run(loaderOf(out), document, () => expect.fail("no animation frame is needed"), (f: () => void, ms?: number) => tasks.push({ f, ms }), FakeObserver);
+    // Already painted before the loader ran counts too (buffered).
+    expect(observed).toEqual({ type: "paint", buffered: true });
+    expect(tasks.map((t) => t.ms)).toEqual([3000]);
+    report!({ getEntriesByName: () => [] }); // first-paint only
+    expect(tasks).toHaveLength(1);
+    report!({ getEntriesByName: (name) => (name === "first-contentful-paint" ? [{}] : []) });
+    expect(disconnected).toBe(true);
+    expect(added).toEqual([]);
+    tasks[1].f();
+    expect(added).toEqual(appModules);
+    // The 3 s fallback then finds the app started and adds nothing twice.
+    tasks[0].f();
+    expect(added).toHaveLength(3);
+  });
+
+  it("with paint timing but nothing painted (3 s), the app starts anyway", () => {
+    const { document, added } = browserDocument();
+    class Silent {
+      static supportedEntryTypes = ["paint"];
+      observe() {}
+      disconnect() {}
+    }
+    const tasks: { f: () => void; ms?: number }[] = [];
+    run(loaderOf(out), document, () => {}, (f: () => void, ms?: number) => tasks.push({ f, ms }), Silent);
+    expect(added).toEqual([]);
+    tasks.find((t) => t.ms === 3000)!.f();
+    expect(added).toEqual(appModules);
+  });
+
+  it("in a browser without paint timing, the loader puts back the preloads and a module script with the same code and nonce after the first frame", () => {
+    const { document, added } = browserDocument();
+    let frame: (() => void) | undefined;
+    let task: (() => void) | undefined;
+    run(loaderOf(out), document, (f: () => void) => (frame = f), (f: () => void) => (task = f), undefined);
     // Nothing before the frame has been painted.
     expect(added).toEqual([]);
     frame!();
     expect(added).toEqual([]);
     task!();
-    expect(added).toEqual([
-      { rel: "modulepreload", href: "/assets/entry.client-a.js", in: "head" },
-      { rel: "modulepreload", href: "/assets/layout-b.js", in: "head" },
-      { type: "module", nonce: "n0nce==", text: 'import("/assets/entry.client-a.js");', in: "body" },
-    ]);
+    expect(added).toEqual(appModules);
   });
 
-  it("a hidden tab (no animation frames until shown) starts at once", () => {
-    const added: unknown[] = [];
-    const document = {
-      hidden: true,
-      createElement: () => ({}),
-      getElementById: () => ({ nonce: "n", text: "" }),
-      head: { appendChild: (e: unknown) => added.push(e) },
-      body: { appendChild: (e: unknown) => added.push(e) },
-    };
-    const loader = /<script nonce="n0nce==">(\(function\(\)\{[\s\S]*?\}\)\(\))<\/script><\/body>/.exec(out)![1];
-    new Function("document", "requestAnimationFrame", "setTimeout", loader)(document, () => {}, () => {});
-    expect(added).toHaveLength(3);
+  it("a hidden tab (no animation frames, no paint until shown) starts at once", () => {
+    const { document, added } = browserDocument(true);
+    run(loaderOf(out), document, () => {}, () => {}, class {
+      static supportedEntryTypes = ["paint"];
+      observe() {}
+      disconnect() {}
+    });
+    expect(added).toEqual(appModules);
   });
 
   it("a page without Remix's module script (noScripts, the widget) is returned as it is", () => {
