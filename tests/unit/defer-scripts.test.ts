@@ -56,7 +56,7 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
 
   it("with paint timing, the app starts in the task after the first contentful paint is reported", () => {
     const { document, added } = browserDocument();
-    let report: ((list: { getEntriesByName: (name: string) => unknown[] }) => void) | undefined;
+    let report: ((list: { getEntries: () => unknown[] }) => void) | undefined;
     let observed: unknown;
     let disconnected = false;
     class FakeObserver {
@@ -76,9 +76,9 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     // Already painted before the loader ran counts too (buffered).
     expect(observed).toEqual({ type: "paint", buffered: true });
     expect(tasks.map((t) => t.ms)).toEqual([3000]);
-    report!({ getEntriesByName: () => [] }); // first-paint only
+    report!({ getEntries: () => [{ name: "first-paint", entryType: "paint" }] });
     expect(tasks).toHaveLength(1);
-    report!({ getEntriesByName: (name) => (name === "first-contentful-paint" ? [{}] : []) });
+    report!({ getEntries: () => [{ name: "first-contentful-paint", entryType: "paint" }] });
     expect(disconnected).toBe(true);
     expect(added).toEqual([]);
     tasks[1].f();
@@ -86,6 +86,39 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     // The 3 s fallback then finds the app started and adds nothing twice.
     tasks[0].f();
     expect(added).toHaveLength(3);
+  });
+
+  it("with largest-paint timing, a high-priority picture in view larger than what is shown is waited for", () => {
+    const { document, added } = browserDocument();
+    // A 300 × 200 picture, its lower half below an 800 px tall viewport: 30,000 px² in view.
+    const picture = { getBoundingClientRect: () => ({ left: 20, right: 320, top: 700, bottom: 900 }) };
+    Object.assign(document, {
+      documentElement: { clientWidth: 400, clientHeight: 800 },
+      querySelectorAll: (selector: string) => (selector === 'img[fetchpriority="high"]' ? [picture] : []),
+    });
+    let report: ((list: { getEntries: () => unknown[] }) => void) | undefined;
+    const observed: unknown[] = [];
+    class FakeObserver {
+      static supportedEntryTypes = ["paint", "largest-contentful-paint"];
+      constructor(callback: typeof report) {
+        report = callback;
+      }
+      observe(options: unknown) {
+        observed.push(options);
+      }
+      disconnect() {}
+    }
+    const tasks: { f: () => void; ms?: number }[] = [];
+    run(loaderOf(out), document, () => {}, (f: () => void, ms?: number) => tasks.push({ f, ms }), FakeObserver);
+    expect(observed).toEqual([{ type: "paint", buffered: true }, { type: "largest-contentful-paint", buffered: true }]);
+    // First paint: a heading of 20,000 px². The picture could still be the largest: wait.
+    report!({ getEntries: () => [{ name: "first-contentful-paint", entryType: "paint" }, { name: "", entryType: "largest-contentful-paint", size: 20000 }] });
+    expect(tasks.map((t) => t.ms)).toEqual([3000]);
+    // The picture shown (its entry counts what is in view).
+    report!({ getEntries: () => [{ name: "", entryType: "largest-contentful-paint", size: 30000 }] });
+    expect(tasks).toHaveLength(2);
+    tasks[1].f();
+    expect(added).toEqual(appModules);
   });
 
   it("with paint timing but nothing painted (3 s), the app starts anyway", () => {
