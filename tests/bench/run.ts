@@ -810,6 +810,7 @@ async function lighthouseRun(url: string): Promise<LighthouseRun> {
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`lighthouse ${url}: exit ${code}\n${err.slice(-500)}`))));
   });
+  if (process.env.BENCH_LIGHTHOUSE_DIR) (await import("node:fs")).writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${Date.now()}.json`), out);
   const lhr = JSON.parse(out) as { categories: { performance: { score: number } }; audits: Record<string, { numericValue: number }> };
   return {
     score: Math.round(lhr.categories.performance.score * 100),
@@ -831,7 +832,7 @@ async function lighthouse(origin: string) {
     const median = (pick: (r: LighthouseRun) => number) => percentile(runs.map(pick), 50);
     const m = { score: median((r) => r.score), lcp: median((r) => r.lcp), tbt: median((r) => r.tbt), cls: median((r) => r.cls) };
     const name = page.replace(first.results[0].uuid, "{uuid}");
-    rows.push([name, m.score, `${(m.lcp / 1000).toFixed(2)} s`, fmtMs(m.tbt), m.cls.toFixed(3), runs.map((r) => r.score).join("/"), runs.map((r) => Math.round(r.tbt)).join("/")]);
+    rows.push([name, m.score, `${(m.lcp / 1000).toFixed(2)} s`, fmtMs(m.tbt), m.cls.toFixed(3), runs.map((r) => r.score).join("/"), runs.map((r) => Math.round(r.tbt)).join("/"), runs.map((r) => (r.lcp / 1000).toFixed(2)).join("/")]);
     figure(
       `Lighthouse ${name}`,
       `score ${m.score}, LCP ${(m.lcp / 1000).toFixed(2)} s, TBT ${fmtMs(m.tbt)}, CLS ${m.cls.toFixed(3)}`,
@@ -839,7 +840,7 @@ async function lighthouse(origin: string) {
       m.score === 100 && m.lcp <= 1200 && m.tbt <= 50 && m.cls === 0,
     );
   }
-  console.log(table(["page", "score", "LCP", "TBT", "CLS", "scores", "TBT of each run (ms)"], rows));
+  console.log(table(["page", "score", "LCP", "TBT", "CLS", "scores", "TBT of each run (ms)", "LCP of each run (s)"], rows));
 }
 
 // ───────────────────────────── 6. catalogue at scale ─────────────────────────────
