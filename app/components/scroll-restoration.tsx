@@ -1,7 +1,7 @@
 import { UNSAFE_useScrollRestoration as useScrollRestoration } from "react-router-dom";
 
 /** Where the saved positions live in sessionStorage: Remix's own name, so positions saved before stay valid. */
-export const SCROLL_STORAGE_KEY = "positions";
+const SCROLL_STORAGE_KEY = "positions";
 
 /**
  * Puts a reloaded page, or one reached with back or forward, where the visitor left it before React

@@ -19,10 +19,10 @@ export async function offerChoices(request: Request) {
 /**
  * The offer already chosen (a code's, the one «Ventas» is filtered by) stays in the list, at its
  * head, when the list does not hold it (older than the newest 100, or not what was searched).
- * `title` is asked only then.
+ * `title` is asked only then, for that id.
  */
-export async function keepChosen(choices: { offers: { value: string; label: string }[] }, id: string | null | undefined, title: () => Promise<string | null | undefined> | string | null | undefined) {
+export async function keepChosen(choices: { offers: { value: string; label: string }[] }, id: string | null | undefined, title: (id: string) => Promise<string | null | undefined> | string | null | undefined) {
   if (!id || choices.offers.some((o) => o.value === id)) return;
-  const label = await title();
+  const label = await title(id);
   if (label) choices.offers.unshift({ value: id, label });
 }

@@ -30,7 +30,7 @@ export async function promoCodeLoader(portal: PromoPortal, request: Request, id:
   await guard(portal, request);
   if (!isUuid(id)) throw new Response("Not Found", { status: 404 });
   const [code, choices] = await Promise.all([orNotFound(partnerApi(request).promoCode(id)), offerChoices(request)]);
-  await keepChosen(choices, code.offer, () => code.offer_title ?? code.offer);
+  await keepChosen(choices, code.offer, (id) => code.offer_title ?? id);
   const confirmDelete = new URL(request.url).searchParams.has("borrar");
   return data({ code, ...choices, shopWide: portal === "admin", confirmDelete }, noStore);
 }

@@ -29,8 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const filter = submission.status === "success" ? submission.value : {};
   const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
   const [{ page, ...sales }, choices] = await Promise.all([loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })), offerChoices(request)]);
-  const { offer } = query;
-  await keepChosen(choices, offer, async () => sales.results[0]?.offer.title ?? (offer ? (await client.offer(offer).catch(() => null))?.title : null));
+  await keepChosen(choices, query.offer, async (id) => sales.results[0]?.offer.title ?? (await client.offer(id).catch(() => null))?.title);
   const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
   return data(
     {
