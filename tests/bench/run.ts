@@ -6,7 +6,7 @@
  * hands out more tickets than an option had; budget misses are printed, not fatal.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import os from "node:os";
@@ -810,7 +810,7 @@ async function lighthouseRun(url: string): Promise<LighthouseRun> {
     child.on("error", reject);
     child.on("exit", (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`lighthouse ${url}: exit ${code}\n${err.slice(-500)}`))));
   });
-  if (process.env.BENCH_LIGHTHOUSE_DIR) (await import("node:fs")).writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${Date.now()}.json`), out);
+  if (process.env.BENCH_LIGHTHOUSE_DIR) writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${Date.now()}.json`), out);
   const lhr = JSON.parse(out) as { categories: { performance: { score: number } }; audits: Record<string, { numericValue: number }> };
   return {
     score: Math.round(lhr.categories.performance.score * 100),

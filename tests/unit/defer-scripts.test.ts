@@ -48,6 +48,28 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
   const loaderOf = (html: string) => /<script nonce="n0nce==">(\(function\(\)\{[\s\S]*?\}\)\(\))<\/script><\/body>/.exec(html)![1];
   const run = (loader: string, ...args: unknown[]) =>
     new Function("document", "requestAnimationFrame", "setTimeout", "PerformanceObserver", loader)(...args);
+  /** A PerformanceObserver of the given entry types that records what the loader asks of it. */
+  function fakeObserver(types: string[]) {
+    const seen = { observed: [] as unknown[], disconnected: false, report: undefined as ((list: { getEntries: () => unknown[] }) => void) | undefined };
+    class FakeObserver {
+      static supportedEntryTypes = types;
+      constructor(callback: typeof seen.report) {
+        seen.report = callback;
+      }
+      observe(options: unknown) {
+        seen.observed.push(options);
+      }
+      disconnect() {
+        seen.disconnected = true;
+      }
+    }
+    return { FakeObserver, seen };
+  }
+  /** setTimeout as a list of what was scheduled, run by hand. */
+  function fakeTimers() {
+    const tasks: { f: () => void; ms?: number }[] = [];
+    return { tasks, setTimeout: (f: () => void, ms?: number) => tasks.push({ f, ms }) };
+  }
   const appModules = [
     { rel: "modulepreload", href: "/assets/entry.client-a.js", in: "head" },
     { rel: "modulepreload", href: "/assets/layout-b.js", in: "head" },
@@ -56,30 +78,16 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
 
   it("with paint timing, the app starts in the task after the first contentful paint is reported", () => {
     const { document, added } = browserDocument();
-    let report: ((list: { getEntries: () => unknown[] }) => void) | undefined;
-    let observed: unknown;
-    let disconnected = false;
-    class FakeObserver {
-      static supportedEntryTypes = ["mark", "paint"];
-      constructor(callback: typeof report) {
-        report = callback;
-      }
-      observe(options: unknown) {
-        observed = options;
-      }
-      disconnect() {
-        disconnected = true;
-      }
-    }
-    const tasks: { f: () => void; ms?: number }[] = [];
-    run(loaderOf(out), document, () => expect.fail("no animation frame is needed"), (f: () => void, ms?: number) => tasks.push({ f, ms }), FakeObserver);
+    const { FakeObserver, seen } = fakeObserver(["mark", "paint"]);
+    const { tasks, setTimeout } = fakeTimers();
+    run(loaderOf(out), document, () => expect.fail("no animation frame is needed"), setTimeout, FakeObserver);
     // Already painted before the loader ran counts too (buffered).
-    expect(observed).toEqual({ type: "paint", buffered: true });
+    expect(seen.observed).toEqual([{ type: "paint", buffered: true }]);
     expect(tasks.map((t) => t.ms)).toEqual([3000]);
-    report!({ getEntries: () => [{ name: "first-paint", entryType: "paint" }] });
+    seen.report!({ getEntries: () => [{ name: "first-paint", entryType: "paint" }] });
     expect(tasks).toHaveLength(1);
-    report!({ getEntries: () => [{ name: "first-contentful-paint", entryType: "paint" }] });
-    expect(disconnected).toBe(true);
+    seen.report!({ getEntries: () => [{ name: "first-contentful-paint", entryType: "paint" }] });
+    expect(seen.disconnected).toBe(true);
     expect(added).toEqual([]);
     tasks[1].f();
     expect(added).toEqual(appModules);
@@ -96,26 +104,15 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
       documentElement: { clientWidth: 400, clientHeight: 800 },
       querySelectorAll: (selector: string) => (selector === 'img[fetchpriority="high"]' ? [picture] : []),
     });
-    let report: ((list: { getEntries: () => unknown[] }) => void) | undefined;
-    const observed: unknown[] = [];
-    class FakeObserver {
-      static supportedEntryTypes = ["paint", "largest-contentful-paint"];
-      constructor(callback: typeof report) {
-        report = callback;
-      }
-      observe(options: unknown) {
-        observed.push(options);
-      }
-      disconnect() {}
-    }
-    const tasks: { f: () => void; ms?: number }[] = [];
-    run(loaderOf(out), document, () => {}, (f: () => void, ms?: number) => tasks.push({ f, ms }), FakeObserver);
-    expect(observed).toEqual([{ type: "paint", buffered: true }, { type: "largest-contentful-paint", buffered: true }]);
+    const { FakeObserver, seen } = fakeObserver(["paint", "largest-contentful-paint"]);
+    const { tasks, setTimeout } = fakeTimers();
+    run(loaderOf(out), document, () => {}, setTimeout, FakeObserver);
+    expect(seen.observed).toEqual([{ type: "paint", buffered: true }, { type: "largest-contentful-paint", buffered: true }]);
     // First paint: a heading of 20,000 px². The picture could still be the largest: wait.
-    report!({ getEntries: () => [{ name: "first-contentful-paint", entryType: "paint" }, { name: "", entryType: "largest-contentful-paint", size: 20000 }] });
+    seen.report!({ getEntries: () => [{ name: "first-contentful-paint", entryType: "paint" }, { name: "", entryType: "largest-contentful-paint", size: 20000 }] });
     expect(tasks.map((t) => t.ms)).toEqual([3000]);
     // The picture shown (its entry counts what is in view).
-    report!({ getEntries: () => [{ name: "", entryType: "largest-contentful-paint", size: 30000 }] });
+    seen.report!({ getEntries: () => [{ name: "", entryType: "largest-contentful-paint", size: 30000 }] });
     expect(tasks).toHaveLength(2);
     tasks[1].f();
     expect(added).toEqual(appModules);
@@ -123,13 +120,8 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
 
   it("with paint timing but nothing painted (3 s), the app starts anyway", () => {
     const { document, added } = browserDocument();
-    class Silent {
-      static supportedEntryTypes = ["paint"];
-      observe() {}
-      disconnect() {}
-    }
-    const tasks: { f: () => void; ms?: number }[] = [];
-    run(loaderOf(out), document, () => {}, (f: () => void, ms?: number) => tasks.push({ f, ms }), Silent);
+    const { tasks, setTimeout } = fakeTimers();
+    run(loaderOf(out), document, () => {}, setTimeout, fakeObserver(["paint"]).FakeObserver);
     expect(added).toEqual([]);
     tasks.find((t) => t.ms === 3000)!.f();
     expect(added).toEqual(appModules);
@@ -150,11 +142,7 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
 
   it("a hidden tab (no animation frames, no paint until shown) starts at once", () => {
     const { document, added } = browserDocument(true);
-    run(loaderOf(out), document, () => {}, () => {}, class {
-      static supportedEntryTypes = ["paint"];
-      observe() {}
-      disconnect() {}
-    });
+    run(loaderOf(out), document, () => {}, () => {}, fakeObserver(["paint"]).FakeObserver);
     expect(added).toEqual(appModules);
   });
 
