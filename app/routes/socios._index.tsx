@@ -191,7 +191,7 @@ export default function RedeemCoupon() {
           <input
             {...getInputProps(fields.code, { type: "text" })}
             key={code}
-            className="code-input"
+            className="code-input coupon-code-input"
             inputMode="text"
             autoCapitalize="characters"
             autoComplete="off"

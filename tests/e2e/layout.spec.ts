@@ -1,5 +1,7 @@
 import type { Page } from "@playwright/test";
 import { ENHANCED_FIELD } from "#app/lib/enhanced";
+import { DEMO_PARTNER } from "#api/db/demo-accounts";
+import { loginAs } from "./auth";
 import { acceptCookies, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./fixtures";
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
@@ -90,6 +92,26 @@ test.describe("phones (375 px)", () => {
     await page.getByLabel("Región").selectOption("Sevilla");
     await cambiar.click();
     await expect(page.getByLabel("Región")).toHaveValue("Sevilla");
+  });
+
+  test("at the till a whole voucher code shows in large type, and a mailed code in its own box", async ({ page, js }) => {
+    await loginAs(page, DEMO_PARTNER);
+    await page.goto("/socios");
+    await ready(page, js);
+    const code = page.getByLabel("Código del cupón");
+    await code.fill("abcd-efgh-jklm");
+    const shown = await code.evaluate((input: HTMLInputElement) => ({ size: parseFloat(getComputedStyle(input).fontSize), hidden: input.scrollWidth - input.clientWidth }));
+    // The fields' `font: inherit` had kept it at the body's 16 px.
+    expect(shown.size).toBeGreaterThanOrEqual(22);
+    expect(shown.hidden).toBeLessThanOrEqual(0);
+    await expect(code).toHaveCSS("text-transform", "uppercase");
+    // A mailed code's 6 digits keep their narrow box: only the voucher's is widened.
+    await page.context().clearCookies();
+    await page.goto("/login/registro?paso=activar");
+    await ready(page, js);
+    const digits = page.getByLabel("Código de 6 cifras");
+    expect(parseFloat(await digits.evaluate((input) => getComputedStyle(input).fontSize))).toBeGreaterThanOrEqual(22);
+    expect((await digits.boundingBox())!.width).toBeLessThanOrEqual(192);
   });
 
   test("the category row brings the current category into view", async ({ page, js }) => {
