@@ -772,9 +772,11 @@ async function ssrFloor(shop: Server) {
     const floorRps = mean((r) => r.floor.rps);
     const shopRps = mean((r) => r.shop.rps);
     const shopP99 = mean((r) => r.shop.p99);
+    const floorP99 = mean((r) => r.floor.p99);
     console.log(table(LOAD_HEAD, runs.flatMap((r, i) => [loadRow(`floor / (run ${i + 1})`, r.floor), loadRow(`shop / (run ${i + 1})`, r.shop)])));
     figure("GET / req/s vs bare Remix floor", `${shopRps.toFixed(0)} vs ${floorRps.toFixed(0)} req/s = ${(shopRps / floorRps).toFixed(2)}×`, "≥ 0.5×", shopRps / floorRps >= 0.5);
-    figure("GET / p99 at 10 connections", fmtMs(shopP99), "< 50 ms", shopP99 < 50);
+    // The bare page's own p99 beside it: when that is near 50 ms too, the machine is what is slow.
+    figure("GET / p99 at 10 connections", fmtMs(shopP99), `< 50 ms; the bare page ${fmtMs(floorP99)}`, shopP99 < 50);
   } finally {
     await stop(floor);
   }
