@@ -9,10 +9,11 @@ import { TextField } from "./form-field";
 const OFFER_SEARCH_FROM = 20;
 
 /**
- * A GET form that narrows an «Oferta» list (offerChoices in app/lib/offer-choices.server.ts) by
- * the words of its titles, for long lists and for lists that cannot hold every offer (staff choose
- * among the whole catalogue). It works without JavaScript. It reloads the page, so it comes before
- * the form it serves; `keep` carries that form's other GET values along (the sales filter's dates).
+ * A GET form that narrows an «Oferta» list (offerChoices in app/lib/offer-choices.server.ts) to
+ * the offers whose title or summary has words starting with those typed (the API's search), for
+ * long lists and for lists that cannot hold every offer (staff choose among the whole catalogue).
+ * It works without JavaScript. It reloads the page, so it comes before the form it serves; `keep`
+ * carries that form's other GET values along (the sales filter's dates).
  * Not named offer-…: vite.config.ts puts those in the cards chunk that every listing page loads.
  */
 export function OfferChoiceSearch({ shown, count, search, keep = {} }: { shown: number; count: number; search: string; keep?: Record<string, string | undefined> }) {
@@ -23,11 +24,11 @@ export function OfferChoiceSearch({ shown, count, search, keep = {} }: { shown: 
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OfferChoiceSearchSchema }),
   });
   if (count <= OFFER_SEARCH_FROM && !search) return null;
-  const found = search ? `${count === 1 ? "1 oferta contiene" : `${formatCount(count)} ofertas contienen`} «${search}»` : `Hay ${formatCount(count)} ofertas`;
+  const found = search ? `${count === 1 ? "1 oferta coincide" : `${formatCount(count)} ofertas coinciden`} con «${search}»` : `Hay ${formatCount(count)} ofertas`;
   return (
     <Form method="get" className="filters" {...getFormProps(form)}>
       {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-      <TextField field={fields.oferta} label="Buscar la oferta por título" type="search" hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`} />
+      <TextField field={fields.oferta} label="Buscar la oferta por título o resumen" type="search" hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`} />
       <button type="submit" className="btn btn-secondary">
         Buscar oferta
       </button>

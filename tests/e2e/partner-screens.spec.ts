@@ -41,14 +41,14 @@ test("ventas: filter by offer and date, download the CSV", async ({ page, js }) 
   const everyOffer = await offerSelect.locator("option").count();
   await page.goto(`/socios/ventas?date_from=2020-01-01&offer=${paella}&oferta=zzzz`);
   await ready(page, js);
-  await expect(page.getByText("0 ofertas contienen «zzzz».")).toBeVisible();
+  await expect(page.getByText("0 ofertas coinciden con «zzzz».")).toBeVisible();
   await expect(offerSelect.locator("option:checked")).toContainText("Paella marinera");
   await expect(rows.first()).toContainText("Paella marinera");
-  await page.getByLabel("Buscar la oferta por título").fill("Paella");
+  await page.getByLabel("Buscar la oferta por título o resumen").fill("Paella");
   await page.getByRole("button", { name: "Buscar oferta" }).click();
   await expect(page).toHaveURL(/[?&]oferta=Paella/);
   await expect(page).toHaveURL(/[?&]date_from=2020-01-01/);
-  await expect(page.getByText(/ofertas? contienen? «Paella»/)).toBeVisible();
+  await expect(page.getByText(/ofertas? coinciden? con «Paella»/)).toBeVisible();
   const options = offerSelect.locator("option");
   await expect(options.filter({ hasText: "Paella marinera" })).toHaveCount(1);
   expect(await options.count()).toBeLessThan(everyOffer);
@@ -144,10 +144,10 @@ test("promo code: staff narrow the «Oferta» list by title, and a code keeps it
   const form = page.locator("#promo-new");
   const everyOffer = await form.getByLabel("Oferta").locator("option").count();
 
-  await page.getByLabel("Buscar la oferta por título").fill("termal");
+  await page.getByLabel("Buscar la oferta por título o resumen").fill("termal");
   await page.getByRole("button", { name: "Buscar oferta" }).click();
   await expect(page).toHaveURL(/[?&]oferta=termal/);
-  await expect(page.getByText(/ofertas? contienen? «termal»/)).toBeVisible();
+  await expect(page.getByText(/ofertas? coinciden? con «termal»/)).toBeVisible();
   const options = form.getByLabel("Oferta").locator("option");
   await expect(options.filter({ hasText: "Circuito termal" })).toHaveCount(1);
   expect(await options.count()).toBeLessThan(everyOffer);
@@ -164,7 +164,7 @@ test("promo code: staff narrow the «Oferta» list by title, and a code keeps it
   await page.getByRole("row", { name: new RegExp(code) }).getByRole("link", { name: `Editar ${code}` }).click();
   await expect(page.getByRole("heading", { level: 1, name: `Código ${code}` })).toBeVisible();
   await page.goto(`${new URL(page.url()).pathname}?oferta=zzzz`);
-  await expect(page.getByText("0 ofertas contienen «zzzz».")).toBeVisible();
+  await expect(page.getByText("0 ofertas coinciden con «zzzz».")).toBeVisible();
   await expect(page.getByLabel("Oferta").locator("option:checked")).toContainText("Circuito termal");
   await page.getByRole("link", { name: "Borrar este código" }).click();
   await page.getByRole("button", { name: "Sí, borrar el código" }).click();
