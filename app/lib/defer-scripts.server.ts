@@ -11,16 +11,16 @@ import { utf8 } from "#lib/gzip.server";
  * first paint.
  *
  * So the shell is rewritten on its way out: the preload tags and the module script are made inert
- * (an unknown `rel`, `type="text/x-deferred-module"`), and a small nonce'd script adds them again once the
- * browser has shown the first contentful paint (its `paint` timing entry) and, where the browser
- * reports largest paints, every high-priority picture in view that could be the largest has been
- * shown too (at once in a hidden tab, which paints nothing until shown; after 3 s whatever happens). The entry comes when the frame is
- * on screen, not when the page's thread has drawn it: on a busy machine the frame's raster and
- * display had taken long enough that the modules, started in the task after the first animation
- * frame as before, were fetched and run before the paint, and Lantern then counted them in the
- * first paint and the largest (FCP 1.29 s and LCP 1.82 s in such a run, 0.76 and 0.91 s in the
- * others). A browser without paint timing still starts after the first animation frame.
- * React hydrates the inert script without
+ * (an unknown `rel`, `type="text/x-deferred-module"`), and a small nonce'd script adds them again
+ * once the browser has shown the first contentful paint (its `paint` timing entry) and, where the
+ * browser reports largest paints, every high-priority picture in view that could be the largest
+ * has been shown too (at once in a hidden tab, which paints nothing until shown; after 3 s
+ * whatever happens). The entry comes when the frame is on screen, not when the page's thread has
+ * drawn it: on a busy machine the frame's raster and display had taken long enough that the
+ * modules, started in the task after the first animation frame as before, were fetched and run
+ * before the paint, and Lantern then counted them in the first paint and the largest (FCP 1.29 s
+ * and LCP 1.82 s in such a run, 0.76 and 0.91 s in the others). A browser without paint timing
+ * still starts after the first animation frame. React hydrates the inert script without
  * touching their attributes in production (removing them would be a mismatch that makes React
  * render the whole document again), and leaves the nodes added at the end of <head> and <body>
  * alone, as it does with the consented tools' tag.
@@ -38,6 +38,24 @@ export const DEFERRED_PRELOAD = "x-deferred-modulepreload";
 const ID = "app-modules";
 /** The app starts this long after the loader at the latest, painted or not. */
 const FALLBACK_MS = 3000;
+
+/** The loader's source, the same on every page: a function of the page's preload hrefs. */
+const LOADER =
+  `(function(hrefs){var d=document,done=0;function go(){if(done)return;done=1;` +
+  `hrefs.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.appendChild(l)});` +
+  `var o=d.getElementById("${ID}"),s=d.createElement("script");s.type="module";s.nonce=o.nonce;s.text=o.text;d.body.appendChild(s)}` +
+  `var P=typeof PerformanceObserver=="function"&&PerformanceObserver,t=P&&P.supportedEntryTypes;` +
+  `if(d.hidden)go();` +
+  `else if(t&&t.indexOf("paint")>=0){var lcp=t.indexOf("largest-contentful-paint")>=0,shown=0,big=0,` +
+  `o=new P(function(l){l.getEntries().forEach(function(e){if(e.name=="first-contentful-paint")shown=1;if(e.entryType=="largest-contentful-paint"&&e.size>big)big=e.size});ready()});` +
+  // Ready once the first contentful paint is on screen and no high-priority picture in view
+  // could still be a larger paint than the largest shown (then its own entry will come). The 2 %
+  // is slack: an entry's size leaves out the picture's border and padding, which its box includes.
+  `function ready(){if(!shown)return;if(lcp){var v=d.documentElement,m=d.querySelectorAll('img[fetchpriority="high"]');` +
+  `for(var i=0;i<m.length;i++){var r=m[i].getBoundingClientRect(),a=Math.max(0,Math.min(r.right,v.clientWidth)-Math.max(r.left,0))*Math.max(0,Math.min(r.bottom,v.clientHeight)-Math.max(r.top,0));if(a>big*1.02)return}}` +
+  `o.disconnect();setTimeout(go)}` +
+  `o.observe({type:"paint",buffered:true});if(lcp)o.observe({type:"largest-contentful-paint",buffered:true});setTimeout(go,${FALLBACK_MS})}` +
+  `else requestAnimationFrame(function(){setTimeout(go)})})`;
 
 /**
  * The page as pieces in order: slices of what React wrote around the rewritten tags. Encoded one
@@ -59,21 +77,7 @@ export function deferAppScriptsParts(html: string): string[] {
   const nonceAttr = script[1] ?? "";
   const preloads = html.slice(from, script.index);
   const hrefs = [...preloads.matchAll(PRELOAD)].map((m) => m[1]);
-  const loader =
-    `(function(){var d=document,done=0;function go(){if(done)return;done=1;` +
-    `${JSON.stringify(hrefs)}.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.appendChild(l)});` +
-    `var o=d.getElementById("${ID}"),s=d.createElement("script");s.type="module";s.nonce=o.nonce;s.text=o.text;d.body.appendChild(s)}` +
-    `var P=typeof PerformanceObserver=="function"&&PerformanceObserver,t=P&&P.supportedEntryTypes;` +
-    `if(d.hidden)go();` +
-    `else if(t&&t.indexOf("paint")>=0){var lcp=t.indexOf("largest-contentful-paint")>=0,shown=0,big=0,` +
-    `o=new P(function(l){l.getEntries().forEach(function(e){if(e.name=="first-contentful-paint")shown=1;if(e.entryType=="largest-contentful-paint"&&e.size>big)big=e.size});ready()});` +
-    // Ready once the first contentful paint is on screen and no high-priority picture in view
-    // could still be a larger paint than the largest shown (then its own entry will come).
-    `function ready(){if(!shown)return;if(lcp){var v=d.documentElement,m=d.querySelectorAll('img[fetchpriority="high"]');` +
-    `for(var i=0;i<m.length;i++){var r=m[i].getBoundingClientRect(),a=Math.max(0,Math.min(r.right,v.clientWidth)-Math.max(r.left,0))*Math.max(0,Math.min(r.bottom,v.clientHeight)-Math.max(r.top,0));if(a>big*1.02)return}}` +
-    `o.disconnect();setTimeout(go)}` +
-    `o.observe({type:"paint",buffered:true});if(lcp)o.observe({type:"largest-contentful-paint",buffered:true});setTimeout(go,${FALLBACK_MS})}` +
-    `else requestAnimationFrame(function(){setTimeout(go)})})()`;
+  const loader = `${LOADER}(${JSON.stringify(hrefs)})`;
   const inert = `<script${nonceAttr} type="${DEFERRED_TYPE}" id="${ID}">${script[2]}</script><script${nonceAttr}>${loader}</script>`;
   const inertPreload = (_: string, href: string) => `<link rel="${DEFERRED_PRELOAD}" href="${href}"/>`;
   return [html.slice(0, from), preloads.replace(PRELOAD, inertPreload), inert, html.slice(script.index + script[0].length)];
