@@ -1,11 +1,12 @@
+// First: the run's ports and data directory, which the modules below read.
+import { E2E_DATA_DIR, E2E_PORT, E2E_SMTP_PORT } from "./tests/e2e/run-ports";
 import { existsSync } from "node:fs";
 import { defineConfig, type LaunchOptions } from "@playwright/test";
 import { startEnv, startFlags } from "./scripts/start-flags";
-import { E2E_SMTP_PORT } from "./tests/e2e/mail";
 
-const PORT = Number(process.env.E2E_PORT ?? 3100);
+const PORT = E2E_PORT;
 const baseURL = `http://localhost:${PORT}`;
-const DATA_DIR = process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data";
+const DATA_DIR = E2E_DATA_DIR;
 // A second server, the same build, with every third party configured (issue 12): the consent
 // tests run against it, the rest of the suite keeps the shop as it is with no keys set.
 const THIRD_PARTY_PORT = PORT + 1;

@@ -80,7 +80,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         test: {
           name: "unit",
           include: ["tests/unit/**/*.test.{ts,tsx}"],
-          environment: "jsdom",
+          // Node by default; a file that renders asks for jsdom in its first line (@vitest-environment jsdom).
+          environment: "node",
           setupFiles: ["tests/setup-unit.ts"],
         },
       },

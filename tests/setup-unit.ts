@@ -10,6 +10,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  cleanup();
+  // Only files that run in jsdom render anything to unmount.
+  if (typeof document !== "undefined") cleanup();
   vi.restoreAllMocks();
 });

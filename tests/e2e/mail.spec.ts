@@ -4,6 +4,7 @@ import { pdfText } from "../support/pdf";
 import { acceptCookies, expect, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./fixtures";
 import type { ReceivedMail } from "../support/smtp";
 import { E2E_INBOX, mailsTo, waitForMail } from "./mail";
+import { E2E_DATA_DIR } from "./run-ports";
 
 async function offers(page: Page): Promise<OfferSummary[]> {
   const response = await page.request.get("/api/v0/public/offers/?page_size=100");
@@ -125,7 +126,7 @@ test("feedback links → thanks page → the rating shows on the offer once thre
  */
 function runDigest(): string {
   const out = execFileSync("node_modules/.bin/tsx", ["scripts/digest.ts"], {
-    env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data", DATABASE_URL: "" },
+    env: { ...process.env, DATA_DIR: E2E_DATA_DIR, DATABASE_URL: "" },
     encoding: "utf8",
   });
   expect(out).toMatch(/en el servidor en marcha/);

@@ -4,8 +4,9 @@
  * it writes every message it accepts to E2E_INBOX. Tests run in other processes, so they read
  * that folder: `await waitForMail(E2E_INBOX, email, { subject: /Tus cupones/ })`.
  */
-export { mailsTo, readInbox, waitForMail } from "../support/smtp";
+import { E2E_DATA_DIR } from "./run-ports";
 
-const dataDir = process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data";
-export const E2E_INBOX = `${dataDir}-inbox`;
-export const E2E_SMTP_PORT = Number(process.env.E2E_SMTP_PORT ?? Number(process.env.E2E_PORT ?? 3100) + 10_000);
+export { mailsTo, readInbox, waitForMail } from "../support/smtp";
+export { E2E_SMTP_PORT } from "./run-ports";
+
+export const E2E_INBOX = `${E2E_DATA_DIR}-inbox`;

@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { E2E_DATA_DIR } from "./run-ports";
 
 test("a tampered or unreadable cookie reads as an empty cart, never a 500", async ({ browser, baseURL }) => {
   const context = await browser.newContext();
@@ -86,7 +87,7 @@ test("a foreign or malformed Host is refused before any page, sitemap or robots.
 
 test("a second server on the same DATA_DIR refuses to start and names the one serving", async () => {
   const { spawn } = await import("node:child_process");
-  const dataDir = process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data";
+  const dataDir = E2E_DATA_DIR;
   const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
     env: { ...process.env, NODE_ENV: "production", DATA_DIR: dataDir, PORT: "0", DATABASE_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],

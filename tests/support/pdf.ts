@@ -1,18 +1,33 @@
-import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+
+/** pdf.js's own copies of the 14 standard fonts, which the vouchers use without embedding them. */
+const standardFontDataUrl = path.join(path.dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts") + path.sep;
 
 /**
- * The text of a PDF as a reader would copy it, by poppler's pdftotext (Debian: poppler-utils,
- * installed by .ci/run when missing). pdf-lib writes PDFs but cannot read their text back.
+ * The text of each page of a PDF as a reader would copy it, by pdf.js (Mozilla's reader, in
+ * JavaScript: no system package needed). pdf-lib writes PDFs but cannot read their text back.
  */
-export function pdfText(pdf: Buffer | Uint8Array): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile("pdftotext", ["-layout", "-enc", "UTF-8", "-", "-"], { maxBuffer: 10 * 1024 * 1024 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    );
-    child.stdin?.end(Buffer.from(pdf));
-  });
+export async function pdfPages(pdf: Buffer | Uint8Array): Promise<string[]> {
+  const document = await getDocument({ data: new Uint8Array(pdf), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
+  try {
+    const pages: string[] = [];
+    for (let n = 1; n <= document.numPages; n++) {
+      const content = await (await document.getPage(n)).getTextContent();
+      pages.push(content.items.map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : "") : "")).join(""));
+    }
+    return pages;
+  } finally {
+    await document.destroy();
+  }
+}
+
+/** The whole text, pages separated by a form feed (as pdftotext writes them). */
+export async function pdfText(pdf: Buffer | Uint8Array): Promise<string> {
+  return (await pdfPages(pdf)).join("\f");
 }
 
 export async function pdfPageCount(pdf: Buffer | Uint8Array): Promise<number> {
-  return (await pdfText(pdf)).split("\f").filter((page) => page.trim()).length;
+  return (await pdfPages(pdf)).length;
 }

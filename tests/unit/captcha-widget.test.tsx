@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { render, waitFor } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { cached, DATA_FRESH_MS, forget } from "#app/lib/query-cache";
 

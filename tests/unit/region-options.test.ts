@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { regionOptions } from "#app/components/region-form";
 import { DEFAULT_REGION, REGIONS } from "#lib/regions";
