@@ -53,7 +53,7 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(imageUploadRouter({ db, identify }));
   api.use(express.json({ limit: "100kb" }));
   api.use(customerRouter({ db, config }));
-  api.use("/public/offers/feedback", feedbackRouter(db));
+  api.use("/public/offers/feedback", feedbackRouter({ db, config }));
   api.use(customerDataRouter({ db, config }));
   api.use(verificationRouter({ db, config }));
   api.use(authUsersRouter({ db, config }));

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, createPrivateKey, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -68,6 +68,25 @@ const EnvSchema = z.object({
     .trim()
     .regex(/^(.*<[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}>|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$/i, "debe ser una dirección, por ejemplo «ofertas <no-responder@ofertas.es>»")
     .default("ofertas <no-responder@ofertas.es>"),
+  // DKIM: the three together sign every message (docs/mail.md); the key as PEM, line breaks as \n.
+  MAIL_DKIM_DOMAIN: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .toLowerCase()
+      .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "debe ser un dominio, por ejemplo ofertas.es")
+      .optional(),
+  ),
+  MAIL_DKIM_SELECTOR: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i, "debe ser un selector DNS, por ejemplo correo2026")
+      .optional(),
+  ),
+  MAIL_DKIM_PRIVATE_KEY: optionalString,
   FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
   DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
   // Third parties (issue 12): each is off until its key is set, and then only after consent.
@@ -111,8 +130,12 @@ export type Config = Env & {
   apiUrl: string;
   /** HMAC key of the API's JWTs: JWT_SECRET, or derived from the newest cookie secret. */
   jwtSecret: string;
+  /** nodemailer's `dkim` option when MAIL_DKIM_* are set, else null (messages go unsigned). */
+  mailDkim: MailDkim | null;
   isProduction: boolean;
 };
+
+export type MailDkim = { domainName: string; keySelector: string; privateKey: string };
 
 export class ConfigError extends Error {}
 
@@ -136,6 +159,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (Boolean(env.CAPTCHA_SITE_KEY) !== Boolean(env.CAPTCHA_SECRET)) {
     throw new ConfigError("Configuración no válida:\n  CAPTCHA_SITE_KEY y CAPTCHA_SECRET van juntas: pon las dos o ninguna");
   }
+  const dkim = mailDkimSettings(env);
+  if (typeof dkim === "string") throw new ConfigError(`Configuración no válida:\n  ${dkim}`);
   const socialProblem = socialSettingsProblem(env);
   if (socialProblem) throw new ConfigError(`Configuración no válida:\n  ${socialProblem}`);
   if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
@@ -148,6 +173,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     sessionSecrets,
     jwtSecret,
+    mailDkim: dkim,
     apiUrl: (env.API_URL ?? `http://${localHost}:${env.PORT}/api/v0`).replace(/\/$/, ""),
     isProduction: env.NODE_ENV === "production",
   };
@@ -169,6 +195,23 @@ function socialSettingsProblem(env: Env): string | null {
     return "APPLE_PRIVATE_KEY: debe ser el contenido del fichero .p8 de Apple (-----BEGIN PRIVATE KEY-----…)";
   }
   return null;
+}
+
+/** The DKIM settings, all three or none; a problem is its message. RSA only: what nodemailer signs with. */
+function mailDkimSettings(env: Env): MailDkim | null | string {
+  const { MAIL_DKIM_DOMAIN: domainName, MAIL_DKIM_SELECTOR: keySelector, MAIL_DKIM_PRIVATE_KEY: key } = env;
+  if (!domainName && !keySelector && !key) return null;
+  if (!domainName || !keySelector || !key) return "MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR y MAIL_DKIM_PRIVATE_KEY van juntas: pon las tres o ninguna";
+  const privateKey = key.replace(/\\n/g, "\n").trim();
+  let bits = 0;
+  try {
+    const parsed = createPrivateKey(privateKey);
+    bits = parsed.asymmetricKeyType === "rsa" ? (parsed.asymmetricKeyDetails?.modulusLength ?? 0) : 0;
+  } catch {
+    return "MAIL_DKIM_PRIVATE_KEY: debe ser una clave privada RSA en PEM (-----BEGIN PRIVATE KEY----- o -----BEGIN RSA PRIVATE KEY-----)";
+  }
+  if (bits < 1024) return "MAIL_DKIM_PRIVATE_KEY: debe ser una clave RSA de 1024 bits o más (mejor 2048)";
+  return { domainName, keySelector, privateKey };
 }
 
 /** Generated once per data directory, so a dev restart keeps everyone's cookies valid. */

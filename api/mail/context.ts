@@ -1,4 +1,5 @@
 import type { Config } from "#lib/config.server";
+import { sealLink, type LinkPurpose } from "#lib/signatures.server";
 import type { Executor } from "#api/db/client";
 import type { Attachment } from "./transport";
 
@@ -27,6 +28,14 @@ export type MessageRenderer = (data: Record<string, unknown>, ctx: MailContext) 
 /** Links in mail have no request to take an origin from: the configured one, else this server. */
 export function mailOrigin(config: Pick<Config, "PUBLIC_URL" | "PORT">): string {
   return config.PUBLIC_URL?.replace(/\/$/, "") ?? `http://localhost:${config.PORT}`;
+}
+
+/**
+ * The `t=` value of a link that stands for this mail's recipient (docs/mail.md, «Enlaces»): the
+ * address travels sealed, never in the URL.
+ */
+export function linkToken(ctx: Pick<MailContext, "config" | "to">, purpose: LinkPurpose, offer?: string): string {
+  return sealLink(ctx.config.sessionSecrets, purpose, { email: ctx.to, offer });
 }
 
 /** A render error that retrying cannot fix (unknown kind, data that no longer exists). */

@@ -23,8 +23,27 @@ export type MailTransport = {
   close(): void;
 };
 
+/**
+ * The headers a DKIM signature covers: nodemailer's list (RFC 6376's advice, List-Unsubscribe
+ * among them) and List-Unsubscribe-Post, which RFC 8058 requires signed and nodemailer leaves out.
+ */
+export const DKIM_SIGNED_HEADERS = [
+  "From", "Sender", "Reply-To", "Subject", "Date", "Message-ID", "To", "Cc", "MIME-Version", "Content-Type", "Content-Transfer-Encoding",
+  "Content-ID", "Content-Description", "Resent-Date", "Resent-From", "Resent-Sender", "Resent-To", "Resent-Cc", "Resent-Message-ID",
+  "In-Reply-To", "References", "List-Id", "List-Help", "List-Unsubscribe", "List-Unsubscribe-Post", "List-Subscribe", "List-Post",
+  "List-Owner", "List-Archive",
+].join(":");
+
+/** nodemailer's `dkim` option: every message signed when MAIL_DKIM_* are set, SMTP and files alike. */
+function dkimOption(config: Pick<Config, "mailDkim">) {
+  return config.mailDkim ? { dkim: { ...config.mailDkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {};
+}
+
 /** SMTP when SMTP_URL is set; otherwise .eml files under DATA_DIR/mail/ and one console line each. */
-export function createMailTransport(config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "dataDir">, log: (line: string) => void = console.log): MailTransport {
+export function createMailTransport(
+  config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "dataDir" | "mailDkim">,
+  log: (line: string) => void = console.log,
+): MailTransport {
   const envelope = (mail: OutgoingMail) => ({
     from: config.MAIL_FROM,
     to: mail.to,
@@ -45,6 +64,7 @@ export function createMailTransport(config: Pick<Config, "SMTP_URL" | "MAIL_FROM
       connectionTimeout: 15_000,
       greetingTimeout: 15_000,
       socketTimeout: 60_000,
+      ...dkimOption(config),
     } as Parameters<typeof nodemailer.createTransport>[0]);
     return {
       kind: "smtp",
@@ -57,7 +77,7 @@ export function createMailTransport(config: Pick<Config, "SMTP_URL" | "MAIL_FROM
   }
 
   const dir = path.join(config.dataDir, "mail");
-  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix", ...dkimOption(config) });
   return {
     kind: "files",
     async send(mail) {

@@ -1,7 +1,7 @@
 import express, { Router, type Request } from "express";
 import type { Config } from "#lib/config.server";
 import { isValidEmail } from "#lib/email";
-import { verifyUnsubscribe } from "#lib/signatures.server";
+import { LINK_PURPOSES, openLink, sealLink, verifyUnsubscribe } from "#lib/signatures.server";
 import type { Database } from "#api/db/client";
 import { z } from "zod";
 import { handle, HttpError, parseInput } from "#api/http";
@@ -9,15 +9,32 @@ import { requireUser } from "#api/auth/context";
 import { isSubscribed, recordConsent, unsubscribe } from "#api/services/subscriptions";
 
 export const INVALID_LINK = "Este enlace no es válido. Usa el enlace de baja del último correo que te enviamos.";
+const LINK_NOT_VALID = "Este enlace no es válido o está incompleto. Usa el enlace del correo tal cual te llegó.";
 
+const queryText = (req: Request, name: string) => (typeof req.query[name] === "string" ? (req.query[name] as string) : "");
+
+/**
+ * The address an unsubscribe link stands for: its token (`t=`), or the `email=…&sig=…` pair of
+ * mails sent before tokens, which keep working.
+ */
 function signedEmail(req: Request, config: Config): string {
-  const email = typeof req.query.email === "string" ? req.query.email.trim().toLowerCase() : "";
-  const sig = typeof req.query.sig === "string" ? req.query.sig : "";
+  const token = queryText(req, "t");
+  if (token) {
+    const link = openLink(config.sessionSecrets, "unsubscribe", token);
+    if (!link) throw new HttpError(400, INVALID_LINK);
+    return link.email;
+  }
+  const email = queryText(req, "email").trim().toLowerCase();
+  const sig = queryText(req, "sig");
   if (!email || !sig || !isValidEmail(email) || !verifyUnsubscribe(config.sessionSecrets, email, sig)) {
     throw new HttpError(400, INVALID_LINK);
   }
   return email;
 }
+
+const LinkQuery = z.object({
+  purpose: z.enum(LINK_PURPOSES, { errorMap: () => ({ message: `purpose debe ser ${LINK_PURPOSES.join(", ")}.` }) }),
+});
 
 /** RFC 8058: the body is List-Unsubscribe=One-Click, form-urlencoded or multipart/form-data. */
 function isOneClickBody(raw: string, contentType: string): boolean {
@@ -32,6 +49,22 @@ function isOneClickBody(raw: string, contentType: string): boolean {
 
 export function customerMailRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
+
+  // What a mailed link stands for, read without acting on it: the pages that such links open
+  // (/unsubscribe, /feedback, /login/registro, /login/recuperar) show or prefill it. The token is
+  // the key: whoever holds it holds the mail it came in. An old unsubscribe link (email and sig)
+  // answers a token too, so the page can leave the address out of its URL from then on.
+  router.get(
+    "/customer/mail-link/",
+    handle(async (req, res) => {
+      const { purpose } = parseInput(LinkQuery, req.query);
+      const subject = purpose === "unsubscribe" ? { email: signedEmail(req, config) } : openLink(config.sessionSecrets, purpose, queryText(req, "t"));
+      if (!subject || (purpose === "feedback" && !subject.offer)) throw new HttpError(400, LINK_NOT_VALID);
+      const t = queryText(req, "t") || sealLink(config.sessionSecrets, purpose, subject);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ purpose, email: subject.email, offer_uuid: subject.offer ?? null, t });
+    }),
+  );
 
   // The contract's call, made by the /unsubscribe page's button (never by opening a link).
   router.get(
@@ -87,7 +120,8 @@ export function customerMailRouter({ db, config }: { db: Database; config: Confi
 
   // Someone who opens that URL in a browser gets the confirmation page, which asks first.
   router.get(oneClickPath, (req, res) => {
-    const q = new URLSearchParams({ email: String(req.query.email ?? ""), sig: String(req.query.sig ?? "") });
+    const token = queryText(req, "t");
+    const q = new URLSearchParams(token ? { t: token } : { email: queryText(req, "email"), sig: queryText(req, "sig") });
     res.redirect(303, `/unsubscribe?${q}`);
   });
   return router;

@@ -1,20 +1,71 @@
-import { Router } from "express";
+import { Router, type Request } from "express";
 import { z } from "zod";
-import { FeedbackSchema, FeedbackChangeSchema } from "#lib/schemas/feedback";
+import type { Config } from "#lib/config.server";
+import { FeedbackSchema, FeedbackChangeSchema, type FeedbackOfMine } from "#lib/schemas/feedback";
+import { openLink } from "#lib/signatures.server";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
 import { handle, HttpError, parseInput } from "#api/http";
-import { getFeedback, submitFeedback, updateFeedback } from "#api/services/feedback";
+import { getUser } from "#api/auth/context";
+import { feedbackOf, getFeedback, submitFeedback, updateFeedback, type Rater } from "#api/services/feedback";
 
-/** /public/offers/feedback/: the star links in the feedback mail land here through /feedback. */
-export function feedbackRouter(db: Database): Router {
+/**
+ * One answer for every rating that does not prove its buyer, given before anything is looked
+ * up: whether that address bought the offer stays unknown to whoever asks.
+ */
+const notTheBuyer = () =>
+  new HttpError(403, "Para valorar una compra usa las estrellas del correo que te enviamos o entra en la cuenta con la que compraste.", { code: "not_the_buyer" });
+
+/**
+ * The buyer a request proves: the feedback mail's link token (t), for its address and offer, or
+ * the logged-in account, for its own address. A given offer_uuid or user_email that is not
+ * theirs proves nothing.
+ */
+function raterOf(req: Request, config: Config, given: { t?: string; offer_uuid?: string; user_email?: string }): Rater | null {
+  const offer = given.offer_uuid?.toLowerCase();
+  if (given.t) {
+    const link = openLink(config.sessionSecrets, "feedback", given.t);
+    if (!link?.offer || (offer && offer !== link.offer) || (given.user_email && given.user_email !== link.email)) return null;
+    return { email: link.email, offerId: link.offer };
+  }
+  const user = getUser(req);
+  const email = user?.email.trim().toLowerCase();
+  if (!email || (given.user_email && given.user_email !== email)) return null;
+  return { email, offerId: null };
+}
+
+const queryText = (req: Request, name: string) => (typeof req.query[name] === "string" ? (req.query[name] as string) : undefined);
+
+/**
+ * /public/offers/feedback/: the star links in the feedback mail land here through /feedback.
+ * Writing needs the buyer (raterOf); reading a rating by id is public except its address.
+ */
+export function feedbackRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
   router.post(
     "/",
     handle(async (req, res) => {
       const body = parseInput(FeedbackSchema, req.body);
-      const saved = await submitFeedback(db, { stars: body.feedback_stars, offerId: body.offer_uuid, email: body.user_email });
-      res.status(201).json(saved);
+      const rater = raterOf(req, config, body);
+      if (!rater) throw notTheBuyer();
+      const offerId = rater.offerId ?? body.offer_uuid!;
+      const saved = await submitFeedback(db, { stars: body.feedback_stars, offerId, email: rater.email });
+      res.set("Cache-Control", "private, no-store").status(201).json(saved);
+    }),
+  );
+  // What the /feedback page shows before anything is saved: the link's offer and the rating its
+  // buyer gave, if any. A link token, or a logged-in buyer with ?offer_uuid=.
+  router.get(
+    "/mine/",
+    handle(async (req, res) => {
+      const offer = queryText(req, "offer_uuid");
+      if (offer !== undefined && !isUuid(offer)) throw new HttpError(400, "La oferta no es válida.");
+      const rater = raterOf(req, config, { t: queryText(req, "t"), offer_uuid: offer });
+      const offerId = rater?.offerId ?? offer?.toLowerCase();
+      if (!rater) throw notTheBuyer();
+      if (!offerId) throw new HttpError(400, "Falta la oferta que valoras (offer_uuid) o el enlace del correo (t).");
+      const answer: FeedbackOfMine = { offer_uuid: offerId, feedback: await feedbackOf(db, rater, offerId) };
+      res.set("Cache-Control", "private, no-store").json(answer);
     }),
   );
   const id = (raw: string) => {
@@ -24,8 +75,9 @@ export function feedbackRouter(db: Database): Router {
   router.get(
     "/:id/",
     handle(async (req, res) => {
+      const rater = raterOf(req, config, { t: queryText(req, "t") });
       res.set("Cache-Control", "private, no-store");
-      res.json(await getFeedback(db, id(req.params.id)));
+      res.json(await getFeedback(db, id(req.params.id), rater));
     }),
   );
   for (const method of ["patch", "put"] as const) {
@@ -34,7 +86,10 @@ export function feedbackRouter(db: Database): Router {
       handle(async (req, res) => {
         const schema = method === "put" ? FeedbackChangeSchema.required({ feedback_stars: true }) : FeedbackChangeSchema;
         const body = parseInput(schema as z.ZodType<z.infer<typeof FeedbackChangeSchema>>, req.body);
-        res.json(await updateFeedback(db, id(req.params.id), { stars: body.feedback_stars, comment: body.comment }, method));
+        const rater = raterOf(req, config, { t: body.t ?? queryText(req, "t") });
+        if (!rater) throw notTheBuyer();
+        res.set("Cache-Control", "private, no-store");
+        res.json(await updateFeedback(db, id(req.params.id), { stars: body.feedback_stars, comment: body.comment }, method, rater));
       }),
     );
   }

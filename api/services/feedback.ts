@@ -36,8 +36,23 @@ export async function queueFeedbackAfterRedemption(tx: Executor, { couponCode, d
 
 type FeedbackAnswer = Feedback;
 
+/**
+ * Who asks, as the route proved it: the address of a feedback link (with its offer) or of the
+ * logged-in account (any offer it bought).
+ */
+export type Rater = { email: string; offerId: string | null };
+
 type FeedbackRow = { id: string; stars: number; offer_id: string; email: string; comment: string };
-const answer = (r: FeedbackRow): FeedbackAnswer => ({ id: r.id, feedback_stars: r.stars, offer_uuid: r.offer_id, user_email: r.email, comment: r.comment });
+const isTheirs = (r: FeedbackRow, rater: Rater | null) => rater !== null && r.email === rater.email && (rater.offerId === null || rater.offerId === r.offer_id);
+/** The buyer's address goes only to that buyer. */
+const answer = (r: FeedbackRow, rater: Rater | null): FeedbackAnswer => ({
+  id: r.id,
+  feedback_stars: r.stars,
+  offer_uuid: r.offer_id,
+  ...(isTheirs(r, rater) ? { user_email: r.email } : {}),
+  comment: r.comment,
+});
+const NOT_FOUND = "No hemos encontrado esa valoración.";
 
 /** Ratings count only from addresses that paid for the offer. */
 async function boughtIt(db: Executor, offerId: string, email: string): Promise<boolean> {
@@ -49,12 +64,14 @@ async function boughtIt(db: Executor, offerId: string, email: string): Promise<b
 
 /**
  * POST /public/offers/feedback/: one rating per email and offer. A later rating replaces the
- * stars of the earlier one (keeping its comment), so a mail scanner that opens all five star
- * links leaves one rating, the last, and nothing multiplies.
+ * stars of the earlier one (keeping its comment), so clicking another star in the mail changes
+ * the rating and nothing multiplies. The rater is proven by the route; this only checks that
+ * the address bought the offer, which that rater may know.
  */
 export async function submitFeedback(db: Executor, input: { stars: number; offerId: string; email: string }): Promise<FeedbackAnswer> {
   const email = input.email.trim().toLowerCase();
   const offerId = input.offerId.toLowerCase();
+  const rater = { email, offerId };
   const offer = await query(db, sql`SELECT 1 FROM offers WHERE id = ${offerId}`);
   if (offer.length === 0) throw new HttpError(404, "Esta oferta no existe.");
   if (!(await boughtIt(db, offerId, email))) {
@@ -64,15 +81,19 @@ export async function submitFeedback(db: Executor, input: { stars: number; offer
     INSERT INTO offer_feedback (offer_id, email, stars) VALUES (${offerId}, ${email}, ${input.stars})
     ON CONFLICT (offer_id, email) DO UPDATE SET stars = excluded.stars, updated_at = now()
     RETURNING id, stars, offer_id, email, comment`);
-  return answer(row);
+  return answer(row, rater);
 }
 
-/** PATCH changes what is given; PUT replaces the rating (a missing comment empties it). */
+/**
+ * PATCH changes what is given; PUT replaces the rating (a missing comment empties it). Only the
+ * rating's own buyer: anyone else's id is not found, as an unknown one.
+ */
 export async function updateFeedback(
   db: Executor,
   id: string,
   change: { stars?: number; comment?: string },
   mode: "patch" | "put",
+  rater: Rater,
 ): Promise<FeedbackAnswer> {
   const comment = mode === "put" ? (change.comment ?? "") : change.comment;
   const [row] = await query<FeedbackRow>(db, sql`
@@ -80,15 +101,23 @@ export async function updateFeedback(
       stars = coalesce(${change.stars ?? null}::int, stars),
       comment = coalesce(${comment ?? null}::text, comment),
       updated_at = now()
-    WHERE id = ${id}
+    WHERE id = ${id} AND email = ${rater.email} AND offer_id = coalesce(${rater.offerId}::uuid, offer_id)
     RETURNING id, stars, offer_id, email, comment`);
-  if (!row) throw new HttpError(404, "No hemos encontrado esa valoración.");
-  return answer(row);
+  if (!row) throw new HttpError(404, NOT_FOUND);
+  return answer(row, rater);
 }
 
-export async function getFeedback(db: Executor, id: string): Promise<FeedbackAnswer> {
+/** Anyone may read a rating (its stars and comment are public); its address only its buyer. */
+export async function getFeedback(db: Executor, id: string, rater: Rater | null): Promise<FeedbackAnswer> {
   const [row] = await query<FeedbackRow>(db, sql`SELECT id, stars, offer_id, email, comment FROM offer_feedback WHERE id = ${id}`);
-  if (!row) throw new HttpError(404, "No hemos encontrado esa valoración.");
-  return answer(row);
+  if (!row) throw new HttpError(404, NOT_FOUND);
+  return answer(row, rater);
+}
+
+/** The rater's own rating of one offer, or null while there is none. */
+export async function feedbackOf(db: Executor, rater: Rater, offerId: string): Promise<FeedbackAnswer | null> {
+  const [row] = await query<FeedbackRow>(db, sql`
+    SELECT id, stars, offer_id, email, comment FROM offer_feedback WHERE offer_id = ${offerId} AND email = ${rater.email}`);
+  return row ? answer(row, rater) : null;
 }
 

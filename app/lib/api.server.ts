@@ -6,7 +6,8 @@ import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
 import { accessToken } from "./auth.server";
-import type { Feedback } from "#lib/schemas/feedback";
+import type { Feedback, FeedbackOfMine } from "#lib/schemas/feedback";
+import type { LinkPurpose } from "#lib/signatures.server";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
@@ -130,14 +131,25 @@ export const offersApi = {
   popular: (query: Pick<OfferQuery, "region" | "category" | "page_size">) => cachedRead<OfferList>("/public/offers/popular/", query),
 };
 
+/**
+ * Who a mailed link stands for: its token (`t`); an old unsubscribe link's email and sig. The API
+ * opens it: the storefront never reads what a token holds.
+ */
+export type MailLinkKey = { t: string } | { email: string; sig: string };
+export type MailLink = { purpose: LinkPurpose; email: string; offer_uuid: string | null; t: string };
+/** A rating's buyer: the feedback link's token, or the logged-in account (request) and the offer. */
+export type RaterKey = { t: string } | { offer_uuid: string };
+
 export const mailApi = {
+  /** What a link stands for, without acting on it (the page shows or prefills its address). */
+  link: (purpose: LinkPurpose, key: MailLinkKey) => api<MailLink>("/customer/mail-link/", { query: { purpose, ...key } }),
   /** The contract's unsubscribe call; the /unsubscribe page's button makes it. */
-  unsubscribe: (email: string, sig: string) => api<{ detail: string; email: string }>("/customer/unsubscribe/", { query: { email, sig } }),
-  submitFeedback: (body: { feedback_stars: number; offer_uuid: string; user_email: string }) =>
-    api<Feedback>("/public/offers/feedback/", { method: "POST", body }),
-  getFeedback: (id: string) => api<Feedback>(`/public/offers/feedback/${id}/`),
-  updateFeedback: (id: string, body: { feedback_stars?: number; comment?: string }) =>
-    api<Feedback>(`/public/offers/feedback/${id}/`, { method: "PATCH", body }),
+  unsubscribe: (t: string) => api<{ detail: string; email: string }>("/customer/unsubscribe/", { query: { t } }),
+  submitFeedback: (body: RaterKey & { feedback_stars: number }, request: Request) =>
+    api<Feedback>("/public/offers/feedback/", { method: "POST", body, request }),
+  myFeedback: (key: RaterKey, request: Request) => api<FeedbackOfMine>("/public/offers/feedback/mine/", { query: key, request }),
+  updateFeedback: (id: string, body: { t?: string; feedback_stars?: number; comment?: string }, request: Request) =>
+    api<Feedback>(`/public/offers/feedback/${id}/`, { method: "PATCH", body, request }),
 };
 
 export const salesApi = {

@@ -2,7 +2,7 @@ import { data, redirect, type Session } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import type { TokenPair } from "#lib/accounts";
 import { mergeCarts } from "#lib/cart";
-import { ApiError, customerApi } from "./api.server";
+import { ApiError, customerApi, mailApi } from "./api.server";
 import { setAuth } from "./auth.server";
 import { commitCart, getCart } from "./cart.server";
 import { syncLocalFavorites } from "./favorites.server";
@@ -68,12 +68,40 @@ export async function attempt<T>(
   }
 }
 
-/**
- * The email waiting for its code on /login/registro and /login/recuperar: the one in the mailed
- * link (…&email=…, which may be opened on another device), else the one this browser asked for.
- */
-export function pendingLoginEmail(session: Session, request: Request): string | null {
-  const fromLink = new URL(request.url).searchParams.get("email")?.trim().toLowerCase() ?? "";
-  if (fromLink && fromLink.length <= 254 && isValidEmail(fromLink)) return fromLink;
+/** The email waiting for its code on /login/registro and /login/recuperar (see takeMailedEmail). */
+export function pendingLoginEmail(session: Session): string | null {
   return field(session, "loginEmail") ?? null;
+}
+
+/**
+ * The link in the activation and password-reset mails names its address with a token (`t=…`,
+ * opened by the API); links in mails sent before tokens, with `email=…`. Either may be opened on
+ * another device: the address becomes this browser's pending one, and the same step is shown
+ * again without the parameter, so the address bar, the history and referrers never hold it.
+ * null when the URL has neither.
+ */
+export async function takeMailedEmail(request: Request, session: Session, purpose: "activation" | "password-reset"): Promise<Response | null> {
+  const url = new URL(request.url);
+  const token = url.searchParams.get("t");
+  const old = url.searchParams.get("email");
+  if (token === null && old === null) return null;
+  let email: string | null = null;
+  if (token) {
+    // A link that does not open (copied in part, or from before a secret was retired) only
+    // loses the prefill: the step asks for the address.
+    email = await mailApi.link(purpose, { t: token }).then(
+      (link) => link.email,
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status < 500) return null;
+        throw error;
+      },
+    );
+  } else if (old) {
+    const given = old.trim().toLowerCase();
+    if (given.length <= 254 && isValidEmail(given)) email = given;
+  }
+  if (email) session.set("loginEmail", email);
+  url.searchParams.delete("t");
+  url.searchParams.delete("email");
+  return redirect(`${url.pathname}${url.search}`, { headers: { "Set-Cookie": await commitSession(session) } });
 }

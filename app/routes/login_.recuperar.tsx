@@ -10,7 +10,7 @@ import { Honeypot } from "#app/components/honeypot";
 import { ApiError, authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { readForm } from "#app/lib/form.server";
-import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail } from "#app/lib/login.server";
+import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
 
@@ -20,8 +20,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   const redirectTo = loginRedirectTo(request);
   if (viewer(session)) throw redirect(redirectTo);
+  const fromMail = await takeMailedEmail(request, session, "password-reset");
+  if (fromMail) return fromMail;
   const url = new URL(request.url);
-  const email = pendingLoginEmail(session, request);
+  const email = pendingLoginEmail(session);
   const step = url.searchParams.get("paso") === "codigo" ? "reset" : "forgot";
   return data({ redirectTo, step, email, minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH }, { headers: { "Cache-Control": "private, no-store" } });
 }

@@ -12,7 +12,7 @@ import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
-import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail } from "#app/lib/login.server";
+import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
 
@@ -22,10 +22,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   const redirectTo = loginRedirectTo(request);
   if (viewer(session)) throw redirect(redirectTo);
+  const fromMail = await takeMailedEmail(request, session, "activation");
+  if (fromMail) return fromMail;
   const url = new URL(request.url);
   const step = url.searchParams.get("paso") === "activar" ? "activate" : "register";
   return data(
-    { redirectTo, step, email: pendingLoginEmail(session, request), minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH, captchaSiteKey: captchaSiteKey() },
+    { redirectTo, step, email: pendingLoginEmail(session), minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH, captchaSiteKey: captchaSiteKey() },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }

@@ -48,12 +48,13 @@ const STATUS_LABELS: Record<string, string> = {
   refund_required: "Reembolso en curso",
 };
 
-function Stars({ offer, email }: { offer: string; email: string }) {
+/** To /feedback as the logged-in buyer: the account is the proof, so the link carries no address. */
+function Stars({ offer }: { offer: string }) {
   return (
     <p className="rate-links">
       <span>Valorar:</span>
       {[1, 2, 3, 4, 5].map((n) => (
-        <Link key={n} to={`/feedback?${new URLSearchParams({ rate: String(n), offer, email })}`} aria-label={n === 1 ? "Valorar con 1 estrella" : `Valorar con ${n} estrellas`}>
+        <Link key={n} to={`/feedback?${new URLSearchParams({ rate: String(n), offer })}`} aria-label={n === 1 ? "Valorar con 1 estrella" : `Valorar con ${n} estrellas`}>
           {"★".repeat(n)}
         </Link>
       ))}
@@ -100,7 +101,7 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
                 ))}
               </ul>
             ) : null}
-            {purchase.status === "paid" ? <Stars offer={item.offer_uuid} email={purchase.email} /> : null}
+            {purchase.status === "paid" ? <Stars offer={item.offer_uuid} /> : null}
           </li>
         ))}
       </ul>

@@ -1,39 +1,51 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
-import { verifyUnsubscribe } from "#lib/signatures.server";
-import { ApiError, mailApi } from "#app/lib/api.server";
-import { config } from "#app/lib/env.server";
+import { ApiError, mailApi, type MailLinkKey } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
+import { LINK_PAGE_HEADERS, linkPageHeaders, originOnlyReferrerMeta } from "#app/lib/mail-link";
 import { seo } from "#app/lib/seo";
 import { ErrorPage } from "#app/components/error-page";
 
-export const meta: MetaFunction = () => seo({ title: "Darse de baja", description: "Dejar de recibir ofertas por correo.", noindex: true });
+export const meta: MetaFunction = () => [...seo({ title: "Darse de baja", description: "Dejar de recibir ofertas por correo.", noindex: true }), originOnlyReferrerMeta];
+export const headers = linkPageHeaders;
 
-function signedParams(request: Request) {
+/**
+ * The link's key: its token (`t`), or the email and sig of mails sent before tokens. The spec's
+ * «needs sig and email» reads: needs t (or both of those); else the main page.
+ */
+function linkKey(request: Request): MailLinkKey {
   const params = new URL(request.url).searchParams;
-  const email = params.get("email")?.trim().toLowerCase();
-  const sig = params.get("sig");
-  if (!email || !sig) throw redirect("/");
-  if (!verifyUnsubscribe(config().sessionSecrets, email, sig)) throw data(null, { status: 400 });
-  return { email, sig };
+  const [t, email, sig] = ["t", "email", "sig"].map((k) => params.get(k));
+  if (t) return { t };
+  if (email && sig) return { email, sig };
+  throw redirect("/");
+}
+
+/** The API opens the link; one it refuses is this route's «enlace no válido» page. */
+async function openLink<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 400) throw data(null, { status: 400, headers: LINK_PAGE_HEADERS });
+    throw error;
+  }
 }
 
 /** Mail scanners open every link: GET only asks, the button's POST unsubscribes. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { email } = signedParams(request);
-  return data({ email }, { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } });
+  const key = linkKey(request);
+  const link = await openLink(() => mailApi.link("unsubscribe", key));
+  // An old link's address leaves the address bar: the same page, under the token the API gave.
+  if (!("t" in key)) throw redirect(`/unsubscribe?${new URLSearchParams({ t: link.t })}`, { headers: LINK_PAGE_HEADERS });
+  return data({ email: link.email }, { headers: LINK_PAGE_HEADERS });
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const { email, sig } = signedParams(request);
+  const key = linkKey(request);
   await readForm(request);
-  try {
-    const answer = await mailApi.unsubscribe(email, sig);
-    return data({ done: true as const, detail: answer.detail });
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 400) throw data(null, { status: 400 });
-    throw error;
-  }
+  if (!("t" in key)) throw redirect(`/unsubscribe?${new URLSearchParams(key)}`, 303);
+  await openLink(() => mailApi.unsubscribe(key.t));
+  return data({ done: true as const });
 }
 
 export default function Unsubscribe() {

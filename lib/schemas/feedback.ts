@@ -4,37 +4,58 @@ import { isValidEmail } from "#lib/email";
 
 export const MAX_FEEDBACK_COMMENT = 1000;
 
-const stars = z.coerce
+export const stars = z.coerce
   .number({ invalid_type_error: "La valoración debe ser un número de 1 a 5." })
   .int("La valoración debe ser un número entero de 1 a 5.")
   .min(1, "La valoración mínima es 1 estrella.")
   .max(5, "La valoración máxima es 5 estrellas.");
 
-/** POST /public/offers/feedback/ and the /feedback link's query (rate, offer, email). */
-export const FeedbackSchema = z.object({
-  feedback_stars: stars,
-  offer_uuid: z.string().uuid("La oferta del enlace no es válida."),
-  user_email: z
-    .string()
-    .trim()
-    .refine(isValidEmail, "El correo del enlace no es válido.")
-    .transform((v) => v.toLowerCase()),
-});
+/** The `t=` of the feedback mail's star links: it names the buyer and the offer (docs/mail.md). */
+const linkToken = z.string().trim().max(600, "El enlace de la valoración no es válido.").optional();
 
-/** PATCH (any field) and PUT (stars required) /public/offers/feedback/{id}/; the /feedback form. */
+const comment = z.string().trim().max(MAX_FEEDBACK_COMMENT, `El comentario puede tener como máximo ${MAX_FEEDBACK_COMMENT} caracteres.`);
+
+/**
+ * POST /public/offers/feedback/: the stars, and who gives them: the mail's link token (t), or the
+ * logged-in buyer (then offer_uuid names the offer). user_email is the contract's field; when it
+ * is given it must be that same buyer.
+ */
+export const FeedbackSchema = z
+  .object({
+    feedback_stars: stars,
+    t: linkToken,
+    offer_uuid: z.string().uuid("La oferta no es válida.").optional(),
+    user_email: z
+      .string()
+      .trim()
+      .refine(isValidEmail, "El correo no es válido.")
+      .transform((v) => v.toLowerCase())
+      .optional(),
+  })
+  .refine((v) => v.t || v.offer_uuid, { message: "Falta la oferta que valoras (offer_uuid) o el enlace del correo (t).", path: ["offer_uuid"] });
+
+/** PATCH (any field) and PUT (stars required) /public/offers/feedback/{id}/, with the same t. */
 export const FeedbackChangeSchema = z.object({
   feedback_stars: stars.optional(),
-  comment: z.string().trim().max(MAX_FEEDBACK_COMMENT, `El comentario puede tener como máximo ${MAX_FEEDBACK_COMMENT} caracteres.`).optional(),
+  comment: comment.optional(),
+  t: linkToken,
 });
 
-export type Feedback = { id: string; feedback_stars: number; offer_uuid: string; user_email: string; comment: string };
+/** user_email only for its buyer (the link's holder or the account): to anyone else it is absent. */
+export type Feedback = { id: string; feedback_stars: number; offer_uuid: string; user_email?: string; comment: string };
+
+/** GET /public/offers/feedback/mine/: the offer of the link (or of offer_uuid) and its buyer's rating, if any. */
+export type FeedbackOfMine = { offer_uuid: string; feedback: Feedback | null };
 
 /** Offer cards and the offer page show the average only from this many verified ratings on. */
 export const MIN_RATINGS_SHOWN = 3;
 
-/** The form on the /feedback page: its action and its component both use it. */
+/** The /feedback page's forms: its action and its component both use them. */
+export const FeedbackRateFormSchema = z.object({ intent: z.literal("rate"), feedback_stars: stars });
 export const FeedbackFormSchema = z.object({
+  intent: z.literal("edit"),
   id: z.string().uuid("Valoración no válida."),
   feedback_stars: stars,
-  comment: z.string().trim().max(MAX_FEEDBACK_COMMENT, `El comentario puede tener como máximo ${MAX_FEEDBACK_COMMENT} caracteres.`).optional(),
+  comment: comment.optional(),
 });
+export const FeedbackPageSchema = z.discriminatedUnion("intent", [FeedbackRateFormSchema, FeedbackFormSchema]);

@@ -155,3 +155,16 @@ export function expectSpanish(text: unknown) {
   expect(value.length).toBeGreaterThan(5);
   expect(value).not.toMatch(/\b(Expected|Required|Invalid|received|must|Number must|String must|Not found|Internal Server Error)\b/);
 }
+
+/**
+ * Links in mail carry a token, never the recipient's address: not in clear, not URL-encoded, not
+ * in base64, not as an `email=` parameter.
+ */
+export function expectNoAddress(links: string[], email: string) {
+  const forms = [email, encodeURIComponent(email), Buffer.from(email).toString("base64url"), Buffer.from(email).toString("base64"), email.split("@")[0]];
+  for (const link of links) {
+    expect(link).not.toMatch(/@|%40/i);
+    for (const form of forms) expect(link.toLowerCase(), link).not.toContain(form.toLowerCase());
+    expect(new URL(link).searchParams.has("email"), link).toBe(false);
+  }
+}

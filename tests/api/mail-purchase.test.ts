@@ -105,6 +105,15 @@ describe("purchase confirmation", () => {
     expect(mail.html).toContain("Total pagado");
     expect(mail.headers.has("list-unsubscribe")).toBe(false);
     expect(mail.headers.has("list-unsubscribe-post")).toBe(false);
+    // A reply goes where the footer says to write, not to the no-reply sender.
+    expect(mail.replyTo?.value.map((a) => a.address)).toEqual([api.config.SUPPORT_EMAIL]);
+    // Each condition on a line of its own, as the partner wrote them.
+    const conditions = String(purchase.items[0].conditions ?? "").split("\n").filter((l) => l.trim());
+    expect(conditions.length, "the demo offer lists several conditions").toBeGreaterThan(1);
+    for (const [i, line] of conditions.entries()) {
+      expect(mail.text).toMatch(new RegExp(`^${line.slice(0, 24).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
+      if (i > 0) expect(mail.text).not.toContain(`${conditions[i - 1]} ${line}`);
+    }
 
     const link = new URL(/https?:\/\/\S+\/order\/coupons\?[^\s"<>]+/.exec(mail.text ?? "")![0].replace(/&amp;/g, "&"));
     expect(link.searchParams.get("sale")).toBe(payment.sale_id);

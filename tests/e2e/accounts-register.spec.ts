@@ -30,8 +30,9 @@ test("registration with activation: email and password → the code from the mai
   const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });
   const code = codeIn(mail.text);
   expect(code).toMatch(/^\d{6}$/);
-  // The mail's link opens this very step for that address.
-  expect(mail.html).toContain(`/login/registro?paso=activar&amp;email=${encodeURIComponent(email)}`);
+  // The mail's link opens this very step; it names the address with a token, never in clear.
+  expect(mail.html).toMatch(/\/login\/registro\?paso=activar&amp;t=[A-Za-z0-9_-]+"/);
+  expect(mail.html).not.toContain(encodeURIComponent(email));
 
   await page.getByLabel("Código de 6 cifras").fill(code === "000000" ? "111111" : "000000");
   await page.getByRole("button", { name: "Activar mi cuenta" }).click();
@@ -47,15 +48,26 @@ test("registration with activation: email and password → the code from the mai
   expect(login.status()).toBe(200);
 });
 
-test("the activation link from the mail works on another device (the address comes in the link)", async ({ page, browser, js }) => {
+/** The path and query of the mail's link to `path`. */
+function mailLink(html: string, path: string): string {
+  const href = new RegExp(`href="(https?://[^"]*${path}[^"]*)"`).exec(html)?.[1];
+  if (!href) throw new Error(`sin enlace ${path} en el correo`);
+  const url = new URL(href.replace(/&amp;/g, "&"));
+  return `${url.pathname}${url.search}`;
+}
+
+test("the activation link from the mail works on another device (the link's token names the address)", async ({ page, browser, js }) => {
   const email = uniqueEmail("activar-enlace");
   const created = await page.request.post("/api/v0/auth/users/", { data: { email, password: "una-clave-larga", re_password: "una-clave-larga" } });
   expect(created.status()).toBe(201);
   const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });
-  const other = await browser.newContext({ javaScriptEnabled: js });
+  const other = await browser.newContext({ javaScriptEnabled: js, baseURL: test.info().project.use.baseURL });
   const phone = await other.newPage();
-  await phone.goto(`/login/registro?paso=activar&email=${encodeURIComponent(email)}`);
+  await phone.goto(mailLink(mail.html as string, "/login/registro"));
   await ready(phone, js);
+  // The token leaves the address bar once read: the step is the same, the address comes with it.
+  await expect(phone).toHaveURL(/\/login\/registro\?paso=activar(&redirectTo=[^&]*)?$/);
+  await expect(phone.getByText(`Te hemos enviado un código de activación a ${email}`)).toBeVisible();
   await phone.getByLabel("Código de 6 cifras").fill(codeIn(mail.text));
   await phone.getByRole("button", { name: "Activar mi cuenta" }).click();
   await expectLoggedInAs(phone, email);
@@ -89,6 +101,29 @@ test("forgotten password: «¿Has olvidado tu contraseña?» → a code by mail 
 
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "la-clave-vieja" } })).status()).toBe(401);
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "la-clave-nueva" } })).status()).toBe(200);
+});
+
+test("the password-reset link from the mail opens the code step for that address on another device; a link from an older mail too", async ({ page, browser, js }) => {
+  const email = uniqueEmail("recuperar-enlace");
+  const created = await page.request.post("/api/v0/auth/users/", { data: { email, password: "la-clave-vieja", re_password: "la-clave-vieja" } });
+  expect(created.status()).toBe(201);
+  expect((await page.request.post("/api/v0/auth/users/reset_password/", { data: { email } })).status()).toBeLessThan(300);
+  const mail = await waitForMail(E2E_INBOX, email, { subject: /cambiar la contraseña/ });
+  const link = mailLink(mail.html as string, "/login/recuperar");
+  expect(link).toMatch(/^\/login\/recuperar\?paso=codigo&t=[A-Za-z0-9_-]+$/);
+  for (const path of [link, `/login/recuperar?paso=codigo&email=${encodeURIComponent(email)}`]) {
+    const other = await browser.newContext({ javaScriptEnabled: js, baseURL: test.info().project.use.baseURL });
+    const phone = await other.newPage();
+    await phone.goto(path);
+    await ready(phone, js);
+    await expect(phone).toHaveURL(/\/login\/recuperar\?paso=codigo$/);
+    await expect(phone.getByText(`Si ${email} tiene una cuenta, le hemos enviado un código.`)).toBeVisible();
+    await other.close();
+  }
+  // A token that does not open only loses the prefill: the step asks for the address.
+  await page.goto("/login/recuperar?paso=codigo&t=AXNvbG8tdW4tZW5zYXlv");
+  await expect(page).toHaveURL(/\/login\/recuperar\?paso=codigo$/);
+  await expect(page.getByLabel("Correo electrónico")).toBeVisible();
 });
 
 test("the public forms carry a honeypot: a bot that fills it (or leaves it out) is refused, a person is not", async ({ page, request }) => {

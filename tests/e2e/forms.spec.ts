@@ -73,7 +73,7 @@ test("«Continuar» on /checkout and the feedback form carry the honeypot: fille
   const details = { email: "bot-o-persona@example.es", subs_agreement: "on" };
   const forms: [string, Record<string, string>][] = [
     ["/checkout/", details],
-    ["/feedback", { id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", comment: "Visita http://spam.example" }],
+    ["/feedback?rate=5&t=enlace-de-prueba", { intent: "edit", id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", comment: "Visita http://spam.example" }],
   ];
   for (const [path, form] of forms) {
     for (const honeypot of [{ name__confirm: "http://spam.example" }, {}] as Record<string, string>[]) {
@@ -87,7 +87,7 @@ test("«Continuar» on /checkout and the feedback form carry the honeypot: fille
   expect(ok.status()).toBe(303);
   expect(ok.headers().location).toMatch(/\/order\/$/);
   // …and the feedback form reaches its own checks (an unknown id), not the honeypot's refusal.
-  expect(await (await post("/feedback", { id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", name__confirm: "" })).text()).not.toContain(
+  expect(await (await post("/feedback?rate=5&t=enlace-de-prueba", { intent: "edit", id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", name__confirm: "" })).text()).not.toContain(
     "No hemos podido enviar el formulario",
   );
 });

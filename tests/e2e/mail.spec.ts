@@ -1,6 +1,11 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { unsubscribeSignature } from "#lib/signatures.server";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { pdfText } from "../support/pdf";
+import { loginAs, newCustomer } from "./auth";
+import { check, test as axeTest, VIEWPORTS, type Problem } from "./axe";
 import { acceptCookies, expect, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./fixtures";
 import type { ReceivedMail } from "../support/smtp";
 import { E2E_INBOX, mailsTo, waitForMail } from "./mail";
@@ -76,47 +81,108 @@ test("purchase → the confirmation mail has the coupon codes and a PDF that con
   await expect(page.getByRole("heading", { name: "Este enlace no es válido" })).toBeVisible();
 });
 
-test("feedback links → thanks page → the rating shows on the offer once three buyers rated", async ({ page, js }) => {
+/** The star links' token and what the API holds for it, read as the link's holder. */
+async function ratingOf(request: APIRequestContext, link: string) {
+  const t = new URL(link, "http://x").searchParams.get("t")!;
+  const mine = await request.get(`/api/v0/public/offers/feedback/mine/?${new URLSearchParams({ t })}`);
+  expect(mine.status()).toBe(200);
+  return ((await mine.json()) as { feedback: { feedback_stars: number } | null }).feedback;
+}
+
+test("feedback links → a person's click saves, a scanner only asks → the rating shows on the offer once three buyers rated", async ({ page, js, browser, playwright }) => {
   // An offer of its own per project, far down the list, so no other test rates it.
   // Unrated offers only: the demo catalogue seeds ratings on a few.
   const all = (await offers(page)).filter((o) => !o.rating);
   const offer = all[all.length - (js ? 1 : 2)];
   const buyers = [uniqueEmail("valora-a"), uniqueEmail("valora-b"), uniqueEmail("valora-c")];
   for (const buyer of buyers) await buyThroughApi(page.request, offer, buyer);
+  // FEEDBACK_DELAY_DAYS=0 for the browser suite: the request is sent right after the purchase.
+  const links = await Promise.all(buyers.map(async (buyer) => linkIn((await waitForMail(E2E_INBOX, buyer, { subject: /Valóralo/ })).html as string, "/feedback?rate=4&")));
+  for (const link of links) expect(link).not.toMatch(/email=|%40|@/);
 
-  await page.goto(`/ofertas/${offer.uuid}/`);
-  await expect(page.locator(".offer-title-row ~ [data-testid=offer-rating]")).toHaveCount(0);
-
-  for (const [i, buyer] of buyers.entries()) {
-    // FEEDBACK_DELAY_DAYS=0 for the browser suite: the request is sent right after the purchase.
-    const mail = await waitForMail(E2E_INBOX, buyer, { subject: /Valóralo/ });
-    const link = linkIn(mail.html as string, "/feedback?rate=4");
-    await page.goto(link);
-    await ready(page, js);
-    await expect(page.getByRole("heading", { name: "¡Gracias por tu valoración!" })).toBeVisible();
-    await expect(page.getByTestId("feedback-stars").getByRole("img")).toHaveAttribute("aria-label", "4 estrellas de 5");
-    if (i === 2) {
-      // The last buyer changes their mind and adds a comment.
-      await page.getByLabel("5 estrellas").check();
-      await page.getByLabel("Comentario (opcional)").fill("Todo perfecto, repetiremos.");
-      await page.getByRole("button", { name: "Guardar valoración" }).click();
-      await expect(page.getByText("Hemos guardado tus cambios.")).toBeVisible();
-      await expect(page.getByTestId("feedback-stars").getByRole("img")).toHaveAttribute("aria-label", "5 estrellas de 5");
-      await expect(page.getByText("Todo perfecto, repetiremos.").first()).toBeVisible();
-    }
+  // A mail scanner fetches every star link of the first mail: each answers the question, none saves.
+  const scanner = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  for (const n of [1, 2, 3, 4, 5]) {
+    const answer = await scanner.get(links[0].replace("rate=4", `rate=${n}`));
+    expect(answer.status()).toBe(200);
+    expect(await answer.text()).toContain("Enviar valoración");
   }
+  await scanner.dispose();
+  expect(await ratingOf(page.request, links[0])).toBeNull();
+
+  // The buyer's own click on four stars saves on load. The page's URL holds the token: it is
+  // never passed on as a referrer.
+  await page.goto(links[0]);
+  await ready(page, js);
+  await expect(page.locator('meta[name="referrer"]')).toHaveAttribute("content", "strict-origin");
+  await expect(page.getByRole("heading", { name: "¡Gracias por tu valoración!" })).toBeVisible();
+  await expect(page.getByTestId("feedback-stars").getByRole("img")).toHaveAttribute("aria-label", "4 estrellas de 5");
+  expect(await ratingOf(page.request, links[0])).toMatchObject({ feedback_stars: 4 });
+
+  // A browser that opens the link as a prefetch (a link preview, a scanner with a browser) gets the
+  // same page with those stars chosen, and the button saves.
+  const previewing = await browser.newContext({ javaScriptEnabled: js, baseURL: test.info().project.use.baseURL, extraHTTPHeaders: { "Sec-Purpose": "prefetch" } });
+  const preview = await previewing.newPage();
+  await preview.goto(links[1]);
+  await ready(preview, js);
+  await expect(preview.getByRole("heading", { name: "Valora tu compra" })).toBeVisible();
+  await expect(preview.getByLabel("4 estrellas")).toBeChecked();
+  expect(await ratingOf(page.request, links[1])).toBeNull();
+  await preview.getByRole("button", { name: "Enviar valoración" }).click();
+  await expect(preview.getByRole("heading", { name: "¡Gracias por tu valoración!" })).toBeVisible();
+  await expect(preview.getByText("Hemos guardado tu valoración.")).toBeVisible();
+  await expect(preview.getByTestId("feedback-stars").getByRole("img")).toHaveAttribute("aria-label", "4 estrellas de 5");
+  await previewing.close();
+
+  // The last buyer changes their mind and adds a comment.
+  await page.goto(links[2]);
+  await ready(page, js);
+  await page.getByLabel("5 estrellas").check();
+  await page.getByLabel("Comentario (opcional)").fill("Todo perfecto, repetiremos.");
+  await page.getByRole("button", { name: "Guardar valoración" }).click();
+  await expect(page.getByText("Hemos guardado tu valoración.")).toBeVisible();
+  await expect(page.getByTestId("feedback-stars").getByRole("img")).toHaveAttribute("aria-label", "5 estrellas de 5");
+  await expect(page.getByText("Todo perfecto, repetiremos.").first()).toBeVisible();
+  expect(await ratingOf(page.request, links[2])).toMatchObject({ feedback_stars: 5, comment: "Todo perfecto, repetiremos." });
+  // The next page (its document, or its data with JavaScript) learns only the origin, not the link.
+  const next = page.waitForRequest((r) => r.url().includes(`/ofertas/${offer.uuid}`));
+  await page.getByRole("link", { name: "Ver la oferta" }).click();
+  const referer = (await (await next).allHeaders()).referer;
+  expect(referer).toBe(`${new URL(page.url()).origin}/`);
+  await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
+
   await page.goto(`/ofertas/${offer.uuid}/`);
   const rating = page.locator(".offer-title-row ~ [data-testid=offer-rating]").first();
   await expect(rating).toContainText("4,3");
   await expect(rating).toContainText("(3 valoraciones)");
 
-  // Someone who did not buy it gets the route's own error page.
-  await page.goto(`/feedback?rate=5&offer=${offer.uuid}&email=${encodeURIComponent(uniqueEmail("curioso"))}`);
+  // A link without its token (as mails had before) rates for nobody but the logged-in buyer.
+  await page.goto(`/feedback?rate=1&offer=${offer.uuid}&email=${encodeURIComponent(buyers[0])}`);
   await expect(page.getByRole("heading", { name: "No hemos podido guardar tu valoración" })).toBeVisible();
-  await page.goto(`/feedback?rate=9&offer=${offer.uuid}&email=a@b.es`);
+  await expect(page.getByRole("link", { name: "Entrar en mi cuenta para valorarla" })).toHaveAttribute("href", /^\/login\?redirectTo=%2Ffeedback%3Frate%3D1%26offer%3D[0-9a-f-]+$/);
+  await page.goto(links[0].replace(/t=[^&]+/, "t=AXNvbG8tdW4tZW5zYXlv"));
+  await expect(page.getByRole("heading", { name: "No hemos podido guardar tu valoración" })).toBeVisible();
+  expect(await ratingOf(page.request, links[0])).toMatchObject({ feedback_stars: 4 });
+  await page.goto(links[0].replace("rate=4", "rate=9"));
   await expect(page.getByText("La valoración máxima es 5 estrellas.")).toBeVisible();
   await page.goto(`/feedback?rate=5`);
   await expect(page).toHaveURL(/\/$/);
+});
+
+test("a logged-in buyer rates from a link without a token (Mis pedidos, older mails): asked first, saved on the button", async ({ page, js }) => {
+  const customer = await newCustomer(page);
+  const offer = (await offers(page))[js ? 3 : 4];
+  await buyThroughApi(page.request, offer, customer.email);
+  await loginAs(page, customer);
+  await page.goto(`/feedback?rate=2&offer=${offer.uuid}&email=${encodeURIComponent(customer.email)}`);
+  await ready(page, js);
+  await expect(page.getByRole("heading", { name: "Valora tu compra" })).toBeVisible();
+  await expect(page.getByLabel("2 estrellas")).toBeChecked();
+  await page.getByLabel("3 estrellas").check();
+  await page.getByRole("button", { name: "Enviar valoración" }).click();
+  await expect(page.getByText("Hemos guardado tu valoración.")).toBeVisible();
+  await expect(page.getByTestId("feedback-stars").getByRole("img")).toHaveAttribute("aria-label", "3 estrellas de 5");
+  await expect(page).toHaveURL(new RegExp(`/feedback\\?rate=3&offer=${offer.uuid}&guardado=1$`));
 });
 
 /**
@@ -154,10 +220,11 @@ test("npm run digest → the digest's unsubscribe link → confirm → unsubscri
   const digest = await waitForMail(E2E_INBOX, email, { subject: DIGEST });
   // Marketing carries RFC 8058's headers, with an https-or-this-server one-click URL.
   expect(rawHeader(digest, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
-  expect(rawHeader(digest, "List-Unsubscribe")).toMatch(/^<http[^>]+\/api\/v0\/customer\/unsubscribe\/one-click\/\?[^>]+>$/);
+  expect(rawHeader(digest, "List-Unsubscribe")).toMatch(/^<http[^>]+\/api\/v0\/customer\/unsubscribe\/one-click\/\?t=[A-Za-z0-9_-]+>$/);
   const pageLink = linkIn(digest.html as string, "/unsubscribe?");
+  expect(pageLink).toMatch(/^\/unsubscribe\?t=[A-Za-z0-9_-]+$/);
 
-  await page.goto(pageLink.replace(/sig=[^&]+/, "sig=falsa"));
+  await page.goto(pageLink.replace(/t=[^&]+/, "t=AWZhbHNv"));
   await expect(page.getByRole("heading", { name: "Este enlace no es válido" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ir a la página principal" })).toBeVisible();
 
@@ -203,4 +270,55 @@ test("npm run digest → the digest's unsubscribe link → confirm → unsubscri
   await page.goto(linkIn(otherDigest.html as string, "/unsubscribe?"));
   await page.getByRole("button", { name: "Sí, darme de baja" }).click();
   await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
+});
+
+test("an unsubscribe link from a mail sent before link tokens (email and sig) still works, and the address leaves the URL", async ({ page, js }) => {
+  const email = uniqueEmail(`baja-antigua-${js ? "js" : "nojs"}`);
+  await buyThroughApi(page.request, (await offers(page))[2], email, true);
+  // The signature those mails carried: HMAC under the server's session secret (its data dir's, here).
+  const secret = readFileSync(path.join(process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data", "session-secret"), "utf8").trim();
+  await page.goto(`/unsubscribe?${new URLSearchParams({ email, sig: unsubscribeSignature([secret], email) })}`);
+  await ready(page, js);
+  await expect(page).toHaveURL(/\/unsubscribe\?t=[A-Za-z0-9_-]+$/);
+  await expect(page.getByText(email)).toBeVisible();
+  await page.getByRole("button", { name: "Sí, darme de baja" }).click();
+  await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
+  const forged = await page.goto(`/unsubscribe?${new URLSearchParams({ email, sig: unsubscribeSignature(["otro-secreto-que-no-es-el-nuestro"], email) })}`);
+  expect(forged?.status()).toBe(400);
+  await expect(page.getByRole("heading", { name: "Este enlace no es válido" })).toBeVisible();
+  await page.goto("/unsubscribe?email=solo%40correo.es");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+axeTest("the pages mail links open (rating: asked and saved; unsubscribe: asked and done) have no axe violations at 375 and 1280", async ({ browser, page, js, helper }) => {
+  axeTest.setTimeout(120_000);
+  const problems: Problem[] = [];
+  const checkBoth = async (on: Page, name: string) => {
+    for (const viewport of VIEWPORTS) {
+      await on.setViewportSize(viewport);
+      await check(on, js, `${name} at ${viewport.width}`, problems, helper);
+    }
+  };
+  const buyer = uniqueEmail(`axe-enlaces-${js ? "js" : "nojs"}`);
+  await buyThroughApi(page.request, (await offers(page))[5], buyer, true);
+  const link = linkIn((await waitForMail(E2E_INBOX, buyer, { subject: /Valóralo/ })).html as string, "/feedback?rate=3&");
+  // As a link preview opens it, so the question is shown before anything is saved.
+  const previewing = await browser.newContext({ javaScriptEnabled: js, baseURL: axeTest.info().project.use.baseURL, extraHTTPHeaders: { "Sec-Purpose": "prefetch" } });
+  const preview = await previewing.newPage();
+  await preview.goto(link);
+  await ready(preview, js);
+  await checkBoth(preview, "/feedback, asked");
+  await preview.getByRole("button", { name: "Enviar valoración" }).click();
+  await expect(preview.getByText("Hemos guardado tu valoración.")).toBeVisible();
+  await checkBoth(preview, "/feedback, saved");
+  await previewing.close();
+
+  const secret = readFileSync(path.join(process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data", "session-secret"), "utf8").trim();
+  await page.goto(`/unsubscribe?${new URLSearchParams({ email: buyer, sig: unsubscribeSignature([secret], buyer) })}`);
+  await ready(page, js);
+  await checkBoth(page, "/unsubscribe, asked");
+  await page.getByRole("button", { name: "Sí, darme de baja" }).click();
+  await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
+  await checkBoth(page, "/unsubscribe, done");
+  expect(problems, problems.join("\n")).toEqual([]);
 });

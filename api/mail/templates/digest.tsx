@@ -2,10 +2,9 @@ import { Button, Column, Heading, Img, Link, Row, Section, Text } from "@react-e
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { discountBadge, formatPrice } from "#lib/prices";
-import { unsubscribeSignature } from "#lib/signatures.server";
 import { query } from "#api/db/client";
 import { isSubscribed } from "#api/services/subscriptions";
-import type { MailContext, MessageRenderer } from "../context";
+import { linkToken, type MailContext, type MessageRenderer } from "../context";
 import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
 
 export const DigestData = z.object({ region: z.string().nullable().optional() });
@@ -31,8 +30,10 @@ export async function newestOffers(db: MailContext["db"], region: string | null)
     LIMIT ${DIGEST_SIZE}`);
 }
 
-export function unsubscribeLinks(origin: string, secrets: readonly string[], email: string) {
-  const q = new URLSearchParams({ email, sig: unsubscribeSignature(secrets, email) });
+/** The footer's link (a page that asks first) and RFC 8058's one-click URL, both with one token. */
+export function unsubscribeLinks(ctx: Pick<MailContext, "origin" | "config" | "to">) {
+  const q = new URLSearchParams({ t: linkToken(ctx, "unsubscribe") });
+  const origin = ctx.origin;
   return { page: `${origin}/unsubscribe?${q}`, oneClick: `${origin}/api/v0/customer/unsubscribe/one-click/?${q}` };
 }
 
@@ -99,7 +100,7 @@ export const renderDigest: MessageRenderer = async (data, ctx) => {
   const region = DigestData.parse(data).region ?? null;
   const offers = await newestOffers(ctx.db, region);
   if (offers.length === 0) return null;
-  const links = unsubscribeLinks(ctx.origin, ctx.config.sessionSecrets, ctx.to);
+  const links = unsubscribeLinks(ctx);
   const body = await renderBoth(<DigestEmail origin={ctx.origin} region={region} offers={offers} unsubscribe={links.page} />);
   return {
     subject: `Nuevas ofertas${region ? ` en ${region}` : " para ti"}: ${offers.length} planes con descuento`,

@@ -2,17 +2,17 @@ import { Heading, Link, Section, Text } from "@react-email/components";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { query } from "#api/db/client";
-import { PermanentMailError, type MessageRenderer } from "../context";
+import { linkToken, PermanentMailError, type MessageRenderer } from "../context";
 import { colors, heading, Layout, muted, renderBoth, text } from "../layout";
 
 export const FeedbackRequestData = z.object({ offer_uuid: z.string().uuid() });
 
-export function feedbackLink(origin: string, offer: string, email: string, rate: number): string {
-  const q = new URLSearchParams({ rate: String(rate), offer, email });
-  return `${origin}/feedback?${q.toString()}`;
+/** One star link: the token names the buyer and the offer, the stars are the only thing in clear. */
+export function feedbackLink(origin: string, token: string, rate: number): string {
+  return `${origin}/feedback?${new URLSearchParams({ rate: String(rate), t: token })}`;
 }
 
-export function FeedbackRequestEmail({ origin, email, offerUuid, offerTitle }: { origin: string; email: string; offerUuid: string; offerTitle: string }) {
+export function FeedbackRequestEmail({ origin, token, offerTitle }: { origin: string; token: string; offerTitle: string }) {
   const stars = [1, 2, 3, 4, 5];
   return (
     <Layout origin={origin} preview={`¿Qué tal «${offerTitle}»? Valóralo con un clic.`}>
@@ -27,7 +27,7 @@ export function FeedbackRequestEmail({ origin, email, offerUuid, offerTitle }: {
           <Text key={n} style={{ margin: "0 0 8px" }}>
             <Link
               className="m-link"
-              href={feedbackLink(origin, offerUuid, email, n)}
+              href={feedbackLink(origin, token, n)}
               style={{ display: "block", padding: "10px 12px", border: `1px solid ${colors.line}`, borderRadius: "8px", color: colors.brand, fontSize: "18px", textDecoration: "none" }}
             >
               {"★".repeat(n)}
@@ -52,6 +52,6 @@ export const renderFeedbackRequest: MessageRenderer = async (data, ctx) => {
   // Already rated (from an earlier mail, or after redeeming): asking again would be noise.
   if (offer.rated) return null;
   const offer_title = offer.title;
-  const body = await renderBoth(<FeedbackRequestEmail origin={ctx.origin} email={ctx.to} offerUuid={offer_uuid} offerTitle={offer_title} />);
+  const body = await renderBoth(<FeedbackRequestEmail origin={ctx.origin} token={linkToken(ctx, "feedback", offer_uuid)} offerTitle={offer_title} />);
   return { subject: `¿Qué tal «${offer_title}»? Valóralo en un clic`, ...body };
 };

@@ -1,7 +1,7 @@
 import { Heading, Link, Text } from "@react-email/components";
 import { z } from "zod";
 import { PermanentMailError, type MailContext, type MessageRenderer } from "../context";
-import { heading, Layout, muted, renderBoth, text } from "../layout";
+import { colors, heading, Layout, muted, renderBoth, text } from "../layout";
 
 export const CodeMailData = z.object({ code: z.string().regex(/^\d{6}$/), minutes: z.number().int().positive(), new_email: z.string().nullable().optional() });
 
@@ -19,7 +19,7 @@ export function CodeEmail({ origin, title, intro, code, minutes, action }: { ori
       <Text style={muted}>El código caduca en {minutes} minutos y solo sirve una vez. Si no lo has pedido tú, ignora este correo: nadie podrá entrar sin él.</Text>
       {action ? (
         <Text style={text}>
-          <Link className="m-link" href={action.href}>
+          <Link className="m-link" href={action.href} style={{ color: colors.brand, fontWeight: 700 }}>
             {action.label}
           </Link>
         </Text>

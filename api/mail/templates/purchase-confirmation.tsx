@@ -1,4 +1,5 @@
 import { Button, Heading, Hr, Link, Section, Text } from "@react-email/components";
+import { Fragment } from "react";
 import { z } from "zod";
 import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
@@ -87,7 +88,17 @@ export function PurchaseConfirmationEmail({ purchase, origin, link, supportEmail
           </Text>
           {item.conditions ? (
             <Text style={{ ...muted, margin: "0 0 4px" }}>
-              <strong>Condiciones:</strong> {item.conditions}
+              <strong>Condiciones:</strong>
+              {/* One line each, as the partner wrote them (and as the PDF prints them). */}
+              {item.conditions
+                .split(/\r?\n/)
+                .filter((line) => line.trim())
+                .map((line, i) => (
+                  <Fragment key={i}>
+                    <br />
+                    {line.trim()}
+                  </Fragment>
+                ))}
             </Text>
           ) : null}
         </Section>
@@ -116,5 +127,7 @@ export const renderPurchaseConfirmation: MessageRenderer = async (data, ctx) => 
     subject: `Tus cupones de ofertas · pedido ${orderNumber(purchase.sale_id)}`,
     ...body,
     attachments: [{ filename: `cupones-${orderNumber(purchase.sale_id).toLowerCase()}.pdf`, content: Buffer.from(pdf), contentType: "application/pdf" }],
+    // The footer says «escríbenos a …»: a reply to the confirmation reaches that address too.
+    replyTo: ctx.config.SUPPORT_EMAIL,
   };
 };
