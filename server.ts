@@ -9,7 +9,7 @@ import { loadConfigOrExit } from "#lib/config.server";
 import { DYNAMIC_GZIP_LEVEL } from "#lib/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
-import { createServer, IncomingMessage, ServerResponse, type ServerOptions } from "node:http";
+import { createServer } from "node:http";
 import path from "node:path";
 import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
@@ -135,34 +135,13 @@ app.use(((error, _req, res, next) => {
   res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
 }) as ErrorRequestHandler);
 
-const server = createServer(withExpressPrototypes(app), inArrivalOrder(app)).listen(config.PORT, config.HOST, () => {
+const server = createServer(inArrivalOrder(app)).listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   claim?.setPort(port);
   console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
 });
 server.keepAliveTimeout = 65_000;
-
-/**
- * Requests and responses made with Express's prototypes from the start (what `app.listen` does,
- * plus two constructors), so that Express's per-request `Object.setPrototypeOf(req, app.request)`
- * finds the prototype already there and does nothing. Changing an object's prototype gives it new
- * hidden classes, which V8 keeps in its old generation, and the compression middleware's wrapping
- * of each response then made more: an API 404 left 13.4 kB there (1.4 kB now), a listing 38 kB
- * (24 kB now). Under load at 100,000 offers on PGlite the full collections that empty it, the
- * API's p99, came every ~0.45 s; now every ~0.7 s.
- */
-function withExpressPrototypes(expressApp: express.Express): ServerOptions {
-  function Request(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
-    IncomingMessage.apply(this, args);
-  }
-  Request.prototype = expressApp.request;
-  function Response(this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
-    ServerResponse.apply(this, args);
-  }
-  Response.prototype = expressApp.response;
-  return { IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse };
-}
 
 let closing = false;
 function shutdown(signal: string) {
