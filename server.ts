@@ -20,7 +20,8 @@ import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
-import { apiSecurityHeaders, securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { documentCache, type ShareDocument } from "#app/lib/document-cache.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 import { buildFiles } from "#app/lib/static-files.server";
 
@@ -112,14 +113,17 @@ app.use((req, _res, next) => {
 });
 // Expired access tokens are renewed once per request, before the storefront calls the API.
 app.use(refreshAuth);
+// Shared pages kept rendered for the catalogue's freshness; production only, where the build is fixed.
+if (config.isProduction) app.use(documentCache({ seconds: config.CATALOGUE_CACHE_SECONDS, policy: (path, scriptHashes) => pagePolicy(path, { scriptHashes }) }));
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
     : // From the working directory, like build/client above: this file also runs compiled, from build/node/.
       ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild),
   mode: config.isProduction ? "production" : "development",
-  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts.
-  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts, and, when
+  // the request may share a page, how to keep the one rendered for it (document-cache.server.ts).
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, shareDocument: res.locals.shareDocument as ShareDocument | undefined }),
 });
 app.all("*", remixHandler);
 // Express's own refusals (a path that does not decode, a static file request gone wrong) are the

@@ -4,7 +4,9 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { documentCacheControl } from "#app/lib/cache-control.server";
+import { documentCacheControl, isSharedPage } from "#app/lib/cache-control.server";
+import { inlineScriptHashes } from "#app/lib/csp.server";
+import type { ShareDocument } from "#app/lib/document-cache.server";
 import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
 import { deferAppScriptsIn, deferAppScriptsParts } from "#app/lib/defer-scripts.server";
@@ -96,11 +98,13 @@ class DocumentBody extends Transform {
  * come out whole (a boundary that failed renders as `<!--$!-->`): that page streams, where React
  * reports the error and the status becomes 500.
  */
-async function renderWhole(request: Request, status: number, headers: Headers, remixContext: EntryContext, nonce: string): Promise<Response | null> {
-  const html = await renderToText(remixContext, request.url, nonce);
+async function renderWhole(request: Request, status: number, headers: Headers, remixContext: EntryContext, nonce: string, share?: ShareDocument): Promise<Response | null> {
+  // A page kept for many visitors carries no nonce: its policy lists its scripts' hashes.
+  const html = await renderToText(remixContext, request.url, share ? "" : nonce);
   if (html === null || html.includes("<!--$!")) return null;
   const document = utf8([...(DEFER_SCRIPTS ? deferAppScriptsParts(html) : [html]), thirdPartyTag(remixContext, nonce)]);
   headers.set("Content-Type", "text/html; charset=utf-8");
+  share?.({ html: document, scriptHashes: inlineScriptHashes(document.toString("utf8")), headers });
   const whole = gzipWhole(request.headers.get("accept-encoding"), document);
   // Vary: Accept-Encoding is the compression middleware's, on every page (gzipped or not).
   if (whole.gzip) headers.set("Content-Encoding", "gzip");
@@ -157,16 +161,21 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   // Pages show the visitor's cart and region: private, unless the route set its own header or
   // opted in with handle.publicCache and the visitor is anonymous (cache-control.server.ts).
+  let shared = false;
   if (!responseHeaders.has("Cache-Control")) {
     const matches = remixContext.staticHandlerContext.matches;
     const leaf = matches[matches.length - 1]?.route.id;
     const handle = (leaf ? remixContext.routeModules[leaf]?.handle : undefined) as RouteHandle | undefined;
+    shared = isSharedPage(request.method, responseStatusCode, responseHeaders, handle?.publicCache);
     responseHeaders.set("Cache-Control", documentCacheControl(request, responseStatusCode, responseHeaders, handle?.publicCache));
     // A shared cache must not hand the anonymous page to a visitor who has cookies.
     responseHeaders.append("Vary", "Cookie");
   }
   if (hasDeferredData(remixContext)) return streamDocument(request, responseStatusCode, responseHeaders, remixContext, nonce);
-  return renderWhole(request, responseStatusCode, responseHeaders, remixContext, nonce).then(
+  // Set by the document cache when the request may be answered with a kept page (server.ts). A
+  // page that loads consented tools is not kept: the tag manager hands the page's nonce on.
+  const share = shared && !loadsConsentedTools(remixContext) ? (loadContext.shareDocument as ShareDocument | undefined) : undefined;
+  return renderWhole(request, responseStatusCode, responseHeaders, remixContext, nonce, share).then(
     (whole) => whole ?? streamDocument(request, responseStatusCode, responseHeaders, remixContext, nonce),
   );
 }
