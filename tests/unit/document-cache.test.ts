@@ -1,8 +1,8 @@
 // @vitest-environment node
-import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeChoice } from "#lib/consent";
+import { listen } from "#tests/support/listen";
 
 // The cookie modules read the environment once, so it is set before they are first imported.
 const originalEnv = { SESSION_SECRET: process.env.SESSION_SECRET, NODE_ENV: process.env.NODE_ENV };
@@ -18,7 +18,7 @@ type ShareDocument = import("#app/lib/document-cache.server").ShareDocument;
  * (as entry.server.tsx does for a shared page). A page from the cache names an earlier request.
  */
 let origin: string;
-let close: () => void;
+let close: () => Promise<void>;
 let renders = 0;
 let t = 1_000_000;
 const SECONDS = 60;
@@ -34,13 +34,10 @@ beforeAll(async () => {
     share?.({ html: Buffer.from(html), scriptHashes: ["'sha256-go'"], headers });
     res.status(200).set({ "Content-Type": "text/html; charset=utf-8", Vary: "Cookie", "X-Offered": share ? "yes" : "no" }).send(html);
   });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  ({ origin, close } = await listen(app));
 });
-afterAll(() => {
-  close();
+afterAll(async () => {
+  await close();
   for (const [k, v] of Object.entries(originalEnv)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -61,6 +58,17 @@ async function session(data: Record<string, unknown>, flash: Record<string, unkn
 }
 const consent = async (analytics: boolean, marketing: boolean, date = new Date()) =>
   (await consentCookie().serialize(makeChoice({ analytics, marketing }, date))).split(";")[0];
+
+/** Whether the middleware, in front of a handler that says so, offered to keep the page of `GET /`. */
+async function offered(app: express.Express): Promise<string> {
+  app.use((_req, res) => res.send(res.locals.shareDocument ? "offered" : "not offered"));
+  const server = await listen(app);
+  try {
+    return await (await fetch(`${server.origin}/`)).text();
+  } finally {
+    await server.close();
+  }
+}
 
 let path = 0;
 /** A page address no other test has asked for. */
@@ -163,27 +171,12 @@ describe("documentCache", () => {
       next();
     });
     app.use(documentCache({ seconds: SECONDS, policy: () => "" }));
-    app.use((_req, res) => res.send(res.locals.shareDocument ? "offered" : "not offered"));
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    try {
-      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-      expect(await response.text()).toBe("not offered");
-    } finally {
-      server.close();
-    }
+    expect(await offered(app)).toBe("not offered");
   });
 
   it("keeps nothing when CATALOGUE_CACHE_SECONDS is 0", async () => {
-    const app = express();
-    app.use(documentCache({ seconds: 0, policy: () => "" }));
-    app.use((_req, res) => res.send(res.locals.shareDocument ? "offered" : "not offered"));
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    try {
-      expect(await (await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`)).text()).toBe("not offered");
-    } finally {
-      server.close();
-    }
+    const withCache = (seconds: number) => express().use(documentCache({ seconds, policy: () => "" }));
+    expect(await offered(withCache(60))).toBe("offered");
+    expect(await offered(withCache(0))).toBe("not offered");
   });
 });
