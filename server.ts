@@ -9,7 +9,7 @@ import { loadConfigOrExit } from "#lib/config.server";
 import { DYNAMIC_GZIP_LEVEL } from "#lib/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
-import { createServer, IncomingMessage, ServerResponse, type ServerOptions } from "node:http";
+import { createServer } from "node:http";
 import path from "node:path";
 import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
@@ -20,7 +20,8 @@ import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
-import { apiSecurityHeaders, securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { documentCache, type ShareDocument } from "#app/lib/document-cache.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 import { buildFiles } from "#app/lib/static-files.server";
 
@@ -112,14 +113,17 @@ app.use((req, _res, next) => {
 });
 // Expired access tokens are renewed once per request, before the storefront calls the API.
 app.use(refreshAuth);
+// Shared pages kept rendered for the catalogue's freshness; production only, where the build is fixed.
+if (config.isProduction) app.use(documentCache({ seconds: config.CATALOGUE_CACHE_SECONDS, policy: (path, scriptHashes) => pagePolicy(path, { scriptHashes }) }));
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
     : // From the working directory, like build/client above: this file also runs compiled, from build/node/.
       ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild),
   mode: config.isProduction ? "production" : "development",
-  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts.
-  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string }),
+  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts, and, when
+  // the request may share a page, how to keep the one rendered for it (document-cache.server.ts).
+  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, shareDocument: res.locals.shareDocument as ShareDocument | undefined }),
 });
 app.all("*", remixHandler);
 // Express's own refusals (a path that does not decode, a static file request gone wrong) are the
@@ -135,34 +139,13 @@ app.use(((error, _req, res, next) => {
   res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
 }) as ErrorRequestHandler);
 
-const server = createServer(withExpressPrototypes(app), inArrivalOrder(app)).listen(config.PORT, config.HOST, () => {
+const server = createServer(inArrivalOrder(app)).listen(config.PORT, config.HOST, () => {
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : config.PORT;
   claim?.setPort(port);
   console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
 });
 server.keepAliveTimeout = 65_000;
-
-/**
- * Requests and responses made with Express's prototypes from the start (what `app.listen` does,
- * plus two constructors), so that Express's per-request `Object.setPrototypeOf(req, app.request)`
- * finds the prototype already there and does nothing. Changing an object's prototype gives it new
- * hidden classes, which V8 keeps in its old generation, and the compression middleware's wrapping
- * of each response then made more: an API 404 left 13.4 kB there (1.4 kB now), a listing 38 kB
- * (24 kB now). Under load at 100,000 offers on PGlite the full collections that empty it, the
- * API's p99, came every ~0.45 s; now every ~0.7 s.
- */
-function withExpressPrototypes(expressApp: express.Express): ServerOptions {
-  function Request(this: IncomingMessage, ...args: ConstructorParameters<typeof IncomingMessage>) {
-    IncomingMessage.apply(this, args);
-  }
-  Request.prototype = expressApp.request;
-  function Response(this: ServerResponse, ...args: ConstructorParameters<typeof ServerResponse>) {
-    ServerResponse.apply(this, args);
-  }
-  Response.prototype = expressApp.response;
-  return { IncomingMessage: Request as unknown as typeof IncomingMessage, ServerResponse: Response as unknown as typeof ServerResponse };
-}
 
 let closing = false;
 function shutdown(signal: string) {

@@ -1,16 +1,16 @@
-import { Transform, type TransformCallback } from "node:stream";
+import { Transform, Writable, type TransformCallback } from "node:stream";
 import type { ActionFunctionArgs, AppLoadContext, EntryContext, LoaderFunctionArgs } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
-import { renderToPipeableStream, renderToString } from "react-dom/server";
-import { documentCacheControl } from "#app/lib/cache-control.server";
+import { renderToPipeableStream } from "react-dom/server";
+import { documentCacheControl, isSharedPage } from "#app/lib/cache-control.server";
+import { inlineScriptHashes } from "#app/lib/csp.server";
+import type { ShareDocument } from "#app/lib/document-cache.server";
 import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/lib/nonce";
 import { deferAppScriptsIn, deferAppScriptsParts } from "#app/lib/defer-scripts.server";
 import { gzipWhole, utf8 } from "#lib/gzip.server";
-import { installRouteMatchCache } from "#app/lib/route-match-cache.server";
-import { installHandoffCache } from "#app/lib/handoff-cache.server";
 import type { ClientIntegrations } from "#lib/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
@@ -24,11 +24,15 @@ const ABORT_DELAY = 5_000;
  * scripts that follow </html>. The parser puts it at the end of <body>.
  */
 function thirdPartyTag(remixContext: EntryContext, nonce: string): string {
-  const root = remixContext.staticHandlerContext.loaderData.root as { integrations?: ClientIntegrations | null } | undefined;
-  if (!root?.integrations) return "";
+  if (!loadsConsentedTools(remixContext)) return "";
   return `<script type="module" src="${thirdPartySrc}"${nonce ? ` nonce="${nonce}"` : ""} async></script>`;
 }
 export const streamTimeout = ABORT_DELAY;
+
+function loadsConsentedTools(remixContext: EntryContext): boolean {
+  const root = remixContext.staticHandlerContext.loaderData.root as { integrations?: ClientIntegrations | null } | undefined;
+  return Boolean(root?.integrations);
+}
 
 /**
  * Remix logs every error a loader or action throws. A request that was refused on purpose (a 4xx
@@ -44,12 +48,6 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
 
 // Development keeps Remix's own loading: React's development build warns about each inert tag it hydrates.
 const DEFER_SCRIPTS = import.meta.env.PROD;
-
-// Not in development, where the route tree changes under the running server.
-if (import.meta.env.PROD) {
-  installRouteMatchCache();
-  installHandoffCache();
-}
 
 /**
  * Whether a loader returned data still on its way (a deferred shelf that was not in the catalogue
@@ -93,54 +91,63 @@ class DocumentBody extends Transform {
 }
 
 /**
- * Remix hands its loader data to the page through a stream (single fetch): <StreamTransfer> reads
- * it chunk by chunk, suspending on each read, which is why Remix renders with React's streaming
- * renderer. With nothing deferred the stream holds one chunk, ready at once. Read ahead into the
- * cache <StreamTransfer> consults before it reads (renderMeta.streamCache, an internal of
- * @remix-run/react 2.17), nothing suspends, and the page can be rendered in one synchronous pass.
- * caching.spec checks that such a page carries the data and the end of its stream.
+ * A page with nothing deferred, whole: rendered to the end before a byte leaves, then gzipped in
+ * one call and sent with a Content-Length, as one buffer instead of a stream of React's 2 KB
+ * pieces. Remix's <StreamTransfer> reads the loader data from its stream with a suspension per
+ * read, so the page comes out once React reports everything ready. Null when the page did not
+ * come out whole (a boundary that failed renders as `<!--$!-->`): that page streams, where React
+ * reports the error and the status becomes 500.
  */
-async function readHandoff(context: EntryContext): Promise<void> {
-  const stream = context.serverHandoffStream;
-  const meta = context.renderMeta as { streamCache?: Record<number, { result: { done: boolean; value: string } }> } | undefined;
-  if (!stream || !meta) return;
-  const reader = stream.getReader();
-  const decoder = new TextDecoder();
-  const cache: NonNullable<typeof meta.streamCache> = {};
-  for (let i = 0; ; i++) {
-    const { done, value } = await reader.read();
-    cache[i] = { result: { done, value: decoder.decode(value as Uint8Array | undefined, { stream: true }) } };
-    if (done) break;
-  }
-  reader.releaseLock();
-  meta.streamCache = cache;
-}
-
-/**
- * A page with nothing deferred, as one string: React's string renderer, then gzip in one call and a
- * Content-Length. The streaming renderer copies every piece of markup into 2 KB byte buffers
- * (TextEncoder.encodeInto) and we collected them again: on the home page the string renderer costs
- * 16–20 % less server CPU per request, for the same bytes. Null when the page did not come out
- * whole (a boundary that suspended or failed renders as `<!--$!-->`): that page streams, where
- * React reports the error and the status becomes 500.
- */
-async function renderWhole(request: Request, status: number, headers: Headers, remixContext: EntryContext, nonce: string): Promise<Response | null> {
-  await readHandoff(remixContext);
-  const html = renderToString(
-    <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-    </NonceProvider>,
-  );
-  if (html.includes("<!--$!")) return null;
-  // The streaming renderer writes the doctype before <html>; the string renderer does not.
-  const document = utf8(["<!DOCTYPE html>", ...(DEFER_SCRIPTS ? deferAppScriptsParts(html) : [html]), thirdPartyTag(remixContext, nonce)]);
-  const whole = gzipWhole(request.headers.get("accept-encoding"), document);
+async function renderWhole(request: Request, status: number, headers: Headers, remixContext: EntryContext, nonce: string, share?: ShareDocument): Promise<Response | null> {
+  // A page kept for many visitors carries no nonce: its policy lists its scripts' hashes.
+  const html = await renderToText(remixContext, request.url, share ? "" : nonce);
+  if (html === null || html.includes("<!--$!")) return null;
+  const document = utf8([...(DEFER_SCRIPTS ? deferAppScriptsParts(html) : [html]), thirdPartyTag(remixContext, nonce)]);
   headers.set("Content-Type", "text/html; charset=utf-8");
+  share?.({ html: document, scriptHashes: inlineScriptHashes(document.toString("utf8")), headers });
+  const whole = gzipWhole(request.headers.get("accept-encoding"), document);
   // Vary: Accept-Encoding is the compression middleware's, on every page (gzipped or not).
   if (whole.gzip) headers.set("Content-Encoding", "gzip");
   headers.set("Content-Length", String(whole.body.length));
   // Both buffers (utf8, gzipSync) are backed by a plain ArrayBuffer; the type allows a shared one.
   return new Response(whole.body as Uint8Array<ArrayBuffer>, { headers, status });
+}
+
+/** React's whole output for the page as one string, or null when its shell failed or it timed out. */
+function renderToText(remixContext: EntryContext, url: string, nonce: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+    });
+    sink.on("finish", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={url} abortDelay={ABORT_DELAY} nonce={nonce || undefined} />
+      </NonceProvider>,
+      {
+        nonce: nonce || undefined,
+        onAllReady() {
+          clearTimeout(timer);
+          pipe(sink);
+        },
+        onShellError() {
+          clearTimeout(timer);
+          resolve(null);
+        },
+        onError() {
+          // A boundary that failed is in the markup as <!--$!-->; the caller streams that page instead.
+        },
+      },
+    );
+    const timer = setTimeout(() => {
+      abort();
+      resolve(null);
+    }, ABORT_DELAY);
+  });
 }
 
 export default function handleRequest(
@@ -154,20 +161,23 @@ export default function handleRequest(
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   // Pages show the visitor's cart and region: private, unless the route set its own header or
   // opted in with handle.publicCache and the visitor is anonymous (cache-control.server.ts).
+  let shared = false;
   if (!responseHeaders.has("Cache-Control")) {
     const matches = remixContext.staticHandlerContext.matches;
     const leaf = matches[matches.length - 1]?.route.id;
     const handle = (leaf ? remixContext.routeModules[leaf]?.handle : undefined) as RouteHandle | undefined;
+    shared = isSharedPage(request.method, responseStatusCode, responseHeaders, handle?.publicCache);
     responseHeaders.set("Cache-Control", documentCacheControl(request, responseStatusCode, responseHeaders, handle?.publicCache));
     // A shared cache must not hand the anonymous page to a visitor who has cookies.
     responseHeaders.append("Vary", "Cookie");
   }
-  if (!hasDeferredData(remixContext)) {
-    return renderWhole(request, responseStatusCode, responseHeaders, remixContext, nonce).then(
-      (whole) => whole ?? streamDocument(request, responseStatusCode, responseHeaders, remixContext, nonce),
-    );
-  }
-  return streamDocument(request, responseStatusCode, responseHeaders, remixContext, nonce);
+  if (hasDeferredData(remixContext)) return streamDocument(request, responseStatusCode, responseHeaders, remixContext, nonce);
+  // Set by the document cache when the request may be answered with a kept page (server.ts). A
+  // page that loads consented tools is not kept: the tag manager hands the page's nonce on.
+  const share = shared && !loadsConsentedTools(remixContext) ? (loadContext.shareDocument as ShareDocument | undefined) : undefined;
+  return renderWhole(request, responseStatusCode, responseHeaders, remixContext, nonce, share).then(
+    (whole) => whole ?? streamDocument(request, responseStatusCode, responseHeaders, remixContext, nonce),
+  );
 }
 
 /** A page whose loader returned data still on its way: the shell at once, the rest as it comes. */

@@ -232,7 +232,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
   const noScripts = handles.some((h) => h.noScripts);
-  const nonce = useNonce();
+  // None on a shared page, whose policy allows its scripts by hash (entry.server.tsx).
+  const nonce = useNonce() || undefined;
   // Set after hydration, not by an inline script: if the bundle fails, the no-JS controls stay.
   useEffect(() => {
     document.documentElement.classList.add("js");

@@ -1,15 +1,8 @@
 import { cookiesToRemove, readChoice, withdrawn, type ConsentChoice } from "#lib/consent";
-import { consentCookie, readCookie } from "./cookies.server";
+import { consentCookie, cookieNames, readCookie } from "./cookies.server";
 
 export function getConsent(request: Request): Promise<ConsentChoice | null> {
   return readCookie(consentCookie(), request, readChoice);
-}
-
-function cookieNames(request: Request): string[] {
-  return (request.headers.get("Cookie") ?? "")
-    .split(";")
-    .map((part) => part.split("=")[0]?.trim() ?? "")
-    .filter(Boolean);
 }
 
 /**
@@ -27,7 +20,7 @@ export async function consentHeaders(request: Request, before: ConsentChoice | n
   const labels = host.split(".");
   // example.es and www.example.es for www.example.es; no Domain attribute for localhost or an IP.
   const domains = /^[\d.]+$|^\[|^localhost$/.test(host) ? [] : labels.slice(0, -1).map((_, i) => labels.slice(i).join("."));
-  for (const name of cookiesToRemove(cookieNames(request), gone)) {
+  for (const name of cookiesToRemove(cookieNames(request.headers.get("Cookie")), gone)) {
     const expired = `${name}=; Path=/; Max-Age=0; Expires=Thu, 01 Jan 1970 00:00:00 GMT; SameSite=Lax`;
     headers.append("Set-Cookie", expired);
     for (const domain of domains) headers.append("Set-Cookie", `${expired}; Domain=${domain}`);

@@ -48,3 +48,11 @@ export async function readCookie<T>(cookie: Cookie, request: Request, parse: (va
     return null;
   }
 }
+
+/** The names of the cookies in a Cookie header. */
+export function cookieNames(header: string | null | undefined): string[] {
+  return (header ?? "")
+    .split(";")
+    .map((part) => part.split("=")[0].trim())
+    .filter(Boolean);
+}

@@ -1,12 +1,14 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Config } from "#lib/config.server";
 
 /**
  * The shop's Content-Security-Policy, built in one place: contentSecurityPolicy() below.
  *
- * Scripts run only from this origin or with the per-request nonce (Remix's inline scripts get it
- * through <Scripts nonce>; a third-party script added by our own code copies it from any
- * script[nonce] on the page). Forms may post only to this site and to the payment providers this
+ * Scripts run only from this origin, and inline ones only with the per-request nonce (Remix's
+ * inline scripts get it through <Scripts nonce>; a third-party script added by our own code copies
+ * it from any script[nonce] on the page) or, on a page shared by many visitors and kept rendered
+ * (document-cache.server.ts), by the hash of each inline script it holds: one nonce for everyone
+ * would be no nonce at all. Forms may post only to this site and to the payment providers this
  * server is configured for (the "Pagar" form's 303 goes to the provider's page, and form-action
  * covers that redirect).
  *
@@ -72,18 +74,35 @@ export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
+/** Every `<script>` element without a `src` (what runs, and what the page's loader runs later). */
+const INLINE_SCRIPT = /<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/gi;
+
+/**
+ * The CSP sources (`'sha256-…'`) of a page's inline scripts, each as the browser hashes it: the
+ * UTF-8 of the text between the tags. Inert ones (the deferred app start's module, JSON-LD) are
+ * hashed too: the first is run later as a script of the same text.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const [, text] of html.matchAll(INLINE_SCRIPT)) hashes.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  return [...hashes];
+}
+
 /**
  * The one builder of the policy. `framable`: the /iframe widget, which other sites may frame.
+ * Inline scripts are allowed by `nonce`, or by `scriptHashes` when given (a shared page).
  * `scripts: false` (development with Vite's own inline scripts) leaves script-src out.
  */
 export function contentSecurityPolicy({
   nonce,
+  scriptHashes,
   framable,
   config,
   scripts = true,
   thirdParty,
 }: {
-  nonce: string;
+  nonce?: string;
+  scriptHashes?: string[];
   framable: boolean;
   config: Parameters<typeof paymentPageOrigins>[0] & Pick<Config, "CSP_EXTRA_SOURCES">;
   scripts?: boolean;
@@ -94,7 +113,8 @@ export function contentSecurityPolicy({
   const sources = (directive: CspDirective, base: string[]) =>
     [...new Set([...base, ...(extra.get(directive) ?? []), ...(fromConfig.get(directive) ?? []), ...(thirdParty?.[directive] ?? []).filter(isSource)])].join(" ");
   const directives: string[] = [];
-  if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", `'nonce-${nonce}'`])}`);
+  const inline = scriptHashes ?? (nonce ? [`'nonce-${nonce}'`] : []);
+  if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", ...inline])}`);
   directives.push("object-src 'none'", "base-uri 'self'");
   directives.push(`form-action ${sources("form-action", ["'self'", ...paymentPageOrigins(config)])}`);
   directives.push(framable ? "frame-ancestors *" : "frame-ancestors 'none'");

@@ -27,25 +27,41 @@ const COMMON_HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
+/** Only the widget under /iframe may be framed by other sites. */
+const isFramable = (path: string) => path === "/iframe" || path.startsWith("/iframe/");
+
 /**
- * Headers on every storefront response (pages, files); only the widget under /iframe may be
- * framed by other sites. Each response gets its own CSP nonce in res.locals.cspNonce, which
- * server.ts hands to Remix (load context) for <Scripts nonce>.
+ * The storefront's Content-Security-Policy for a response to `path`, its inline scripts allowed by
+ * the response's nonce or, for a shared page (document-cache.server.ts), by their hashes.
+ */
+export function pagePolicy(path: string, inline: { nonce: string } | { scriptHashes: string[] }): string {
+  const settings = config();
+  return contentSecurityPolicy({
+    ...inline,
+    framable: isFramable(path),
+    config: settings,
+    // Development pages carry Vite's own inline scripts, which have no nonce.
+    scripts: settings.isProduction,
+    thirdParty: settings.isProduction ? thirdPartyPolicy(settings) : undefined,
+  });
+}
+
+/**
+ * Headers on every storefront response (pages, files). Each response gets its own CSP nonce in
+ * res.locals.cspNonce, which server.ts hands to Remix (load context) for <Scripts nonce>; a shared
+ * page replaces the policy with one of its scripts' hashes.
  */
 export const securityHeaders: RequestHandler = (req, res, next) => {
-  const framable = req.path === "/iframe" || req.path.startsWith("/iframe/");
   // The till's «Canjear cupón» scans the voucher's QR with the phone's camera; nowhere else needs it.
   const camera = req.path === "/socios" || req.path.startsWith("/socios/") ? "camera=(self)" : "camera=()";
   const nonce = createNonce();
   res.locals.cspNonce = nonce;
-  const settings = config();
   res.set({
     ...COMMON_HEADERS,
     "Permissions-Policy": permissions(camera),
-    // Development pages carry Vite's own inline scripts, which have no nonce.
-    "Content-Security-Policy": contentSecurityPolicy({ nonce, framable, config: settings, scripts: settings.isProduction, thirdParty: settings.isProduction ? thirdPartyPolicy(settings) : undefined }),
+    "Content-Security-Policy": pagePolicy(req.path, { nonce }),
   });
-  if (!framable) res.set("X-Frame-Options", "DENY");
+  if (!isFramable(req.path)) res.set("X-Frame-Options", "DENY");
   if (req.secure) res.set("Strict-Transport-Security", HSTS);
   next();
 };

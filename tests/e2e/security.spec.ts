@@ -118,8 +118,10 @@ test("legacy ?_data= requests and writes to unknown paths are plain 4xx, never a
   }
 });
 
-test("pages carry a CSP whose per-request nonce is on every inline script", async ({ request }) => {
-  const first = await request.get("/ofertas/");
+test("a page rendered for one visitor carries a CSP whose per-request nonce is on every inline script", async ({ request }) => {
+  // Any cookie of the shop's makes the page the visitor's own (here one that reads as an empty cart).
+  const personal = { headers: { cookie: "__cart=x" } };
+  const first = await request.get("/ofertas/", personal);
   const csp = first.headers()["content-security-policy"];
   const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1];
   expect(nonce, csp).toBeTruthy();
@@ -128,8 +130,35 @@ test("pages carry a CSP whose per-request nonce is on every inline script", asyn
   const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]).filter((attrs) => !/type="application\/ld\+json"/.test(attrs));
   expect(scripts.length).toBeGreaterThan(0);
   for (const attrs of scripts) expect(attrs).toContain(`nonce="${nonce}"`);
-  const second = await request.get("/ofertas/");
+  const second = await request.get("/ofertas/", personal);
   expect(second.headers()["content-security-policy"]).not.toContain(nonce!);
+});
+
+test("a kept page's CSP lists the hash of each of its inline scripts, no nonce, and its scripts run", async ({ page, request, js }) => {
+  const { createHash } = await import("node:crypto");
+  const violations: string[] = [];
+  page.on("console", (m) => {
+    if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+  });
+  for (const path of ["/ofertas/", "/"]) {
+    await request.get(path);
+    const response = (await page.goto(path))!;
+    // Kept: the page an anonymous visitor before this one was given.
+    expect(response.headers()["age"], path).toMatch(/^\d+$/);
+    const csp = response.headers()["content-security-policy"];
+    const scriptSrc = csp.split("; ").find((d) => d.startsWith("script-src "))!;
+    expect(scriptSrc, path).toMatch(/^script-src 'self'( 'sha256-[\w+/]+=*')+$/);
+    for (const part of ["object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(part);
+    const html = await response.text();
+    expect(html, path).not.toMatch(/<script[^>]*\snonce=/);
+    const inline = [...html.matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+    expect(inline.length, path).toBeGreaterThan(2);
+    for (const text of inline) expect(scriptSrc, `${path}: ${text.slice(0, 60)}`).toContain(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+    // With JavaScript the app starts (the layout marks <html class="js"> once hydrated): the
+    // loader, then Remix's module it adds, both allowed by hash.
+    if (js) await expect(page.locator("html.js")).toHaveCount(1);
+  }
+  expect(violations).toEqual([]);
 });
 
 test("the API's answers carry one fixed policy that allows nothing, at both base paths", async ({ request }) => {

@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFiles } from "#app/lib/static-files.server";
+import { listen } from "#tests/support/listen";
 
 /*
  * The build's files as the production server serves them, from a real directory over HTTP. The
@@ -16,7 +16,7 @@ describe("buildFiles", () => {
   const script = "export const oferta = 'Circuito termal';\n".repeat(50);
   let root: string;
   let origin: string;
-  let close: () => void;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
     root = mkdtempSync(path.join(tmpdir(), "ofertas-build-files-"));
@@ -32,13 +32,10 @@ describe("buildFiles", () => {
       res.append("Content-Type", "text/html; charset=utf-8");
       res.status(404).send(`página no encontrada: ${req.url}`);
     });
-    const server = app.listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () => server.close();
+    ({ origin, close } = await listen(app));
   });
-  afterAll(() => {
-    close();
+  afterAll(async () => {
+    await close();
     rmSync(root, { recursive: true, force: true });
   });
 

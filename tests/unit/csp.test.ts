@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { allowCspSources, contentSecurityPolicy, parseExtraSources } from "#app/lib/csp.server";
+import { createHash } from "node:crypto";
+import { allowCspSources, contentSecurityPolicy, inlineScriptHashes, parseExtraSources } from "#app/lib/csp.server";
 import { isCrossSiteWrite } from "#lib/cross-site";
 
 const base = {
@@ -39,6 +40,32 @@ describe("contentSecurityPolicy, the one CSP builder", () => {
     allowCspSources("img-src", "https://maps.example", "x; script-src *");
     expect(contentSecurityPolicy({ nonce: "n", framable: false, config: base })).toContain("img-src 'self' https://maps.example");
     expect(contentSecurityPolicy({ nonce: "n", framable: false, config: base })).not.toContain("script-src *");
+  });
+});
+
+describe("a shared page's policy: its inline scripts by hash", () => {
+  const sha = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+
+  it("hashes the text of each inline script as the browser does (UTF-8), once each, never a script with a src", () => {
+    const html =
+      '<html><head><script type="application/ld+json">{"a":"€"}</script><script src="/assets/a.js"></script></head>' +
+      "<body><script>window.__remixContext = {};</script><script type=\"text/x-deferred-module\" id=\"app-modules\">import(\"/assets/entry.client-a.js\");</script>" +
+      '<script>window.__remixContext = {};</script><script async="" type="module" src="/assets/b.js"></script><script>\n</script></body></html>';
+    expect(inlineScriptHashes(html)).toEqual([
+      sha('{"a":"€"}'),
+      sha("window.__remixContext = {};"),
+      sha('import("/assets/entry.client-a.js");'),
+      sha("\n"),
+    ]);
+    expect(inlineScriptHashes("<p>no scripts</p>")).toEqual([]);
+  });
+
+  it("lists the hashes where the nonce would be, with everything else the same", () => {
+    const hashed = contentSecurityPolicy({ scriptHashes: ["'sha256-a'", "'sha256-b'"], framable: false, config: base });
+    expect(hashed).toMatch(/^script-src 'self' 'sha256-a' 'sha256-b'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'/);
+    expect(hashed.replace(/ 'sha256-[ab]'/g, "")).toBe(contentSecurityPolicy({ nonce: "n", framable: false, config: base }).replace(" 'nonce-n'", ""));
+    // A page without inline scripts (the information pages ship none) allows only files of this origin.
+    expect(contentSecurityPolicy({ scriptHashes: [], framable: false, config: base })).toMatch(/^script-src 'self'; /);
   });
 });
 

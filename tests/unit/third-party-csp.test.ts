@@ -50,6 +50,10 @@ describe("third-party CSP sources", () => {
     expect(directive(policy, "connect-src")).toMatch(/^connect-src 'self' https:\/\/api\.eu\.amplitude\.com/);
     expect(directive(policy, "img-src")).toContain("https://tiles.example.es");
     expect(directive(policy, "frame-src")).toContain("https://challenges.cloudflare.com");
+    // A shared page lists its scripts' hashes there instead, and allows the same hosts.
+    const shared = contentSecurityPolicy({ scriptHashes: ["'sha256-x'"], framable: false, config: c, thirdParty: { "script-src": s.script, "connect-src": s.connect } });
+    expect(directive(shared, "script-src")).toBe(directive(policy, "script-src").replace("'nonce-n+/0Zx=='", "'sha256-x'"));
+    expect(directive(shared, "connect-src")).toBe(directive(policy, "connect-src"));
   });
 
   it("refuse a configured URL that would inject a directive", () => {

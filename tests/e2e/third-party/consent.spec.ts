@@ -110,6 +110,36 @@ for (const js of [true, false]) {
   });
 }
 
+test("a page that loads the consented tools is rendered for its visitor with a nonce; after «Rechazar todo» it may be a kept page", async ({ page, request }) => {
+  const policy = (r: { headers(): Record<string, string> }) => r.headers()["content-security-policy"].split("; ").find((d) => d.startsWith("script-src "))!;
+  // No choice yet: the page every such visitor shares, its scripts allowed by hash; no tool's tag.
+  await request.get("/");
+  const kept = await request.get("/");
+  expect(kept.headers()["age"]).toMatch(/^\d+$/);
+  expect(policy(kept)).toMatch(/^script-src 'self' 'sha256-/);
+  expect(policy(kept)).not.toContain("'nonce-");
+  expect(consentedTag(await kept.text())).toBe(false);
+  const choose = (intent: string) => page.request.post("/consent", { form: { intent, redirectTo: "/" }, headers: { "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
+  // Accepted: the tag manager hands the page's nonce on to what it loads, so every page is the visitor's own.
+  expect((await choose("accept-all")).status()).toBe(303);
+  for (let i = 0; i < 2; i++) {
+    const accepted = await page.request.get("/");
+    expect(accepted.headers()["age"]).toBeUndefined();
+    const nonce = /'nonce-([^']+)'/.exec(policy(accepted))?.[1];
+    expect(nonce).toBeTruthy();
+    const html = await accepted.text();
+    expect(consentedTag(html)).toBe(true);
+    expect(html).toContain(`nonce="${nonce}"`);
+  }
+  // Rejected: nothing of the tools, and the page is shared by everyone who made that choice.
+  expect((await choose("reject-all")).status()).toBe(303);
+  await page.request.get("/");
+  const rejected = await page.request.get("/");
+  expect(rejected.headers()["age"]).toMatch(/^\d+$/);
+  expect(policy(rejected)).not.toContain("'nonce-");
+  expect(consentedTag(await rejected.text())).toBe(false);
+});
+
 test.describe("without JavaScript, after «Aceptar todo»", () => {
   test.use({ javaScriptEnabled: false });
 
