@@ -65,6 +65,8 @@ export const offerImages = pgTable("offer_images", {
 
 export const mediaFiles = pgTable("media_files", {
   id: uuid("id").primaryKey().defaultRandom(),
+  /** The offer whose picture this is (0028); null only for a file an organisation's logo still names. */
+  offerId: uuid("offer_id"),
   contentType: text("content_type").notNull(),
   width: integer("width").notNull(),
   height: integer("height").notNull(),

@@ -1,4 +1,4 @@
-import express, { Router, type Request } from "express";
+import express, { Router, type NextFunction, type Request, type Response as ExpressResponse } from "express";
 import { z } from "zod";
 import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
 import { COUPON_STATE_LABELS, COUPON_STATES } from "#lib/coupons";
@@ -8,11 +8,13 @@ import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
 import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, UsersQuerySchema } from "#lib/schemas/partner";
 import { blank, pageFields } from "#lib/schemas/page";
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, notFound, pageAnswer, parseInput } from "#api/http";
-import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
-import { addImage, deleteImage, listImages, MAX_IMAGE_BYTES, readMedia, updateImage } from "#api/services/images";
+import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";
+import { partnerScope, requireStaffActor, type Identify, type Scope } from "#api/services/access";
+import { addImage, deleteImage, listImages, readMedia, updateImage } from "#api/services/images";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#lib/images";
 import {
   addMember,
   createOrganization,
@@ -85,20 +87,36 @@ async function readImageUpload(req: Request): Promise<{ fields: Record<string, u
   return { fields: body, bytes: new Uint8Array(Buffer.from(base64, "base64")) };
 }
 
-/** POST /offers/images/ reads its own bodies (multipart, or base64 up to 5 MB), before the API's 100 KB JSON limit. */
+/** Base64 is 4/3 of the file, and form-urlencoding escapes its «+» and «/» on top. */
+const UPLOAD_TEXT_LIMIT = Math.ceil(MAX_IMAGE_BYTES * 1.6);
+
+/**
+ * POST /offers/images/ reads its own bodies (multipart, or base64 in form-urlencoded or JSON, a
+ * picture up to 5 MB), before the API's 100 KB JSON limit, and only once the caller is known to be
+ * a partner or staff: a stranger's 5 MB is refused before a byte of it is read.
+ */
 export function imageUploadRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
   router.post(
     "/offers/images/",
+    handle(async (req, res, next) => {
+      res.locals.scope = await partnerScope(db, req, identify);
+      next();
+    }),
     express.raw({ type: "multipart/form-data", limit: MAX_IMAGE_BYTES + 512 * 1024 }),
-    express.urlencoded({ extended: false, limit: Math.ceil(MAX_IMAGE_BYTES * 1.4) }),
-    express.json({ limit: Math.ceil(MAX_IMAGE_BYTES * 1.4) }),
+    express.urlencoded({ extended: false, limit: UPLOAD_TEXT_LIMIT }),
+    express.json({ limit: UPLOAD_TEXT_LIMIT }),
     handle(async (req, res) => {
-      const s = await partnerScope(db, req, identify);
+      const s = res.locals.scope as Scope;
       const { fields, bytes } = await readImageUpload(req);
+      if (findUnstorableText(fields) !== null) throw badRequest(UNSTORABLE_TEXT_MESSAGE);
       const input = parseInput(ImageFields, fields);
       res.status(201).json(await addImage(db, s, { ...input, offer: input.offer.toLowerCase(), bytes }));
     }),
+    (error: unknown, _req: Request, _res: ExpressResponse, next: NextFunction) => {
+      const type = (error as { type?: string } | null)?.type;
+      next(type === "entity.too.large" ? new HttpError(413, IMAGE_TOO_LARGE) : error);
+    },
   );
   return router;
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { PromoCodeRecord } from "#lib/schemas/partner-api";
 import { PromoCodeSchema, type PromoCodeInput } from "#lib/schemas/partner";
 import type { Executor } from "#api/db/client";
+import { isUniqueViolation } from "#api/db/errors";
 import { offers, promoCodes } from "#api/db/schema";
 import { HttpError, notFound, parseInput } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
@@ -81,8 +82,7 @@ async function uniqueCode<T>(work: () => Promise<T>, code: string | undefined): 
   try {
     return await work();
   } catch (error) {
-    const e = error as { code?: string; cause?: { code?: string } };
-    if (e.code === "23505" || e.cause?.code === "23505") throw new HttpError(409, `Ya existe el código promocional «${code}».`);
+    if (isUniqueViolation(error)) throw new HttpError(409, `Ya existe el código promocional «${code}».`);
     throw error;
   }
 }

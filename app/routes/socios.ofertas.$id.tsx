@@ -4,6 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
 import { OFFER_STATUS_LABELS } from "#lib/offer-status";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#lib/images";
 import { REGIONS } from "#lib/regions";
 import { MAX_PRICE_OPTIONS, OfferSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
@@ -14,7 +15,8 @@ import { readForm } from "#app/lib/form.server";
 import { orNotFound, partnerApi, requirePartner } from "#app/lib/partner.server";
 import { redirectWithToast } from "#app/lib/session.server";
 
-const MAX_UPLOAD_BYTES = 6 * 1024 * 1024;
+/** The picture's 5 MB and the form's other fields. */
+const MAX_UPLOAD_BYTES = MAX_IMAGE_BYTES + 1024 * 1024;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requirePartner(request);
@@ -35,10 +37,17 @@ function optionRows<T extends object>(existing: T[]): Partial<T>[] {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requirePartner(request);
   const client = partnerApi(request);
-  const form = await readForm(request, { maxBytes: MAX_UPLOAD_BYTES });
-  const intent = String(form.get("intent") ?? "save");
   const id = params.id!;
   const here = `/socios/ofertas/${id}`;
+  let form: FormData;
+  try {
+    form = await readForm(request, { maxBytes: MAX_UPLOAD_BYTES });
+  } catch (error) {
+    // Only a picture makes this form that big: say so on the page, not on an error screen.
+    if (error instanceof Response && error.status === 413) return redirectWithToast(here, { type: "error", text: IMAGE_TOO_LARGE }, request);
+    throw error;
+  }
+  const intent = String(form.get("intent") ?? "save");
   const fail = (error: unknown) => {
     if (error instanceof ApiError && error.status < 500) return redirectWithToast(here, { type: "error", text: error.message }, request);
     throw error;
@@ -50,7 +59,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     try {
       await client.uploadImage({
         offer: id,
-        image: Buffer.from(await file.arrayBuffer()).toString("base64"),
+        image: file,
         cover: role === "cover",
         logo: role === "logo",
         alt: String(form.get("alt") ?? "").slice(0, 200),

@@ -61,6 +61,11 @@ export async function png(width = 1200, height = 800): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 40 } } }).png().toBuffer();
 }
 
+/** A phone's photo: noise does not compress, so 2400×1600 at quality 92 weighs 2–3 MB. */
+export async function phonePhoto(width = 2400, height = 1600, quality = 92): Promise<Buffer> {
+  return sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({ quality }).toBuffer();
+}
+
 export async function uploadImage(api: TestApi, who: Who, fields: Record<string, string>, file: Buffer, name = "foto.png", type = "image/png") {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);

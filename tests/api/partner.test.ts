@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,13 +7,13 @@ import { PROVINCES } from "#lib/regions";
 import { foldText } from "#lib/search";
 import type { OfferImage } from "#lib/schemas/offer";
 import { query } from "#api/db/client";
-import { partnerLeads, priceOptions, saleItems } from "#api/db/schema";
+import { offerImages, partnerLeads, priceOptions, saleItems } from "#api/db/schema";
 import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { startTestSmtp } from "#tests/support/smtp";
 import { available, expectSpanish, newEmail, startSale } from "./_helpers";
-import { callAs, couponsFor, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
+import { as, callAs, couponsFor, makeWorld, phonePhoto, png, uploadImage, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
@@ -165,6 +166,126 @@ describe("POST /offers/images/", () => {
     expectSpanish(tooBig.body.detail);
     const truncated = (await png()).subarray(0, 200);
     expect((await uploadImage(api, "partnerA", { offer: w.offerA }, truncated)).status).toBe(400);
+  });
+});
+
+describe("pictures from a phone, and what the upload route refuses", () => {
+  const draft = async (who: "partnerA" | "partnerB" = "partnerA") => {
+    const created = await callAs(api, who, "/offers/", { body: validOffer(who === "partnerA" ? w.orgA : w.orgB) });
+    expect(created.status).toBe(201);
+    return created.body.uuid as string;
+  };
+  const sendText = async (type: "json" | "form", fields: Record<string, string>) => {
+    const response = await fetch(`${api.url}/offers/images/`, {
+      method: "POST",
+      headers: { "content-type": type === "json" ? "application/json" : "application/x-www-form-urlencoded", ...as("partnerA") },
+      body: type === "json" ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it("takes a phone's photo of several MB as multipart, and as base64 in JSON or form-urlencoded", async () => {
+    const offer = await draft();
+    const photo = await phonePhoto();
+    expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
+    const multipart = await uploadImage(api, "partnerA", { offer, alt: "Terraza" }, photo, "IMG_2041.jpg", "image/jpeg");
+    expect(multipart.status, JSON.stringify(multipart.body)).toBe(201);
+    expect(multipart.body).toMatchObject({ width: 800, height: 500, cover: true });
+    // Near the limit, as base64: a third bigger than the file, far over the API's 100 KB for JSON.
+    const large = await phonePhoto(3000, 2000, 95);
+    expect(large.length).toBeGreaterThan(4 * 1024 * 1024);
+    const json = await sendText("json", { offer, image: `data:image/jpeg;base64,${large.toString("base64")}` });
+    expect(json.status, JSON.stringify(json.body)).toBe(201);
+    const form = await sendText("form", { offer, image: photo.toString("base64"), alt: "Sala" });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    // Over 5 MB, in any of the three: the same Spanish 413.
+    const tooBig = Buffer.concat([photo, Buffer.alloc(5 * 1024 * 1024 - photo.length + 10, 1)]);
+    for (const answer of [
+      await uploadImage(api, "partnerA", { offer }, tooBig, "grande.jpg", "image/jpeg"),
+      await sendText("json", { offer, image: tooBig.toString("base64") }),
+    ]) {
+      expect(answer.status).toBe(413);
+      expect(answer.body.detail).toBe("La imagen pesa más de 5 MB. Redúcela y vuelve a subirla.");
+    }
+  });
+
+  it("asks who is calling before it reads the body: a stranger's 5 MB is refused before it has been sent", async () => {
+    const offer = await draft();
+    const first = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const url = new URL(`${api.url}/offers/images/`);
+        const req = httpRequest(url, {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data; boundary=foto", "content-length": String(5 * 1024 * 1024), ...headers },
+        });
+        // Only the first 64 KB go out: an answer can only come from a server that did not wait for the rest.
+        req.write(`--foto\r\nContent-Disposition: form-data; name="offer"\r\n\r\n${offer}\r\n--foto\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n`);
+        req.write(Buffer.alloc(64 * 1024, 7));
+        const timer = setTimeout(() => {
+          req.destroy();
+          reject(new Error("no answer before the body was sent"));
+        }, 5_000);
+        req.on("response", (res) => {
+          let text = "";
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => {
+            clearTimeout(timer);
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+          });
+        });
+        req.on("error", () => {});
+      });
+    const anonymous = await first({});
+    expect(anonymous.status).toBe(401);
+    expectSpanish(anonymous.body.detail);
+    expect((await first({ authorization: "JWT no.es.un-token" })).status).toBe(401);
+    expect((await first(as("customer"))).status).toBe(403);
+  });
+
+  it("holds at most 20 pictures per offer, with a Spanish 409; deleting one makes room", async () => {
+    const offer = await draft();
+    // 19 already there (made directly: 19 uploads would only slow the suite).
+    await api.db.insert(offerImages).values(
+      Array.from({ length: 19 }, (_, i) => ({ offerId: offer, imageUrl: `/images/demo/relleno-${i}.webp`, width: 800, height: 500, position: i })),
+    );
+    const small = await png(400, 250);
+    const twentieth = await uploadImage(api, "partnerA", { offer }, small);
+    expect(twentieth.status, JSON.stringify(twentieth.body)).toBe(201);
+    const refused = await uploadImage(api, "partnerA", { offer }, small);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe("Una oferta puede tener como máximo 20 imágenes. Borra alguna antes de subir otra.");
+    expect((await callAs(api, "partnerA", `/offers/images/${twentieth.body.uuid}/`, { method: "DELETE" })).status).toBe(204);
+    // Three at once for the one free place: one gets it.
+    const race = await Promise.all([0, 1, 2].map(() => uploadImage(api, "partnerA", { offer }, small)));
+    expect(race.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const list = await callAs(api, "partnerA", `/offers/images/?offer=${offer}`);
+    expect(list.body.results).toHaveLength(20);
+  });
+
+  it("stops serving an archived offer's pictures, and deletes a deleted offer's", async () => {
+    const urls = async (offer: string) => {
+      const r = await uploadImage(api, "partnerA", { offer, cover: "true" }, await png());
+      expect(r.status).toBe(201);
+      return r.body.variants.map((v: any) => v.url as string);
+    };
+    const status = (url: string) => fetch(`${api.origin}${url}`).then((r) => r.status);
+    const archived = await draft();
+    const archivedUrls = await urls(archived);
+    for (const url of archivedUrls) expect(await status(url)).toBe(200);
+    expect((await callAs(api, "partnerA", `/offers/${archived}/`, { method: "PATCH", body: { status: "archived" } })).status).toBe(200);
+    for (const url of archivedUrls) expect(await status(url)).toBe(404);
+
+    const deleted = await draft();
+    const deletedUrls = await urls(deleted);
+    expect(await status(deletedUrls[0])).toBe(200);
+    expect((await callAs(api, "partnerA", `/offers/${deleted}/`, { method: "DELETE" })).status).toBe(204);
+    for (const url of deletedUrls) expect(await status(url)).toBe(404);
+    const [left] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM media_files WHERE offer_id = ${deleted}`);
+    expect(Number(left.n)).toBe(0);
+    // The live offers' pictures are still there.
+    const live = (await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body.images[0].image_url;
+    expect(await status(live)).toBe(200);
   });
 });
 
