@@ -406,27 +406,39 @@ describe("POST /sales/become_partner/", () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(["email", "province"]);
   });
 
-  it("mails the lead to BUSINESS_EMAIL (replying answers the applicant) and a confirmation to the applicant, once; a bot gets neither", async () => {
+  it("mails the lead to BUSINESS_EMAIL (replying answers the applicant), and the applicant a confirmation in fixed words, once; a bot gets neither", async () => {
     const smtp = await startTestSmtp();
     try {
       const applicant = newEmail("socio").toLowerCase();
-      expect((await call(api, "/sales/become_partner/", { body: { ...lead, business_name: "Bar Pepe Terraza", email: applicant, message: "Tenemos terraza\ny menú del día." } })).status).toBe(201);
+      // What a spammer would type to make the shop deliver a message to a stranger's address.
+      const typed = {
+        business_name: "Premio para ti https://premio.example",
+        contact_name: "Has ganado un iPhone",
+        phone: "912 345 678",
+        message: "Reclámalo en <a href=\"https://premio.example/x\">premio.example/x</a>\ny menú del día.",
+      };
+      expect((await call(api, "/sales/become_partner/", { body: { ...lead, ...typed, email: applicant } })).status).toBe(201);
       expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "robot@spam.es", website: "http://spam" } })).status).toBe(201);
       const config = { ...api.config, SMTP_URL: smtp.url };
       const sent = await deliverDue(api.db, { transport: createMailTransport(config), config, log: () => {} });
       expect(sent.failed).toBe(0);
 
-      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Bar Pepe Terraza \(Sevilla, Restaurantes\)/ });
+      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Premio para ti https:\/\/premio\.example \(Sevilla, Restaurantes\)/ });
       expect(team.replyTo?.value[0].address).toBe(applicant);
       for (const part of [team.text ?? "", team.html || ""]) {
-        expect(part).toContain("Pepe Ruiz");
+        expect(part).toContain("Has ganado un iPhone");
         expect(part).toContain(applicant);
         expect(part).toContain("912 345 678");
-        expect(part).toContain("Tenemos terraza");
+        expect(part).toContain("menú del día");
       }
-      const confirmation = await smtp.waitFor(applicant, { subject: /Hemos recibido tu solicitud/ });
-      expect(confirmation.text).toContain("Hola, Pepe Ruiz");
-      expect(confirmation.text).toContain("«Bar Pepe Terraza»");
+      const confirmation = await smtp.waitFor(applicant, { subject: /^Hemos recibido tu solicitud para publicar en ofertas$/ });
+      expect(confirmation.text).toContain("Hemos recibido tu solicitud");
+      for (const part of [confirmation.text ?? "", confirmation.html || "", confirmation.subject ?? ""]) {
+        for (const words of ["premio", "Premio", "iPhone", "912 345 678", "menú del día", "Sevilla"]) expect(part).not.toContain(words);
+      }
+      // Its outbox row holds nothing the sender typed either.
+      const [row] = await query<{ data: unknown }>(api.db, sql`SELECT data FROM mail_outbox WHERE kind = 'partner-lead-confirmation' AND recipient = ${applicant}`);
+      expect(row.data).toEqual({});
       expect(confirmation.replyTo?.value[0].address).toBe(api.config.BUSINESS_EMAIL);
       expect(confirmation.headers.has("list-unsubscribe")).toBe(false);
       // Another delivery pass sends nothing again, and the bot's address never got mail.
