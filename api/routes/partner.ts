@@ -12,7 +12,9 @@ import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";
-import { partnerScope, requireStaffActor, type Identify, type Scope } from "#api/services/access";
+import { actorOf, partnerScope, requireStaffActor, type Identify, type Scope } from "#api/services/access";
+import { clientAddress, isLoopback, limits } from "#api/rate-limit";
+import { PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS } from "#lib/limits";
 import { addImage, deleteImage, listImages, readMedia, updateImage } from "#api/services/images";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#lib/images";
 import {
@@ -298,6 +300,14 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
   );
 
   // ---- Promo codes
+  // Each code created or renamed is a guess at the codes that exist, limited like apply-promocode.
+  const promoWrites = handle(async (req, _res, next) => {
+    const actor = await actorOf(req, identify);
+    await limits.consume(`promo-write:user:${actor.id}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
+    const address = clientAddress(req);
+    if (!isLoopback(address)) await limits.consume(`promo-write:ip:${address}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
+    next();
+  });
   router.get(
     "/promocodes/",
     handle(async (req, res) => {
@@ -309,6 +319,7 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
   );
   router.post(
     "/promocodes/",
+    promoWrites,
     handle(async (req, res) => {
       const s = await scope(req);
       res.status(201).json(await createPromoCode(db, s, parseInput(PromoCodeSchema, req.body)));
@@ -329,8 +340,8 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
       const input = partial ? parseInput(PromoCodePatchSchema, req.body) : parseInput(PromoCodeSchema, req.body);
       res.json(await updatePromoCode(db, s, id, input));
     });
-  router.put("/promocodes/:id/", promoWrite(false));
-  router.patch("/promocodes/:id/", promoWrite(true));
+  router.put("/promocodes/:id/", promoWrites, promoWrite(false));
+  router.patch("/promocodes/:id/", promoWrites, promoWrite(true));
   router.delete(
     "/promocodes/:id/",
     handle(async (req, res) => {

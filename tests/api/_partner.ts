@@ -19,15 +19,25 @@ export const ACTORS = {} as Record<Exclude<Who, "anonymous">, Account>;
 
 const ROLE_OF: Record<Exclude<Who, "anonymous">, Role> = { customer: "customer", partnerA: "partner", partnerB: "partner", staff: "staff" };
 
+async function makeAccount(api: TestApi, email: string, role: Role, firstName: string): Promise<Account> {
+  const [user] = await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, role, firstName, emailVerifiedAt: new Date() }).returning();
+  const login = await call(api, "/auth/jwt/create/", { body: { email, password: DEMO_PASSWORD } });
+  if (login.status !== 200) throw new Error(JSON.stringify(login.body));
+  return { id: user.id, email, role, token: login.body.access };
+}
+
 async function makeAccounts(api: TestApi) {
   const tag = randomUUID().slice(0, 6);
   for (const [who, role] of Object.entries(ROLE_OF) as [Exclude<Who, "anonymous">, Role][]) {
-    const email = `${who.toLowerCase()}.${tag}@correo.es`;
-    const [user] = await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, role, firstName: who, emailVerifiedAt: new Date() }).returning();
-    const login = await call(api, "/auth/jwt/create/", { body: { email, password: DEMO_PASSWORD } });
-    if (login.status !== 200) throw new Error(JSON.stringify(login.body));
-    ACTORS[who] = { id: user.id, email, role, token: login.body.access };
+    ACTORS[who] = await makeAccount(api, `${who.toLowerCase()}.${tag}@correo.es`, role, who);
   }
+}
+
+/** One more member of an organisation, for a test whose counters (rate limits) must start at zero. */
+export async function newPartner(api: TestApi, organizationId: string): Promise<Account> {
+  const account = await makeAccount(api, `socio.${randomUUID().slice(0, 8)}@correo.es`, "partner", "Socio");
+  await api.db.insert(organizationMembers).values({ organizationId, userId: account.id });
+  return account;
 }
 
 export function as(who: Who): Record<string, string> {
