@@ -6,7 +6,7 @@ import { OFFER_STATUS_LABELS, OFFER_STATUSES } from "#lib/offer-status";
 import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
-import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, UsersQuerySchema } from "#lib/schemas/partner";
+import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, RevisionDecisionSchema, UsersQuerySchema } from "#lib/schemas/partner";
 import { blank, pageFields } from "#lib/schemas/page";
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { isUuid } from "#lib/uuid";
@@ -28,6 +28,7 @@ import {
   toOrganization,
   updateOrganization,
 } from "#api/services/organizations";
+import { decideRevision, listRevisions, withdrawRevision } from "#api/services/offer-revisions";
 import { createPartnerOffer, deletePartnerOffer, getPartnerOffer, listPartnerOffers, updatePartnerOffer } from "#api/services/partner-offers";
 import { eraseUser, searchUsers } from "#api/services/user-admin";
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from "#api/services/promo-codes";
@@ -177,6 +178,34 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
     "/offers/images/:id/",
     handle(async (req, res) => {
       await deleteImage(db, await scope(req), idParam(req));
+      res.status(204).end();
+    }),
+  );
+
+  // ---- Changes to offers on sale, waiting for staff (before /offers/:id/, which would take «revisions» for an id)
+  router.get(
+    "/offers/revisions/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const q = parseInput(z.object(pageFields), req.query);
+      const { count, results } = await listRevisions(db, s, { page: q.page, pageSize: q.page_size });
+      res.set("Cache-Control", "private, no-store");
+      res.json(pageAnswer(req, q.page, q.page_size, count, results));
+    }),
+  );
+  router.patch(
+    "/offers/revisions/:id/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const s = await scope(req);
+      const id = idParam(req);
+      res.json(await decideRevision(db, s, id, parseInput(RevisionDecisionSchema, req.body)));
+    }),
+  );
+  router.delete(
+    "/offers/revisions/:id/",
+    handle(async (req, res) => {
+      await withdrawRevision(db, await scope(req), idParam(req));
       res.status(204).end();
     }),
   );

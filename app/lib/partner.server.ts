@@ -4,6 +4,8 @@ import type { Role } from "#lib/roles";
 import type {
   CouponView,
   Member,
+  OfferRevision,
+  OfferRevisionForReview,
   Organization,
   PartnerLeadRecord,
   PartnerOffer,
@@ -58,6 +60,11 @@ export const partnerApi = (request: Request) => ({
   createOffer: (body: unknown) => api<PartnerOffer>("/offers/", { method: "POST", body, request }),
   updateOffer: (id: string, body: unknown) => api<PartnerOffer>(`/offers/${id}/`, { method: "PATCH", body, request }),
   deleteOffer: (id: string) => api<null>(`/offers/${id}/`, { method: "DELETE", request }),
+  /** Changes to offers on sale waiting for staff, oldest first. */
+  revisions: (query: Query = {}) => api<Page<OfferRevisionForReview>>("/offers/revisions/", { request, query }),
+  decideRevision: (id: string, body: { status: "approved" } | { status: "rejected"; review_note: string }) =>
+    api<OfferRevision>(`/offers/revisions/${id}/`, { method: "PATCH", body, request }),
+  withdrawRevision: (id: string) => api<null>(`/offers/revisions/${id}/`, { method: "DELETE", request }),
   /** The picture goes on as the browser sent it, multipart; a phone's 5 MB takes a while to resize. */
   uploadImage: (fields: { offer: string; image: File; cover: boolean; logo: boolean; alt: string }) => {
     const body = new FormData();

@@ -71,11 +71,6 @@ export async function png(width = 1200, height = 800): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 40 } } }).png().toBuffer();
 }
 
-/** A phone's photo: noise does not compress, so 2400×1600 at quality 92 weighs 2–3 MB. */
-export async function phonePhoto(width = 2400, height = 1600, quality = 92): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: "#808080", noise: { type: "gaussian", mean: 128, sigma: 40 } } }).jpeg({ quality }).toBuffer();
-}
-
 export async function uploadImage(api: TestApi, who: Who, fields: Record<string, string>, file: Buffer, name = "foto.png", type = "image/png") {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
@@ -85,6 +80,18 @@ export async function uploadImage(api: TestApi, who: Who, fields: Record<string,
 }
 
 export type World = { orgA: string; orgB: string; offerA: string; offerB: string; optionA: string; optionB: string };
+
+/** An offer on sale: created by its partner with a cover, submitted, approved by staff. Answers it as its partner sees it. */
+export async function activeOffer(api: TestApi, who: "partnerA" | "partnerB", organization: string, extra: Record<string, unknown> = {}) {
+  const created = await callAs(api, who, "/offers/", { body: validOffer(organization, extra) });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  const uploaded = await uploadImage(api, who, { offer: created.body.uuid, cover: "true", alt: "Plato" }, await png());
+  if (uploaded.status !== 201) throw new Error(JSON.stringify(uploaded.body));
+  await callAs(api, who, `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "pending_review" } });
+  const approved = await callAs(api, "staff", `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "active" } });
+  if (approved.status !== 200) throw new Error(JSON.stringify(approved.body));
+  return approved.body as { uuid: string; title: string; price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[] };
+}
 
 /** Two organisations, each with a member partner and an active offer that has a cover. */
 export async function makeWorld(api: TestApi): Promise<World> {
@@ -102,14 +109,8 @@ export async function makeWorld(api: TestApi): Promise<World> {
   ]);
   const offers: { uuid: string; option: string }[] = [];
   for (const [org, who] of [[a.id, "partnerA"], [b.id, "partnerB"]] as const) {
-    const created = await callAs(api, who, "/offers/", { body: validOffer(org) });
-    if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-    const uploaded = await uploadImage(api, who, { offer: created.body.uuid, cover: "true", alt: "Plato" }, await png());
-    if (uploaded.status !== 201) throw new Error(JSON.stringify(uploaded.body));
-    await callAs(api, who, `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "pending_review" } });
-    const approved = await callAs(api, "staff", `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "active" } });
-    if (approved.status !== 200) throw new Error(JSON.stringify(approved.body));
-    offers.push({ uuid: created.body.uuid, option: created.body.price_options[0].uuid });
+    const offer = await activeOffer(api, who, org);
+    offers.push({ uuid: offer.uuid, option: offer.price_options[0].uuid });
   }
   return { orgA: a.id, orgB: b.id, offerA: offers[0].uuid, offerB: offers[1].uuid, optionA: offers[0].option, optionB: offers[1].option };
 }

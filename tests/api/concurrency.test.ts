@@ -28,7 +28,7 @@ import {
   startSale,
   type Option,
 } from "./_helpers";
-import { callAs, makeWorld, png, uploadImage, validOffer } from "./_partner";
+import { activeOffer, callAs, makeWorld, png, uploadImage, validOffer } from "./_partner";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -243,5 +243,25 @@ describe("an offer's pictures changed from several places at once", () => {
       sql`SELECT count(*) FILTER (WHERE cover)::int AS covers, count(*) FILTER (WHERE logo)::int AS logos FROM offer_images WHERE offer_id = ${offer}`,
     );
     expect([Number(flags.covers), Number(flags.logos)]).toEqual([1, 1]);
+  });
+});
+
+describe("changes to an offer on sale, sent and reviewed at once", () => {
+  it("eight saves and staff's decisions together: each a 2xx or a 409, one change waiting at most, never a 500", async () => {
+    const w = await makeWorld(api);
+    const offer = await activeOffer(api, "partnerA", w.orgA);
+    const first = (await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: "Primer título propuesto" } })).body.revision;
+    const answers = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: `Título propuesto número ${i}` } })),
+      callAs(api, "staff", `/offers/revisions/${first.uuid}/`, { method: "PATCH", body: { status: "approved" } }),
+      callAs(api, "staff", `/offers/revisions/${first.uuid}/`, { method: "PATCH", body: { status: "rejected", review_note: "No es el momento." } }),
+    ]);
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 409), JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.body))).toBe(true);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
+    // The first change was decided once at most, and one change waits.
+    expect(statuses.slice(8).filter((s) => s === 200).length).toBeLessThanOrEqual(1);
+    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offer_revisions WHERE offer_id = ${offer.uuid} AND status = 'pending'`);
+    expect(Number(row.n)).toBe(1);
   });
 });
