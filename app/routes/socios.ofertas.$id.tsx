@@ -7,7 +7,7 @@ import { OFFER_STATUS_LABELS } from "#lib/offer-status";
 import { REVIEWED_STATUSES, withChanges } from "#lib/offer-revisions";
 import { formatDateTime } from "#lib/dates";
 import type { OfferRevision, PartnerOffer } from "#lib/schemas/partner-api";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#lib/images";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, MAX_IMAGES_PER_OFFER } from "#lib/images";
 import { REGIONS } from "#lib/regions";
 import { MAX_PRICE_OPTIONS, OfferSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
@@ -272,6 +272,9 @@ function OfferEditor() {
       {offer ? (
         <section className="portal-section" aria-labelledby="images-title">
           <h2 id="images-title">Imágenes</h2>
+          <p className="field-hint">
+            Hasta {MAX_IMAGES_PER_OFFER} imágenes por oferta; esta tiene {offer.images.length}.
+          </p>
           <ul className="image-list">
             {offer.images.map((img) => (
               <li key={img.uuid}>
@@ -298,30 +301,34 @@ function OfferEditor() {
               </li>
             ))}
           </ul>
-          <Form method="post" encType="multipart/form-data" className="stack-form">
-            <input type="hidden" name="intent" value="upload" />
-            <div className="form-grid">
-              <div className="field">
-                <label htmlFor="image-file">Imagen (JPEG, PNG o WebP, hasta 5 MB)</label>
-                <input id="image-file" name="image" type="file" accept="image/jpeg,image/png,image/webp" required />
+          {offer.images.length >= MAX_IMAGES_PER_OFFER ? (
+            <p>Has llegado al máximo de imágenes de una oferta: borra alguna para subir otra.</p>
+          ) : (
+            <Form method="post" encType="multipart/form-data" className="stack-form">
+              <input type="hidden" name="intent" value="upload" />
+              <div className="form-grid">
+                <div className="field">
+                  <label htmlFor="image-file">Imagen (JPEG, PNG o WebP, hasta 5 MB)</label>
+                  <input id="image-file" name="image" type="file" accept="image/jpeg,image/png,image/webp" required />
+                </div>
+                <div className="field">
+                  <label htmlFor="image-role">Uso</label>
+                  <select id="image-role" name="role" defaultValue={offer.images.some((i) => i.cover) ? "photo" : "cover"}>
+                    <option value="cover">Portada</option>
+                    <option value="photo">Galería</option>
+                    <option value="logo">Logotipo</option>
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor="image-alt">Descripción de la imagen</label>
+                  <input id="image-alt" name="alt" type="text" maxLength={200} />
+                </div>
               </div>
-              <div className="field">
-                <label htmlFor="image-role">Uso</label>
-                <select id="image-role" name="role" defaultValue={offer.images.some((i) => i.cover) ? "photo" : "cover"}>
-                  <option value="cover">Portada</option>
-                  <option value="photo">Galería</option>
-                  <option value="logo">Logotipo</option>
-                </select>
-              </div>
-              <div className="field">
-                <label htmlFor="image-alt">Descripción de la imagen</label>
-                <input id="image-alt" name="alt" type="text" maxLength={200} />
-              </div>
-            </div>
-            <button type="submit" className="btn btn-secondary">
-              Subir imagen
-            </button>
-          </Form>
+              <button type="submit" className="btn btn-secondary">
+                Subir imagen
+              </button>
+            </Form>
+          )}
         </section>
       ) : null}
     </section>
