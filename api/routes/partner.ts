@@ -7,7 +7,7 @@ import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
 import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, RevisionDecisionSchema, UsersQuerySchema } from "#lib/schemas/partner";
-import { blank, pageFields } from "#lib/schemas/page";
+import { blank, pageFields, PageQuerySchema } from "#lib/schemas/page";
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
@@ -187,7 +187,7 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
     "/offers/revisions/",
     handle(async (req, res) => {
       const s = await scope(req);
-      const q = parseInput(z.object(pageFields), req.query);
+      const q = parseInput(PageQuerySchema, req.query);
       const { count, results } = await listRevisions(db, s, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
       res.json(pageAnswer(req, q.page, q.page_size, count, results));

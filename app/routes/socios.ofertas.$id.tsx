@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
 import { OFFER_STATUS_LABELS } from "#lib/offer-status";
 import { REVIEWED_STATUSES, withChanges } from "#lib/offer-revisions";
@@ -133,6 +134,21 @@ const categoryOptions = CATEGORY_IDS.map((id) => ({ value: id, label: CATEGORY_L
 const provinceOptions = REGIONS.map((r) => ({ value: r.value, label: r.label }));
 const typeOptions = OFFER_TYPES.map((t) => ({ value: t, label: OFFER_TYPE_LABELS[t] }));
 
+/** One button that posts one intent about one thing (a picture, a change): a form of its own, so it works without JavaScript. */
+function IntentButton({ intent, field, className, inline, children }: { intent: string; field: Record<string, string>; className: string; inline?: boolean; children: ReactNode }) {
+  return (
+    <Form method="post" className={inline ? "inline-form" : undefined}>
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(field).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={className}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
 /** The change waiting for staff (it can be taken back), or the last one they rejected and why. */
 function RevisionNotice({ revision }: { revision: OfferRevision }) {
   const pending = revision.status === "pending";
@@ -151,13 +167,9 @@ function RevisionNotice({ revision }: { revision: OfferRevision }) {
       )}
       <RevisionChanges revision={revision} />
       {pending ? (
-        <Form method="post">
-          <input type="hidden" name="intent" value="revision-withdraw" />
-          <input type="hidden" name="revision" value={revision.uuid} />
-          <button type="submit" className="btn btn-secondary">
-            Retirar estos cambios
-          </button>
-        </Form>
+        <IntentButton intent="revision-withdraw" field={{ revision: revision.uuid }} className="btn btn-secondary">
+          Retirar estos cambios
+        </IntentButton>
       ) : null}
     </section>
   );
@@ -282,21 +294,13 @@ function OfferEditor() {
                 <span className="small">{img.cover ? "Portada" : img.logo ? "Logotipo" : "Galería"}</span>
                 <div className="row-actions">
                   {!img.cover && !img.logo ? (
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="intent" value="image-cover" />
-                      <input type="hidden" name="image" value={img.uuid} />
-                      <button type="submit" className="btn btn-small btn-secondary">
-                        Usar como portada
-                      </button>
-                    </Form>
+                    <IntentButton intent="image-cover" field={{ image: img.uuid }} className="btn btn-small btn-secondary" inline>
+                      Usar como portada
+                    </IntentButton>
                   ) : null}
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="intent" value="image-delete" />
-                    <input type="hidden" name="image" value={img.uuid} />
-                    <button type="submit" className="btn btn-small btn-secondary">
-                      Borrar
-                    </button>
-                  </Form>
+                  <IntentButton intent="image-delete" field={{ image: img.uuid }} className="btn btn-small btn-secondary" inline>
+                    Borrar
+                  </IntentButton>
                 </div>
               </li>
             ))}
