@@ -319,6 +319,10 @@ describe("POST /offers/images/", () => {
     expectSpanish(tooBig.body.detail);
     const truncated = (await png()).subarray(0, 200);
     expect((await uploadImage(api, "partnerA", { offer: w.offerA }, truncated)).status).toBe(400);
+    // Text the database cannot store, in the upload's own fields: a Spanish 400, not a 500.
+    const nul = await uploadImage(api, "partnerA", { offer: w.offerA, alt: "Sala\u0000" }, await png());
+    expect(nul.status).toBe(400);
+    expectSpanish(nul.body.detail);
   });
 });
 
