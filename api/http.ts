@@ -76,15 +76,23 @@ export function errorHandler(log: (error: unknown) => void) {
 }
 
 const WEBHOOK_PATH = /\/webhook\/?$/;
+/** POST /offers/images/ takes pictures up to 5 MB, and reads them only once it knows who is calling. */
+const UPLOAD_PATH = /^\/offers\/images\/?$/;
+
+/** Routes that read their own bodies: webhooks (the exact bytes that were signed) and uploads. */
+function readsOwnBody(url = ""): boolean {
+  const path = url.split("?")[0];
+  return WEBHOOK_PATH.test(path) || UPLOAD_PATH.test(path);
+}
 
 /**
  * The API's one JSON body parser, in front of every route: JSON bodies up to 100 KB (webhooks
- * excepted: they verify a signature over the raw bytes and read them themselves). Routers that
- * still call express.json() find the body already parsed and leave it.
+ * and uploads excepted: readsOwnBody). Routers that still call express.json() find the body
+ * already parsed and leave it.
  */
 export const parseJsonBody: RequestHandler = express.json({
   limit: "100kb",
-  type: (req) => /^application\/(.+\+)?json\b/i.test(String(req.headers["content-type"] ?? "")) && !WEBHOOK_PATH.test(req.url ?? ""),
+  type: (req) => /^application\/(.+\+)?json\b/i.test(String(req.headers["content-type"] ?? "")) && !readsOwnBody(req.url),
 });
 
 /**

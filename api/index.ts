@@ -44,13 +44,13 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(parseJsonBody, rejectUnstorableText);
   // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
   api.use(authenticate(config));
+  // Uploads read their own (larger) bodies, once the caller is known: before any router that parses JSON.
+  api.use(imageUploadRouter({ db, identify }));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
   api.use(salesRouter({ db, config, payments }));
   api.use(customerMailRouter({ db, config }));
   api.use(jwtRouter({ db, config }));
   api.use(socialAuthRouter({ db, config }));
-  // Uploads parse their own (larger) bodies before the default JSON limit applies.
-  api.use(imageUploadRouter({ db, identify }));
   api.use(express.json({ limit: "100kb" }));
   api.use(customerRouter({ db, config }));
   api.use("/public/offers/feedback", feedbackRouter({ db, config }));

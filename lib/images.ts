@@ -8,6 +8,13 @@ export const LARGE_PHOTO = { width: 800, height: 500 } as const;
 export const SMALL_PHOTO = { width: 400, height: 250 } as const;
 export const PHOTO_SIZES = [LARGE_PHOTO, SMALL_PHOTO] as const;
 
+/** The largest picture a partner may upload: a phone's photo, 2–5 MB. */
+export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+export const IMAGE_TOO_LARGE = "La imagen pesa más de 5 MB. Redúcela y vuelve a subirla.";
+/** A gallery, not a photo library: the offer page shows them all. */
+export const MAX_IMAGES_PER_OFFER = 20;
+export const TOO_MANY_IMAGES = `Una oferta puede tener como máximo ${MAX_IMAGES_PER_OFFER} imágenes. Borra alguna antes de subir otra.`;
+
 /** A logo is shown at 40 px at most: one size. */
 export const LOGO_SIZE = { width: 160, height: 160 } as const;
 

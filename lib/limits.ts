@@ -3,8 +3,13 @@
  * them, the README lists them. Addresses are the client's as the API sees it (trusted proxy only).
  */
 
-/** Promo-code guesses: every apply-promocode call and every unknown code sent to validate. */
+/**
+ * Promo-code guesses: every apply-promocode call and every unknown code sent to validate; and
+ * every code a partner or staff member creates or renames, since «that one is taken» is an answer
+ * too (per account, and per client address).
+ */
 export const PROMO_CODE_CHECKS = { points: 30, durationSec: 60 } as const;
+export const TOO_MANY_PROMO_CHECKS = "Demasiados intentos con códigos promocionales. Espera un minuto.";
 
 /** "Continuar" (validate) per client address: a buyer fixing a cart needs a handful a minute. */
 export const VALIDATES_PER_ADDRESS = { points: 30, durationSec: 60 } as const;

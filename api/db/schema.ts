@@ -1,4 +1,5 @@
 import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import type { RevisionChanges } from "#lib/offer-revisions";
 
 // Mirrors migrations/*.sql, which are the source of truth for the database itself.
 
@@ -63,8 +64,23 @@ export const offerImages = pgTable("offer_images", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** A change to an approved offer's words or prices, waiting for staff (0029, lib/offer-revisions.ts). */
+export const offerRevisions = pgTable("offer_revisions", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  offerId: uuid("offer_id").notNull(),
+  status: text("status").notNull().default("pending"),
+  changes: jsonb("changes").$type<RevisionChanges>().notNull(),
+  submittedBy: uuid("submitted_by"),
+  submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),
+  reviewedBy: uuid("reviewed_by"),
+  reviewedAt: timestamp("reviewed_at", { withTimezone: true }),
+  reviewNote: text("review_note"),
+});
+
 export const mediaFiles = pgTable("media_files", {
   id: uuid("id").primaryKey().defaultRandom(),
+  /** The offer whose picture this is (0028); null only for a file an organisation's logo still names. */
+  offerId: uuid("offer_id"),
   contentType: text("content_type").notNull(),
   width: integer("width").notNull(),
   height: integer("height").notNull(),

@@ -1,4 +1,4 @@
-import express, { Router, type Request } from "express";
+import express, { Router, type NextFunction, type Request, type Response as ExpressResponse } from "express";
 import { z } from "zod";
 import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
 import { COUPON_STATE_LABELS, COUPON_STATES } from "#lib/coupons";
@@ -6,13 +6,17 @@ import { OFFER_STATUS_LABELS, OFFER_STATUSES } from "#lib/offer-status";
 import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
-import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, UsersQuerySchema } from "#lib/schemas/partner";
-import { blank, pageFields } from "#lib/schemas/page";
+import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, RevisionDecisionSchema, UsersQuerySchema } from "#lib/schemas/partner";
+import { blank, pageFields, PageQuerySchema } from "#lib/schemas/page";
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, notFound, pageAnswer, parseInput } from "#api/http";
-import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
-import { addImage, deleteImage, listImages, MAX_IMAGE_BYTES, readMedia, updateImage } from "#api/services/images";
+import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";
+import { actorOf, partnerScope, requireStaffActor, type Identify, type Scope } from "#api/services/access";
+import { clientAddress, isLoopback, limits } from "#api/rate-limit";
+import { PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS } from "#lib/limits";
+import { addImage, deleteImage, listImages, readMedia, updateImage } from "#api/services/images";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#lib/images";
 import {
   addMember,
   createOrganization,
@@ -24,6 +28,7 @@ import {
   toOrganization,
   updateOrganization,
 } from "#api/services/organizations";
+import { decideRevision, listRevisions, withdrawRevision } from "#api/services/offer-revisions";
 import { createPartnerOffer, deletePartnerOffer, getPartnerOffer, listPartnerOffers, updatePartnerOffer } from "#api/services/partner-offers";
 import { eraseUser, searchUsers } from "#api/services/user-admin";
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from "#api/services/promo-codes";
@@ -85,20 +90,36 @@ async function readImageUpload(req: Request): Promise<{ fields: Record<string, u
   return { fields: body, bytes: new Uint8Array(Buffer.from(base64, "base64")) };
 }
 
-/** POST /offers/images/ reads its own bodies (multipart, or base64 up to 5 MB), before the API's 100 KB JSON limit. */
+/** Base64 is 4/3 of the file, and form-urlencoding escapes its «+» and «/» on top. */
+const UPLOAD_TEXT_LIMIT = Math.ceil(MAX_IMAGE_BYTES * 1.6);
+
+/**
+ * POST /offers/images/ reads its own bodies (multipart, or base64 in form-urlencoded or JSON, a
+ * picture up to 5 MB), before the API's 100 KB JSON limit, and only once the caller is known to be
+ * a partner or staff: a stranger's 5 MB is refused before a byte of it is read.
+ */
 export function imageUploadRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
   router.post(
     "/offers/images/",
+    handle(async (req, res, next) => {
+      res.locals.scope = await partnerScope(db, req, identify);
+      next();
+    }),
     express.raw({ type: "multipart/form-data", limit: MAX_IMAGE_BYTES + 512 * 1024 }),
-    express.urlencoded({ extended: false, limit: Math.ceil(MAX_IMAGE_BYTES * 1.4) }),
-    express.json({ limit: Math.ceil(MAX_IMAGE_BYTES * 1.4) }),
+    express.urlencoded({ extended: false, limit: UPLOAD_TEXT_LIMIT }),
+    express.json({ limit: UPLOAD_TEXT_LIMIT }),
     handle(async (req, res) => {
-      const s = await partnerScope(db, req, identify);
+      const s = res.locals.scope as Scope;
       const { fields, bytes } = await readImageUpload(req);
+      if (findUnstorableText(fields) !== null) throw badRequest(UNSTORABLE_TEXT_MESSAGE);
       const input = parseInput(ImageFields, fields);
       res.status(201).json(await addImage(db, s, { ...input, offer: input.offer.toLowerCase(), bytes }));
     }),
+    (error: unknown, _req: Request, _res: ExpressResponse, next: NextFunction) => {
+      const type = (error as { type?: string } | null)?.type;
+      next(type === "entity.too.large" ? new HttpError(413, IMAGE_TOO_LARGE) : error);
+    },
   );
   return router;
 }
@@ -157,6 +178,34 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
     "/offers/images/:id/",
     handle(async (req, res) => {
       await deleteImage(db, await scope(req), idParam(req));
+      res.status(204).end();
+    }),
+  );
+
+  // ---- Changes to offers on sale, waiting for staff (before /offers/:id/, which would take «revisions» for an id)
+  router.get(
+    "/offers/revisions/",
+    handle(async (req, res) => {
+      const s = await scope(req);
+      const q = parseInput(PageQuerySchema, req.query);
+      const { count, results } = await listRevisions(db, s, { page: q.page, pageSize: q.page_size });
+      res.set("Cache-Control", "private, no-store");
+      res.json(pageAnswer(req, q.page, q.page_size, count, results));
+    }),
+  );
+  router.patch(
+    "/offers/revisions/:id/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const s = await scope(req);
+      const id = idParam(req);
+      res.json(await decideRevision(db, s, id, parseInput(RevisionDecisionSchema, req.body)));
+    }),
+  );
+  router.delete(
+    "/offers/revisions/:id/",
+    handle(async (req, res) => {
+      await withdrawRevision(db, await scope(req), idParam(req));
       res.status(204).end();
     }),
   );
@@ -280,6 +329,14 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
   );
 
   // ---- Promo codes
+  // Each code created or renamed is a guess at the codes that exist, limited like apply-promocode.
+  const promoWrites = handle(async (req, _res, next) => {
+    const actor = await actorOf(req, identify);
+    await limits.consume(`promo-write:user:${actor.id}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
+    const address = clientAddress(req);
+    if (!isLoopback(address)) await limits.consume(`promo-write:ip:${address}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
+    next();
+  });
   router.get(
     "/promocodes/",
     handle(async (req, res) => {
@@ -291,6 +348,7 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
   );
   router.post(
     "/promocodes/",
+    promoWrites,
     handle(async (req, res) => {
       const s = await scope(req);
       res.status(201).json(await createPromoCode(db, s, parseInput(PromoCodeSchema, req.body)));
@@ -311,8 +369,8 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
       const input = partial ? parseInput(PromoCodePatchSchema, req.body) : parseInput(PromoCodeSchema, req.body);
       res.json(await updatePromoCode(db, s, id, input));
     });
-  router.put("/promocodes/:id/", promoWrite(false));
-  router.patch("/promocodes/:id/", promoWrite(true));
+  router.put("/promocodes/:id/", promoWrites, promoWrite(false));
+  router.patch("/promocodes/:id/", promoWrites, promoWrite(true));
   router.delete(
     "/promocodes/:id/",
     handle(async (req, res) => {

@@ -13,13 +13,12 @@ import type { PaymentProviders } from "#api/payments/registry";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
 import { captureSale, checkPromoCode, countUnknownPromoCodes, createSale, findTransaction, purchaseOf, releaseSale, validateOrder } from "#api/services/sales";
 import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
-import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
+import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
 import { verifyPurchase } from "#lib/signatures.server";
 import { sandboxRouter } from "#api/routes/sandbox";
 import { publicOrigin } from "#api/hosts";
 import { getUser } from "#api/auth/context";
 
-const TOO_MANY_PROMO_CHECKS = "Demasiados intentos con códigos promocionales. Espera un minuto.";
 const TOO_MANY_VALIDATES = "Demasiadas comprobaciones del pedido seguidas. Espera un minuto y vuelve a intentarlo.";
 const TOO_MANY_CREATES = "Demasiados pedidos seguidos desde tu conexión. Espera unos minutos y vuelve a intentarlo.";
 

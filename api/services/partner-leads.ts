@@ -31,7 +31,8 @@ export async function createLead(db: Executor, input: BecomePartnerInput, { busi
       message: lead.message,
     };
     await queueMail(tx, { kind: "partner-lead", to: businessEmail, dedupeKey: `partner-lead:${lead.id}`, data });
-    await queueMail(tx, { kind: "partner-lead-confirmation", to: lead.email, dedupeKey: `partner-lead-confirmation:${lead.id}`, data });
+    // The applicant's copy is fixed words: nothing they typed goes with it.
+    await queueMail(tx, { kind: "partner-lead-confirmation", to: lead.email, dedupeKey: `partner-lead-confirmation:${lead.id}`, data: {} });
     return lead;
   });
 }

@@ -3,11 +3,13 @@ import type { PartnerOffer } from "#lib/schemas/partner-api";
 import type { CategoryId } from "#lib/categories";
 import { queryWords, SEARCH_MAX_WORDS } from "#lib/search";
 import { OFFER_STATUS_LABELS, transitionProblem, type OfferStatus } from "#lib/offer-status";
+import { REVIEWED_TEXT_FIELDS, reviewedChanges, withChanges } from "#lib/offer-revisions";
 import type { OfferInput, PriceOptionInput } from "#lib/schemas/partner";
 import { query, type Executor, type Transaction } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
+import { needsReview, pendingRevision, reviewedOffer, saveRevision, shownRevisions, toRevision, withdrawPending } from "#api/services/offer-revisions";
 
 export type PartnerOfferFilters = {
   status?: OfferStatus;
@@ -25,7 +27,7 @@ const columns = {
 async function withChildren(db: Executor, rows: { offer: typeof offers.$inferSelect; organizationName: string }[]): Promise<PartnerOffer[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.offer.id);
-  const [images, options, sold] = await Promise.all([
+  const [images, options, sold, revisions] = await Promise.all([
     db.select().from(offerImages).where(inArray(offerImages.offerId, ids)).orderBy(asc(offerImages.position), asc(offerImages.createdAt)),
     db.select().from(priceOptions).where(inArray(priceOptions.offerId, ids)).orderBy(asc(priceOptions.position)),
     query<{ price_option_id: string; n: number }>(db, sql`
@@ -33,13 +35,19 @@ async function withChildren(db: Executor, rows: { offer: typeof offers.$inferSel
       FROM sale_items si JOIN sales s ON s.id = si.sale_id
       WHERE si.offer_id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) AND s.status IN ('pending', 'paid')
       GROUP BY si.price_option_id`),
+    shownRevisions(db, ids),
   ]);
   const soldBy = new Map(sold.map((r) => [r.price_option_id, Number(r.n)]));
+  const revisionOf = (o: typeof offers.$inferSelect) => {
+    const row = revisions.get(o.id);
+    return row ? toRevision(row, reviewedOffer(o, options.filter((p) => p.offerId === o.id))) : null;
+  };
   return rows.map(({ offer: o, organizationName }) => ({
     uuid: o.id,
     status: o.status as OfferStatus,
     review_note: o.reviewNote,
     submitted_at: o.submittedAt?.toISOString() ?? null,
+    revision: revisionOf(o),
     title: o.title,
     summary: o.summary,
     description: o.description,
@@ -207,6 +215,12 @@ export async function updatePartnerOffer(db: Executor, scope: Scope, id: string,
     const fields = offerColumns(change);
     const editing = Object.keys(fields).length > 0 || change.price_options !== undefined || change.organization !== undefined;
     if (editing && from === "archived") throw new HttpError(409, "Una oferta archivada no se puede editar.");
+    let options = change.price_options;
+    if (editing && !scope.staff && needsReview(from)) {
+      // New words or prices for an offer on sale wait for staff; the rest applies now.
+      options = await submitForReview(tx, current, change, scope.actor.id);
+      for (const field of REVIEWED_TEXT_FIELDS) delete fields[field];
+    }
     if (change.organization !== undefined && change.organization !== current.organizationId) {
       if (!scope.staff) throw new HttpError(400, "Una oferta no puede cambiar de empresa.");
       const [org] = await tx.select({ id: organizations.id }).from(organizations).where(eq(organizations.id, change.organization));
@@ -229,12 +243,42 @@ export async function updatePartnerOffer(db: Executor, scope: Scope, id: string,
         fields.reviewNote = change.review_note || null;
       }
       if (to === "active" && from === "pending_review") fields.reviewNote = null;
+      if (to === "archived") await withdrawPending(tx, id);
       fields.status = to;
     }
     if (Object.keys(fields).length > 0) await tx.update(offers).set(fields).where(eq(offers.id, id));
-    if (change.price_options !== undefined) await syncPriceOptions(tx, id, change.price_options);
+    if (options !== undefined) await syncPriceOptions(tx, id, options);
   });
   return getPartnerOffer(db, scope, id);
+}
+
+/**
+ * The reviewed part of a partner's change to an approved offer: what it proposes on top of the
+ * change already waiting (the partner's form shows that one) is compared with the live offer, and
+ * the difference becomes the revision. Answers the price options to apply now: the existing ones
+ * with their live names and prices (their tickets change at once), removed ones gone, new ones left
+ * for staff.
+ */
+async function submitForReview(tx: Transaction, current: typeof offers.$inferSelect, change: OfferChange, by: string): Promise<PriceOptionInput[] | undefined> {
+  const live = reviewedOffer(current, await tx.select().from(priceOptions).where(eq(priceOptions.offerId, current.id)));
+  const pending = await pendingRevision(tx, current.id);
+  const base = withChanges(live, pending?.changes);
+  const proposed = {
+    ...base,
+    ...Object.fromEntries(REVIEWED_TEXT_FIELDS.filter((f) => change[f] !== undefined).map((f) => [f, change[f]])),
+    price_options: change.price_options?.map((o) => ({ ...o, uuid: o.uuid?.toLowerCase() ?? null })) ?? base.price_options,
+  };
+  await saveRevision(tx, current.id, pending, reviewedChanges(live, proposed), by);
+  if (!change.price_options) return undefined;
+  const byId = new Map(live.price_options.map((o) => [o.uuid, o]));
+  const now = change.price_options
+    .filter((o) => o.uuid)
+    .map((o) => {
+      const on = byId.get(o.uuid!.toLowerCase());
+      return on ? { ...o, title: on.title, actual_price: on.actual_price, regular_price: on.regular_price } : o;
+    });
+  if (now.length === 0) throw new HttpError(409, "Una oferta a la venta necesita al menos una de sus opciones de precio: las nuevas se venden cuando el equipo las apruebe.");
+  return now;
 }
 
 /** An offer that sold something is archived, not deleted: its coupons must stay redeemable. */

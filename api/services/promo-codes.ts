@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { PromoCodeRecord } from "#lib/schemas/partner-api";
 import { PromoCodeSchema, type PromoCodeInput } from "#lib/schemas/partner";
 import type { Executor } from "#api/db/client";
+import { isUniqueViolation } from "#api/db/errors";
 import { offers, promoCodes } from "#api/db/schema";
 import { HttpError, notFound, parseInput } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
@@ -77,19 +78,24 @@ function columns(input: Partial<PromoCodeInput>) {
   return c;
 }
 
-async function uniqueCode<T>(work: () => Promise<T>, code: string | undefined): Promise<T> {
+/**
+ * Codes are unique across the shop. A code that is taken gets the same neutral answer whoever has
+ * it (this business, another one, or the shop), so creating codes tells nobody about anyone else's.
+ */
+export const CODE_TAKEN = "Elige otro código: este no está disponible.";
+
+async function uniqueCode<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const e = error as { code?: string; cause?: { code?: string } };
-    if (e.code === "23505" || e.cause?.code === "23505") throw new HttpError(409, `Ya existe el código promocional «${code}».`);
+    if (isUniqueViolation(error)) throw new HttpError(409, CODE_TAKEN, { errors: { code: [CODE_TAKEN] } });
     throw error;
   }
 }
 
 export async function createPromoCode(db: Executor, scope: Scope, input: PromoCodeInput): Promise<PromoCodeRecord> {
   await checkOffer(db, scope, input.offer);
-  const [row] = await uniqueCode(() => db.insert(promoCodes).values({ ...columns(input), code: input.code, discountType: input.discount_type, discountValue: input.discount_value }).returning({ id: promoCodes.id }), input.code);
+  const [row] = await uniqueCode(() => db.insert(promoCodes).values({ ...columns(input), code: input.code, discountType: input.discount_type, discountValue: input.discount_value }).returning({ id: promoCodes.id }));
   return getPromoCode(db, scope, row.id);
 }
 
@@ -107,7 +113,7 @@ export async function updatePromoCode(db: Executor, scope: Scope, id: string, in
     ...input,
   });
   const c = columns(input);
-  if (Object.keys(c).length) await uniqueCode(() => db.update(promoCodes).set(c).where(eq(promoCodes.id, id)), input.code);
+  if (Object.keys(c).length) await uniqueCode(() => db.update(promoCodes).set(c).where(eq(promoCodes.id, id)));
   return getPromoCode(db, scope, id);
 }
 

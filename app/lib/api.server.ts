@@ -29,6 +29,7 @@ export class ApiError extends Error {
 type CallOptions = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   query?: Record<string, string | number | undefined | (string | undefined)[]>;
+  /** JSON, or a FormData sent as multipart (a picture: no base64 on the way). */
   body?: unknown;
   /**
    * The browser's request, so the API sees the buyer's host and address through forwarded headers,
@@ -80,7 +81,8 @@ async function apiResponse(path: string, options: CallOptions): Promise<Response
   }
   // identity: over loopback, gzip costs the API a deflate and us an inflate for no gain in time.
   const headers: Record<string, string> = { Accept: "application/json", "Accept-Language": "es", "Accept-Encoding": "identity" };
-  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  const multipart = options.body instanceof FormData;
+  if (options.body !== undefined && !multipart) headers["Content-Type"] = "application/json";
   const token = options.token !== undefined ? options.token : options.request ? accessToken(await getSession(options.request)) : null;
   if (token) headers.Authorization = `JWT ${token}`;
   if (options.request) {
@@ -95,7 +97,7 @@ async function apiResponse(path: string, options: CallOptions): Promise<Response
   return fetch(url, {
     method: options.method ?? "GET",
     headers,
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
     signal: options.signal ?? AbortSignal.timeout(15_000),
   });
 }

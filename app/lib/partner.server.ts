@@ -4,6 +4,8 @@ import type { Role } from "#lib/roles";
 import type {
   CouponView,
   Member,
+  OfferRevision,
+  OfferRevisionForReview,
   Organization,
   PartnerLeadRecord,
   PartnerOffer,
@@ -58,8 +60,21 @@ export const partnerApi = (request: Request) => ({
   createOffer: (body: unknown) => api<PartnerOffer>("/offers/", { method: "POST", body, request }),
   updateOffer: (id: string, body: unknown) => api<PartnerOffer>(`/offers/${id}/`, { method: "PATCH", body, request }),
   deleteOffer: (id: string) => api<null>(`/offers/${id}/`, { method: "DELETE", request }),
-  uploadImage: (body: { offer: string; image: string; cover: boolean; logo: boolean; alt: string }) =>
-    api<unknown>("/offers/images/", { method: "POST", body, request }),
+  /** Changes to offers on sale waiting for staff, oldest first. */
+  revisions: (query: Query = {}) => api<Page<OfferRevisionForReview>>("/offers/revisions/", { request, query }),
+  decideRevision: (id: string, body: { status: "approved" } | { status: "rejected"; review_note: string }) =>
+    api<OfferRevision>(`/offers/revisions/${id}/`, { method: "PATCH", body, request }),
+  withdrawRevision: (id: string) => api<null>(`/offers/revisions/${id}/`, { method: "DELETE", request }),
+  /** The picture goes on as the browser sent it, multipart; a phone's 5 MB takes a while to resize. */
+  uploadImage: (fields: { offer: string; image: File; cover: boolean; logo: boolean; alt: string }) => {
+    const body = new FormData();
+    body.set("offer", fields.offer);
+    body.set("cover", String(fields.cover));
+    body.set("logo", String(fields.logo));
+    body.set("alt", fields.alt);
+    body.set("image", fields.image, fields.image.name);
+    return api<unknown>("/offers/images/", { method: "POST", body, request, signal: AbortSignal.timeout(60_000) });
+  },
   updateImage: (id: string, body: unknown) => api<unknown>(`/offers/images/${id}/`, { method: "PATCH", body, request }),
   deleteImage: (id: string) => api<null>(`/offers/images/${id}/`, { method: "DELETE", request }),
   verifyCoupon: (code: string) => api<CouponView>("/verification/coupon/", { method: "POST", body: { code }, request }),

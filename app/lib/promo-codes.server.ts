@@ -56,7 +56,11 @@ export async function promoCodeAction(portal: PromoPortal, request: Request, id?
     const saved = id ? await orNotFound(client.updatePromoCode(id, submission.value)) : await client.createPromoCode(submission.value);
     return redirectWithToast(base(portal), { type: "success", text: id ? `Código ${saved.code} guardado.` : `Código ${saved.code} creado.` }, request);
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
+    if (error instanceof ApiError && error.status < 500) {
+      // A code that is taken is said next to «Código»; anything else above the form.
+      const code = (error.body as { errors?: { code?: string[] } } | null)?.errors?.code;
+      return data(submission.reply(code ? { fieldErrors: { code } } : { formErrors: [error.message] }), { status: error.status });
+    }
     throw error;
   }
 }

@@ -1,12 +1,14 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatDateTime } from "#lib/dates";
 import { formatCount, formatPrice } from "#lib/prices";
 import { OfferReviewSchema } from "#lib/schemas/partner";
-import type { PartnerOffer } from "#lib/schemas/partner-api";
+import type { OfferRevisionForReview, PartnerOffer } from "#lib/schemas/partner-api";
+import { OFFER_STATUS_LABELS } from "#lib/offer-status";
+import { RevisionChanges } from "#app/components/offer-revision";
 import { TextAreaField } from "#app/components/form-field";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
@@ -16,55 +18,115 @@ import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { redirectWithToast } from "#app/lib/session.server";
 
+/** Changes to offers on sale shown at once, oldest first: deciding them brings up the next ones. */
+const CHANGES_SHOWN = PAGE_SIZE_DEFAULT;
+
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const { count, results, page } = await loadPage(request, PAGE_SIZE_DEFAULT, (q) => partnerApi(request).offers({ status: "pending_review", ...q }));
-  return data({ pending: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
+  const client = partnerApi(request);
+  const [{ count, results, page }, changes] = await Promise.all([
+    loadPage(request, PAGE_SIZE_DEFAULT, (q) => client.offers({ status: "pending_review", ...q })),
+    client.revisions({ page_size: CHANGES_SHOWN }),
+  ]);
+  return data({ pending: results, count, page, changes: changes.results, changeCount: changes.count }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
-/** Approve puts the offer on sale; sending it back needs a reason the partner will read. */
+const DONE: Record<(typeof OfferReviewSchema)["_output"]["intent"], string> = {
+  approve: "Oferta aprobada y publicada.",
+  "send-back": "Oferta devuelta al socio.",
+  "approve-changes": "Cambios aprobados: la oferta ya se vende con ellos.",
+  "reject-changes": "Cambios rechazados: la oferta sigue como estaba.",
+};
+
+/**
+ * A new offer: approve puts it on sale, sending it back needs a reason the partner will read.
+ * A change to an offer on sale: approve publishes it, rejecting it needs a reason too.
+ */
 export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
   const submission = parseWithZod(await readForm(request), { schema: OfferReviewSchema });
-  if (submission.status !== "success") return data({ offer: submission.payload.offer, result: submission.reply() }, { status: 400 });
+  if (submission.status !== "success") {
+    return data({ target: String(submission.payload.offer ?? submission.payload.revision ?? ""), result: submission.reply() }, { status: 400 });
+  }
   const review = submission.value;
+  const client = partnerApi(request);
   try {
-    await partnerApi(request).updateOffer(
-      review.offer,
-      review.intent === "approve" ? { status: "active" } : { status: "draft", review_note: review.review_note },
-    );
+    if (review.intent === "approve") await client.updateOffer(review.offer, { status: "active" });
+    else if (review.intent === "send-back") await client.updateOffer(review.offer, { status: "draft", review_note: review.review_note });
+    else if (review.intent === "approve-changes") await client.decideRevision(review.revision, { status: "approved" });
+    else await client.decideRevision(review.revision, { status: "rejected", review_note: review.review_note });
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) return redirectWithToast(samePage("/admin", request), { type: "error", text: error.message }, request);
     throw error;
   }
-  return redirectWithToast(samePage("/admin", request), { type: "success", text: review.intent === "approve" ? "Oferta aprobada y publicada." : "Oferta devuelta al socio." }, request);
+  return redirectWithToast(samePage("/admin", request), { type: "success", text: DONE[review.intent] }, request);
 }
 
-function SendBack({ offer }: { offer: PartnerOffer }) {
+/** A decision that needs the reason the partner will read: an offer sent back, or a change rejected. */
+function WithReason({ intent, target, label, button }: { intent: "send-back" | "reject-changes"; target: { name: "offer" | "revision"; uuid: string }; label: string; button: string }) {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
-    id: `send-back-${offer.uuid}`,
-    lastResult: actionData?.offer === offer.uuid ? actionData.result : undefined,
+    id: `${intent}-${target.uuid}`,
+    lastResult: actionData?.target === target.uuid ? actionData.result : undefined,
     constraint: getZodConstraint(OfferReviewSchema),
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OfferReviewSchema }),
   });
   return (
     <Form method="post" className="stack-form" {...getFormProps(form)}>
-      <input type="hidden" name="intent" value="send-back" />
-      <input type="hidden" name="offer" value={offer.uuid} />
-      <TextAreaField field={fields.review_note} label={`Motivo para devolver «${offer.title}»`} rows={2} />
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name={target.name} value={target.uuid} />
+      <TextAreaField field={fields.review_note} label={label} rows={2} />
       <button type="submit" className="btn btn-secondary">
-        Devolver con el motivo
+        {button}
       </button>
     </Form>
   );
 }
 
+const SendBack = ({ offer }: { offer: PartnerOffer }) => (
+  <WithReason intent="send-back" target={{ name: "offer", uuid: offer.uuid }} label={`Motivo para devolver «${offer.title}»`} button="Devolver con el motivo" />
+);
+
+/** A change to an offer on sale: what it proposes beside what is on sale, approve or reject. */
+function ChangeReview({ change }: { change: OfferRevisionForReview }) {
+  const { offer } = change;
+  return (
+    <article className="buy-box" aria-labelledby={`change-${change.uuid}`}>
+      <h3 id={`change-${change.uuid}`} style={{ margin: 0 }}>
+        {offer.title}
+      </h3>
+      <p className="muted small">
+        {offer.organization.name} · {offer.region} · {OFFER_STATUS_LABELS[offer.status]} · enviados el {formatDateTime(change.submitted_at)} ·{" "}
+        <Link to={`/ofertas/${offer.uuid}/`}>ver la oferta publicada</Link>
+      </p>
+      <RevisionChanges revision={change} />
+      <Form method="post">
+        <input type="hidden" name="intent" value="approve-changes" />
+        <input type="hidden" name="revision" value={change.uuid} />
+        <button type="submit" className="btn" aria-label={`Aprobar los cambios de «${offer.title}»`}>
+          Aprobar los cambios
+        </button>
+      </Form>
+      <WithReason
+        intent="reject-changes"
+        target={{ name: "revision", uuid: change.uuid }}
+        label={`Motivo para rechazar los cambios de «${offer.title}»`}
+        button="Rechazar con el motivo"
+      />
+    </article>
+  );
+}
+
 export default function PendingOffers() {
-  const { pending, count, page } = useLoaderData<typeof loader>();
+  const { pending, count, page, changes, changeCount } = useLoaderData<typeof loader>();
   return (
     <section className="portal-section">
       <h1>Ofertas pendientes de revisión</h1>
+      {changeCount > 0 ? (
+        <p>
+          <a href="#cambios">{changeCount === 1 ? "1 cambio" : `${formatCount(changeCount)} cambios`} en ofertas a la venta por revisar</a>
+        </p>
+      ) : null}
       {count === 0 ? <p className="empty-state">No hay ofertas pendientes.</p> : <p className="muted">{count === 1 ? "1 oferta por revisar" : `${formatCount(count)} ofertas por revisar`}, las más antiguas primero.</p>}
       {pending.map((o) => (
         <article key={o.uuid} className="buy-box" aria-labelledby={`pending-${o.uuid}`}>
@@ -95,6 +157,21 @@ export default function PendingOffers() {
         </article>
       ))}
       <Pagination page={page} count={count} pageSize={PAGE_SIZE_DEFAULT} label="Páginas de ofertas pendientes" />
+      <section className="portal-section" id="cambios" aria-labelledby="changes-title">
+        <h2 id="changes-title">Cambios en ofertas a la venta</h2>
+        {changeCount === 0 ? (
+          <p className="empty-state">No hay cambios pendientes.</p>
+        ) : (
+          <p className="muted">
+            {changeCount === 1 ? "1 cambio por revisar" : `${formatCount(changeCount)} cambios por revisar`}, los más antiguos primero
+            {changeCount > changes.length ? ` (se muestran los ${changes.length} primeros)` : ""}. Hasta que los apruebes, cada oferta se vende
+            como está publicada.
+          </p>
+        )}
+        {changes.map((change) => (
+          <ChangeReview key={change.uuid} change={change} />
+        ))}
+      </section>
     </section>
   );
 }

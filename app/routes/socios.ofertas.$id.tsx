@@ -2,19 +2,26 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
 import { OFFER_STATUS_LABELS } from "#lib/offer-status";
+import { REVIEWED_STATUSES, withChanges } from "#lib/offer-revisions";
+import { formatDateTime } from "#lib/dates";
+import type { OfferRevision, PartnerOffer } from "#lib/schemas/partner-api";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES, MAX_IMAGES_PER_OFFER } from "#lib/images";
 import { REGIONS } from "#lib/regions";
 import { MAX_PRICE_OPTIONS, OfferSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
 import { PAGE_SIZE_MAX } from "#lib/constants";
 import { FieldError, FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
+import { RevisionChanges } from "#app/components/offer-revision";
 import { ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { orNotFound, partnerApi, requirePartner } from "#app/lib/partner.server";
 import { redirectWithToast } from "#app/lib/session.server";
 
-const MAX_UPLOAD_BYTES = 6 * 1024 * 1024;
+/** The picture's 5 MB and the form's other fields. */
+const MAX_UPLOAD_BYTES = MAX_IMAGE_BYTES + 1024 * 1024;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requirePartner(request);
@@ -35,10 +42,17 @@ function optionRows<T extends object>(existing: T[]): Partial<T>[] {
 export async function action({ request, params }: ActionFunctionArgs) {
   await requirePartner(request);
   const client = partnerApi(request);
-  const form = await readForm(request, { maxBytes: MAX_UPLOAD_BYTES });
-  const intent = String(form.get("intent") ?? "save");
   const id = params.id!;
   const here = `/socios/ofertas/${id}`;
+  let form: FormData;
+  try {
+    form = await readForm(request, { maxBytes: MAX_UPLOAD_BYTES });
+  } catch (error) {
+    // Only a picture makes this form that big: say so on the page, not on an error screen.
+    if (error instanceof Response && error.status === 413) return redirectWithToast(here, { type: "error", text: IMAGE_TOO_LARGE }, request);
+    throw error;
+  }
+  const intent = String(form.get("intent") ?? "save");
   const fail = (error: unknown) => {
     if (error instanceof ApiError && error.status < 500) return redirectWithToast(here, { type: "error", text: error.message }, request);
     throw error;
@@ -50,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     try {
       await client.uploadImage({
         offer: id,
-        image: Buffer.from(await file.arrayBuffer()).toString("base64"),
+        image: file,
         cover: role === "cover",
         logo: role === "logo",
         alt: String(form.get("alt") ?? "").slice(0, 200),
@@ -71,15 +85,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
     }
     return redirectWithToast(here, { type: "success", text: intent === "image-cover" ? "Portada cambiada." : "Imagen borrada." }, request);
   }
+  if (intent === "revision-withdraw") {
+    const revision = String(form.get("revision") ?? "");
+    if (!isUuid(revision)) return redirect(here, 303);
+    try {
+      await client.withdrawRevision(revision);
+    } catch (error) {
+      return fail(error);
+    }
+    return redirectWithToast(here, { type: "success", text: "Cambios retirados. La oferta sigue a la venta como estaba." }, request);
+  }
   const submission = parseWithZod(form, { schema: OfferSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const saved = id === "nueva" ? await client.createOffer(submission.value) : await client.updateOffer(id, submission.value);
-    return redirectWithToast(`/socios/ofertas/${saved.uuid}`, { type: "success", text: id === "nueva" ? "Oferta creada como borrador. Añade una foto y envíala a revisión." : "Cambios guardados." }, request);
+    return redirectWithToast(`/socios/ofertas/${saved.uuid}`, { type: "success", text: savedMessage(id === "nueva", saved, String(form.get("waiting") ?? "")) }, request);
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
     throw error;
   }
+}
+
+/** What saving did: a new draft, changes on the page now, or changes sent to (or still waiting for) staff. */
+function savedMessage(created: boolean, saved: PartnerOffer, waitingBefore: string): string {
+  if (created) return "Oferta creada como borrador. Añade una foto y envíala a revisión.";
+  if (saved.revision?.status !== "pending") return "Cambios guardados.";
+  if (saved.revision.uuid === waitingBefore) return "Cambios guardados. Los de textos y precios siguen pendientes de revisión.";
+  return "Cambios enviados a revisión. Hasta que el equipo los apruebe, la oferta sigue a la venta como estaba.";
 }
 
 type OptionRow = { uuid?: string; title?: string; actual_price?: string; regular_price?: string; available?: string; per_customer?: string };
@@ -102,9 +134,63 @@ const categoryOptions = CATEGORY_IDS.map((id) => ({ value: id, label: CATEGORY_L
 const provinceOptions = REGIONS.map((r) => ({ value: r.value, label: r.label }));
 const typeOptions = OFFER_TYPES.map((t) => ({ value: t, label: OFFER_TYPE_LABELS[t] }));
 
+/** One button that posts one intent about one thing (a picture, a change): a form of its own, so it works without JavaScript. */
+function IntentButton({ intent, field, className, inline, children }: { intent: string; field: Record<string, string>; className: string; inline?: boolean; children: ReactNode }) {
+  return (
+    <Form method="post" className={inline ? "inline-form" : undefined}>
+      <input type="hidden" name="intent" value={intent} />
+      {Object.entries(field).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" className={className}>
+        {children}
+      </button>
+    </Form>
+  );
+}
+
+/** The change waiting for staff (it can be taken back), or the last one they rejected and why. */
+function RevisionNotice({ revision }: { revision: OfferRevision }) {
+  const pending = revision.status === "pending";
+  return (
+    <section className="revision-box" aria-labelledby="revision-title">
+      <h2 id="revision-title">{pending ? "Cambios pendientes de revisión" : "Cambios rechazados"}</h2>
+      {pending ? (
+        <p>
+          Enviados el {formatDateTime(revision.submitted_at)}. Hasta que el equipo los apruebe, la oferta sigue a la venta tal como está publicada.
+        </p>
+      ) : (
+        <p>
+          El equipo no aprobó los cambios que enviaste el {formatDateTime(revision.submitted_at)}: <strong>{revision.review_note}</strong> La oferta
+          sigue a la venta como estaba.
+        </p>
+      )}
+      <RevisionChanges revision={revision} />
+      {pending ? (
+        <IntentButton intent="revision-withdraw" field={{ revision: revision.uuid }} className="btn btn-secondary">
+          Retirar estos cambios
+        </IntentButton>
+      ) : null}
+    </section>
+  );
+}
+
+/**
+ * The form starts from what the page loaded, so it starts again when that changes under it: a
+ * change sent, taken back, approved or rejected, or another offer.
+ */
 export default function EditOffer() {
+  const { offer } = useLoaderData<typeof loader>();
+  const waiting = offer?.revision?.status === "pending" ? offer.revision.uuid : "live";
+  return <OfferEditor key={`${offer?.uuid ?? "nueva"}:${waiting}`} />;
+}
+
+function OfferEditor() {
   const { organizations, offer } = useLoaderData<typeof loader>();
   const lastResult = useActionData<typeof action>();
+  // The form shows the offer as its partner last wrote it: with the change waiting for staff on top.
+  const waiting = offer?.revision?.status === "pending" ? offer.revision : null;
+  const written = offer ? withChanges(offer, waiting?.changes) : null;
   const [form, fields] = useForm<OfferForm>({
     id: "offer-form",
     lastResult,
@@ -113,10 +199,10 @@ export default function EditOffer() {
     shouldRevalidate: "onInput",
     defaultValue: {
       organization: offer?.organization.uuid ?? (organizations.length === 1 ? organizations[0].uuid : ""),
-      title: offer?.title ?? "",
-      summary: offer?.summary ?? "",
-      description: offer?.description ?? "",
-      conditions: offer?.conditions ?? "",
+      title: written?.title ?? "",
+      summary: written?.summary ?? "",
+      description: written?.description ?? "",
+      conditions: written?.conditions ?? "",
       category: offer?.category ?? "",
       region: offer?.region ?? "",
       address: offer?.address ?? "",
@@ -124,8 +210,8 @@ export default function EditOffer() {
       valid_from: offer?.valid_from ?? "",
       valid_until: offer?.valid_until ?? "",
       price_options: optionRows(
-        (offer?.price_options ?? []).map((p) => ({
-          uuid: p.uuid,
+        (written?.price_options ?? []).map((p) => ({
+          uuid: p.uuid ?? "",
           title: p.title,
           actual_price: p.actual_price,
           regular_price: p.regular_price,
@@ -147,8 +233,16 @@ export default function EditOffer() {
           {offer.review_note ? <span className="field-error"> Devuelta por el equipo: {offer.review_note}</span> : null}
         </p>
       ) : null}
+      {offer?.revision ? <RevisionNotice revision={offer.revision} /> : null}
+      {offer && REVIEWED_STATUSES.includes(offer.status) ? (
+        <p className="field-hint">
+          La oferta está a la venta: los cambios de título, resumen, descripción, condiciones y precios los revisa el equipo antes de publicarlos, y
+          mientras tanto se sigue vendiendo como está. Las entradas, las fechas, la dirección y la categoría cambian al momento.
+        </p>
+      ) : null}
       <Form method="post" className="stack-form" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="save" />
+        <input type="hidden" name="waiting" value={waiting?.uuid ?? ""} />
         <FormError form={form} />
         <div className="form-grid">
           <SelectField field={fields.organization} label="Empresa" options={organizations.map((o) => ({ value: o.uuid, label: o.name }))} placeholder="Elige la empresa" />
@@ -190,6 +284,9 @@ export default function EditOffer() {
       {offer ? (
         <section className="portal-section" aria-labelledby="images-title">
           <h2 id="images-title">Imágenes</h2>
+          <p className="field-hint">
+            Hasta {MAX_IMAGES_PER_OFFER} imágenes por oferta; esta tiene {offer.images.length}.
+          </p>
           <ul className="image-list">
             {offer.images.map((img) => (
               <li key={img.uuid}>
@@ -197,49 +294,45 @@ export default function EditOffer() {
                 <span className="small">{img.cover ? "Portada" : img.logo ? "Logotipo" : "Galería"}</span>
                 <div className="row-actions">
                   {!img.cover && !img.logo ? (
-                    <Form method="post" className="inline-form">
-                      <input type="hidden" name="intent" value="image-cover" />
-                      <input type="hidden" name="image" value={img.uuid} />
-                      <button type="submit" className="btn btn-small btn-secondary">
-                        Usar como portada
-                      </button>
-                    </Form>
+                    <IntentButton intent="image-cover" field={{ image: img.uuid }} className="btn btn-small btn-secondary" inline>
+                      Usar como portada
+                    </IntentButton>
                   ) : null}
-                  <Form method="post" className="inline-form">
-                    <input type="hidden" name="intent" value="image-delete" />
-                    <input type="hidden" name="image" value={img.uuid} />
-                    <button type="submit" className="btn btn-small btn-secondary">
-                      Borrar
-                    </button>
-                  </Form>
+                  <IntentButton intent="image-delete" field={{ image: img.uuid }} className="btn btn-small btn-secondary" inline>
+                    Borrar
+                  </IntentButton>
                 </div>
               </li>
             ))}
           </ul>
-          <Form method="post" encType="multipart/form-data" className="stack-form">
-            <input type="hidden" name="intent" value="upload" />
-            <div className="form-grid">
-              <div className="field">
-                <label htmlFor="image-file">Imagen (JPEG, PNG o WebP, hasta 5 MB)</label>
-                <input id="image-file" name="image" type="file" accept="image/jpeg,image/png,image/webp" required />
+          {offer.images.length >= MAX_IMAGES_PER_OFFER ? (
+            <p>Has llegado al máximo de imágenes de una oferta: borra alguna para subir otra.</p>
+          ) : (
+            <Form method="post" encType="multipart/form-data" className="stack-form">
+              <input type="hidden" name="intent" value="upload" />
+              <div className="form-grid">
+                <div className="field">
+                  <label htmlFor="image-file">Imagen (JPEG, PNG o WebP, hasta 5 MB)</label>
+                  <input id="image-file" name="image" type="file" accept="image/jpeg,image/png,image/webp" required />
+                </div>
+                <div className="field">
+                  <label htmlFor="image-role">Uso</label>
+                  <select id="image-role" name="role" defaultValue={offer.images.some((i) => i.cover) ? "photo" : "cover"}>
+                    <option value="cover">Portada</option>
+                    <option value="photo">Galería</option>
+                    <option value="logo">Logotipo</option>
+                  </select>
+                </div>
+                <div className="field">
+                  <label htmlFor="image-alt">Descripción de la imagen</label>
+                  <input id="image-alt" name="alt" type="text" maxLength={200} />
+                </div>
               </div>
-              <div className="field">
-                <label htmlFor="image-role">Uso</label>
-                <select id="image-role" name="role" defaultValue={offer.images.some((i) => i.cover) ? "photo" : "cover"}>
-                  <option value="cover">Portada</option>
-                  <option value="photo">Galería</option>
-                  <option value="logo">Logotipo</option>
-                </select>
-              </div>
-              <div className="field">
-                <label htmlFor="image-alt">Descripción de la imagen</label>
-                <input id="image-alt" name="alt" type="text" maxLength={200} />
-              </div>
-            </div>
-            <button type="submit" className="btn btn-secondary">
-              Subir imagen
-            </button>
-          </Form>
+              <button type="submit" className="btn btn-secondary">
+                Subir imagen
+              </button>
+            </Form>
+          )}
         </section>
       ) : null}
     </section>

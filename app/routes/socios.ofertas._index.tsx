@@ -63,6 +63,12 @@ export default function MyOffers() {
                   <br />
                   <span className="muted small">{o.organization.name}</span>
                   {o.review_note ? <p className="field-error">Devuelta: {o.review_note}</p> : null}
+                  {o.revision?.status === "pending" ? (
+                    <p className="revision-pill">
+                      <span className="status-pill status-pending_review">Cambios pendientes de revisión</span>
+                    </p>
+                  ) : null}
+                  {o.revision?.status === "rejected" ? <p className="field-error">Cambios rechazados: {o.revision.review_note}</p> : null}
                 </td>
                 <td>
                   <span className={`status-pill status-${o.status}`}>{OFFER_STATUS_LABELS[o.status]}</span>

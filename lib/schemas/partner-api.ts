@@ -4,6 +4,7 @@
  */
 import type { CouponState } from "#lib/coupons";
 import type { OfferStatus } from "#lib/offer-status";
+import type { RevisionChanges, RevisionStatus } from "#lib/offer-revisions";
 import type { OfferImage, Page } from "#lib/schemas/offer";
 
 /** A picture as the public API shows it, with its id and every rendition in place of the small one. */
@@ -23,12 +24,33 @@ export type PartnerPriceOption = {
   sold: number;
 };
 
+/** A change to an approved offer's words or prices (lib/offer-revisions.ts). */
+export type OfferRevision = {
+  uuid: string;
+  status: RevisionStatus;
+  submitted_at: string;
+  reviewed_at: string | null;
+  /** Why staff rejected it. */
+  review_note: string | null;
+  /** What the partner proposed: only what differs from the live offer. */
+  changes: RevisionChanges;
+  /** The live values of the same fields (and options), to show beside them. */
+  current: RevisionChanges;
+};
+
+/** Staff's queue of changes: each with the offer it is for. */
+export type OfferRevisionForReview = OfferRevision & {
+  offer: { uuid: string; title: string; status: OfferStatus; region: string; organization: { uuid: string; name: string } };
+};
+
 /** The public offer's fields plus what only its organisation and staff see. */
 export type PartnerOffer = {
   uuid: string;
   status: OfferStatus;
   review_note: string | null;
   submitted_at: string | null;
+  /** The change waiting for staff, or the last one they rejected (until the next); null otherwise. */
+  revision: OfferRevision | null;
   title: string;
   summary: string;
   description: string;

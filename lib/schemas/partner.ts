@@ -170,14 +170,23 @@ export const OfferPatchSchema = offerObject
   })
   .superRefine(datesInOrder);
 
-/** The staff's review of a pending offer (/admin): approve, or send back with a reason. */
+const reviewNote = required("el motivo", 5, 1000);
+
+/**
+ * The staff's review on /admin: a pending offer is approved or sent back with a reason; a change
+ * to an offer on sale (a revision) is approved or rejected with a reason.
+ */
 export const OfferReviewSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("approve"), offer: z.string().uuid() }),
-  z.object({
-    intent: z.literal("send-back"),
-    offer: z.string().uuid(),
-    review_note: required("el motivo", 5, 1000),
-  }),
+  z.object({ intent: z.literal("send-back"), offer: z.string().uuid(), review_note: reviewNote }),
+  z.object({ intent: z.literal("approve-changes"), revision: z.string().uuid() }),
+  z.object({ intent: z.literal("reject-changes"), revision: z.string().uuid(), review_note: reviewNote }),
+]);
+
+/** PATCH /offers/revisions/{id}/ (staff): a change to an offer on sale, approved, or rejected with the reason. */
+export const RevisionDecisionSchema = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("approved") }),
+  z.object({ status: z.literal("rejected"), review_note: reviewNote }),
 ]);
 
 const promoDate = nullable(

@@ -19,15 +19,25 @@ export const ACTORS = {} as Record<Exclude<Who, "anonymous">, Account>;
 
 const ROLE_OF: Record<Exclude<Who, "anonymous">, Role> = { customer: "customer", partnerA: "partner", partnerB: "partner", staff: "staff" };
 
+async function makeAccount(api: TestApi, email: string, role: Role, firstName: string): Promise<Account> {
+  const [user] = await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, role, firstName, emailVerifiedAt: new Date() }).returning();
+  const login = await call(api, "/auth/jwt/create/", { body: { email, password: DEMO_PASSWORD } });
+  if (login.status !== 200) throw new Error(JSON.stringify(login.body));
+  return { id: user.id, email, role, token: login.body.access };
+}
+
 async function makeAccounts(api: TestApi) {
   const tag = randomUUID().slice(0, 6);
   for (const [who, role] of Object.entries(ROLE_OF) as [Exclude<Who, "anonymous">, Role][]) {
-    const email = `${who.toLowerCase()}.${tag}@correo.es`;
-    const [user] = await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, role, firstName: who, emailVerifiedAt: new Date() }).returning();
-    const login = await call(api, "/auth/jwt/create/", { body: { email, password: DEMO_PASSWORD } });
-    if (login.status !== 200) throw new Error(JSON.stringify(login.body));
-    ACTORS[who] = { id: user.id, email, role, token: login.body.access };
+    ACTORS[who] = await makeAccount(api, `${who.toLowerCase()}.${tag}@correo.es`, role, who);
   }
+}
+
+/** One more member of an organisation, for a test whose counters (rate limits) must start at zero. */
+export async function newPartner(api: TestApi, organizationId: string): Promise<Account> {
+  const account = await makeAccount(api, `socio.${randomUUID().slice(0, 8)}@correo.es`, "partner", "Socio");
+  await api.db.insert(organizationMembers).values({ organizationId, userId: account.id });
+  return account;
 }
 
 export function as(who: Who): Record<string, string> {
@@ -71,6 +81,18 @@ export async function uploadImage(api: TestApi, who: Who, fields: Record<string,
 
 export type World = { orgA: string; orgB: string; offerA: string; offerB: string; optionA: string; optionB: string };
 
+/** An offer on sale: created by its partner with a cover, submitted, approved by staff. Answers it as its partner sees it. */
+export async function activeOffer(api: TestApi, who: "partnerA" | "partnerB", organization: string, extra: Record<string, unknown> = {}) {
+  const created = await callAs(api, who, "/offers/", { body: validOffer(organization, extra) });
+  if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+  const uploaded = await uploadImage(api, who, { offer: created.body.uuid, cover: "true", alt: "Plato" }, await png());
+  if (uploaded.status !== 201) throw new Error(JSON.stringify(uploaded.body));
+  await callAs(api, who, `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "pending_review" } });
+  const approved = await callAs(api, "staff", `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "active" } });
+  if (approved.status !== 200) throw new Error(JSON.stringify(approved.body));
+  return approved.body as { uuid: string; title: string; price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[] };
+}
+
 /** Two organisations, each with a member partner and an active offer that has a cover. */
 export async function makeWorld(api: TestApi): Promise<World> {
   await makeAccounts(api);
@@ -87,14 +109,8 @@ export async function makeWorld(api: TestApi): Promise<World> {
   ]);
   const offers: { uuid: string; option: string }[] = [];
   for (const [org, who] of [[a.id, "partnerA"], [b.id, "partnerB"]] as const) {
-    const created = await callAs(api, who, "/offers/", { body: validOffer(org) });
-    if (created.status !== 201) throw new Error(JSON.stringify(created.body));
-    const uploaded = await uploadImage(api, who, { offer: created.body.uuid, cover: "true", alt: "Plato" }, await png());
-    if (uploaded.status !== 201) throw new Error(JSON.stringify(uploaded.body));
-    await callAs(api, who, `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "pending_review" } });
-    const approved = await callAs(api, "staff", `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "active" } });
-    if (approved.status !== 200) throw new Error(JSON.stringify(approved.body));
-    offers.push({ uuid: created.body.uuid, option: created.body.price_options[0].uuid });
+    const offer = await activeOffer(api, who, org);
+    offers.push({ uuid: offer.uuid, option: offer.price_options[0].uuid });
   }
   return { orgA: a.id, orgB: b.id, offerA: offers[0].uuid, offerB: offers[1].uuid, optionA: offers[0].option, optionB: offers[1].option };
 }

@@ -28,6 +28,7 @@ import {
   startSale,
   type Option,
 } from "./_helpers";
+import { activeOffer, callAs, makeWorld, png, uploadImage, validOffer } from "./_partner";
 
 let api: TestApi;
 beforeAll(async () => {
@@ -210,5 +211,57 @@ describe("no deadlocks between carts holding the same offers in different orders
     expect(await available(api, options[2].uuid)).toBe(0);
     expect(await available(api, options[3].uuid)).toBe(25 - 15);
     expect(await available(api, options[0].uuid)).toBe(100 - 15);
+  });
+});
+
+describe("an offer's pictures changed from several places at once", () => {
+  it("«portada» and «logo» changes, uploads and deletes together: each a 2xx or a 409, and still one cover and one logo", async () => {
+    const w = await makeWorld(api);
+    const created = await callAs(api, "partnerA", "/offers/", { body: validOffer(w.orgA) });
+    const offer = created.body.uuid as string;
+    const [photo, square] = await Promise.all([png(800, 500), png(200, 200)]);
+    const photos: string[] = [];
+    for (let i = 0; i < 6; i++) photos.push((await uploadImage(api, "partnerA", { offer }, photo)).body.uuid);
+
+    const answers = await Promise.all([
+      // Every gallery photo made the cover at once, twice over.
+      ...[...photos.slice(1), ...photos.slice(1)].map((id) => callAs(api, "partnerA", `/offers/images/${id}/`, { method: "PATCH", body: { cover: true } })),
+      ...[0, 1, 2].map(() => uploadImage(api, "partnerA", { offer, cover: "true" }, photo)),
+      ...[0, 1, 2].map(() => uploadImage(api, "partnerA", { offer, logo: "true" }, square)),
+      // The current cover deleted twice while others take its place.
+      ...[0, 1].map(() => callAs(api, "partnerA", `/offers/images/${photos[0]}/`, { method: "DELETE" })),
+    ]);
+    const statuses = answers.map((a) => a.status);
+    expect(
+      statuses.every((s) => (s >= 200 && s < 300) || s === 409 || s === 404),
+      JSON.stringify(answers.filter((a) => a.status >= 500).map((a) => a.body)),
+    ).toBe(true);
+    // The second delete of one picture finds it gone: the only 404 allowed.
+    expect(statuses.filter((s) => s === 404).length).toBeLessThanOrEqual(1);
+    const [flags] = await query<{ covers: number; logos: number }>(
+      api.db,
+      sql`SELECT count(*) FILTER (WHERE cover)::int AS covers, count(*) FILTER (WHERE logo)::int AS logos FROM offer_images WHERE offer_id = ${offer}`,
+    );
+    expect([Number(flags.covers), Number(flags.logos)]).toEqual([1, 1]);
+  });
+});
+
+describe("changes to an offer on sale, sent and reviewed at once", () => {
+  it("eight saves and staff's decisions together: each a 2xx or a 409, one change waiting at most, never a 500", async () => {
+    const w = await makeWorld(api);
+    const offer = await activeOffer(api, "partnerA", w.orgA);
+    const first = (await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: "Primer título propuesto" } })).body.revision;
+    const answers = await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: `Título propuesto número ${i}` } })),
+      callAs(api, "staff", `/offers/revisions/${first.uuid}/`, { method: "PATCH", body: { status: "approved" } }),
+      callAs(api, "staff", `/offers/revisions/${first.uuid}/`, { method: "PATCH", body: { status: "rejected", review_note: "No es el momento." } }),
+    ]);
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 409), JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.body))).toBe(true);
+    expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
+    // The first change was decided once at most, and one change waits.
+    expect(statuses.slice(8).filter((s) => s === 200).length).toBeLessThanOrEqual(1);
+    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offer_revisions WHERE offer_id = ${offer.uuid} AND status = 'pending'`);
+    expect(Number(row.n)).toBe(1);
   });
 });

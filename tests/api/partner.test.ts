@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -6,13 +7,15 @@ import { PROVINCES } from "#lib/regions";
 import { foldText } from "#lib/search";
 import type { OfferImage } from "#lib/schemas/offer";
 import { query } from "#api/db/client";
-import { partnerLeads, priceOptions, saleItems } from "#api/db/schema";
+import { offerImages, partnerLeads, priceOptions, saleItems } from "#api/db/schema";
 import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { startTestSmtp } from "#tests/support/smtp";
 import { available, expectSpanish, newEmail, startSale } from "./_helpers";
-import { callAs, couponsFor, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
+import { PROMO_CODE_CHECKS } from "#lib/limits";
+import { phonePhoto } from "#tests/support/photos";
+import { activeOffer, as, callAs, couponsFor, makeWorld, newPartner, png, uploadImage, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
@@ -98,7 +101,11 @@ describe("offer status", () => {
     const options = offer.price_options.map((o: any, i: number) => ({ ...o, actual_price: i === 0 ? "49,90" : o.actual_price, available: i === 0 ? before - 2 : o.available }));
     const r = await callAs(api, "partnerA", `/offers/${w.offerA}/`, { method: "PATCH", body: { price_options: options } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
-    expect(r.body.price_options[0].actual_price).toBe("49.90");
+    // The offer is on sale: its new price waits for staff.
+    expect(r.body.price_options[0].actual_price).toBe("59.90");
+    const approved = await callAs(api, "staff", `/offers/revisions/${r.body.revision.uuid}/`, { method: "PATCH", body: { status: "approved" } });
+    expect(approved.status).toBe(200);
+    expect((await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body.price_options[0].actual_price).toBe("49.90");
     const [line] = await api.db.select().from(saleItems).where(eq(saleItems.saleId, payment.sale_id));
     expect(line.unitPriceCents).toBe(5990);
     // Removing an option with sales is refused, and nothing else changes.
@@ -113,6 +120,153 @@ describe("offer status", () => {
     expect(r.status).toBe(400);
     expect(Object.keys(r.body.errors)).toEqual(expect.arrayContaining(["title", "price_options.0.actual_price"]));
     expectSpanish(r.body.detail);
+  });
+});
+
+describe("changes to an offer on sale wait for staff, and the shop keeps the approved version", () => {
+  const form = (offer: Awaited<ReturnType<typeof activeOffer>>, extra: Record<string, unknown> = {}) =>
+    validOffer(w.orgA, { price_options: offer.price_options.map(({ uuid, title, actual_price, regular_price, available, per_customer }) => ({ uuid, title, actual_price, regular_price, available, per_customer })), ...extra });
+  const patch = (who: "partnerA" | "staff", id: string, body: object) => callAs(api, who, `/offers/${id}/`, { method: "PATCH", body });
+  const publicOffer = async (id: string) => (await call(api, `/public/offers/${id}/`)).body;
+  const decide = (id: string, body: object, who: "staff" | "partnerA" = "staff") => callAs(api, who, `/offers/revisions/${id}/`, { method: "PATCH", body });
+
+  it("new words and prices wait as a revision, stock applies at once; staff approve and the shop changes", async () => {
+    const offer = await activeOffer(api, "partnerA", w.orgA, { title: "Cena de temporada en la terraza" });
+    const [two, four] = offer.price_options;
+    const saved = await callAs(api, "partnerA", `/offers/${offer.uuid}/`, {
+      method: "PUT",
+      body: form(offer, {
+        title: "Cena de temporada renovada",
+        description: "Ahora con postre de la casa.",
+        conditions: "Reserva con 48 horas.",
+        price_options: [
+          { uuid: two.uuid, title: two.title, actual_price: "49,90", regular_price: two.regular_price, available: 45, per_customer: 4 },
+          { uuid: four.uuid, title: four.title, actual_price: four.actual_price, regular_price: four.regular_price, available: 12, per_customer: null },
+          { title: "Menú para 6", actual_price: "150", regular_price: "260", available: 5, per_customer: null },
+        ],
+      }),
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    // The live offer is unchanged in what staff review; its tickets changed now.
+    expect(saved.body).toMatchObject({ status: "active", title: "Cena de temporada en la terraza", description: "Una cena larga y tranquila." });
+    expect(saved.body.price_options.map((o: any) => [o.title, o.actual_price, o.available])).toEqual([
+      ["Menú para 2", "59.90", 45],
+      ["Menú para 4", "109.00", 12],
+    ]);
+    const revision = saved.body.revision;
+    expect(revision).toMatchObject({
+      status: "pending",
+      review_note: null,
+      changes: {
+        title: "Cena de temporada renovada",
+        description: "Ahora con postre de la casa.",
+        conditions: "Reserva con 48 horas.",
+        price_options: [
+          { uuid: two.uuid, title: "Menú para 2", actual_price: "49.90", regular_price: "90.00" },
+          { uuid: null, title: "Menú para 6", actual_price: "150.00", regular_price: "260.00", available: 5, per_customer: null },
+        ],
+      },
+      current: {
+        title: "Cena de temporada en la terraza",
+        description: "Una cena larga y tranquila.",
+        conditions: "Reserva previa por teléfono.",
+        price_options: [{ uuid: two.uuid, title: "Menú para 2", actual_price: "59.90", regular_price: "90.00" }],
+      },
+    });
+    expect(Object.keys(revision.changes)).not.toContain("summary");
+
+    // The shop: the approved version, its old price, not found by the new words.
+    const shown = await publicOffer(offer.uuid);
+    expect(shown.title).toBe("Cena de temporada en la terraza");
+    expect(shown.price_options.map((o: any) => o.actual_price)).toEqual(["59.90", "109.00"]);
+    const search = await call(api, `/public/offers/?search=${encodeURIComponent("renovada")}`);
+    expect(search.body.results.map((o: any) => o.uuid)).not.toContain(offer.uuid);
+
+    // Staff's queue has it, with the offer; the other business's partner sees nothing of it.
+    const queue = await callAs(api, "staff", "/offers/revisions/?page_size=100");
+    expect(queue.status).toBe(200);
+    expect(queue.body.results.find((r: any) => r.uuid === revision.uuid)).toMatchObject({ offer: { uuid: offer.uuid, title: "Cena de temporada en la terraza", organization: { uuid: w.orgA } } });
+    expect((await callAs(api, "partnerB", "/offers/revisions/")).body.results.map((r: any) => r.uuid)).not.toContain(revision.uuid);
+    expect((await callAs(api, "partnerA", "/offers/revisions/")).body.results.map((r: any) => r.uuid)).toContain(revision.uuid);
+    // Only staff decide.
+    expect((await decide(revision.uuid, { status: "approved" }, "partnerA")).status).toBe(403);
+    expect((await callAs(api, "partnerB", `/offers/revisions/${revision.uuid}/`, { method: "DELETE" })).status).toBe(404);
+
+    const approved = await decide(revision.uuid, { status: "approved" });
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+    expect(approved.body.status).toBe("approved");
+    const after = await publicOffer(offer.uuid);
+    expect(after).toMatchObject({ title: "Cena de temporada renovada", description: "Ahora con postre de la casa.", conditions: "Reserva con 48 horas." });
+    expect(after.price_options.map((o: any) => [o.title, o.actual_price, o.available])).toEqual([
+      ["Menú para 2", "49.90", 45],
+      ["Menú para 4", "109.00", 12],
+      ["Menú para 6", "150.00", 5],
+    ]);
+    expect((await callAs(api, "partnerA", `/offers/${offer.uuid}/`)).body.revision).toBeNull();
+    expect((await decide(revision.uuid, { status: "approved" })).status).toBe(409);
+  });
+
+  it("a new save replaces the waiting change, the same one keeps it; the partner withdraws it; staff reject it with a reason", async () => {
+    const offer = await activeOffer(api, "partnerA", w.orgA, { title: "Masaje relajante de sesenta minutos" });
+    const first = (await patch("partnerA", offer.uuid, { title: "Masaje relajante de noventa minutos" })).body.revision;
+    expect(first.status).toBe("pending");
+    // Dates, place and stock are no review matter: they apply, and the change waiting stays (and keeps its place).
+    const dated = await patch("partnerA", offer.uuid, { valid_until: "2028-06-30", title: "Masaje relajante de noventa minutos" });
+    expect(dated.body.valid_until).toBe("2028-06-30");
+    expect(dated.body.revision.uuid).toBe(first.uuid);
+    // Another title: a new revision; the first can no longer be approved.
+    const second = (await patch("partnerA", offer.uuid, { title: "Masaje de noventa minutos con aceites" })).body.revision;
+    expect(second.uuid).not.toBe(first.uuid);
+    const stale = await decide(first.uuid, { status: "approved" });
+    expect(stale.status).toBe(409);
+    expectSpanish(stale.body.detail);
+    // Back to the live title: nothing waits.
+    expect((await patch("partnerA", offer.uuid, { title: "Masaje relajante de sesenta minutos" })).body.revision).toBeNull();
+    // Withdrawn by the partner.
+    const third = (await patch("partnerA", offer.uuid, { summary: "Un resumen nuevo y algo más largo que el anterior." })).body.revision;
+    expect(third.changes).toEqual({ summary: "Un resumen nuevo y algo más largo que el anterior." });
+    expect((await callAs(api, "partnerA", `/offers/revisions/${third.uuid}/`, { method: "DELETE" })).status).toBe(204);
+    expect((await callAs(api, "partnerA", `/offers/${offer.uuid}/`)).body.revision).toBeNull();
+    // Rejected by staff, with the reason the partner reads.
+    const fourth = (await patch("partnerA", offer.uuid, { conditions: "Sin condiciones." })).body.revision;
+    const noReason = await decide(fourth.uuid, { status: "rejected" });
+    expect(noReason.status).toBe(400);
+    expectSpanish(noReason.body.detail);
+    expect((await decide(fourth.uuid, { status: "rejected", review_note: "Las condiciones deben decir el horario." })).status).toBe(200);
+    const seen = (await callAs(api, "partnerA", `/offers/${offer.uuid}/`)).body;
+    expect(seen.revision).toMatchObject({ uuid: fourth.uuid, status: "rejected", review_note: "Las condiciones deben decir el horario." });
+    expect(seen.conditions).toBe("Reserva previa por teléfono.");
+    expect((await publicOffer(offer.uuid)).title).toBe("Masaje relajante de sesenta minutos");
+  });
+
+  it("staff's own edits apply at once; a draft is edited directly; an archived offer's change is withdrawn", async () => {
+    const offer = await activeOffer(api, "partnerA", w.orgA, { title: "Ruta en kayak por la costa" });
+    const byStaff = await patch("staff", offer.uuid, { title: "Ruta en kayak por la costa brava" });
+    expect(byStaff.body).toMatchObject({ title: "Ruta en kayak por la costa brava", revision: null });
+    expect((await publicOffer(offer.uuid)).title).toBe("Ruta en kayak por la costa brava");
+
+    const draft = (await callAs(api, "partnerA", "/offers/", { body: validOffer(w.orgA) })).body;
+    expect((await patch("partnerA", draft.uuid, { title: "Un borrador con otro título" })).body).toMatchObject({ title: "Un borrador con otro título", revision: null });
+
+    const waiting = (await patch("partnerA", offer.uuid, { title: "Ruta en kayak al atardecer" })).body.revision;
+    expect((await patch("partnerA", offer.uuid, { status: "archived" })).body.revision).toBeNull();
+    expect((await decide(waiting.uuid, { status: "approved" })).status).toBe(409);
+  });
+
+  it("removing every option on sale for new ones is refused: the offer would have nothing to sell until staff approve", async () => {
+    const offer = await activeOffer(api, "partnerA", w.orgA);
+    const r = await callAs(api, "partnerA", `/offers/${offer.uuid}/`, {
+      method: "PUT",
+      body: form(offer, { price_options: [{ title: "Otra opción", actual_price: "10", regular_price: "20", available: 5 }] }),
+    });
+    expect(r.status).toBe(409);
+    expectSpanish(r.body.detail);
+    expect((await callAs(api, "partnerA", `/offers/${offer.uuid}/`)).body).toMatchObject({ revision: null, price_options: [{ title: "Menú para 2" }, { title: "Menú para 4" }] });
+    // Removing one of two (unsold) applies at once: it only sells less.
+    const one = await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PUT", body: form(offer, { price_options: form(offer).price_options.slice(0, 1) }) });
+    expect(one.status).toBe(200);
+    expect(one.body.price_options).toHaveLength(1);
+    expect(one.body.revision).toBeNull();
   });
 });
 
@@ -165,6 +319,130 @@ describe("POST /offers/images/", () => {
     expectSpanish(tooBig.body.detail);
     const truncated = (await png()).subarray(0, 200);
     expect((await uploadImage(api, "partnerA", { offer: w.offerA }, truncated)).status).toBe(400);
+    // Text the database cannot store, in the upload's own fields: a Spanish 400, not a 500.
+    const nul = await uploadImage(api, "partnerA", { offer: w.offerA, alt: "Sala\u0000" }, await png());
+    expect(nul.status).toBe(400);
+    expectSpanish(nul.body.detail);
+  });
+});
+
+describe("pictures from a phone, and what the upload route refuses", () => {
+  const draft = async (who: "partnerA" | "partnerB" = "partnerA") => {
+    const created = await callAs(api, who, "/offers/", { body: validOffer(who === "partnerA" ? w.orgA : w.orgB) });
+    expect(created.status).toBe(201);
+    return created.body.uuid as string;
+  };
+  const sendText = async (type: "json" | "form", fields: Record<string, string>) => {
+    const response = await fetch(`${api.url}/offers/images/`, {
+      method: "POST",
+      headers: { "content-type": type === "json" ? "application/json" : "application/x-www-form-urlencoded", ...as("partnerA") },
+      body: type === "json" ? JSON.stringify(fields) : new URLSearchParams(fields).toString(),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  it("takes a phone's photo of several MB as multipart, and as base64 in JSON or form-urlencoded", async () => {
+    const offer = await draft();
+    const photo = await phonePhoto();
+    expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
+    const multipart = await uploadImage(api, "partnerA", { offer, alt: "Terraza" }, photo, "IMG_2041.jpg", "image/jpeg");
+    expect(multipart.status, JSON.stringify(multipart.body)).toBe(201);
+    expect(multipart.body).toMatchObject({ width: 800, height: 500, cover: true });
+    // Near the limit, as base64: a third bigger than the file, far over the API's 100 KB for JSON.
+    const large = await phonePhoto(3000, 2000, 95);
+    expect(large.length).toBeGreaterThan(4 * 1024 * 1024);
+    const json = await sendText("json", { offer, image: `data:image/jpeg;base64,${large.toString("base64")}` });
+    expect(json.status, JSON.stringify(json.body)).toBe(201);
+    const form = await sendText("form", { offer, image: photo.toString("base64"), alt: "Sala" });
+    expect(form.status, JSON.stringify(form.body)).toBe(201);
+    // Over 5 MB, in any of the three: the same Spanish 413.
+    const tooBig = Buffer.concat([photo, Buffer.alloc(5 * 1024 * 1024 - photo.length + 10, 1)]);
+    for (const answer of [
+      await uploadImage(api, "partnerA", { offer }, tooBig, "grande.jpg", "image/jpeg"),
+      await sendText("json", { offer, image: tooBig.toString("base64") }),
+    ]) {
+      expect(answer.status).toBe(413);
+      expect(answer.body.detail).toBe("La imagen pesa más de 5 MB. Redúcela y vuelve a subirla.");
+    }
+  });
+
+  it("asks who is calling before it reads the body: a stranger's 5 MB is refused before it has been sent", async () => {
+    const offer = await draft();
+    const first = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const url = new URL(`${api.url}/offers/images/`);
+        const req = httpRequest(url, {
+          method: "POST",
+          headers: { "content-type": "multipart/form-data; boundary=foto", "content-length": String(5 * 1024 * 1024), ...headers },
+        });
+        // Only the first 64 KB go out: an answer can only come from a server that did not wait for the rest.
+        req.write(`--foto\r\nContent-Disposition: form-data; name="offer"\r\n\r\n${offer}\r\n--foto\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n`);
+        req.write(Buffer.alloc(64 * 1024, 7));
+        const timer = setTimeout(() => {
+          req.destroy();
+          reject(new Error("no answer before the body was sent"));
+        }, 5_000);
+        req.on("response", (res) => {
+          let text = "";
+          res.on("data", (chunk) => (text += chunk));
+          res.on("end", () => {
+            clearTimeout(timer);
+            req.destroy();
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) });
+          });
+        });
+        req.on("error", () => {});
+      });
+    const anonymous = await first({});
+    expect(anonymous.status).toBe(401);
+    expectSpanish(anonymous.body.detail);
+    expect((await first({ authorization: "JWT no.es.un-token" })).status).toBe(401);
+    expect((await first(as("customer"))).status).toBe(403);
+  });
+
+  it("holds at most 20 pictures per offer, with a Spanish 409; deleting one makes room", async () => {
+    const offer = await draft();
+    // 19 already there (made directly: 19 uploads would only slow the suite).
+    await api.db.insert(offerImages).values(
+      Array.from({ length: 19 }, (_, i) => ({ offerId: offer, imageUrl: `/images/demo/relleno-${i}.webp`, width: 800, height: 500, position: i })),
+    );
+    const small = await png(400, 250);
+    const twentieth = await uploadImage(api, "partnerA", { offer }, small);
+    expect(twentieth.status, JSON.stringify(twentieth.body)).toBe(201);
+    const refused = await uploadImage(api, "partnerA", { offer }, small);
+    expect(refused.status).toBe(409);
+    expect(refused.body.detail).toBe("Una oferta puede tener como máximo 20 imágenes. Borra alguna antes de subir otra.");
+    expect((await callAs(api, "partnerA", `/offers/images/${twentieth.body.uuid}/`, { method: "DELETE" })).status).toBe(204);
+    // Three at once for the one free place: one gets it.
+    const race = await Promise.all([0, 1, 2].map(() => uploadImage(api, "partnerA", { offer }, small)));
+    expect(race.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const list = await callAs(api, "partnerA", `/offers/images/?offer=${offer}`);
+    expect(list.body.results).toHaveLength(20);
+  });
+
+  it("stops serving an archived offer's pictures, and deletes a deleted offer's", async () => {
+    const urls = async (offer: string) => {
+      const r = await uploadImage(api, "partnerA", { offer, cover: "true" }, await png());
+      expect(r.status).toBe(201);
+      return r.body.variants.map((v: any) => v.url as string);
+    };
+    const status = (url: string) => fetch(`${api.origin}${url}`).then((r) => r.status);
+    const archived = await draft();
+    const archivedUrls = await urls(archived);
+    for (const url of archivedUrls) expect(await status(url)).toBe(200);
+    expect((await callAs(api, "partnerA", `/offers/${archived}/`, { method: "PATCH", body: { status: "archived" } })).status).toBe(200);
+    for (const url of archivedUrls) expect(await status(url)).toBe(404);
+
+    const deleted = await draft();
+    const deletedUrls = await urls(deleted);
+    expect(await status(deletedUrls[0])).toBe(200);
+    expect((await callAs(api, "partnerA", `/offers/${deleted}/`, { method: "DELETE" })).status).toBe(204);
+    for (const url of deletedUrls) expect(await status(url)).toBe(404);
+    const [left] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM media_files WHERE offer_id = ${deleted}`);
+    expect(Number(left.n)).toBe(0);
+    // The live offers' pictures are still there.
+    const live = (await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body.images[0].image_url;
+    expect(await status(live)).toBe(200);
   });
 });
 
@@ -258,7 +536,9 @@ describe("promo codes", () => {
     expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "GLOBALA", discount_type: "percent", discount_value: "10" } })).status).toBe(400);
     expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "AJENO", discount_type: "percent", discount_value: "10", offer: w.offerB } })).status).toBe(404);
     expect((await callAs(api, "partnerB", `/promocodes/${mine.body.uuid}/`)).status).toBe(404);
-    expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "SOCIOA10", discount_type: "amount", discount_value: "1", offer: w.offerA } })).status).toBe(409);
+    const again = await callAs(api, "partnerA", "/promocodes/", { body: { code: "SOCIOA10", discount_type: "amount", discount_value: "1", offer: w.offerA } });
+    expect(again.status).toBe(409);
+    expect(again.body).toEqual({ detail: "Elige otro código: este no está disponible.", errors: { code: ["Elige otro código: este no está disponible."] } });
     const bad = await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`, { method: "PATCH", body: { discount_value: "150" } });
     expect(bad.status).toBe(400);
     const list = await callAs(api, "partnerA", "/promocodes/");
@@ -269,6 +549,61 @@ describe("promo codes", () => {
     const applied = await call(api, "/public/offers/apply-promocode/", { body: { promo_code: "socioa10" } });
     expect(applied.body).toMatchObject({ promo_code: "SOCIOA10", discount_type: "percent", offer_uuid: w.offerA });
     expect((await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`, { method: "DELETE" })).status).toBe(204);
+  });
+});
+
+describe("promo codes: nothing learnt about anyone else's", () => {
+  const body = (code: string, offer: string) => ({ code, discount_type: "percent", discount_value: "10", offer });
+
+  it("a taken code gets one neutral answer, whoever has it: this business, another, or the whole shop", async () => {
+    const own = await callAs(api, "partnerA", "/promocodes/", { body: body("PROPIO15", w.offerA) });
+    const theirs = await callAs(api, "partnerB", "/promocodes/", { body: body("AJENO15", w.offerB) });
+    expect([own.status, theirs.status]).toEqual([201, 201]);
+    const answers = [];
+    for (const code of ["PROPIO15", "ajeno15", "BIENVENIDA10"]) answers.push(await callAs(api, "partnerA", "/promocodes/", { body: body(code, w.offerA) }));
+    // Renaming a code to a taken one, too.
+    const mine = await callAs(api, "partnerA", "/promocodes/", { body: body("RENOMBRAR15", w.offerA) });
+    for (const code of ["AJENO15", "BIENVENIDA10"]) {
+      answers.push(await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`, { method: "PATCH", body: { code } }));
+      answers.push(await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`, { method: "PUT", body: body(code, w.offerA) }));
+    }
+    for (const answer of answers) {
+      expect(answer.status).toBe(409);
+      expect(answer.body).toEqual({ detail: "Elige otro código: este no está disponible.", errors: { code: ["Elige otro código: este no está disponible."] } });
+    }
+    // Still unique: each code once, the renamed one unchanged.
+    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM promo_codes WHERE code IN ('PROPIO15', 'AJENO15', 'BIENVENIDA10', 'RENOMBRAR15')`);
+    expect(Number(row.n)).toBe(4);
+    expect((await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`)).body.code).toBe("RENOMBRAR15");
+  });
+
+  it("creating and renaming codes is rate-limited like apply-promocode: per account and per address", async () => {
+    const limit = PROMO_CODE_CHECKS.points;
+    const [first, second] = [await newPartner(api, w.orgA), await newPartner(api, w.orgA)];
+    const write = async (who: { token: string }, address: string, code: string, id?: string) => {
+      const response = await fetch(`${api.url}/promocodes/${id ? `${id}/` : ""}`, {
+        method: id ? "PATCH" : "POST",
+        headers: { "content-type": "application/json", authorization: `JWT ${who.token}`, "x-forwarded-for": address },
+        body: JSON.stringify(id ? { code } : body(code, w.offerA)),
+      });
+      return { status: response.status, body: (await response.json()) as any, retryAfter: response.headers.get("retry-after") };
+    };
+    // Guessing: every try is a taken code, the answer a 409, until the limit.
+    const tries = [];
+    for (let i = 0; i < limit; i++) tries.push((await write(first, "203.0.113.7", "BIENVENIDA10")).status);
+    expect(new Set(tries)).toEqual(new Set([409]));
+    const limited = await write(first, "203.0.113.7", "BIENVENIDA10");
+    expect(limited.status).toBe(429);
+    expect(limited.body.detail).toBe("Demasiados intentos con códigos promocionales. Espera un minuto.");
+    expect(limited.retryAfter).toMatch(/^\d+$/);
+    // The same account from elsewhere: still limited (renames too).
+    expect((await write(first, "198.51.100.20", "OTRO15")).status).toBe(429);
+    const [row] = await query<{ id: string }>(api.db, sql`SELECT id FROM promo_codes WHERE code = 'PROPIO15'`);
+    expect((await write(first, "198.51.100.20", "OTRO16", row.id)).status).toBe(429);
+    // Another account at the same address: the address is spent too.
+    expect((await write(second, "203.0.113.7", "NUEVO15")).status).toBe(429);
+    // That account elsewhere is fine.
+    expect((await write(second, "198.51.100.21", "NUEVO15")).status).toBe(201);
   });
 });
 
@@ -285,27 +620,39 @@ describe("POST /sales/become_partner/", () => {
     expect(Object.keys(bad.body.errors).sort()).toEqual(["email", "province"]);
   });
 
-  it("mails the lead to BUSINESS_EMAIL (replying answers the applicant) and a confirmation to the applicant, once; a bot gets neither", async () => {
+  it("mails the lead to BUSINESS_EMAIL (replying answers the applicant), and the applicant a confirmation in fixed words, once; a bot gets neither", async () => {
     const smtp = await startTestSmtp();
     try {
       const applicant = newEmail("socio").toLowerCase();
-      expect((await call(api, "/sales/become_partner/", { body: { ...lead, business_name: "Bar Pepe Terraza", email: applicant, message: "Tenemos terraza\ny menú del día." } })).status).toBe(201);
+      // What a spammer would type to make the shop deliver a message to a stranger's address.
+      const typed = {
+        business_name: "Premio para ti https://premio.example",
+        contact_name: "Has ganado un iPhone",
+        phone: "912 345 678",
+        message: "Reclámalo en <a href=\"https://premio.example/x\">premio.example/x</a>\ny menú del día.",
+      };
+      expect((await call(api, "/sales/become_partner/", { body: { ...lead, ...typed, email: applicant } })).status).toBe(201);
       expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "robot@spam.es", website: "http://spam" } })).status).toBe(201);
       const config = { ...api.config, SMTP_URL: smtp.url };
       const sent = await deliverDue(api.db, { transport: createMailTransport(config), config, log: () => {} });
       expect(sent.failed).toBe(0);
 
-      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Bar Pepe Terraza \(Sevilla, Restaurantes\)/ });
+      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Premio para ti https:\/\/premio\.example \(Sevilla, Restaurantes\)/ });
       expect(team.replyTo?.value[0].address).toBe(applicant);
       for (const part of [team.text ?? "", team.html || ""]) {
-        expect(part).toContain("Pepe Ruiz");
+        expect(part).toContain("Has ganado un iPhone");
         expect(part).toContain(applicant);
         expect(part).toContain("912 345 678");
-        expect(part).toContain("Tenemos terraza");
+        expect(part).toContain("menú del día");
       }
-      const confirmation = await smtp.waitFor(applicant, { subject: /Hemos recibido tu solicitud/ });
-      expect(confirmation.text).toContain("Hola, Pepe Ruiz");
-      expect(confirmation.text).toContain("«Bar Pepe Terraza»");
+      const confirmation = await smtp.waitFor(applicant, { subject: /^Hemos recibido tu solicitud para publicar en ofertas$/ });
+      expect(confirmation.text).toContain("Hemos recibido tu solicitud");
+      for (const part of [confirmation.text ?? "", confirmation.html || "", confirmation.subject ?? ""]) {
+        for (const words of ["premio", "Premio", "iPhone", "912 345 678", "menú del día", "Sevilla"]) expect(part).not.toContain(words);
+      }
+      // Its outbox row holds nothing the sender typed either.
+      const [row] = await query<{ data: unknown }>(api.db, sql`SELECT data FROM mail_outbox WHERE kind = 'partner-lead-confirmation' AND recipient = ${applicant}`);
+      expect(row.data).toEqual({});
       expect(confirmation.replyTo?.value[0].address).toBe(api.config.BUSINESS_EMAIL);
       expect(confirmation.headers.has("list-unsubscribe")).toBe(false);
       // Another delivery pass sends nothing again, and the bot's address never got mail.

@@ -33,6 +33,9 @@ const offerOfA = async () => (await callAs(api, "partnerA", "/offers/", { body: 
 const imageOfA = async () => (await uploadImage(api, "partnerA", { offer: w.offerA }, await png(800, 500))).body.uuid as string;
 const promoOfA = async () =>
   (await callAs(api, "partnerA", "/promocodes/", { body: { code: `MATRIZ${++seq}`, discount_type: "amount", discount_value: "2", offer: w.offerA } })).body.uuid as string;
+/** A change to A's offer on sale, waiting for staff: a new title each time, so a new revision. */
+const revisionOfA = async () =>
+  (await callAs(api, "partnerA", `/offers/${w.offerA}/`, { method: "PATCH", body: { title: `Título propuesto número ${++seq}` } })).body.revision.uuid as string;
 const emptyOrgOfA = async () => (await callAs(api, "partnerA", "/organizations/", { body: organization() })).body.uuid as string;
 const couponOfA = async () => (await callAs(api, "staff", "/verification/coupon/", { body: { code: coupons.shift() } })).body.uuid as string;
 
@@ -61,6 +64,9 @@ const rows: Row[] = [
   { name: "POST /offers/images/", expect: partnerSide(201), run: async (who) => uploadImage(api, who, { offer: w.offerA }, await png(800, 500)) },
   { name: "PATCH /offers/images/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/offers/images/${await imageOfA()}/`, { method: "PATCH", body: { alt: "Texto" } }) },
   { name: "DELETE /offers/images/{id}/", expect: partnerSide(204), run: async (who) => callAs(api, who, `/offers/images/${await imageOfA()}/`, { method: "DELETE" }) },
+  { name: "GET /offers/revisions/", expect: listSide, run: (who) => callAs(api, who, "/offers/revisions/") },
+  { name: "PATCH /offers/revisions/{id}/", expect: staffOnly(200), run: async (who) => callAs(api, who, `/offers/revisions/${await revisionOfA()}/`, { method: "PATCH", body: { status: "rejected", review_note: "Motivo de la prueba." } }) },
+  { name: "DELETE /offers/revisions/{id}/", expect: partnerSide(204), run: async (who) => callAs(api, who, `/offers/revisions/${await revisionOfA()}/`, { method: "DELETE" }) },
   { name: "GET /organizations/", expect: listSide, run: (who) => callAs(api, who, "/organizations/") },
   { name: "POST /organizations/", expect: { ...listSide, partnerA: 201, partnerB: 201, staff: 201 }, run: (who) => callAs(api, who, "/organizations/", { body: organization() }) },
   { name: "GET /organizations/{id}/", expect: partnerSide(200), run: (who) => callAs(api, who, `/organizations/${w.orgA}/`) },

@@ -30,14 +30,21 @@ test("a business finds «Publica tu oferta» from the footer and sends its appli
 
   const applicant = `marta.${js ? "js" : "nojs"}.${Date.now()}@lavina.es`;
   await form.getByLabel("Correo electrónico").fill(applicant);
+  await form.getByLabel("¿Qué te gustaría ofrecer? (opcional)").fill("Tapas y vinos. Carta en https://lavina.example/carta");
   await form.getByRole("button", { name: "Enviar solicitud" }).click();
   await expect(page.getByText("Hemos recibido tu solicitud").first()).toBeVisible();
   await expect(page).toHaveURL(/enviado=1/);
 
-  // The applicant gets a confirmation, and the business team the lead with the applicant to reply to.
+  // The applicant gets a confirmation in fixed words (whoever typed their address into the form
+  // cannot make it carry a message); the business team gets the lead, with the applicant to reply to.
   const confirmation = await waitForMail(E2E_INBOX, applicant, { subject: /Hemos recibido tu solicitud/ });
-  expect(confirmation.text).toContain("Hola, Marta Gil");
+  expect(confirmation.text).toContain("Hemos recibido tu solicitud");
+  for (const typed of ["Marta Gil", "Taberna La Viña", "955 123 456", "lavina.example", "Tapas y vinos"]) {
+    expect(confirmation.text).not.toContain(typed);
+    expect(confirmation.html || "").not.toContain(typed);
+  }
   const teamMail = async () =>
     (await readInbox(E2E_INBOX)).find((m) => m.replyTo?.value[0].address === applicant && /Solicitud de socio: Taberna La Viña/.test(m.subject ?? ""))?.text;
   await expect.poll(teamMail, { timeout: 15_000 }).toContain("955 123 456");
+  await expect.poll(teamMail).toContain("https://lavina.example/carta");
 });

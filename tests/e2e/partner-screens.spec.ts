@@ -79,6 +79,16 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
   await ready(page, js);
   const form = page.locator("#promo-new");
 
+  // A code that exists (here the shop's own welcome code) gets a neutral answer next to «Código»,
+  // the same as any taken code, and what was typed stays.
+  await form.getByLabel("Código").fill("bienvenida10");
+  await form.getByLabel("Oferta").selectOption({ label: "Paella marinera para dos con vistas al mar en la Barceloneta" });
+  await form.getByLabel("Valor del descuento").fill("10");
+  await form.getByRole("button", { name: "Crear código" }).click();
+  await expect(form.getByText("Elige otro código: este no está disponible.")).toBeVisible();
+  await expect(form.getByLabel("Código")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Valor del descuento")).toHaveValue("10");
+
   // A percent above 100 is refused next to its field, and what was typed stays.
   await form.getByLabel("Código").fill(code.toLowerCase());
   await form.getByLabel("Oferta").selectOption({ label: "Paella marinera para dos con vistas al mar en la Barceloneta" });
