@@ -1,5 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { DEMO_CUSTOMER, DEMO_STAFF } from "#api/db/demo-accounts";
+import { E2E_INBOX, waitForMail } from "./mail";
 
 export { DEMO_CUSTOMER, DEMO_STAFF };
 export type Credentials = { email: string; password: string };
@@ -30,16 +31,20 @@ let seq = 0;
 /**
  * A fresh, active customer with a password, so tests that change an account (cart, favourites,
  * purchases) never share one. Made through the API as a real client would: registration, then
- * the demo staff user activates it (staff may; the activation mail is for people).
+ * activation with the code from the mail and the registration's ticket (which keeps the password).
  */
 export async function newCustomer(page: Page): Promise<Credentials> {
   const email = `cliente-${process.pid}-${Date.now()}-${++seq}@example.es`;
   const password = "clave-de-prueba-1";
   const created = await page.request.post("/api/v0/auth/users/", { data: { email, password, re_password: password } });
   expect(created.status(), await created.text()).toBe(201);
-  const { id } = (await created.json()) as { id: string };
-  const staff = (await (await page.request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_STAFF.email, password: DEMO_STAFF.password } })).json()) as { access: string };
-  const activated = await page.request.patch(`/api/v0/auth/users/${id}/`, { data: { is_active: true }, headers: { Authorization: `JWT ${staff.access}` } });
-  expect(activated.status()).toBe(200);
+  const { registration_token } = (await created.json()) as { registration_token: string };
+  const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });
+  const code = /\b(\d{6})\b/.exec(mail.text ?? "")?.[1];
+  const activated = await page.request.post("/api/v0/auth/users/activation/", { data: { email, token: code, registration_token } });
+  expect(activated.status(), await activated.text()).toBe(200);
+  // Activation logs in; this helper only makes the account, so it leaves no session behind.
+  const { refresh } = (await activated.json()) as { refresh: string };
+  expect((await page.request.post("/api/v0/auth/jwt/logout/", { data: { refresh } })).status()).toBe(204);
   return { email, password };
 }
