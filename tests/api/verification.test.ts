@@ -4,6 +4,8 @@ import { query } from "#api/db/client";
 import { loginCodes, sales, users } from "#api/db/schema";
 import { DEMO_PASSWORD, DEMO_PASSWORD_HASH } from "#api/db/demo-accounts";
 import { issueTokens } from "#api/auth/tokens";
+import { messages } from "#api/mail/messages";
+import { PermanentMailError } from "#api/mail/context";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { buy, makeOption, newEmail } from "./_helpers";
 
@@ -475,5 +477,28 @@ describe("limits per person", () => {
       for (let i = 0; i < 6; i++) await passwordLogin(user.email, `mal-${i}`);
       expect((await passwordLogin(user.email, DEMO_PASSWORD)).status).toBe(200);
     }
+  });
+});
+
+describe("account notices (the mails that replace a code)", () => {
+  const ctx = () => ({ db: api.db, config: api.config, origin: "https://ofertas.example", to: "alguien@correo.es" });
+
+  it.each([
+    ["account-exists", { reason: "register" }, /Ya tienes una cuenta/, /crear una cuenta nueva/],
+    ["account-exists", { reason: "email-change" }, /Ya tienes una cuenta/, /usar este correo en otra cuenta/],
+    ["no-account", { reason: "reset_password" }, /No hay ninguna cuenta/, /cambiar la contraseña/],
+    ["no-account", { reason: "activation" }, /No hay ninguna cuenta/, /pendiente de activar/],
+    ["password-locked", { failures: 10, minutes: 15 }, /Hemos protegido tu cuenta/, /10 veces en 15 minutos/],
+  ])("%s %j says why it came, links to /login and carries no code", async (kind, data, subject, why) => {
+    const mail = await messages[kind](data, ctx());
+    expect(mail?.subject).toMatch(subject);
+    expect(mail?.text).toMatch(why);
+    expect(mail?.html).toContain('href="https://ofertas.example/login"');
+    expect(mail?.text).not.toMatch(/\b\d{6}\b/);
+  });
+
+  it("refuses data it cannot explain (a permanent failure, not a retry)", async () => {
+    await expect(messages["account-exists"]({ reason: "otra" }, ctx())).rejects.toBeInstanceOf(PermanentMailError);
+    await expect(messages["password-locked"]({}, ctx())).rejects.toBeInstanceOf(PermanentMailError);
   });
 });

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expectLoggedInAs, loginAs, newCustomer, type Credentials } from "./auth";
+import { expectLoggedInAs, loginAs, loginWithForm, newCustomer, type Credentials } from "./auth";
 import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
 import { E2E_INBOX, waitForMail } from "./mail";
 
@@ -11,12 +11,7 @@ const PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTM
 async function otherDevice(browser: Browser, js: boolean, customer: Credentials, userAgent?: string) {
   const context = await browser.newContext({ javaScriptEnabled: js, ...(userAgent ? { userAgent } : {}) });
   const page = await context.newPage();
-  await page.goto("/login?metodo=contrasena&redirectTo=%2Fcuenta");
-  await ready(page, js);
-  await page.getByLabel("Correo electrónico").fill(customer.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(customer.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await expect(page).toHaveURL(/\/cuenta$/);
+  await loginWithForm(page, js, customer, "/cuenta");
   return { page, context };
 }
 

@@ -1,5 +1,6 @@
 import { expect, type Page } from "@playwright/test";
 import { DEMO_CUSTOMER, DEMO_STAFF } from "#api/db/demo-accounts";
+import { ready } from "./fixtures";
 import { E2E_INBOX, waitForMail } from "./mail";
 
 export { DEMO_CUSTOMER, DEMO_STAFF };
@@ -19,6 +20,19 @@ export async function loginAs(page: Page, user: Credentials = DEMO_CUSTOMER) {
     maxRedirects: 0,
   });
   expect(response.status(), `login as ${user.email}`).toBe(303);
+}
+
+/**
+ * Logs in through the password form, as a person does (the browser's own User-Agent names the
+ * session's device), and waits to be back at `redirectTo`.
+ */
+export async function loginWithForm(page: Page, js: boolean, user: Credentials, redirectTo: string) {
+  await page.goto(`/login?${new URLSearchParams({ metodo: "contrasena", redirectTo })}`);
+  await ready(page, js);
+  await page.getByLabel("Correo electrónico").fill(user.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill(user.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await expect.poll(() => new URL(page.url()).pathname).toBe(redirectTo);
 }
 
 /** The header of a logged-in page shows who it is. */

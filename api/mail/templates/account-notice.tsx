@@ -39,39 +39,50 @@ function parse<T extends z.ZodTypeAny>(schema: T, data: Record<string, unknown>)
   return parsed.data;
 }
 
-const EXISTS_WHY = {
-  register: "Alguien, quizá tú, ha intentado crear una cuenta nueva en ofertas con este correo. No hace falta: ya tienes una.",
-  activation: "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo. Tu cuenta ya está activa: no hace falta activarla.",
-  "email-change": "Alguien, quizá tú, ha pedido usar este correo en otra cuenta de ofertas. No lo hemos hecho, porque este correo ya es el de tu cuenta.",
-} as const;
+/**
+ * A notice whose first paragraph says why it came (data.reason, one of `why`'s keys); the rest is
+ * the same for every reason.
+ */
+function noticeFor(why: Record<string, string>, subject: string, rest: Omit<Parameters<typeof NoticeEmail>[0], "origin" | "paragraphs"> & { next: string }): MessageRenderer {
+  const Reason = z.object({ reason: z.enum(Object.keys(why) as [string, ...string[]]) });
+  return async (data, ctx) => {
+    const { reason } = parse(Reason, data);
+    const { next, ...props } = rest;
+    return renderNotice(ctx, subject, { ...props, paragraphs: [why[reason], next] });
+  };
+}
 
 /** Registration, activation or an email change asked for an address that already has an account. */
-export const renderAccountExists: MessageRenderer = async (data, ctx) => {
-  const { reason } = parse(z.object({ reason: z.enum(["register", "activation", "email-change"]) }), data);
-  return renderNotice(ctx, "Ya tienes una cuenta en ofertas con este correo", {
+export const renderAccountExists = noticeFor(
+  {
+    register: "Alguien, quizá tú, ha intentado crear una cuenta nueva en ofertas con este correo. No hace falta: ya tienes una.",
+    activation: "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo. Tu cuenta ya está activa: no hace falta activarla.",
+    "email-change": "Alguien, quizá tú, ha pedido usar este correo en otra cuenta de ofertas. No lo hemos hecho, porque este correo ya es el de tu cuenta.",
+  },
+  "Ya tienes una cuenta en ofertas con este correo",
+  {
     title: "Ya tienes una cuenta",
-    paragraphs: [EXISTS_WHY[reason], "Para entrar, pide un código en la página de acceso. Si tienes contraseña y no la recuerdas, puedes elegir otra desde allí."],
+    next: "Para entrar, pide un código en la página de acceso. Si tienes contraseña y no la recuerdas, puedes elegir otra desde allí.",
     action: { path: "/login", label: "Entrar en ofertas" },
     footnote: "Si no has sido tú, ignora este correo: tu cuenta sigue igual.",
-  });
-};
-
-const NONE_WHY = {
-  reset_password: "Alguien, quizá tú, ha pedido cambiar la contraseña de una cuenta de ofertas con este correo, pero no hay ninguna cuenta con él.",
-  activation: "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo, pero no hay ninguna cuenta pendiente de activar con él.",
-  reset_email: "Alguien, quizá tú, ha pedido cambiar el correo de una cuenta de ofertas con esta dirección, pero no hay ninguna cuenta con ella.",
-} as const;
+  },
+);
 
 /** A password reset, an activation code or an email change asked for an address without an account. */
-export const renderNoAccount: MessageRenderer = async (data, ctx) => {
-  const { reason } = parse(z.object({ reason: z.enum(["reset_password", "activation", "reset_email"]) }), data);
-  return renderNotice(ctx, "No hay ninguna cuenta de ofertas con este correo", {
+export const renderNoAccount = noticeFor(
+  {
+    reset_password: "Alguien, quizá tú, ha pedido cambiar la contraseña de una cuenta de ofertas con este correo, pero no hay ninguna cuenta con él.",
+    activation: "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo, pero no hay ninguna cuenta pendiente de activar con él.",
+    reset_email: "Alguien, quizá tú, ha pedido cambiar el correo de una cuenta de ofertas con esta dirección, pero no hay ninguna cuenta con ella.",
+  },
+  "No hay ninguna cuenta de ofertas con este correo",
+  {
     title: "No hay ninguna cuenta con este correo",
-    paragraphs: [NONE_WHY[reason], "Si quieres una, entra con un código que te enviaremos por correo: la crearemos al entrar."],
+    next: "Si quieres una, entra con un código que te enviaremos por correo: la crearemos al entrar.",
     action: { path: "/login", label: "Entrar con un código" },
     footnote: "Si no has sido tú, ignora este correo.",
-  });
-};
+  },
+);
 
 /** Too many wrong passwords in a row: the account now logs in by code until its owner does. */
 export const renderPasswordLocked: MessageRenderer = async (data, ctx) => {
