@@ -2,8 +2,8 @@ import { data, redirect, type Session } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import type { TokenPair } from "#lib/accounts";
 import { mergeCarts } from "#lib/cart";
-import { ApiError, customerApi } from "./api.server";
-import { clearAuth, setAuth } from "./auth.server";
+import { ApiError, authApi, customerApi } from "./api.server";
+import { authData, clearAuth, setAuth } from "./auth.server";
 import { commitCart, getCart } from "./cart.server";
 import { syncLocalFavorites } from "./favorites.server";
 import { safeRedirect } from "./redirect";
@@ -55,6 +55,15 @@ async function mergeCartAtLogin(request: Request, token: string) {
  */
 export async function sessionEnded(request: Request, to: string): Promise<never> {
   const session = await getSession(request);
+  const auth = authData(session);
+  // An access token can be refused while its session lives on (one signed before tokens named
+  // their session): a page load tries the refresh token once, and loads again with the new pair.
+  const renewed = auth && request.method === "GET" ? await authApi.refresh(auth.refresh).catch(() => null) : null;
+  if (renewed) {
+    setAuth(session, renewed);
+    const url = new URL(request.url);
+    throw redirect(url.pathname + url.search, { headers: { "Set-Cookie": await commitSession(session) } });
+  }
   clearAuth(session);
   flash(session, { type: "error", text: "Tu sesión se ha cerrado. Vuelve a entrar." });
   throw redirect(to, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
