@@ -50,18 +50,15 @@ function sign(config: Config, kind: TokenKind, subject: string, times: { iat: nu
     .sign(keyOf(config));
 }
 
+const PINNED = { algorithms: [JWT_ALG], issuer: JWT_ISSUER, audience: JWT_AUDIENCE, requiredClaims: ["exp", "iat", "sub"] };
+
 /**
  * Verifies signature, algorithm, issuer, audience, expiry and kind; anything wrong is a 401. A
  * token without an expiry (or without iat or a subject) is refused, whoever signed it.
  */
 export async function verifyToken(config: Config, token: string, kind: TokenKind): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(config), {
-      algorithms: [JWT_ALG],
-      issuer: JWT_ISSUER,
-      audience: JWT_AUDIENCE,
-      requiredClaims: ["exp", "iat", "sub"],
-    });
+    const { payload } = await jwtVerify(token, keyOf(config), PINNED);
     if (payload.typ !== kind || typeof payload.sub !== "string") throw invalidToken("El token no es del tipo correcto.");
     return payload;
   } catch (error) {
@@ -155,13 +152,7 @@ export async function rotateRefresh(db: Database, config: Config, token: string)
 export async function sessionOfRefresh(config: Config, token: string): Promise<{ userId: string; sessionId: string }> {
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(token, keyOf(config), {
-      algorithms: [JWT_ALG],
-      issuer: JWT_ISSUER,
-      audience: JWT_AUDIENCE,
-      requiredClaims: ["exp", "iat", "sub"],
-      currentDate: new Date(0),
-    }));
+    ({ payload } = await jwtVerify(token, keyOf(config), { ...PINNED, currentDate: new Date(0) }));
   } catch {
     throw invalidToken();
   }
