@@ -14,6 +14,7 @@ import { customerRouter } from "#api/routes/customer";
 import { customerDataRouter } from "#api/routes/customer-data";
 import { authUsersRouter } from "#api/routes/users";
 import { verificationRouter } from "#api/routes/verification";
+import { sessionsRouter } from "#api/routes/sessions";
 import { imageUploadRouter, partnerRouter, usersRouter } from "#api/routes/partner";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import type { Identify } from "#api/services/access";
@@ -43,7 +44,7 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   // text the database cannot store are a Spanish 400 before any route runs.
   api.use(parseJsonBody, rejectUnstorableText);
   // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
-  api.use(authenticate(config));
+  api.use(authenticate(config, db));
   // Uploads read their own (larger) bodies, once the caller is known: before any router that parses JSON.
   api.use(imageUploadRouter({ db, identify }));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.
@@ -57,6 +58,7 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(customerDataRouter({ db, config }));
   api.use(verificationRouter({ db, config }));
   api.use(authUsersRouter({ db, config }));
+  api.use(sessionsRouter({ db }));
   api.use("/public/offers", publicOffersRouter(db, config));
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));

@@ -63,6 +63,8 @@ export type Limits = {
   consume(key: string, options: LimitOptions): Promise<void>;
   /** Points still left for key in that window (without consuming any). */
   remaining(key: string, options: Pick<LimitOptions, "points" | "durationSec">): Promise<number>;
+  /** Forgets one key's count in that window (the owner proved who they are). */
+  clear(key: string, options: Pick<LimitOptions, "points" | "durationSec">): Promise<void>;
   /** Swaps the store; counters start again from zero. */
   useStore(store: LimiterStore): void;
   /** Forgets every counter (tests). */
@@ -97,6 +99,9 @@ export function createLimits(store: LimiterStore = memoryStore): Limits {
     async remaining(key, options) {
       const res = await limiterFor(options).get(key);
       return res ? Math.max(0, res.remainingPoints) : options.points;
+    },
+    async clear(key, options) {
+      await limiterFor(options).delete(key);
     },
     useStore(next) {
       current = next;

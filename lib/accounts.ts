@@ -8,6 +8,14 @@ export const LOGIN_CODE_MAX_TRIES = 5;
 /** Codes sent per email and per client address, per hour. */
 export const LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR = 5;
 export const LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR = 30;
+/** Password-reset codes, activation codes and email-change codes per email, per hour, each. */
+export const ACCOUNT_MAILS_PER_EMAIL_PER_HOUR = 5;
+/**
+ * Wrong passwords for one address within the window, after which that address logs in only by
+ * code (its owner gets a mail) until a code login or a password reset.
+ */
+export const PASSWORD_FAILURES_BEFORE_LOCK = 10;
+export const PASSWORD_FAILURE_WINDOW_MINUTES = 15;
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 /**
@@ -48,6 +56,23 @@ export type SessionInfo = {
 };
 
 export type TokenPair = { access: string; refresh: string };
+
+/** POST /auth/users/activation/: the pair, and whether the password chosen at registration stayed. */
+export type ActivationAnswer = TokenPair & { has_password: boolean };
+
+/** POST /auth/users/: the new account, and the ticket that lets this client keep its password at activation. */
+export type RegistrationAnswer = AccountUser & { registration_token: string };
+
+/** GET /auth/sessions/: one open session (a login on one device). */
+export type DeviceSession = {
+  id: string;
+  /** "Chrome en Android", from the browser's User-Agent at login. */
+  device: string;
+  created_at: string;
+  last_used_at: string;
+  /** The session whose token made this request. */
+  current: boolean;
+};
 
 /** /auth/users/me/ (djoser's user, plus the role). */
 export type AccountUser = {

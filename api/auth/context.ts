@@ -2,9 +2,12 @@ import type { Request, RequestHandler } from "express";
 import type { Config } from "#lib/config.server";
 import { isStaff, type Role } from "#lib/roles";
 import { HttpError } from "#api/http";
-import { verifyAccess, verifyToken } from "./tokens";
+import type { Executor } from "#api/db/client";
+import { sessionUser } from "./sessions";
+import { invalidToken, verifyAccess, verifyToken } from "./tokens";
 
-export type AuthUser = { id: string; email: string; role: Role };
+/** sessionId: the session (account_sessions.id) whose token made the request. */
+export type AuthUser = { id: string; email: string; role: Role; sessionId: string };
 
 type AuthState = { user: AuthUser | null; anonymousId: string | null; error: HttpError | null };
 
@@ -22,9 +25,12 @@ function tokenOf(req: Request): string | null {
 /**
  * Reads the token once per request, before any route, so handlers can ask synchronously. A bad
  * or expired token does not fail public calls: the caller is anonymous there, and endpoints
- * that need a user answer 401 token_not_valid, which tells the client to refresh.
+ * that need a user answer 401 token_not_valid, which tells the client to refresh. A good
+ * signature is not enough: the token's session must still be open and its account active (one
+ * lookup by primary keys), so logout, erasure, deactivation and a password change end access
+ * tokens at once, and the role is the account's current one.
  */
-export function authenticate(config: Config): RequestHandler {
+export function authenticate(config: Config, db: Executor): RequestHandler {
   return (req, _res, next) => {
     const state: AuthState = { user: null, anonymousId: null, error: null };
     (req as WithAuth)[STATE] = state;
@@ -35,16 +41,20 @@ export function authenticate(config: Config): RequestHandler {
       return next();
     }
     verifyAccess(config, token)
-      .then((claims) => {
-        state.user = { id: claims.sub, email: claims.email, role: claims.role };
-      })
-      .catch(async (error: unknown) => {
-        // Not an access token: perhaps an anonymous session token (POST /session/anonymous/).
-        const anonymous = await verifyToken(config, token, "anonymous").catch(() => null);
-        if (anonymous) state.anonymousId = anonymous.sub!;
-        else state.error = error instanceof HttpError ? error : new HttpError(401, "El token no es válido.", { code: "token_not_valid" });
-      })
-      .finally(() => next());
+      .then(
+        async (claims) => {
+          state.user = await sessionUser(db, claims.sub, claims.sid);
+          if (!state.user) state.error = invalidToken("Esta sesión se ha cerrado. Vuelve a iniciar sesión.");
+        },
+        async (error: unknown) => {
+          // Not an access token: perhaps an anonymous session token (POST /session/anonymous/).
+          const anonymous = await verifyToken(config, token, "anonymous").catch(() => null);
+          if (anonymous) state.anonymousId = anonymous.sub!;
+          else state.error = error instanceof HttpError ? error : new HttpError(401, "El token no es válido.", { code: "token_not_valid" });
+        },
+      )
+      // A database that cannot answer is the server's failure, not a bad token.
+      .then(() => next(), next);
   };
 }
 

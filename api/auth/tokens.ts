@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { errors, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import type { Config } from "#lib/config.server";
 import { isRole, type Role } from "#lib/roles";
+import { isUuid } from "#lib/uuid";
 import type { TokenPair } from "#lib/accounts";
 import type { Database, Executor } from "#api/db/client";
-import { refreshTokens, users } from "#api/db/schema";
+import { accountSessions, refreshTokens, users } from "#api/db/schema";
 import { HttpError } from "#api/http";
+import { endSession } from "./sessions";
 
 // Pinned on every verification: a token signed with another algorithm ("none", RS256 with our
 // secret as a public key), for another audience or by another issuer is refused.
@@ -17,8 +19,11 @@ export const JWT_AUDIENCE = "ofertas-api";
 const ANONYMOUS_SECONDS = 90 * 24 * 3600;
 
 export type TokenKind = "access" | "refresh" | "anonymous";
-export type AccessClaims = { sub: string; email: string; role: Role };
+/** sid names the session (account_sessions.id) the token belongs to; email and role are for display. */
+export type AccessClaims = { sub: string; sid: string; email: string; role: Role };
 export type RefreshClaims = { sub: string; jti: string; fam: string };
+type TokenUser = { id: string; email: string; role: string };
+type RefreshRow = typeof refreshTokens.$inferSelect;
 
 const keys = new Map<string, Uint8Array>();
 const keyOf = (config: Config) => {
@@ -27,26 +32,33 @@ const keyOf = (config: Config) => {
   return key;
 };
 
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
 /** 401 in simplejwt's shape: detail plus code token_not_valid. */
 export const invalidToken = (detail = "El token no es válido o ha caducado.") => new HttpError(401, detail, { code: "token_not_valid" });
 
-async function sign(config: Config, kind: TokenKind, subject: string, seconds: number, claims: Record<string, unknown>, jti = randomUUID()) {
-  const now = Math.floor(Date.now() / 1000);
+/** HS256 with fixed iat and exp: the same inputs always sign to the same string. */
+function sign(config: Config, kind: TokenKind, subject: string, times: { iat: number; exp: number }, claims: Record<string, unknown>, jti: string) {
   return new SignJWT({ ...claims, typ: kind })
     .setProtectedHeader({ alg: JWT_ALG, typ: "JWT" })
     .setIssuer(JWT_ISSUER)
     .setAudience(JWT_AUDIENCE)
     .setSubject(subject)
-    .setIssuedAt(now)
-    .setExpirationTime(now + seconds)
+    .setIssuedAt(times.iat)
+    .setExpirationTime(times.exp)
     .setJti(jti)
     .sign(keyOf(config));
 }
 
-/** Verifies signature, algorithm, issuer, audience, expiry and kind; anything wrong is a 401. */
+const PINNED = { algorithms: [JWT_ALG], issuer: JWT_ISSUER, audience: JWT_AUDIENCE, requiredClaims: ["exp", "iat", "sub"] };
+
+/**
+ * Verifies signature, algorithm, issuer, audience, expiry and kind; anything wrong is a 401. A
+ * token without an expiry (or without iat or a subject) is refused, whoever signed it.
+ */
 export async function verifyToken(config: Config, token: string, kind: TokenKind): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(config), { algorithms: [JWT_ALG], issuer: JWT_ISSUER, audience: JWT_AUDIENCE });
+    const { payload } = await jwtVerify(token, keyOf(config), PINNED);
     if (payload.typ !== kind || typeof payload.sub !== "string") throw invalidToken("El token no es del tipo correcto.");
     return payload;
   } catch (error) {
@@ -58,61 +70,74 @@ export async function verifyToken(config: Config, token: string, kind: TokenKind
 
 export async function verifyAccess(config: Config, token: string): Promise<AccessClaims> {
   const p = await verifyToken(config, token, "access");
-  if (typeof p.email !== "string" || !isRole(p.role)) throw invalidToken();
-  return { sub: p.sub!, email: p.email, role: p.role };
-}
-
-export function signAccess(config: Config, user: { id: string; email: string; role: string }) {
-  return sign(config, "access", user.id, config.JWT_ACCESS_SECONDS, { email: user.email, role: user.role });
+  if (typeof p.email !== "string" || !isRole(p.role) || typeof p.sid !== "string" || !isUuid(p.sid)) throw invalidToken();
+  return { sub: p.sub!, sid: p.sid.toLowerCase(), email: p.email, role: p.role };
 }
 
 export function signAnonymous(config: Config, sessionId: string) {
-  return sign(config, "anonymous", sessionId, ANONYMOUS_SECONDS, {});
+  const iat = seconds(new Date());
+  return sign(config, "anonymous", sessionId, { iat, exp: iat + ANONYMOUS_SECONDS }, {}, randomUUID());
 }
 
-/** A new pair; a new family unless this continues one (rotation). The refresh row is written first. */
-export async function issueTokens(
-  db: Executor,
-  config: Config,
-  user: { id: string; email: string; role: string },
-  familyId: string = randomUUID(),
-): Promise<TokenPair> {
-  const jti = randomUUID();
-  await db.insert(refreshTokens).values({
-    jti,
-    familyId,
-    userId: user.id,
-    expiresAt: new Date(Date.now() + config.JWT_REFRESH_SECONDS * 1000),
-  });
-  const refresh = await sign(config, "refresh", user.id, config.JWT_REFRESH_SECONDS, { fam: familyId }, jti);
-  return { access: await signAccess(config, user), refresh };
+/**
+ * The pair of one refresh row. A row always gives the same two strings, so a replay inside the
+ * grace window can be answered with exactly the successor the first request got.
+ */
+async function pairOf(config: Config, user: TokenUser, row: RefreshRow): Promise<TokenPair> {
+  const iat = seconds(row.createdAt);
+  const refresh = await sign(config, "refresh", user.id, { iat, exp: seconds(row.expiresAt) }, { fam: row.familyId }, row.jti);
+  const access = await sign(config, "access", user.id, { iat, exp: iat + config.JWT_ACCESS_SECONDS }, { email: user.email, role: user.role, sid: row.familyId }, row.jti);
+  return { access, refresh };
+}
+
+/** A refresh token of the session, issued now (whole seconds, as the JWT carries them). */
+async function addRefreshRow(db: Executor, config: Config, userId: string, sessionId: string): Promise<RefreshRow> {
+  const now = seconds(new Date());
+  const [row] = await db
+    .insert(refreshTokens)
+    .values({ jti: randomUUID(), familyId: sessionId, userId, createdAt: new Date(now * 1000), expiresAt: new Date((now + config.JWT_REFRESH_SECONDS) * 1000) })
+    .returning();
+  return row;
+}
+
+/** A login: a new session on this device, and its first pair. */
+export async function issueTokens(db: Executor, config: Config, user: TokenUser, device: string): Promise<TokenPair> {
+  const sessionId = randomUUID();
+  const expiresAt = new Date(Date.now() + config.JWT_REFRESH_SECONDS * 1000);
+  await db.insert(accountSessions).values({ id: sessionId, userId: user.id, device: device.slice(0, 300), expiresAt });
+  return pairOf(config, user, await addRefreshRow(db, config, user.id, sessionId));
 }
 
 /**
  * POST /auth/jwt/refresh/: rotation with reuse detection. Each refresh token works once and is
- * replaced by a successor in its family. A token that was already used coming back means two
- * holders — the customer and a thief — so the whole family is revoked and both must log in again.
- * The grace window lets one browser's parallel requests refresh with the same token.
+ * replaced by a successor in its session. A token that was already used coming back means two
+ * holders — the customer and a thief — so the session ends and both must log in again. Inside
+ * the grace window (one browser's parallel requests) the replay gets the same successor the
+ * first use got, never a second one: a copy cannot grow a branch of the session of its own.
  */
 export async function rotateRefresh(db: Database, config: Config, token: string): Promise<TokenPair> {
   const claims = await verifyToken(config, token, "refresh");
   const jti = claims.jti;
-  if (typeof jti !== "string" || !/^[0-9a-f-]{36}$/i.test(jti)) throw invalidToken();
+  if (typeof jti !== "string" || !isUuid(jti)) throw invalidToken();
   const outcome = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(refreshTokens).where(eq(refreshTokens.jti, jti)).for("update");
-    if (!row || row.revokedAt || row.userId !== claims.sub) return { error: "invalid" as const };
+    if (!row || row.userId !== claims.sub) return { error: "invalid" as const };
+    const [session] = await tx.select().from(accountSessions).where(eq(accountSessions.id, row.familyId));
+    const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
+    if (!session || session.revokedAt || !user || !user.isActive) return { error: "invalid" as const };
     if (row.usedAt) {
       const withinGrace = Date.now() - row.usedAt.getTime() <= config.JWT_REFRESH_REUSE_GRACE_SECONDS * 1000;
-      if (!withinGrace) {
-        await tx.update(refreshTokens).set({ revokedAt: new Date() }).where(and(eq(refreshTokens.familyId, row.familyId), isNull(refreshTokens.revokedAt)));
+      const [successor] = withinGrace && row.replacedBy ? await tx.select().from(refreshTokens).where(eq(refreshTokens.jti, row.replacedBy)) : [];
+      if (!successor) {
+        await endSession(tx, row.userId, row.familyId);
         return { error: "reused" as const };
       }
-    } else {
-      await tx.update(refreshTokens).set({ usedAt: new Date() }).where(eq(refreshTokens.jti, jti));
+      return { pair: await pairOf(config, user, successor) };
     }
-    const [user] = await tx.select().from(users).where(eq(users.id, row.userId));
-    if (!user || !user.isActive) return { error: "invalid" as const };
-    return { pair: await issueTokens(tx, config, user, row.familyId) };
+    const successor = await addRefreshRow(tx, config, user.id, row.familyId);
+    await tx.update(refreshTokens).set({ usedAt: new Date(), replacedBy: successor.jti }).where(eq(refreshTokens.jti, jti));
+    await tx.update(accountSessions).set({ lastUsedAt: new Date(), expiresAt: successor.expiresAt }).where(eq(accountSessions.id, row.familyId));
+    return { pair: await pairOf(config, user, successor) };
   });
   if ("error" in outcome) {
     throw invalidToken(outcome.error === "reused" ? "Esta sesión se ha cerrado por seguridad. Vuelve a iniciar sesión." : undefined);
@@ -120,7 +145,17 @@ export async function rotateRefresh(db: Database, config: Config, token: string)
   return outcome.pair;
 }
 
-/** Logs a person out everywhere (password change, erasure). */
-export async function revokeAllRefreshTokens(db: Executor, userId: string) {
-  await db.update(refreshTokens).set({ revokedAt: sql`now()` }).where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+/**
+ * The session a refresh token belongs to, for logout: signature and kind checked, expiry not (an
+ * expired token still names the session its holder wants to end).
+ */
+export async function sessionOfRefresh(config: Config, token: string): Promise<{ userId: string; sessionId: string }> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jwtVerify(token, keyOf(config), { ...PINNED, currentDate: new Date(0) }));
+  } catch {
+    throw invalidToken();
+  }
+  if (payload.typ !== "refresh" || typeof payload.sub !== "string" || typeof payload.fam !== "string" || !isUuid(payload.fam)) throw invalidToken();
+  return { userId: payload.sub, sessionId: payload.fam.toLowerCase() };
 }

@@ -255,14 +255,30 @@ export const users = pgTable("users", {
   lastLoginAt: timestamp("last_login_at", { withTimezone: true }),
 });
 
+export const accountSessions = pgTable("account_sessions", {
+  id: uuid("id").primaryKey(),
+  userId: uuid("user_id").notNull(),
+  device: text("device").notNull().default(""),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  lastUsedAt: timestamp("last_used_at", { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+});
+
 export const refreshTokens = pgTable("refresh_tokens", {
   jti: uuid("jti").primaryKey(),
+  /** The session (account_sessions.id) this token belongs to. */
   familyId: uuid("family_id").notNull(),
   userId: uuid("user_id").notNull(),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   usedAt: timestamp("used_at", { withTimezone: true }),
-  revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  replacedBy: uuid("replaced_by"),
+});
+
+export const passwordLockouts = pgTable("password_lockouts", {
+  email: text("email").primaryKey(),
+  lockedAt: timestamp("locked_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const loginCodes = pgTable("login_codes", {

@@ -1,5 +1,6 @@
 import type { MessageRenderer } from "./context";
 import { renderAccountActivation } from "./templates/account-activation";
+import { renderAccountExists, renderNoAccount, renderPasswordLocked } from "./templates/account-notice";
 import { renderDigest } from "./templates/digest";
 import { renderEmailChange } from "./templates/email-change";
 import { renderFeedbackRequest } from "./templates/feedback-request";
@@ -24,6 +25,9 @@ export const messages: Record<string, MessageRenderer> = {
   "account-activation": renderAccountActivation,
   "password-reset": renderPasswordReset,
   "email-change": renderEmailChange,
+  "account-exists": renderAccountExists,
+  "no-account": renderNoAccount,
+  "password-locked": renderPasswordLocked,
   "partner-lead": renderPartnerLead,
   "partner-lead-confirmation": renderPartnerLeadConfirmation,
 };

@@ -6,11 +6,19 @@ import type { Database } from "#api/db/client";
 import { handle, HttpError, parseInput } from "#api/http";
 import { rateLimit } from "#api/rate-limit";
 import { checkPassword } from "#api/auth/passwords";
-import { issueTokens, rotateRefresh, verifyToken } from "#api/auth/tokens";
+import { issueTokens, rotateRefresh, sessionOfRefresh, verifyToken } from "#api/auth/tokens";
+import { deviceOf, endSession } from "#api/auth/sessions";
+import { requireUser } from "#api/auth/context";
+import { countPasswordFailure, forgetPasswordFailures, isPasswordLocked } from "#api/services/password-lockouts";
 import { claimGuestPurchases, findUserByEmail, markLoggedIn } from "#api/services/users";
 import { mergeAnonymousSession } from "#api/services/customer-data";
 
-/** POST /auth/jwt/create/, refresh/ and verify/ (simplejwt's paths and field names). */
+const passwordLocked = () =>
+  new HttpError(401, "Por seguridad, tras varios intentos fallidos este correo solo puede entrar con un código. Pídelo en «Entrar» escribiendo tu correo.", {
+    code: "password_login_locked",
+  });
+
+/** POST /auth/jwt/create/, refresh/, verify/ (simplejwt's paths and field names) and logout/. */
 export function jwtRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
   router.use(express.json({ limit: "20kb" }));
@@ -23,9 +31,13 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
         z.object({ email: EmailField, password: z.string().min(1).max(256), anonymous_token: z.string().max(2000).optional() }),
         req.body,
       );
+      if (await isPasswordLocked(db, body.email)) throw passwordLocked();
       const user = await findUserByEmail(db, body.email);
       const ok = await checkPassword(user?.passwordHash, body.password);
-      if (!user || !ok || !user.isActive) {
+      // A password opens only an address someone has proven: an account registered with a
+      // stranger's email, or given an email nobody confirmed, is no way in.
+      if (!user || !ok || !user.isActive || !user.emailVerifiedAt) {
+        if (await countPasswordFailure(db, body.email)) throw passwordLocked();
         // One answer for every case, so the form cannot be used to find out who has an account.
         throw new HttpError(401, "El correo o la contraseña no son correctos, o la cuenta no está activada.", { code: "no_active_account" });
       }
@@ -33,8 +45,9 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
         await markLoggedIn(tx, user.id);
         await claimGuestPurchases(tx, user);
         if (body.anonymous_token) await mergeAnonymousSession(tx, config, body.anonymous_token, user.id);
-        return issueTokens(tx, config, user);
+        return issueTokens(tx, config, user, deviceOf(req));
       });
+      await forgetPasswordFailures(body.email);
       res.json(pair);
     }),
   );
@@ -44,6 +57,25 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
     handle(async (req, res) => {
       const { refresh } = parseInput(z.object({ refresh: z.string().min(1).max(2000) }), req.body);
       res.json(await rotateRefresh(db, config, refresh));
+    }),
+  );
+
+  /**
+   * Logout: the session of the refresh token sent (or, without one, of the access token) ends on
+   * the server, access tokens included, so a copy of the client's tokens is worth nothing after.
+   */
+  router.post(
+    "/auth/jwt/logout/",
+    handle(async (req, res) => {
+      const { refresh } = parseInput(z.object({ refresh: z.string().min(1).max(2000).optional() }), req.body ?? {});
+      if (refresh) {
+        const { userId, sessionId } = await sessionOfRefresh(config, refresh);
+        await endSession(db, userId, sessionId);
+      } else {
+        const me = requireUser(req);
+        await endSession(db, me.id, me.sessionId);
+      }
+      res.status(204).end();
     }),
   );
 

@@ -7,6 +7,7 @@ import { handle, HttpError, parseInput } from "#api/http";
 import { rateLimit } from "#api/rate-limit";
 import { verifyFacebookToken, verifyIdToken, type SocialIdentity } from "#api/auth/social";
 import { logInProvenEmail } from "#api/services/login";
+import { deviceOf } from "#api/auth/sessions";
 
 const Token = z.string().min(10).max(8000);
 const Name = z.string().max(150).optional();
@@ -33,6 +34,7 @@ export function socialAuthRouter({ db, config }: { db: Database; config: Config 
         // Apple gives the name only on the first authorization, beside the token rather than in it.
         const pair = await logInProvenEmail(db, config, {
           email: identity.email,
+          device: deviceOf(req),
           firstName: identity.firstName ?? body.first_name?.trim(),
           lastName: identity.lastName ?? body.last_name?.trim(),
           anonymousToken: body.anonymous_token,

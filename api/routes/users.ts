@@ -1,20 +1,24 @@
 import { Router, type Request } from "express";
-import { eq } from "drizzle-orm";
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { CodeField, EmailField, PasswordField } from "#lib/accounts";
+import { ACCOUNT_MAILS_PER_EMAIL_PER_HOUR, CodeField, EmailField, PasswordField, type ActivationAnswer, type RegistrationAnswer } from "#lib/accounts";
 import type { Config } from "#lib/config.server";
 import { isStaff, ROLES } from "#lib/roles";
 import { isUuid } from "#lib/uuid";
 import type { Database, Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
-import { clientAddress, rateLimit } from "#api/rate-limit";
+import { clientAddress, limits, rateLimit } from "#api/rate-limit";
 import { requireCaptcha } from "#api/captcha";
 import { requireUser, type AuthUser } from "#api/auth/context";
 import { checkPassword, hashPassword } from "#api/auth/passwords";
-import { issueTokens, revokeAllRefreshTokens } from "#api/auth/tokens";
-import { checkCode, codeProblem, sendCode } from "#api/services/login-codes";
-import { claimGuestPurchases, findUser, findUserByEmail, markLoggedIn, userAnswer, type UserRow } from "#api/services/users";
+import { issueTokens } from "#api/auth/tokens";
+import { deviceOf, endAllSessions } from "#api/auth/sessions";
+import { checkCode, CODE_GONE, codeProblem, sendCode, TOO_MANY_CODES, type CodePurpose } from "#api/services/login-codes";
+import { deactivatedAccount } from "#api/services/login";
+import { unlockPassword } from "#api/services/password-lockouts";
+import { claimGuestPurchases, findUser, findUserByEmail, isDeactivated, markLoggedIn, proveAddress, userAnswer, type UserRow } from "#api/services/users";
 import { eraseUser } from "#api/services/user-admin";
 
 const passwordsMatch = <T extends { password?: string; re_password?: string; new_password?: string; re_new_password?: string }>(v: T) =>
@@ -33,6 +37,36 @@ async function referencedUser(db: Executor, ref: { uid?: string; email?: string 
   return ref.uid ? findUser(db, ref.uid.toLowerCase()) : findUserByEmail(db, ref.email ?? "");
 }
 
+const NEW_ADDRESS_CODE_SENT = "Te hemos enviado un código al nuevo correo para confirmarlo.";
+
+/**
+ * What lets the client that registered keep its password at activation: bound to the account and
+ * to that very password hash (a later registration of the address replaces both).
+ */
+const registrationTicket = (config: Config, user: Pick<UserRow, "id" | "passwordHash">) =>
+  createHmac("sha256", config.jwtSecret).update(`registration:${user.id}:${user.passwordHash ?? ""}`).digest("base64url");
+
+function sameText(a: string, b: string) {
+  const [x, y] = [Buffer.from(a), Buffer.from(b)];
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** The 201 for an address that already has an account: the shape of a new one, nothing of the real one. */
+function unsavedRegistration(email: string, names: { firstName: string; lastName: string }): RegistrationAnswer {
+  return {
+    id: randomUUID(),
+    email,
+    first_name: names.firstName,
+    last_name: names.lastName,
+    role: "customer",
+    is_active: false,
+    email_verified: false,
+    has_password: true,
+    date_joined: new Date().toISOString(),
+    registration_token: randomBytes(32).toString("base64url"),
+  };
+}
+
 const Names = { first_name: z.string().trim().max(150).optional(), last_name: z.string().trim().max(150).optional() };
 
 /** A user another caller may see: staff see everyone, everyone else only themself. */
@@ -49,6 +83,12 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
   const router = Router();
   const codeLimit = rateLimit({ name: "account-mail", windowMs: 3600_000, max: 30, message: "Has pedido demasiados correos. Espera un rato." });
 
+  /**
+   * Registration. An address that already has a proven account gets a mail («ya tienes una
+   * cuenta») and the asker the same 201 as for a new one; the password is hashed first either
+   * way, so the time does not tell the two apart. An unproven registration of the address gives
+   * way to the newest one: whoever registered before never proved the address.
+   */
   router.post(
     "/auth/users/",
     codeLimit,
@@ -58,39 +98,50 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         req.body,
       );
       await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
-      const existing = await findUserByEmail(db, body.email);
-      if (existing) throw badRequest("Ya existe una cuenta con este correo. Entra con un código o recupera la contraseña.", { email: ["Ya existe una cuenta con este correo."] });
+      await limitMailsTo("activation", body.email);
       const passwordHash = await hashPassword(body.password);
+      const names = { firstName: body.first_name ?? "", lastName: body.last_name ?? "" };
       const [user] = await db
         .insert(users)
-        .values({ email: body.email, passwordHash, isActive: false, firstName: body.first_name ?? "", lastName: body.last_name ?? "" })
-        .onConflictDoNothing()
+        .values({ email: body.email, passwordHash, isActive: false, ...names })
+        .onConflictDoUpdate({ target: users.email, set: { passwordHash, ...names }, setWhere: sql`${users.emailVerifiedAt} IS NULL` })
         .returning();
-      if (!user) throw badRequest("Ya existe una cuenta con este correo.");
+      if (!user) {
+        await sendCode(db, config, { email: body.email, purpose: "activation", notice: { kind: "account-exists", data: { reason: "register" } } });
+        res.status(201).json(unsavedRegistration(body.email, names));
+        return;
+      }
       await sendCode(db, config, { email: user.email, purpose: "activation", userId: user.id });
-      res.status(201).json(userAnswer(user));
+      const answer: RegistrationAnswer = { ...userAnswer(user), registration_token: registrationTicket(config, user) };
+      res.status(201).json(answer);
     }),
   );
 
+  /**
+   * Activation by the mailed code. Every refusal reads alike (an unknown address, an account
+   * already active, a wrong code): the answer depends on the codes asked for the address, never on
+   * whether it has an account. The code proves the address (proveAddress): the person is logged in
+   * (djoser answers 204; the tokens in a 200 are what the registration page needs), and keeps the
+   * password chosen at registration only with the registration's ticket — the client that chose it.
+   */
   router.post(
     "/auth/users/activation/",
     handle(async (req, res) => {
-      const body = parseInput(z.object({ ...UserRef, token: CodeField }).refine(hasRef, oneRef), req.body);
+      const body = parseInput(z.object({ ...UserRef, token: CodeField, registration_token: z.string().max(200).optional() }).refine(hasRef, oneRef), req.body);
       const user = await referencedUser(db, body);
-      // An unknown address gets the same answer as a wrong code: the form does not tell who has an account.
-      if (!user) throw badRequest("El código ha caducado o ya se ha usado. Pide uno nuevo.");
-      if (user.isActive && user.emailVerifiedAt) throw new HttpError(403, "Esta cuenta ya está activada.");
-      const check = await checkCode(db, config, { email: user.email, purpose: "activation", code: body.token, consume: true });
+      const check = await checkCode(db, config, { email: user?.email ?? body.email ?? "", purpose: "activation", code: body.token, consume: true });
       if (!check.valid) throw badRequest(codeProblem(check));
-      // The code proves the address, as a code login does: the person is logged in straight away
-      // (djoser answers 204 here; the tokens in a 200 are what the registration page needs).
+      if (!user || user.emailVerifiedAt || check.userId !== user.id) throw badRequest(CODE_GONE);
+      const keepPassword = Boolean(user.passwordHash && body.registration_token && sameText(body.registration_token, registrationTicket(config, user)));
       const pair = await db.transaction(async (tx) => {
-        const [active] = await tx.update(users).set({ isActive: true, emailVerifiedAt: user.emailVerifiedAt ?? new Date() }).where(eq(users.id, user.id)).returning();
+        const active = await proveAddress(tx, user, { keepPassword });
         await claimGuestPurchases(tx, active);
         await markLoggedIn(tx, active.id);
-        return issueTokens(tx, config, active);
+        await unlockPassword(tx, active.email);
+        return issueTokens(tx, config, active, deviceOf(req));
       });
-      res.status(200).json(pair);
+      const answer: ActivationAnswer = { ...pair, has_password: keepPassword };
+      res.status(200).json(answer);
     }),
   );
 
@@ -99,9 +150,12 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
     codeLimit,
     handle(async (req, res) => {
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
+      await limitMailsTo("activation", email);
       const user = await findUserByEmail(db, email);
-      // The same answer either way: the form does not tell who has an account.
-      if (user && !user.isActive) await sendCode(db, config, { email, purpose: "activation", userId: user.id });
+      // The same work and answer either way; only the inbox learns which it was.
+      const waiting = user && !user.emailVerifiedAt;
+      const notice = waiting ? undefined : { kind: user ? "account-exists" : "no-account", data: { reason: "activation" } };
+      await sendCode(db, config, { email, purpose: "activation", userId: waiting ? user.id : null, notice });
       res.status(204).end();
     }),
   );
@@ -111,8 +165,10 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
     codeLimit,
     handle(async (req, res) => {
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
+      await limitMailsTo("reset_password", email);
       const user = await findUserByEmail(db, email);
-      if (user) await sendCode(db, config, { email, purpose: "reset_password", userId: user.id });
+      // Both paths store a code and queue one mail: an address without an account is told so.
+      await sendCode(db, config, { email, purpose: "reset_password", userId: user?.id ?? null, notice: user ? undefined : { kind: "no-account", data: { reason: "reset_password" } } });
       res.status(204).end();
     }),
   );
@@ -128,19 +184,26 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         req.body,
       );
       const user = await referencedUser(db, body);
-      if (!user) throw badRequest("El código ha caducado o ya se ha usado. Pide uno nuevo.");
-      const check = await checkCode(db, config, { email: user.email, purpose: "reset_password", code: body.token, consume: true });
+      const check = await checkCode(db, config, { email: user?.email ?? body.email ?? "", purpose: "reset_password", code: body.token, consume: true });
       if (!check.valid) throw badRequest(codeProblem(check));
+      if (!user || check.userId !== user.id) throw badRequest(CODE_GONE);
+      if (isDeactivated(user)) throw deactivatedAccount();
       const passwordHash = await hashPassword(body.new_password);
       await db.transaction(async (tx) => {
-        // The mailed code proves the address, so the account is active from here on.
-        await tx.update(users).set({ passwordHash, isActive: true, emailVerifiedAt: user.emailVerifiedAt ?? new Date() }).where(eq(users.id, user.id));
-        await revokeAllRefreshTokens(tx, user.id);
+        // The mailed code proves the address; the new password comes after the proof and stays.
+        await proveAddress(tx, user);
+        await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+        await endAllSessions(tx, user.id);
+        await unlockPassword(tx, user.email);
       });
       res.status(204).end();
     }),
   );
 
+  /**
+   * A new password ends every session of the account, access tokens included. The device that
+   * changed it gets a fresh pair (djoser answers 204; a 200 with the pair keeps /cuenta logged in).
+   */
   router.post(
     "/auth/users/set_password/",
     handle(async (req, res) => {
@@ -157,11 +220,21 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
         throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
       }
-      await db.update(users).set({ passwordHash: await hashPassword(body.new_password) }).where(eq(users.id, user.id));
-      res.status(204).end();
+      const passwordHash = await hashPassword(body.new_password);
+      const pair = await db.transaction(async (tx) => {
+        await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
+        await endAllSessions(tx, user.id);
+        return issueTokens(tx, config, user, deviceOf(req));
+      });
+      res.status(200).json(pair);
     }),
   );
 
+  /**
+   * The logged-in person asks for a new address. It must prove itself: the code goes there, and
+   * reset_email_confirm applies it. An address that already has an account gets a notice instead
+   * of the code, and the asker the same answer.
+   */
   router.post(
     "/auth/users/set_email/",
     codeLimit,
@@ -178,10 +251,8 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
         throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
       }
-      if (await findUserByEmail(db, body.new_email)) throw badRequest("Ya existe una cuenta con ese correo.");
-      // The new address must prove itself: the code goes there, and reset_email_confirm applies it.
-      await sendCode(db, config, { email: user.email, purpose: "reset_email", userId: user.id, newEmail: body.new_email, mailTo: body.new_email });
-      res.status(202).json({ detail: "Te hemos enviado un código al nuevo correo para confirmarlo." });
+      await askNewAddress(user, body.new_email);
+      res.status(202).json({ detail: NEW_ADDRESS_CODE_SENT });
     }),
   );
 
@@ -190,12 +261,20 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
     codeLimit,
     handle(async (req, res) => {
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
+      await limitMailsTo("reset_email", email);
       const user = await findUserByEmail(db, email);
-      if (user) await sendCode(db, config, { email, purpose: "reset_email", userId: user.id });
+      await sendCode(db, config, { email, purpose: "reset_email", userId: user?.id ?? null, notice: user ? undefined : { kind: "no-account", data: { reason: "reset_email" } } });
       res.status(204).end();
     }),
   );
 
+  /**
+   * djoser's shape (uid, token, new_email, re_new_email), but an address is applied only with a
+   * code sent to that address. A code from reset_email (sent to the current address) proves the
+   * account, not the new address: it is answered 202 and the new address gets its own code, with
+   * which the same call is made again. The applied address ends every session of the account; the
+   * caller gets a fresh pair for it, so changing it on /cuenta does not log the person out.
+   */
   router.post(
     "/auth/users/reset_email_confirm/",
     handle(async (req, res) => {
@@ -206,23 +285,47 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         req.body,
       );
       const user = await findUser(db, body.uid.toLowerCase());
-      if (!user) throw badRequest("Enlace no válido.");
-      const check = await checkCode(db, config, { email: user.email, purpose: "reset_email", code: body.token, consume: true });
+      const check = await checkCode(db, config, { email: user?.email ?? "", purpose: "reset_email", code: body.token, consume: true });
       if (!check.valid) throw badRequest(codeProblem(check));
-      // set_email fixed the new address when it sent the code; reset_email leaves it to this call.
-      if (check.newEmail && check.newEmail !== body.new_email) throw badRequest("El correo no es el que pediste confirmar.");
-      if (await findUserByEmail(db, body.new_email)) throw badRequest("Ya existe una cuenta con ese correo.");
+      if (!user || check.userId !== user.id) throw badRequest(CODE_GONE);
+      if (!check.newEmail) {
+        await askNewAddress(user, body.new_email);
+        res.status(202).json({ detail: NEW_ADDRESS_CODE_SENT });
+        return;
+      }
+      if (check.newEmail !== body.new_email) throw badRequest("El correo no es el que pediste confirmar.");
       const pair = await db.transaction(async (tx) => {
-        const [changed] = await tx.update(users).set({ email: body.new_email, emailVerifiedAt: check.newEmail ? new Date() : null }).where(eq(users.id, user.id)).returning();
-        await revokeAllRefreshTokens(tx, user.id);
-        // After set_email the code came to the new address the logged-in person asked for: they get
-        // a fresh pair for the new email, so changing it on /cuenta does not log them out.
-        return check.newEmail ? issueTokens(tx, config, changed) : null;
+        // Taken meanwhile (the code of an address with an account is never mailed): as if no code.
+        if (await findUserByEmail(tx, body.new_email)) throw badRequest(CODE_GONE);
+        const [changed] = await tx.update(users).set({ email: body.new_email, emailVerifiedAt: new Date() }).where(eq(users.id, user.id)).returning();
+        await endAllSessions(tx, user.id);
+        await claimGuestPurchases(tx, changed);
+        await unlockPassword(tx, changed.email);
+        return issueTokens(tx, config, changed, deviceOf(req));
       });
-      if (pair) res.status(200).json(pair);
-      else res.status(204).end();
+      res.status(200).json(pair);
     }),
   );
+
+  /** At most ACCOUNT_MAILS_PER_EMAIL_PER_HOUR codes of one kind to one inbox, account or not. */
+  async function limitMailsTo(kind: CodePurpose, email: string) {
+    await limits.consume(`account-mail:${kind}:email:${email}`, { points: ACCOUNT_MAILS_PER_EMAIL_PER_HOUR, durationSec: 3600, message: TOO_MANY_CODES });
+  }
+
+  /** The code that proves a new address goes to that address; one that has an account gets a notice. */
+  async function askNewAddress(user: UserRow, newEmail: string) {
+    if (newEmail === user.email) throw badRequest("Ese ya es tu correo.", { new_email: ["Ese ya es tu correo."] });
+    await limitMailsTo("reset_email", newEmail);
+    const taken = await findUserByEmail(db, newEmail);
+    await sendCode(db, config, {
+      email: user.email,
+      purpose: "reset_email",
+      userId: user.id,
+      newEmail,
+      mailTo: newEmail,
+      notice: taken ? { kind: "account-exists", data: { reason: "email-change" } } : undefined,
+    });
+  }
 
   const Update = z.object({ ...Names }).strict();
   const StaffUpdate = z.object({ ...Names, is_active: z.boolean().optional(), role: z.enum(ROLES).optional() }).strict();
@@ -241,7 +344,8 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       })
       .where(eq(users.id, target.id))
       .returning();
-    if (body.is_active === false || body.role !== undefined) await revokeAllRefreshTokens(db, target.id);
+    // Switched off or given another role: every session ends now, access tokens included.
+    if ((body.is_active === false && target.isActive) || (body.role !== undefined && body.role !== target.role)) await endAllSessions(db, target.id);
     return userAnswer(row);
   }
 

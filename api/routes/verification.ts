@@ -6,8 +6,9 @@ import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import { clientAddress, rateLimit } from "#api/rate-limit";
 import { requireCaptcha } from "#api/captcha";
-import { checkCode, codeProblem, codesSentSince, sendCode } from "#api/services/login-codes";
+import { checkCode, codeProblem, codesSentSince, sendCode, TOO_MANY_CODES } from "#api/services/login-codes";
 import { logInProvenEmail } from "#api/services/login";
+import { deviceOf } from "#api/auth/sessions";
 
 /** POST /verification/send-code/, verify-code/ and otp-login/: login by a code sent by mail. */
 export function verificationRouter({ db, config }: { db: Database; config: Config }): Router {
@@ -24,7 +25,7 @@ export function verificationRouter({ db, config }: { db: Database; config: Confi
       await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
       // … and per email, counted in the table of sent codes, so every process agrees.
       if ((await codesSentSince(db, email, new Date(Date.now() - 3600_000))) >= LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR) {
-        throw new HttpError(429, "Ya te hemos enviado varios códigos a este correo. Espera un rato antes de pedir otro.");
+        throw new HttpError(429, TOO_MANY_CODES);
       }
       await sendCode(db, config, { email, purpose: "login" });
       res.json({ detail: "Te hemos enviado un código.", email });
@@ -49,7 +50,7 @@ export function verificationRouter({ db, config }: { db: Database; config: Confi
       const check = await checkCode(db, config, { email: body.email, purpose: "login", code: body.code, consume: true });
       if (!check.valid) throw badRequest(codeProblem(check), { code: "invalid_code" });
       // The code proves the address: the first login creates the customer.
-      const pair = await logInProvenEmail(db, config, { email: body.email, anonymousToken: body.anonymous_token });
+      const pair = await logInProvenEmail(db, config, { email: body.email, device: deviceOf(req), anonymousToken: body.anonymous_token });
       res.json(pair);
     }),
   );

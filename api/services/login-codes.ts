@@ -20,15 +20,30 @@ const MAIL_KIND: Record<CodePurpose, string> = {
 const hashCode = (config: Config, email: string, code: string) =>
   createHmac("sha256", config.jwtSecret).update(`${email}:${code}`).digest("hex");
 
+/** A mail (api/mail/messages.ts) sent instead of the code. */
+export type CodeNotice = { kind: string; data: Record<string, unknown> };
+
 /**
  * A new 6-digit code for this email and purpose, valid LOGIN_CODE_MINUTES, mailed through the
  * outbox in the same transaction. Earlier codes of the same purpose stop working: only the
  * newest mail is the right one.
+ *
+ * With `notice`, the inbox gets that notice instead and nobody ever sees the code: asking for an
+ * address without an account (or one that cannot take the code) does the same work and leaves the
+ * same kind of row, so neither the time of the answer nor a later check of a code tells anyone
+ * which addresses have accounts.
  */
 export async function sendCode(
   db: Database,
   config: Config,
-  { email, purpose, userId = null, newEmail = null, mailTo = email }: { email: string; purpose: CodePurpose; userId?: string | null; newEmail?: string | null; mailTo?: string },
+  {
+    email,
+    purpose,
+    userId = null,
+    newEmail = null,
+    mailTo = email,
+    notice,
+  }: { email: string; purpose: CodePurpose; userId?: string | null; newEmail?: string | null; mailTo?: string; notice?: CodeNotice },
 ) {
   const code = String(randomInt(0, 10 ** LOGIN_CODE_LENGTH)).padStart(LOGIN_CODE_LENGTH, "0");
   await db.transaction(async (tx) => {
@@ -40,11 +55,12 @@ export async function sendCode(
       .insert(loginCodes)
       .values({ email, purpose, codeHash: hashCode(config, email, code), userId, newEmail, expiresAt: new Date(Date.now() + LOGIN_CODE_MINUTES * 60_000) })
       .returning({ id: loginCodes.id });
+    const kind = notice?.kind ?? MAIL_KIND[purpose];
     await queueMail(tx, {
-      kind: MAIL_KIND[purpose],
+      kind,
       to: mailTo,
-      dedupeKey: `${MAIL_KIND[purpose]}:${row.id}`,
-      data: { code, minutes: LOGIN_CODE_MINUTES, email, new_email: newEmail },
+      dedupeKey: `${kind}:${row.id}`,
+      data: notice?.data ?? { code, minutes: LOGIN_CODE_MINUTES, email, new_email: newEmail },
     });
   });
 }
@@ -95,9 +111,12 @@ export async function checkCode(
   });
 }
 
+export const CODE_GONE = "El código ha caducado o ya se ha usado. Pide uno nuevo.";
+export const TOO_MANY_CODES = "Ya te hemos enviado varios códigos a este correo. Espera un rato antes de pedir otro.";
+
 /** The Spanish reason a code was refused. */
 export function codeProblem(check: Extract<CodeCheck, { valid: false }>): string {
-  if (check.reason === "missing") return "El código ha caducado o ya se ha usado. Pide uno nuevo.";
+  if (check.reason === "missing") return CODE_GONE;
   if (check.reason === "exhausted") return "Has agotado los intentos para este código. Pide uno nuevo.";
   return `El código no es correcto. Te ${check.triesLeft === 1 ? "queda 1 intento" : `quedan ${check.triesLeft} intentos`}.`;
 }

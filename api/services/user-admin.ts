@@ -15,8 +15,8 @@ export async function searchUsers(db: Executor, filter: { email?: string; role?:
 }
 
 /**
- * DELETE /users/{id}/ (staff): erases the person. The account row goes (tokens, favourites, cart and
- * memberships with it); their sales stay for the accounts and the partners' coupons, with the
+ * DELETE /users/{id}/ (staff): erases the person. The account row goes (sessions and their tokens,
+ * favourites, cart and memberships with it: the next request with one of its tokens is a 401); their sales stay for the accounts and the partners' coupons, with the
  * address anonymised and the receipt details dropped.
  */
 export async function eraseUser(db: Executor, id: string, by: { id: string }) {
@@ -33,6 +33,7 @@ export async function eraseUser(db: Executor, id: string, by: { id: string }) {
     // The address must not live on in the marketing list (the digest would keep mailing it) or in codes.
     await tx.execute(sql`DELETE FROM mail_subscriptions WHERE email = ${user.email}`);
     await tx.execute(sql`DELETE FROM login_codes WHERE email = ${user.email}`);
+    await tx.execute(sql`DELETE FROM password_lockouts WHERE email = ${user.email}`);
     await tx.delete(users).where(eq(users.id, id));
   });
 }

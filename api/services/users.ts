@@ -1,7 +1,8 @@
-import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { normalizeEmail, type AccountUser } from "#lib/accounts";
 import type { Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
+import { endAllSessions } from "#api/auth/sessions";
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -40,15 +41,28 @@ export async function claimGuestPurchases(db: Executor, user: Pick<UserRow, "id"
   await db.execute(sql`UPDATE sales SET user_id = ${user.id} WHERE user_id IS NULL AND lower(email) = ${user.email}`);
 }
 
+/**
+ * The person has just proven they own the account's address: a code sent to it (code login,
+ * activation, password reset) or a provider vouching for it. The first proof makes the address a
+ * way in. Until then anybody could have typed it: the account is activated, every session issued
+ * before ends, and the password chosen before goes, unless the one proving the address is the
+ * client that chose it (`keepPassword`: the registration's ticket). Later proofs change nothing.
+ */
+export async function proveAddress(db: Executor, user: UserRow, { keepPassword = false }: { keepPassword?: boolean } = {}): Promise<UserRow> {
+  if (user.emailVerifiedAt) return user;
+  await endAllSessions(db, user.id);
+  const [proven] = await db
+    .update(users)
+    .set({ emailVerifiedAt: new Date(), isActive: true, ...(keepPassword ? {} : { passwordHash: null }) })
+    .where(eq(users.id, user.id))
+    .returning();
+  return proven;
+}
+
+/** Switched off by staff: proving the address again does not bring the account back. */
+export const isDeactivated = (user: UserRow) => Boolean(user.emailVerifiedAt) && !user.isActive;
+
 export async function markLoggedIn(db: Executor, userId: string) {
   await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
 }
 
-export async function markEmailVerified(db: Executor, userId: string) {
-  await db
-    .update(users)
-    .set({ emailVerifiedAt: new Date() })
-    .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
-  const [row] = await db.select().from(users).where(and(eq(users.id, userId), isNotNull(users.emailVerifiedAt)));
-  return row ?? null;
-}

@@ -1,5 +1,5 @@
 import type { OfferDetail, OfferList, OfferSummary, Page } from "#lib/schemas/offer";
-import { type AccountUser, type SessionInfo, type TokenPair } from "#lib/accounts";
+import { type AccountUser, type ActivationAnswer, type DeviceSession, type RegistrationAnswer, type SessionInfo, type TokenPair } from "#lib/accounts";
 import type { Cart } from "#lib/cart";
 import type { SocialLoginBody, SocialProvider } from "#lib/social";
 import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
@@ -93,6 +93,9 @@ async function apiResponse(path: string, options: CallOptions): Promise<Response
     headers["X-Forwarded-Proto"] = incoming.protocol.replace(":", "");
     const client = options.request.headers.get("x-ofertas-client-ip");
     if (client) headers["X-Forwarded-For"] = client;
+    // The person's browser, so a login's session is named after their device (/cuenta lists them).
+    const browser = options.request.headers.get("user-agent");
+    if (browser) headers["User-Agent"] = browser.slice(0, 300);
   }
   return fetch(url, {
     method: options.method ?? "GET",
@@ -197,16 +200,23 @@ export const authApi = {
   /** The provider's ID token (Google, Apple) or access token (Facebook) for our pair. */
   social: (provider: SocialProvider, body: SocialLoginBody, request: Request) =>
     api<TokenPair>(`/auth/jwt/${provider}/`, { method: "POST", body, request, token: null }),
+  /** Ends this browser's session on the server (its refresh token names it). */
+  logout: (refresh: string, request: Request) => api<null>("/auth/jwt/logout/", { method: "POST", body: { refresh }, request }),
+  sessions: (request: Request) => api<DeviceSession[]>("/auth/sessions/", { request }),
+  endSession: (id: string, request: Request) => api<null>(`/auth/sessions/${id}/`, { method: "DELETE", request }),
+  endOtherSessions: (request: Request) => api<{ ended: number }>("/auth/sessions/end_others/", { method: "POST", request }),
   register: (body: { email: string; password: string; re_password: string; captcha_token?: string }, request: Request) =>
-    api<AccountUser>("/auth/users/", { method: "POST", body, request, token: null }),
-  activate: (email: string, token: string, request: Request) =>
-    api<TokenPair>("/auth/users/activation/", { method: "POST", body: { email, token }, request, token: null }),
+    api<RegistrationAnswer>("/auth/users/", { method: "POST", body, request, token: null }),
+  /** registrationToken: the ticket this browser got at registration, to keep the password chosen there. */
+  activate: (email: string, token: string, request: Request, registrationToken?: string) =>
+    api<ActivationAnswer>("/auth/users/activation/", { method: "POST", body: { email, token, registration_token: registrationToken }, request, token: null }),
   resendActivation: (email: string, request: Request) => api<null>("/auth/users/resend_activation/", { method: "POST", body: { email }, request, token: null }),
   resetPassword: (email: string, request: Request) => api<null>("/auth/users/reset_password/", { method: "POST", body: { email }, request, token: null }),
   resetPasswordConfirm: (body: { email: string; token: string; new_password: string; re_new_password: string }, request: Request) =>
     api<null>("/auth/users/reset_password_confirm/", { method: "POST", body, request, token: null }),
+  /** Every session of the account ends; the answer is this browser's new pair. */
   setPassword: (body: { current_password?: string; new_password: string; re_new_password: string }, request: Request) =>
-    api<null>("/auth/users/set_password/", { method: "POST", body, request }),
+    api<TokenPair>("/auth/users/set_password/", { method: "POST", body, request }),
   setEmail: (body: { current_password?: string; new_email: string; re_new_email: string }, request: Request) =>
     api<{ detail: string }>("/auth/users/set_email/", { method: "POST", body, request }),
   confirmEmail: (body: { uid: string; token: string; new_email: string; re_new_email: string }, request: Request) =>

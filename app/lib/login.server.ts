@@ -2,13 +2,13 @@ import { data, redirect, type Session } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
 import type { TokenPair } from "#lib/accounts";
 import { mergeCarts } from "#lib/cart";
-import { ApiError, customerApi, mailApi } from "./api.server";
-import { setAuth } from "./auth.server";
+import { ApiError, authApi, customerApi, mailApi } from "./api.server";
+import { authData, clearAuth, setAuth } from "./auth.server";
 import { commitCart, getCart } from "./cart.server";
 import { syncLocalFavorites } from "./favorites.server";
 import { safeRedirect } from "./redirect";
 import { isValidEmail } from "#lib/email";
-import { commitSession, field, flash } from "./session.server";
+import { commitSession, field, flash, getSession } from "./session.server";
 
 /** The local path to go back to after logging in (?redirectTo=…), never another site. */
 export function loginRedirectTo(request: Request, formData?: FormData | null): string {
@@ -47,6 +47,30 @@ async function mergeCartAtLogin(request: Request, token: string) {
   if (local.items.length || local.promoCodes.length) await customerApi.saveCart(merged, request, token);
   return merged;
 }
+
+/**
+ * The API no longer takes this browser's session: it was ended on another device, by a password
+ * or email change, or the account changed. The browser forgets it (else /login, seeing a session,
+ * would send the person straight back) and the person logs in again.
+ */
+export async function sessionEnded(request: Request, to: string): Promise<never> {
+  const session = await getSession(request);
+  const auth = authData(session);
+  // An access token can be refused while its session lives on (one signed before tokens named
+  // their session): a page load tries the refresh token once, and loads again with the new pair.
+  const renewed = auth && request.method === "GET" ? await authApi.refresh(auth.refresh).catch(() => null) : null;
+  if (renewed) {
+    setAuth(session, renewed);
+    const url = new URL(request.url);
+    throw redirect(url.pathname + url.search, { headers: { "Set-Cookie": await commitSession(session) } });
+  }
+  clearAuth(session);
+  flash(session, { type: "error", text: "Tu sesión se ha cerrado. Vuelve a entrar." });
+  throw redirect(to, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+}
+
+/** An API answer that says the session's token is no longer any good. */
+export const isSessionGone = (error: unknown) => error instanceof ApiError && error.status === 401;
 
 /**
  * Runs an API call for a form. What the API refuses (a wrong code, too many tries, an address

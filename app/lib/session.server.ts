@@ -50,6 +50,11 @@ const Fields = {
   }),
   // /cuenta: the new address waiting for its code.
   newEmail: z.string().max(254),
+  /**
+   * /login/registro: the ticket the API gave this browser's registration; activating here with it
+   * keeps the password chosen in this browser (from another device, the password is not kept).
+   */
+  registration: z.object({ email: z.string().max(254), token: z.string().max(200) }),
 };
 
 export async function getSession(request: Request): Promise<Session> {

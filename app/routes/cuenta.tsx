@@ -3,26 +3,43 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
-import { confirmEmailSchema, deleteAccountSchema, setEmailSchema, setPasswordSchema, subscribeSchema, unsubscribeSchema } from "#lib/schemas/account";
+import {
+  confirmEmailSchema,
+  deleteAccountSchema,
+  endOtherSessionsSchema,
+  endSessionSchema,
+  setEmailSchema,
+  setPasswordSchema,
+  subscribeSchema,
+  unsubscribeSchema,
+} from "#lib/schemas/account";
+import { formatDateTime } from "#lib/dates";
 import { SubmitButton, useAnswered, useStepForm } from "#app/components/auth-form";
 import { FieldError, FormError, TextField } from "#app/components/form-field";
 import { ApiError, authApi } from "#app/lib/api.server";
 import { clearAuth, setAuth, viewer } from "#app/lib/auth.server";
 import { readForm } from "#app/lib/form.server";
-import { attempt } from "#app/lib/login.server";
+import { attempt, isSessionGone, sessionEnded } from "#app/lib/login.server";
 import { commitSession, field, flash, getSession } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Mi cuenta", description: "Tu cuenta de ofertas.", noindex: true });
 
 const LOGIN = "/login?redirectTo=%2Fcuenta";
+const DEVICES = "/cuenta#account-devices";
 
-/** The account's data; a session the API no longer accepts goes back to the login. */
-async function account(request: Request) {
+/** A session that is not there to end (ended meanwhile, or never this account's) is no failure. */
+const notFoundAsFalse = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 404) return false;
+  throw error;
+};
+
+/** The account's data; a session the API no longer accepts (ended, or the account gone) logs in again. */
+async function account<T>(request: Request, load: () => Promise<T>): Promise<T> {
   try {
-    return await Promise.all([authApi.me(request), authApi.subscription(request)]);
+    return await load();
   } catch (error) {
-    if (error instanceof ApiError && (error.status === 401 || error.status === 404)) throw redirect(LOGIN);
+    if (isSessionGone(error) || (error instanceof ApiError && error.status === 404)) return sessionEnded(request, LOGIN);
     throw error;
   }
 }
@@ -30,12 +47,12 @@ async function account(request: Request) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   if (!viewer(session)) throw redirect(LOGIN);
-  const [me, { subscribed }] = await account(request);
+  const [me, { subscribed }, sessions] = await account(request, () => Promise.all([authApi.me(request), authApi.subscription(request), authApi.sessions(request)]));
   const paso = new URL(request.url).searchParams.get("paso");
   const newEmail = field(session, "newEmail") ?? null;
   const step = paso === "eliminar" ? "delete" : paso === "confirmar-correo" && newEmail ? "confirm-email" : "account";
   return data(
-    { me, subscribed, step, newEmail, minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH },
+    { me, subscribed, sessions, step, newEmail, minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -63,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
       const newEmail = field(session, "newEmail");
       if (!newEmail) return redirect("/cuenta", 303);
-      const [me] = await account(request);
+      const me = await account(request, () => authApi.me(request));
       const changed = await attempt(
         submission,
         () => authApi.confirmEmail({ uid: me.id, token: submission.value.code, new_email: newEmail, re_new_email: newEmail }, request),
@@ -82,7 +99,9 @@ export async function action({ request }: ActionFunctionArgs) {
       const { current_password, new_password, re_new_password } = submission.value;
       const saved = await attempt(submission, () => authApi.setPassword({ current_password, new_password, re_new_password }, request), secret);
       if ("reply" in saved) return saved.reply;
-      return done("Hemos guardado tu contraseña.");
+      // Every session of the account ended with the change; this browser carries on with the new pair.
+      setAuth(session, saved.ok);
+      return done("Hemos guardado tu contraseña. Hemos cerrado la sesión en los demás dispositivos.");
     }
     case "subscribe": {
       const submission = parseWithZod(formData, { schema: subscribeSchema });
@@ -97,6 +116,17 @@ export async function action({ request }: ActionFunctionArgs) {
       const saved = await attempt(submission, () => authApi.setSubscription(false, request));
       if ("reply" in saved) return saved.reply;
       return done("Te has dado de baja: ya no recibirás nuestras ofertas por correo.");
+    }
+    case "end-session": {
+      const submission = parseWithZod(formData, { schema: endSessionSchema });
+      if (submission.status !== "success") return redirect("/cuenta", 303);
+      const ended = await account(request, () => authApi.endSession(submission.value.session, request).then(() => true, notFoundAsFalse));
+      return done(ended ? "Hemos cerrado esa sesión." : "Esa sesión ya estaba cerrada.", DEVICES);
+    }
+    case "end-other-sessions": {
+      if (parseWithZod(formData, { schema: endOtherSessionsSchema }).status !== "success") return redirect("/cuenta", 303);
+      const { ended } = await account(request, () => authApi.endOtherSessions(request));
+      return done(ended ? "Hemos cerrado la sesión en los demás dispositivos." : "No había sesiones abiertas en otros dispositivos.", DEVICES);
     }
     case "delete": {
       const submission = parseWithZod(formData, { schema: deleteAccountSchema });
@@ -214,6 +244,51 @@ function SubscriptionSection() {
   );
 }
 
+/** «Dispositivos con sesión abierta»: where the account is logged in, and ending any of it. */
+function DevicesSection() {
+  const { sessions } = useLoaderData<typeof loader>();
+  const others = sessions.filter((s) => !s.current);
+  return (
+    <section aria-labelledby="account-devices-title" className="account-section" id="account-devices">
+      <h2 id="account-devices-title">Dispositivos con sesión abierta</h2>
+      <ul className="device-list">
+        {sessions.map((s) => {
+          const lastUse = formatDateTime(s.last_used_at);
+          return (
+            <li key={s.id} className="device" data-testid="device-session">
+              <div>
+                <strong>{s.device}</strong>
+                {s.current ? <span className="device-current"> · Este dispositivo</span> : null}
+                <br />
+                <small className="muted">
+                  Última actividad: <time dateTime={s.last_used_at}>{lastUse}</time>
+                </small>
+              </div>
+              {s.current ? null : (
+                <Form method="post" action="/cuenta">
+                  <input type="hidden" name="intent" value="end-session" />
+                  <input type="hidden" name="session" value={s.id} />
+                  <button type="submit" className="btn btn-secondary" aria-label={`Cerrar la sesión de ${s.device} (última actividad: ${lastUse})`}>
+                    Cerrar la sesión
+                  </button>
+                </Form>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {others.length ? (
+        <Form method="post" action="/cuenta">
+          <input type="hidden" name="intent" value="end-other-sessions" />
+          <SubmitButton label="Cerrar las demás sesiones" action="/cuenta" className="btn btn-secondary" />
+        </Form>
+      ) : (
+        <p className="muted">No tienes la sesión abierta en ningún otro dispositivo.</p>
+      )}
+    </section>
+  );
+}
+
 function DeleteSection() {
   const { me, step } = useLoaderData<typeof loader>();
   const [form, fields] = useStepForm("cuenta-delete", deleteAccountSchema, "delete");
@@ -263,6 +338,7 @@ export default function Account() {
       <EmailSection />
       <PasswordSection />
       <SubscriptionSection />
+      <DevicesSection />
       <DeleteSection />
       <Form method="post" action="/logout">
         <input type="hidden" name="redirectTo" value="/" />

@@ -14,7 +14,7 @@ import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
 import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
-import { commitSession, flash, getSession } from "#app/lib/session.server";
+import { commitSession, field, flash, getSession } from "#app/lib/session.server";
 
 export const meta: MetaFunction = () => seo({ title: "Crear una cuenta", description: "Crea tu cuenta de ofertas con correo y contraseña.", noindex: true });
 
@@ -42,9 +42,18 @@ export async function action({ request }: ActionFunctionArgs) {
     case "activate": {
       const submission = parseWithZod(formData, { schema: activationSchema });
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const activated = await attempt(submission, () => authApi.activate(submission.value.email, submission.value.code, request), ["code"]);
+      const { email, code } = submission.value;
+      const registration = field(session, "registration");
+      const ticket = registration?.email === email ? registration.token : undefined;
+      const activated = await attempt(submission, () => authApi.activate(email, code, request, ticket), ["code"]);
       if ("reply" in activated) return activated.reply;
-      return completeLogin(request, session, activated.ok, redirectTo, "Tu cuenta está activada. ¡Bienvenido!");
+      session.unset("registration");
+      // Only the browser that chose the password keeps it: whoever registers an address is not
+      // known to own it until its code comes back, and that may be someone else.
+      const welcome = activated.ok.has_password
+        ? "Tu cuenta está activada. ¡Bienvenido!"
+        : "Tu cuenta está activada. ¡Bienvenido! La contraseña solo se guarda si activas la cuenta en el navegador donde la elegiste: entra con códigos por correo o crea una contraseña en «Mi cuenta».";
+      return completeLogin(request, session, activated.ok, redirectTo, welcome);
     }
     case "resend": {
       const submission = parseWithZod(formData, { schema: resendSchema });
@@ -62,6 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const created = await attempt(submission, () => authApi.register({ email, password, re_password, captcha_token: captchaToken(formData) }, request), ["password", "re_password"]);
       if ("reply" in created) return created.reply;
       session.set("loginEmail", email);
+      session.set("registration", { email, token: created.ok.registration_token });
       return redirect(here(redirectTo, { paso: "activar" }), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
     }
   }

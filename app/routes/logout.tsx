@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { clearAuth } from "#app/lib/auth.server";
+import { authApi } from "#app/lib/api.server";
+import { authData, clearAuth } from "#app/lib/auth.server";
 import { readForm } from "#app/lib/form.server";
 import { backTo } from "#app/lib/redirect";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
@@ -7,10 +8,17 @@ import { commitSession, flash, getSession } from "#app/lib/session.server";
 /** Only POST logs out: a link or a prefetch must never end a session. */
 export const loader = () => redirect("/");
 
-/** Logout clears authData; from the payment step it goes to /checkout (spec section 4). */
+/**
+ * Logout ends the session on the server first (its tokens stop working everywhere, a copy of this
+ * cookie included), then clears authData; from the payment step it goes to /checkout (spec section 4).
+ */
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const session = await getSession(request);
+  const auth = authData(session);
+  // A session the API already ended (elsewhere, or by a password change) is just as gone: the
+  // browser forgets it either way.
+  if (auth) await authApi.logout(auth.refresh, request).catch(() => {});
   clearAuth(session);
   flash(session, { type: "success", text: "Has cerrado sesión." });
   let to = backTo(request, formData, "/");

@@ -4,7 +4,8 @@ import { ORDER_HISTORY_PAGE_SIZE } from "#lib/accounts";
 import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
 import { COUPON_STATE_LABELS, type CustomerPurchase } from "#lib/schemas/customer";
-import { ApiError, customerApi } from "#app/lib/api.server";
+import { customerApi } from "#app/lib/api.server";
+import { isSessionGone, sessionEnded } from "#app/lib/login.server";
 import { viewer } from "#app/lib/auth.server";
 import { getSession } from "#app/lib/session.server";
 import { loadPage } from "#app/lib/page-param";
@@ -27,8 +28,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       { headers: { "Cache-Control": "private, no-store" } },
     );
   } catch (error) {
-    // The session died between the refresh and this call: log in again.
-    if (error instanceof ApiError && error.status === 401) throw redirect("/login?redirectTo=%2Forder%2Fhistory");
+    // The session was ended (another device, a password change) or died since the refresh.
+    if (isSessionGone(error)) await sessionEnded(request, "/login?redirectTo=%2Forder%2Fhistory");
     throw error;
   }
 }

@@ -31,3 +31,9 @@ export const unsubscribeSchema = z.object({ intent: z.literal("unsubscribe") });
 
 /** «Eliminar mi cuenta», second step: the confirmation (with the password, if the account has one). */
 export const deleteAccountSchema = z.object({ intent: z.literal("delete"), current_password: CurrentPassword });
+
+/** «Dispositivos con sesión abierta»: end one session (of this account; the API checks). */
+export const endSessionSchema = z.object({ intent: z.literal("end-session"), session: z.string().uuid() });
+
+/** … or every session but the one of this browser. */
+export const endOtherSessionsSchema = z.object({ intent: z.literal("end-other-sessions") });

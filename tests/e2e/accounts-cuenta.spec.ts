@@ -1,11 +1,29 @@
-import { expectLoggedInAs, loginAs, newCustomer } from "./auth";
+import type { Browser, Page } from "@playwright/test";
+import { expectLoggedInAs, loginAs, loginWithForm, newCustomer, type Credentials } from "./auth";
 import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
 import { E2E_INBOX, waitForMail } from "./mail";
 
 const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? "")?.[1] ?? "";
 
-test("/cuenta: change the password, subscribe (with the box ticked on purpose) and unsubscribe, log out", async ({ page, js }) => {
+const PHONE = "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
+
+/** Another device of the same person, logged in through the login form like a person would. */
+async function otherDevice(browser: Browser, js: boolean, customer: Credentials, userAgent?: string) {
+  const context = await browser.newContext({ javaScriptEnabled: js, ...(userAgent ? { userAgent } : {}) });
+  const page = await context.newPage();
+  await loginWithForm(page, js, customer, "/cuenta");
+  return { page, context };
+}
+
+/** That device's session is over: its next visit to /cuenta asks it to log in. */
+async function expectLoggedOut(device: { page: Page }) {
+  await device.page.goto("/cuenta");
+  await expect(device.page).toHaveURL(/\/login\?redirectTo=%2Fcuenta/);
+}
+
+test("/cuenta: change the password, subscribe (with the box ticked on purpose) and unsubscribe, log out", async ({ page, js, browser }) => {
   const customer = await newCustomer(page);
+  const laptop = await otherDevice(browser, js, customer);
   await loginAs(page, customer);
   await page.goto("/cuenta");
   await ready(page, js);
@@ -22,8 +40,12 @@ test("/cuenta: change the password, subscribe (with the box ticked on purpose) a
   await page.getByRole("region", { name: "Contraseña" }).getByLabel("Contraseña nueva", { exact: true }).fill("clave-cambiada-1");
   await page.getByRole("region", { name: "Contraseña" }).getByLabel("Repite la contraseña nueva").fill("clave-cambiada-1");
   await page.getByRole("region", { name: "Contraseña" }).getByRole("button", { name: "Guardar la contraseña" }).click();
-  await expect(page.getByText("Hemos guardado tu contraseña.").first()).toBeAttached();
+  await expect(page.getByText("Hemos guardado tu contraseña.", { exact: false }).first()).toBeAttached();
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: "clave-cambiada-1" } })).status()).toBe(200);
+  // A new password ends every other session; this browser carries on.
+  await expectLoggedOut(laptop);
+  await laptop.context.close();
+  await expect(page.getByRole("region", { name: "Dispositivos con sesión abierta" }).getByTestId("device-session")).toHaveCount(1);
 
   const mail = page.getByRole("region", { name: "Ofertas por correo" });
   await expect(mail.getByText("No recibes nuestras ofertas por correo.")).toBeVisible();
@@ -104,4 +126,40 @@ test("«Eliminar mi cuenta» asks first; confirmed, the account is gone and the 
   await expect(page.getByText("Hemos eliminado tu cuenta.", { exact: false }).first()).toBeAttached();
   await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: customer.password } })).status()).toBe(401);
+});
+
+test("«Dispositivos con sesión abierta»: end the phone's session, then every session but this one", async ({ page, js, browser }) => {
+  const customer = await newCustomer(page);
+  const phone = await otherDevice(browser, js, customer, PHONE);
+  await loginAs(page, customer);
+  await page.goto("/cuenta");
+  await ready(page, js);
+  await acceptCookies(page);
+  const devices = page.getByRole("region", { name: "Dispositivos con sesión abierta" });
+  await expect(devices.getByTestId("device-session")).toHaveCount(2);
+  await expect(devices.getByTestId("device-session").filter({ hasText: "Este dispositivo" })).toHaveCount(1);
+  await expect(devices.getByText("Chrome en Android")).toBeVisible();
+  await expect(devices.getByText(/Última actividad: \d/).first()).toBeVisible();
+
+  await devices.getByRole("button", { name: /^Cerrar la sesión de Chrome en Android/ }).click();
+  await expect(page.getByText("Hemos cerrado esa sesión.").first()).toBeAttached();
+  await expect(devices.getByTestId("device-session")).toHaveCount(1);
+  await expect(devices.getByText("No tienes la sesión abierta en ningún otro dispositivo.")).toBeVisible();
+  await expectLoggedOut(phone);
+  await phone.context.close();
+
+  // Two more devices, then «Cerrar las demás sesiones»: they are logged out, this one is not.
+  const others = [await otherDevice(browser, js, customer), await otherDevice(browser, js, customer)];
+  await page.goto("/cuenta");
+  await ready(page, js);
+  await expect(devices.getByTestId("device-session")).toHaveCount(3);
+  await devices.getByRole("button", { name: "Cerrar las demás sesiones" }).click();
+  await expect(page.getByText("Hemos cerrado la sesión en los demás dispositivos.").first()).toBeAttached();
+  await expect(devices.getByTestId("device-session")).toHaveCount(1);
+  for (const other of others) {
+    await expectLoggedOut(other);
+    await other.context.close();
+  }
+  await page.goto("/order/history");
+  await expect(page.getByRole("heading", { name: "Mis pedidos", level: 1 })).toBeVisible();
 });

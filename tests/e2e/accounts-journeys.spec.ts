@@ -1,4 +1,4 @@
-import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, newCustomer } from "./auth";
+import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, loginWithForm, newCustomer } from "./auth";
 import { acceptCookies, addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./fixtures";
 
 async function offers(page: import("@playwright/test").Page): Promise<OfferSummary[]> {
@@ -28,12 +28,7 @@ test("two favourites as a guest → login → /favorite shows both, synced to th
   await page.goto("/favorite");
   for (const offer of picked) await expect(page.getByRole("heading", { name: offer.title })).toBeVisible();
 
-  await page.goto("/login?metodo=contrasena&redirectTo=%2Ffavorite");
-  await ready(page, js);
-  await page.getByLabel("Correo electrónico").fill(DEMO_CUSTOMER.email);
-  await page.getByLabel("Contraseña", { exact: true }).fill(DEMO_CUSTOMER.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await expect(page).toHaveURL(/\/favorite$/);
+  await loginWithForm(page, js, DEMO_CUSTOMER, "/favorite");
   await expectLoggedInAs(page, DEMO_CUSTOMER.email);
   for (const offer of picked) await expect(page.getByRole("heading", { name: offer.title })).toBeVisible();
 

@@ -1,4 +1,4 @@
-import { expectLoggedInAs } from "./auth";
+import { expectLoggedInAs, newCustomer } from "./auth";
 import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
 import { E2E_INBOX, waitForMail } from "./mail";
 
@@ -71,7 +71,28 @@ test("the activation link from the mail works on another device (the link's toke
   await phone.getByLabel("Código de 6 cifras").fill(codeIn(mail.text));
   await phone.getByRole("button", { name: "Activar mi cuenta" }).click();
   await expectLoggedInAs(phone, email);
+  // Whoever chose the password is not known to own the address: activated elsewhere, it is not kept.
+  await expect(phone.getByText(/La contraseña solo se guarda si activas la cuenta en el navegador donde la elegiste/).first()).toBeAttached();
+  expect((await phone.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "una-clave-larga" } })).status()).toBe(401);
   await other.close();
+});
+
+test("registering an address that already has an account looks the same; its owner gets «Ya tienes una cuenta»", async ({ page, js }) => {
+  const owner = await newCustomer(page);
+  await page.goto("/login/registro");
+  await ready(page, js);
+  await acceptCookies(page);
+  await page.getByLabel("Correo electrónico").fill(owner.email);
+  await page.getByLabel("Contraseña", { exact: true }).fill("clave-de-otra-persona");
+  await page.getByLabel("Repite la contraseña").fill("clave-de-otra-persona");
+  await page.getByRole("button", { name: "Crear cuenta" }).click();
+  await expect(page.getByRole("heading", { name: "Activa tu cuenta" })).toBeVisible();
+  await expect(page.getByText(`Te hemos enviado un código de activación a ${owner.email}`)).toBeVisible();
+  const notice = await waitForMail(E2E_INBOX, owner.email, { subject: /Ya tienes una cuenta/ });
+  expect(notice.text).not.toMatch(/\b\d{6}\b/);
+  // The account is as it was.
+  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: owner })).status()).toBe(200);
+  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: owner.email, password: "clave-de-otra-persona" } })).status()).toBe(401);
 });
 
 test("forgotten password: «¿Has olvidado tu contraseña?» → a code by mail → a new password → logged in", async ({ page, js }) => {
