@@ -4,7 +4,7 @@ import type { Config } from "#lib/config.server";
 import { EmailField } from "#lib/accounts";
 import type { Database } from "#api/db/client";
 import { handle, HttpError, parseInput } from "#api/http";
-import { rateLimit } from "#api/rate-limit";
+import { clientAddress, limits } from "#api/rate-limit";
 import { checkPassword } from "#api/auth/passwords";
 import { issueTokens, rotateRefresh, sessionOfRefresh, verifyToken } from "#api/auth/tokens";
 import { deviceOf, endSession } from "#api/auth/sessions";
@@ -12,6 +12,9 @@ import { requireUser } from "#api/auth/context";
 import { countPasswordFailure, forgetPasswordFailures, isPasswordLocked } from "#api/services/password-lockouts";
 import { claimGuestPurchases, findUserByEmail, markLoggedIn } from "#api/services/users";
 import { mergeAnonymousSession } from "#api/services/customer-data";
+
+/** Wrong passwords from one client address in 15 minutes, whichever accounts they try. */
+const WRONG_PASSWORDS_PER_CONNECTION = { points: 100, durationSec: 15 * 60, message: "Demasiados intentos de inicio de sesión. Espera unos minutos." };
 
 const passwordLocked = () =>
   new HttpError(401, "Por seguridad, tras varios intentos fallidos este correo solo puede entrar con un código. Pídelo en «Entrar» escribiendo tu correo.", {
@@ -25,8 +28,11 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
 
   router.post(
     "/auth/jwt/create/",
-    rateLimit({ name: "jwt-create", windowMs: 15 * 60_000, max: 100, message: "Demasiados intentos de inicio de sesión. Espera unos minutos." }),
     handle(async (req, res) => {
+      // Only wrong passwords count against the connection: an office or a shared mobile address
+      // where many people log in rightly is not guessing.
+      const connection = `jwt-create:ip:${clientAddress(req)}`;
+      await limits.consume(connection, { ...WRONG_PASSWORDS_PER_CONNECTION, cost: 0 });
       const body = parseInput(
         z.object({ email: EmailField, password: z.string().min(1).max(256), anonymous_token: z.string().max(2000).optional() }),
         req.body,
@@ -37,6 +43,7 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
       // A password opens only an address someone has proven: an account registered with a
       // stranger's email, or given an email nobody confirmed, is no way in.
       if (!user || !ok || !user.isActive || !user.emailVerifiedAt) {
+        await limits.consume(connection, WRONG_PASSWORDS_PER_CONNECTION);
         if (await countPasswordFailure(db, body.email)) throw passwordLocked();
         // One answer for every case, so the form cannot be used to find out who has an account.
         throw new HttpError(401, "El correo o la contraseña no son correctos, o la cuenta no está activada.", { code: "no_active_account" });

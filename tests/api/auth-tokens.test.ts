@@ -49,6 +49,19 @@ describe("POST /auth/jwt/create/", () => {
     expect(wrong.body.detail).toBe(unknown.body.detail);
   });
 
+  it("counts only wrong passwords against a connection: many right logins pass, the 101st wrong one in 15 minutes is a 429", async () => {
+    const office = { "X-Forwarded-For": "10.61.0.1" };
+    for (let i = 0; i < 105; i++) expect((await login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password, office)).status).toBe(200);
+    const guesser = { "X-Forwarded-For": "10.61.0.2" };
+    // A different address each time, so no account's own lock comes first.
+    for (let i = 0; i < 100; i++) expect((await login(`adivina-${i}@correo.es`, "no-es-esta", guesser)).status).toBe(401);
+    const refused = await login("adivina-100@correo.es", "no-es-esta", guesser);
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/Demasiados intentos/);
+    expect((await login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password, guesser)).status).toBe(429);
+    expect((await login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password, office)).status).toBe(200);
+  });
+
   it("refuses a body without the fields with a Spanish 400", async () => {
     const { status, body } = await call(api, "/auth/jwt/create/", { body: { email: "x" } });
     expect(status).toBe(400);
