@@ -5,13 +5,18 @@ import { TOAST_DURATION_MS } from "#lib/constants";
 /** Loaded on demand by app/lib/toast.ts, never imported statically: see there why. */
 export { toast };
 
+/** Spec section 9: 5 s for every type (react-hot-toast's per-type defaults would otherwise win). */
+const TOAST_OPTIONS = { duration: TOAST_DURATION_MS, success: { duration: TOAST_DURATION_MS }, error: { duration: TOAST_DURATION_MS } };
+
 /**
  * react-hot-toast's Toaster pauses on hover but not when the window loses focus (spec section 9:
  * "pause on hover and focus loss"); this adds the second through the same store's pause handlers.
  * The window may have lost focus before this module loaded: `focusLost` says so.
  */
 function PauseOnFocusLoss({ focusLost }: { focusLost: () => boolean }) {
-  const { handlers } = useToaster();
+  // Every useToaster() also schedules the toasts' dismissal, with react-hot-toast's per-type
+  // defaults (2 s success, 4 s error) unless told otherwise: this one is told the spec's 5 s too.
+  const { handlers } = useToaster(TOAST_OPTIONS);
   const { startPause, endPause } = handlers;
   useEffect(() => {
     if (focusLost()) startPause();
@@ -34,6 +39,7 @@ function PauseOnFocusLoss({ focusLost }: { focusLost: () => boolean }) {
  */
 const MAX_VISIBLE_TOASTS = 2;
 
+
 function KeepToastsFew() {
   const { toasts } = useToasterStore();
   useEffect(() => {
@@ -47,7 +53,7 @@ export function ToasterParts({ focusLost }: { focusLost: () => boolean }) {
   return (
     <>
       {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
-      <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
+      <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={TOAST_OPTIONS} />
       <PauseOnFocusLoss focusLost={focusLost} />
       <KeepToastsFew />
     </>
