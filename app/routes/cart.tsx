@@ -2,6 +2,7 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { addPromoCode, addToCart, CART_FULL_MESSAGE, EMPTY_CART, removeFromCart, removePromoCode, setGift, updateTickets, type Cart } from "#lib/cart";
 import { maxTickets } from "#lib/prices";
 import { CartActionSchema } from "#lib/schemas/cart";
+import { ticketCount } from "#lib/text";
 import { ApiError, customerApi, offersApi, salesApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { commitCart, getCart } from "#app/lib/cart.server";
@@ -76,7 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
                 toast: {
                   type: "success",
                   text: clamped
-                    ? `Esta opción admite como máximo ${max} ${max === 1 ? "entrada" : "entradas"}: ${already ? "hemos actualizado tu carrito" : "hemos añadido"} ${max}.`
+                    ? `Esta opción admite como máximo ${ticketCount(max)}: ${already ? "hemos actualizado tu carrito" : "hemos añadido"} ${max}.`
                     : already
                       ? "Carrito actualizado."
                       : "Añadido al carrito.",
@@ -102,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!item || !found?.option) {
           outcome = error(cart, "Esa oferta ya no está en tu carrito.");
         } else if (input.ticketsCount > maxTickets(found.option)) {
-          outcome = error(cart, `Puedes comprar como máximo ${maxTickets(found.option)} entradas de «${found.offer.title}».`);
+          outcome = error(cart, `Puedes comprar como máximo ${ticketCount(maxTickets(found.option))} de «${found.offer.title}».`);
         } else {
           outcome = { cart: updateTickets(cart, input.offerUuid, input.ticketsCount) };
         }
