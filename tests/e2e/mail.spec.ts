@@ -107,7 +107,7 @@ test("feedback links → thanks page → the rating shows on the offer once thre
   await page.goto(`/ofertas/${offer.uuid}/`);
   const rating = page.locator(".offer-title-row ~ [data-testid=offer-rating]").first();
   await expect(rating).toContainText("4,3");
-  await expect(rating).toContainText("(3 valoraciones)");
+  await expect(rating).toContainText("(3 valoraciones de compras verificadas)");
 
   // Someone who did not buy it gets the route's own error page.
   await page.goto(`/feedback?rate=5&offer=${offer.uuid}&email=${encodeURIComponent(uniqueEmail("curioso"))}`);
