@@ -7,7 +7,7 @@ import { isStaff, ROLES } from "#lib/roles";
 import { isUuid } from "#lib/uuid";
 import type { Database, Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
-import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
+import { badRequest, fieldError, handle, HttpError, notFound, parseInput } from "#api/http";
 import { clientAddress, rateLimit } from "#api/rate-limit";
 import { requireCaptcha } from "#api/captcha";
 import { requireUser, type AuthUser } from "#api/auth/context";
@@ -59,7 +59,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       );
       await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
       const existing = await findUserByEmail(db, body.email);
-      if (existing) throw badRequest("Ya existe una cuenta con este correo. Entra con un código o recupera la contraseña.", { email: ["Ya existe una cuenta con este correo."] });
+      if (existing) throw new HttpError(400, "Ya existe una cuenta con este correo. Entra con un código o recupera la contraseña.", { errors: { email: ["Ya existe una cuenta con este correo."] } });
       const passwordHash = await hashPassword(body.password);
       const [user] = await db
         .insert(users)
@@ -155,7 +155,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       if (!user) throw new HttpError(401, "Esta cuenta ya no existe.");
       // An account made by code login has no password yet: it may set one without the old one.
       if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
-        throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
+        throw fieldError("current_password", "La contraseña actual no es correcta.");
       }
       await db.update(users).set({ passwordHash: await hashPassword(body.new_password) }).where(eq(users.id, user.id));
       res.status(204).end();
@@ -176,7 +176,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       const user = await findUser(db, me.id);
       if (!user) throw new HttpError(401, "Esta cuenta ya no existe.");
       if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
-        throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
+        throw fieldError("current_password", "La contraseña actual no es correcta.");
       }
       if (await findUserByEmail(db, body.new_email)) throw badRequest("Ya existe una cuenta con ese correo.");
       // The new address must prove itself: the code goes there, and reset_email_confirm applies it.
@@ -273,7 +273,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         if (caller.id === user.id && user.passwordHash) {
           const { current_password } = parseInput(z.object({ current_password: z.string().max(256).optional() }), req.body ?? {});
           if (!(await checkPassword(user.passwordHash, current_password ?? ""))) {
-            throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
+            throw fieldError("current_password", "La contraseña actual no es correcta.");
           }
         }
         // The staff endpoint refuses erasing oneself; here erasing oneself is the point.
