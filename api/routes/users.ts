@@ -57,7 +57,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         z.object({ email: EmailField, password: PasswordField, re_password: z.string(), ...Names }).refine(passwordsMatch, mismatch),
         req.body,
       );
-      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
+      await requireCaptcha(config, req.body, body.email, clientAddress(req));
       const existing = await findUserByEmail(db, body.email);
       if (existing) throw new HttpError(400, "Ya existe una cuenta con este correo. Entra con un código o recupera la contraseña.", { errors: { email: ["Ya existe una cuenta con este correo."] } });
       const passwordHash = await hashPassword(body.password);

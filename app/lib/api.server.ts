@@ -7,6 +7,7 @@ import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
 import { accessToken } from "./auth.server";
 import type { Feedback } from "#lib/schemas/feedback";
+import type { CaptchaFields } from "./captcha.server";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
@@ -175,15 +176,15 @@ export const authApi = {
     api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
   refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
   session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
-  sendCode: (email: string, request: Request, captchaToken?: string) =>
-    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email, captcha_token: captchaToken }, request, token: null }),
+  sendCode: (email: string, request: Request, captcha: CaptchaFields = {}) =>
+    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email, ...captcha }, request, token: null }),
   otpLogin: (email: string, code: string, request: Request) =>
     api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
   /** The provider's ID token (Google, Apple) or access token (Facebook) for our pair. */
   social: (provider: SocialProvider, body: SocialLoginBody, request: Request) =>
     api<TokenPair>(`/auth/jwt/${provider}/`, { method: "POST", body, request, token: null }),
-  register: (body: { email: string; password: string; re_password: string; captcha_token?: string }, request: Request) =>
+  register: (body: { email: string; password: string; re_password: string } & CaptchaFields, request: Request) =>
     api<AccountUser>("/auth/users/", { method: "POST", body, request, token: null }),
   activate: (email: string, token: string, request: Request) =>
     api<TokenPair>("/auth/users/activation/", { method: "POST", body: { email, token }, request, token: null }),
