@@ -5,7 +5,7 @@ import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents }
 import type { CheckoutData } from "#lib/schemas/checkout";
 import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
 import { ValidateOrderSchema } from "#lib/schemas/order";
-import { ticketCount, ticketsLeft } from "#lib/text";
+import { ticketsInWords, ticketsLeft } from "#lib/text";
 import { isUuid } from "#lib/uuid";
 import { CHECKOUT_SESSION_MINUTES, MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, RELEASED_SALE_RETENTION_DAYS } from "#lib/limits";
 import type { z } from "zod";
@@ -166,8 +166,8 @@ export async function validateOrder(db: Database, body: z.infer<typeof ValidateO
         errors.push({
           error_text:
             left === 0
-              ? `Ya has comprado el máximo de ${ticketCount(row.perCustomer)} de «${row.title}» por cliente.`
-              : `Puedes comprar como máximo ${ticketCount(left)} más de «${row.title}».`,
+              ? `Ya has comprado el máximo de ${ticketsInWords(row.perCustomer)} de «${row.title}» por cliente.`
+              : `Puedes comprar como máximo ${ticketsInWords(left)} más de «${row.title}».`,
           offer_price_uuid: id,
         });
       }
@@ -286,7 +286,7 @@ export async function createSale(
       if (option?.perCustomer != null) {
         const held = await ticketsHeld(tx, line.offer_price_uuid, session.email);
         if (held + line.quantity > option.perCustomer) {
-          throw new HttpError(409, `Has superado el máximo de ${ticketCount(option.perCustomer)} por cliente de «${line.title}».`);
+          throw new HttpError(409, `Has superado el máximo de ${ticketsInWords(option.perCustomer)} por cliente de «${line.title}».`);
         }
       }
     }

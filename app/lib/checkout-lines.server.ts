@@ -1,6 +1,6 @@
 import type { Cart } from "#lib/cart";
 import { bestPromoPriceCents, codesFor, formatPrice, maxTickets, toCents } from "#lib/prices";
-import { ticketCount, ticketsLeft } from "#lib/text";
+import { ticketsInWords, ticketsLeft } from "#lib/text";
 import { offersApi, type OfferSummary } from "./api.server";
 
 export type CheckoutLine = {
@@ -39,7 +39,7 @@ export async function checkoutLines(cart: Cart): Promise<{ lines: CheckoutLine[]
       problem =
         option.available < item.ticketsCount
           ? `${ticketsLeft(option.available)}. Reduce la cantidad para continuar.`
-          : `Máximo ${ticketCount(maxTickets(option))} por cliente. Reduce la cantidad para continuar.`;
+          : `Máximo ${ticketsInWords(maxTickets(option))} por cliente. Reduce la cantidad para continuar.`;
     }
     if (option && !problem && toCents(item.savedPrice) !== unitCents) {
       notice = `El precio ha cambiado desde que la añadiste: antes ${formatPrice(item.savedPrice)}, ahora ${formatPrice(option.actual_price)}.`;

@@ -15,7 +15,7 @@ import { getCart } from "#app/lib/cart.server";
 import { toCard } from "#app/lib/offer-card";
 import { originFrom, seo } from "#app/lib/seo";
 import { requestOrigin } from "#app/lib/origin.server";
-import type { CartIntent } from "#lib/schemas/cart";
+import { optionTicketsField, type CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
@@ -170,7 +170,19 @@ function AddToCart() {
         <p className="soldout-note">Esta oferta está agotada.</p>
       ) : (
         <>
-          <TicketCounter key={selected} id="tickets" defaultValue={inCart?.ticketsCount ?? 1} max={option ? maxTickets(option) : 1} />
+          {/* One field per option, each with that option's maximum: the chosen option's shows (CSS,
+              by the checked radio), so without JavaScript too the maximum follows the choice. */}
+          <div className="counters">
+            {offer.price_options.map((o) => (
+              <TicketCounter
+                key={o.uuid}
+                id={`tickets-${o.uuid}`}
+                name={optionTicketsField(o.uuid)}
+                defaultValue={inCart?.priceOptionUuid === o.uuid ? inCart.ticketsCount : 1}
+                max={maxTickets(o)}
+              />
+            ))}
+          </div>
           <button type="submit" className="btn btn-block btn-large" disabled={adding}>
             {adding ? "Añadiendo…" : inCart ? "Actualizar carrito" : "Añadir al carrito"}
           </button>

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { OfferSummary } from "#app/lib/api.server";
-import { ticketCount, ticketsLeft } from "#lib/text";
+import { ticketsInWords, ticketsLeft } from "#lib/text";
 
 // The checkout's lines are checked against today's offers: one API call, answered here.
 const offers: OfferSummary[] = [];
@@ -20,8 +20,8 @@ const line = (uuid: string, ticketsCount: number) => ({ offerUuid: uuid, priceOp
 
 describe("ticket words", () => {
   it("say one ticket in the singular", () => {
-    expect(ticketCount(1)).toBe("1 entrada");
-    expect(ticketCount(3)).toBe("3 entradas");
+    expect(ticketsInWords(1)).toBe("1 entrada");
+    expect(ticketsInWords(3)).toBe("3 entradas");
     expect(ticketsLeft(1)).toBe("Solo queda 1 entrada");
     expect(ticketsLeft(2)).toBe("Solo quedan 2 entradas");
   });
