@@ -23,9 +23,11 @@ import { commitSession, flash, getSession } from "#app/lib/session.server";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { Honeypot } from "#app/components/honeypot";
 import { readForm } from "#app/lib/form.server";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { isFetcherFailure, skipAfterFailure, toastOnFailure } from "#app/lib/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
+/** With JS a «Continuar» whose post fails is a toast: the page and everything typed stay. */
+export const clientAction = toastOnFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Revisa tu carrito y completa tu compra.", noindex: true });
 
@@ -308,7 +310,9 @@ function ErrorSummary({ errors }: { errors: { id: string; message: string }[] })
 
 function CheckoutDetailsForm() {
   const { lines, wallet, form: remembered, payable } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // A post that never got an answer (a toast said so) is no result for the form: it keeps its fields.
+  const lastResult = isFetcherFailure(answer) ? undefined : answer;
   const navigation = useNavigation();
   const schema = checkoutFormSchema({ wallet });
   const [form, fields] = useForm<CheckoutForm>({
