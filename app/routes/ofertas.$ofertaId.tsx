@@ -22,6 +22,7 @@ import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/lib/consent.server";
 import { offerMap } from "#app/lib/maps.server";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { useChoiceMadeBeforeStart } from "#app/lib/before-start";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/lib/session.server";
 import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
@@ -122,6 +123,8 @@ function AddToCart() {
   const [selected, setSelected] = useState(
     inCart && offer.price_options.some((o) => o.uuid === inCart.priceOptionUuid && o.available > 0) ? inCart.priceOptionUuid : firstOnSale?.uuid,
   );
+  // An option chosen before the app started stays chosen.
+  useChoiceMadeBeforeStart(() => document.querySelector<HTMLInputElement>("#buy input[name=priceOptionUuid]:checked")?.value, selected, setSelected);
   const option = offer.price_options.find((o) => o.uuid === selected);
   const soldOut = !firstOnSale;
   const adding = fetcher.state !== "idle";
