@@ -1,6 +1,6 @@
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
-import { TOAST_DURATION_MS } from "#lib/constants";
+import { MOBILE_MAX_WIDTH, TOAST_DURATION_MS } from "#lib/constants";
 
 /** Loaded on demand by app/lib/toast.ts, never imported statically: see there why. */
 export { toast };
@@ -49,11 +49,26 @@ function KeepToastsFew() {
   return null;
 }
 
+const PHONE = `(max-width: ${MOBILE_MAX_WIDTH}px)`;
+const onPhoneChange = (listener: () => void) => {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener("change", listener);
+  return () => query.removeEventListener("change", listener);
+};
+const isPhone = () => window.matchMedia(PHONE).matches;
+
 export function ToasterParts({ focusLost }: { focusLost: () => boolean }) {
+  // Loaded only in the browser, after the app started: no server snapshot to agree with.
+  const phone = useSyncExternalStore(onPhoneChange, isPhone, () => false);
   return (
     <>
-      {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
-      <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={TOAST_OPTIONS} />
+      {/* Wide screens: top right, under the sticky header, beside the cart's panel. Phones: the header
+          and the cart's panel take the top of the screen, so at the bottom, over the buy bar. */}
+      <Toaster
+        position={phone ? "bottom-center" : "top-right"}
+        containerStyle={phone ? { bottom: "calc(5rem + env(safe-area-inset-bottom, 0px))" } : { top: "7rem" }}
+        toastOptions={TOAST_OPTIONS}
+      />
       <PauseOnFocusLoss focusLost={focusLost} />
       <KeepToastsFew />
     </>
