@@ -1,5 +1,5 @@
 import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useLocation, useRouteError, type ClientLoaderFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useState } from "react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatDate } from "#lib/dates";
@@ -23,11 +23,23 @@ import { getConsent } from "#app/lib/consent.server";
 import { offerMap } from "#app/lib/maps.server";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
 import { useChoiceMadeBeforeStart } from "#app/lib/before-start";
+import { keptOrLoaded } from "#app/lib/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/lib/session.server";
 import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
 
-export const shouldRevalidate = skipAfterFailure;
+/**
+ * The hover's prefetch of an offer (a fetcher of this route, ClientNavigation) is not loaded
+ * again on every later navigation: it was kept for one click, and a click loads this route anyway.
+ * (A navigation to another offer is a new page and never asks this.)
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  !args.formMethod && args.currentUrl.pathname !== args.nextUrl.pathname ? false : skipAfterFailure(args);
+
+/** A click after a hover uses the data the hover loaded (app/lib/offer-prefetch.ts), once. */
+export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  return keptOrLoaded(new URL(request.url).pathname, () => serverLoader<typeof loader>());
+}
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 

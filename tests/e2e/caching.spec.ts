@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, ready, test } from "./fixtures";
 
 // What a CDN may keep (issue 9): anonymous listing pages, shared for a minute; anything a visitor
 // with a cookie sees, the checkout and one offer's live stock, never.
@@ -69,4 +69,32 @@ test("a page with nothing deferred leaves whole: gzipped once with a Content-Len
   expect(a.startsWith("<!DOCTYPE html><html")).toBe(true);
   expect(a.match(/streamController\.enqueue\(/g)).toHaveLength(1);
   expect(a).toContain("window.__remixContext.streamController.close();");
+});
+
+test("an offer whose link was hovered opens with the data the hover loaded: not fetched again on the click", async ({ page, js }) => {
+  test.skip(!js, "prefetching is the app's");
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (/^\/ofertas\/[0-9a-f-]{36}\.data$/.test(url.pathname) && !/^root$/.test(url.searchParams.get("_routes") ?? "")) asked.push(url.pathname);
+  });
+  await page.goto("/");
+  await ready(page, js);
+  const card = page.locator("article.card a.card-link").first();
+  const path = new URL((await card.getAttribute("href"))!, page.url()).pathname;
+  const loaded = page.waitForResponse((r) => new URL(r.url()).pathname === path.replace(/\/$/, ".data"));
+  await card.hover();
+  await loaded;
+  expect(asked).toEqual([path.replace(/\/$/, ".data")]);
+  await card.click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(asked).toHaveLength(1);
+  // Used once: coming back to it later asks again, for live stock.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/$/);
+  await page.locator(`article.card a.card-link[href="${path}"]`).first().click({ delay: 0 });
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect.poll(() => asked.length).toBe(2);
 });
