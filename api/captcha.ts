@@ -1,4 +1,6 @@
 import { CAPTCHA_MESSAGES, TURNSTILE_VERIFY_URL } from "#lib/captcha";
+import type { Config } from "#lib/config.server";
+import { verifyNoScriptFormProof } from "#lib/signatures.server";
 import { HttpError } from "#api/http";
 
 export type CaptchaResult = "ok" | "invalid" | "unavailable";
@@ -21,13 +23,25 @@ export async function verifyCaptcha(secret: string, token: string, remoteIp?: st
 }
 
 /**
- * For the API endpoints behind the send-code, registration and become-partner forms. With no
- * keys configured, or no token (the visitor has no JavaScript, so no widget ran), the rate
- * limits and the honeypot stand alone. A token that is sent must verify; a provider that cannot
- * answer fails closed, with a message that says so.
+ * For the API endpoints behind the send-code, registration and become-partner forms, when a
+ * captcha is configured. A token must verify; a provider that cannot answer fails closed, with a
+ * message that says so. No token is accepted only with the storefront's proof that its form came
+ * in without JavaScript (no widget could run; the rate limits and the honeypot stand alone
+ * there): a bare call to the API with neither is refused.
  */
-export async function requireCaptcha(secret: string | undefined, token: unknown, remoteIp?: string): Promise<void> {
-  if (!secret || token === undefined || token === null || token === "") return;
+export async function requireCaptcha(
+  config: Pick<Config, "CAPTCHA_SECRET" | "sessionSecrets">,
+  body: unknown,
+  email: string,
+  remoteIp?: string,
+): Promise<void> {
+  const secret = config.CAPTCHA_SECRET;
+  if (!secret) return;
+  const { captcha_token: token, captcha_noscript: proof } = (body ?? {}) as { captcha_token?: unknown; captcha_noscript?: unknown };
+  if (token === undefined || token === null || token === "") {
+    if (typeof proof === "string" && proof.length < 200 && verifyNoScriptFormProof(config.sessionSecrets, email, proof)) return;
+    throw new HttpError(400, CAPTCHA_MESSAGES.missing);
+  }
   if (typeof token !== "string" || token.length > 2048) throw new HttpError(400, CAPTCHA_MESSAGES.invalid);
   const result = await verifyCaptcha(secret, token, remoteIp);
   if (result === "invalid") throw new HttpError(400, CAPTCHA_MESSAGES.invalid);

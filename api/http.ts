@@ -20,6 +20,9 @@ export class HttpError extends Error {
 export const notFound = (detail = "No encontrado.") => new HttpError(404, detail);
 export const badRequest = (detail: string, extra?: Record<string, unknown>) => new HttpError(400, detail, extra);
 
+/** A 400 about one field: its message as the detail and, as every field error, under `errors`. */
+export const fieldError = (field: string, message: string) => new HttpError(400, message, { errors: { [field]: [message] } });
+
 type AsyncHandler = (req: Request, res: Response, next: NextFunction) => Promise<unknown>;
 
 /** Express 4 does not catch rejected promises; this forwards them to the error handler. */
@@ -30,16 +33,24 @@ export function handle(fn: AsyncHandler): RequestHandler {
 }
 
 /**
- * A page of a list as the contract answers it: {count, next, previous, results}, the links being
- * this request's own path with another page (relative: behind its proxy the API does not know its origin).
+ * The `next` and `previous` of a page of a list, the same on every list of the API: this
+ * request's own path with another page, relative (behind its proxy the API need not know its
+ * origin, and a client resolves them against the URL it asked). Past the end, `previous` is the
+ * last page.
  */
-export function pageAnswer<T>(req: Request, page: number, pageSize: number, count: number, results: T[]) {
+export function pageLinks(req: Request, page: number, pageSize: number, count: number): { next: string | null; previous: string | null } {
   const link = (p: number) => {
     const url = new URL(req.originalUrl, "http://api.invalid");
     url.searchParams.set("page", String(p));
     return url.pathname + url.search;
   };
-  return { count, next: page * pageSize < count ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null, results };
+  const lastPage = Math.max(1, Math.ceil(count / pageSize));
+  return { next: page < lastPage ? link(page + 1) : null, previous: page > 1 ? link(Math.min(page - 1, lastPage)) : null };
+}
+
+/** A page of a list as the contract answers it: {count, next, previous, results}. */
+export function pageAnswer<T>(req: Request, page: number, pageSize: number, count: number, results: T[]) {
+  return { count, ...pageLinks(req, page, pageSize, count), results };
 }
 
 /** Parses input with a zod schema; the first problem becomes a Spanish 400. */

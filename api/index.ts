@@ -59,7 +59,7 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(verificationRouter({ db, config }));
   api.use(authUsersRouter({ db, config }));
   api.use(sessionsRouter({ db }));
-  api.use("/public/offers", publicOffersRouter(db, config));
+  api.use("/public/offers", publicOffersRouter(db));
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));
   api.use(usersRouter({ db, identify }));

@@ -6,7 +6,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, ti
  * SESSION_SECRET keeps links in old mails working. The purpose is part of what is signed, so an
  * unsubscribe signature can never open a purchase, and the other way round.
  */
-export type SignaturePurpose = "unsubscribe" | "purchase" | "pkce";
+export type SignaturePurpose = "unsubscribe" | "purchase" | "pkce" | "noscript-form";
 
 function mac(secret: string, purpose: SignaturePurpose, value: string): string {
   return createHmac("sha256", secret).update(`${purpose}:${value}`).digest("base64url");
@@ -93,4 +93,21 @@ export function openLink(secrets: readonly string[], purpose: LinkPurpose, token
     return offer ? { email, offer } : { email };
   }
   return null;
+}
+
+/**
+ * The storefront's word to the API that a captcha form came in without JavaScript (its page's
+ * HTML still had the field the widget replaces), for the address it was filled in with, and
+ * when: the API then accepts it with no captcha token, and a bare API call without one is refused.
+ */
+export const NOSCRIPT_PROOF_SECONDS = 15 * 60;
+export function noScriptFormProof(secrets: readonly string[], email: string, now = Date.now()): string {
+  const at = Math.floor(now / 1000);
+  return `${at}.${sign(secrets, "noscript-form", `${at}:${email.trim().toLowerCase()}`)}`;
+}
+export function verifyNoScriptFormProof(secrets: readonly string[], email: string, proof: string, now = Date.now()): boolean {
+  const [at, signature] = proof.split(".");
+  const age = Math.floor(now / 1000) - Number(at);
+  if (!/^\d{1,12}$/.test(at ?? "") || !signature || age < 0 || age > NOSCRIPT_PROOF_SECONDS) return false;
+  return verifySignature(secrets, "noscript-form", `${at}:${email.trim().toLowerCase()}`, signature);
 }

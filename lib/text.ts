@@ -27,6 +27,12 @@ export function findUnstorableText(value: unknown, depth = 0): string | null {
 
 export const UNSTORABLE_TEXT_MESSAGE = "El texto enviado contiene caracteres no válidos (como el carácter nulo). Revísalo y vuelve a intentarlo.";
 
+/** A number of tickets in words: «1 entrada», «3 entradas». */
+export const ticketsInWords = (n: number): string => `${n} ${n === 1 ? "entrada" : "entradas"}`;
+
+/** What stock is left, verb included: «Solo queda 1 entrada», «Solo quedan 3 entradas». */
+export const ticketsLeft = (n: number): string => `Solo ${n === 1 ? "queda" : "quedan"} ${ticketsInWords(n)}`;
+
 /** Text put into HTML written by hand (outside React, which escapes by itself): in an element or a quoted attribute. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

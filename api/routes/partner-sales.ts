@@ -69,8 +69,8 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
         res.status(201).json({ received: true });
         return;
       }
-      // Turnstile's token when the visitor's browser ran the widget; none without JS (issue 12).
-      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown } | undefined)?.captcha_token, clientAddress(req));
+      // Turnstile's token when the visitor's browser ran the widget; the storefront's proof without JS.
+      await requireCaptcha(config, req.body, input.email, clientAddress(req));
       await createLead(db, input, { businessEmail: config.BUSINESS_EMAIL });
       res.status(201).json({ received: true });
     }),

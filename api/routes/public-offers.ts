@@ -1,13 +1,11 @@
-import { Router, type Request } from "express";
+import { Router } from "express";
 import { z } from "zod";
 import { CATEGORY_IDS } from "#lib/categories";
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#lib/constants";
 import { PROVINCES } from "#lib/regions";
 import { isUuid } from "#lib/uuid";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, HttpError, notFound, parseInput, sendJsonText } from "#api/http";
-import { publicOrigin } from "#api/hosts";
-import type { Config } from "#lib/config.server";
+import { badRequest, handle, HttpError, notFound, pageLinks, parseInput, sendJsonText } from "#api/http";
 import { getOffer, listOffers, nearbyOffers, popularOffers, selectedOffers } from "#api/services/offers";
 import type { OfferList, OfferSummary, Page } from "#lib/schemas/offer";
 import { blank, lastOf } from "#lib/schemas/page";
@@ -48,27 +46,14 @@ const ListQuery = z.object({
   ),
 });
 
-function pageLink(req: Request, config: Pick<Config, "PUBLIC_URL">, page: number | null): string | null {
-  if (page === null) return null;
-  // The API's own path under the shop's trusted origin, never a host named by the request alone.
-  const url = new URL(req.originalUrl, publicOrigin(req, config));
-  url.searchParams.set("page", String(page));
-  return url.toString();
-}
-
-export function publicOffersRouter(db: Database, config: Pick<Config, "PUBLIC_URL">): Router {
+export function publicOffersRouter(db: Database): Router {
   const router = Router();
 
   const list = handle(async (req, res) => {
     const q = parseInput(ListQuery, req.query);
     const { count, resultsJson } = await listOffers(db, q, { page: q.page, pageSize: q.page_size });
-    const lastPage = Math.max(1, Math.ceil(count / q.page_size));
     res.set("Cache-Control", "public, max-age=30");
-    const head = {
-      count,
-      next: pageLink(req, config, q.page < lastPage ? q.page + 1 : null),
-      previous: pageLink(req, config, q.page > 1 ? Math.min(q.page - 1, lastPage) : null),
-    } satisfies Omit<Page<OfferSummary>, "results">;
+    const head = { count, ...pageLinks(req, q.page, q.page_size, count) } satisfies Omit<Page<OfferSummary>, "results">;
     // The cards go out as the database wrote them (valid JSON): parsing and serialising 24 cards
     // again was a tenth of a page's CPU.
     sendJsonText(req, res, [`${JSON.stringify(head).slice(0, -1)},"results":`, resultsJson, "}"]);

@@ -8,7 +8,7 @@ import { isStaff, ROLES } from "#lib/roles";
 import { isUuid } from "#lib/uuid";
 import type { Database, Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
-import { badRequest, handle, HttpError, notFound, parseInput } from "#api/http";
+import { badRequest, fieldError, handle, HttpError, notFound, parseInput } from "#api/http";
 import { clientAddress, limits, rateLimit } from "#api/rate-limit";
 import { requireCaptcha } from "#api/captcha";
 import { requireUser, type AuthUser } from "#api/auth/context";
@@ -97,7 +97,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         z.object({ email: EmailField, password: PasswordField, re_password: z.string(), ...Names }).refine(passwordsMatch, mismatch),
         req.body,
       );
-      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
+      await requireCaptcha(config, req.body, body.email, clientAddress(req));
       await limitMailsTo("activation", body.email);
       const passwordHash = await hashPassword(body.password);
       const names = { firstName: body.first_name ?? "", lastName: body.last_name ?? "" };
@@ -218,7 +218,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       if (!user) throw new HttpError(401, "Esta cuenta ya no existe.");
       // An account made by code login has no password yet: it may set one without the old one.
       if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
-        throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
+        throw fieldError("current_password", "La contraseña actual no es correcta.");
       }
       const passwordHash = await hashPassword(body.new_password);
       const pair = await db.transaction(async (tx) => {
@@ -249,7 +249,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       const user = await findUser(db, me.id);
       if (!user) throw new HttpError(401, "Esta cuenta ya no existe.");
       if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
-        throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
+        throw fieldError("current_password", "La contraseña actual no es correcta.");
       }
       await askNewAddress(user, body.new_email);
       res.status(202).json({ detail: NEW_ADDRESS_CODE_SENT });
@@ -377,7 +377,7 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         if (caller.id === user.id && user.passwordHash) {
           const { current_password } = parseInput(z.object({ current_password: z.string().max(256).optional() }), req.body ?? {});
           if (!(await checkPassword(user.passwordHash, current_password ?? ""))) {
-            throw badRequest("La contraseña actual no es correcta.", { current_password: ["La contraseña actual no es correcta."] });
+            throw fieldError("current_password", "La contraseña actual no es correcta.");
           }
         }
         // The staff endpoint refuses erasing oneself; here erasing oneself is the point.

@@ -21,8 +21,8 @@ export function verificationRouter({ db, config }: { db: Database; config: Confi
     rateLimit({ name: "send-code", windowMs: 3600_000, max: LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, message: "Has pedido demasiados códigos. Espera un rato antes de pedir otro." }),
     handle(async (req, res) => {
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
-      // Turnstile's token when the visitor's browser ran the widget (issue 12); none without JS.
-      await requireCaptcha(config.CAPTCHA_SECRET, (req.body as { captcha_token?: unknown }).captcha_token, clientAddress(req));
+      // Turnstile's token when the visitor's browser ran the widget; the storefront's proof without JS.
+      await requireCaptcha(config, req.body, email, clientAddress(req));
       // … and per email, counted in the table of sent codes, so every process agrees.
       if ((await codesSentSince(db, email, new Date(Date.now() - 3600_000))) >= LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR) {
         throw new HttpError(429, TOO_MANY_CODES);

@@ -2,7 +2,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { mergeCarts, EMPTY_CART, type Cart } from "#lib/cart";
 import type { Config } from "#lib/config.server";
 import { fromCents } from "#lib/prices";
-import { CartSchema, type CouponState, type CustomerPurchase } from "#lib/schemas/customer";
+import type { CouponState } from "#lib/coupons";
+import { CartSchema, type CustomerPurchase } from "#lib/schemas/customer";
 import { query, type Executor } from "#api/db/client";
 import { anonymousSessions, customerCarts, favorites, offers } from "#api/db/schema";
 import { verifyToken } from "#api/auth/tokens";
@@ -193,7 +194,7 @@ function couponState(saleStatus: string, redeemed: boolean, validUntil: string |
   if (saleStatus === "refund_required") return "refunded";
   if (redeemed) return "redeemed";
   if (validUntil && validUntil < today) return "expired";
-  return "active";
+  return "valid";
 }
 
 // Redemption (coupons.redeemed_at) belongs to the partner issue's migration; until it exists every

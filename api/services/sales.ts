@@ -5,6 +5,7 @@ import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents }
 import type { CheckoutData } from "#lib/schemas/checkout";
 import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
 import { ValidateOrderSchema } from "#lib/schemas/order";
+import { ticketsInWords, ticketsLeft } from "#lib/text";
 import { isUuid } from "#lib/uuid";
 import { CHECKOUT_SESSION_MINUTES, MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, RELEASED_SALE_RETENTION_DAYS } from "#lib/limits";
 import type { z } from "zod";
@@ -156,7 +157,7 @@ export async function validateOrder(db: Database, body: z.infer<typeof ValidateO
       continue;
     }
     if (item.quantity > row.available) {
-      errors.push({ error_text: `Solo quedan ${row.available} entradas de «${row.title}».`, offer_price_uuid: id });
+      errors.push({ error_text: `${ticketsLeft(row.available)} de «${row.title}».`, offer_price_uuid: id });
     }
     if (row.perCustomer !== null) {
       const held = await ticketsHeld(db, id, email);
@@ -165,8 +166,8 @@ export async function validateOrder(db: Database, body: z.infer<typeof ValidateO
         errors.push({
           error_text:
             left === 0
-              ? `Ya has comprado el máximo de ${row.perCustomer} entradas de «${row.title}» por cliente.`
-              : `Puedes comprar como máximo ${left} ${left === 1 ? "entrada" : "entradas"} más de «${row.title}».`,
+              ? `Ya has comprado el máximo de ${ticketsInWords(row.perCustomer)} de «${row.title}» por cliente.`
+              : `Puedes comprar como máximo ${ticketsInWords(left)} más de «${row.title}».`,
           offer_price_uuid: id,
         });
       }
@@ -285,7 +286,7 @@ export async function createSale(
       if (option?.perCustomer != null) {
         const held = await ticketsHeld(tx, line.offer_price_uuid, session.email);
         if (held + line.quantity > option.perCustomer) {
-          throw new HttpError(409, `Has superado el máximo de ${option.perCustomer} entradas por cliente de «${line.title}».`);
+          throw new HttpError(409, `Has superado el máximo de ${ticketsInWords(option.perCustomer)} por cliente de «${line.title}».`);
         }
       }
     }

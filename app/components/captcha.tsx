@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { CAPTCHA_FIELD, TURNSTILE_SCRIPT_URL } from "#lib/captcha";
+import { CAPTCHA_FIELD, NOSCRIPT_FIELD, TURNSTILE_SCRIPT_URL } from "#lib/captcha";
 
 type Turnstile = {
   render: (el: HTMLElement, options: Record<string, unknown>) => string;
@@ -32,10 +32,12 @@ function loadTurnstile(): Promise<Turnstile> {
 }
 
 /**
- * The captcha widget for a form (send-code, registration, become-partner). It renders only with
- * JavaScript and a site key; without them the form posts as it always did and the server leaves
- * it to the rate limits and the honeypot. Put it inside the <form>: the widget adds its token as
- * the hidden field cf-turnstile-response.
+ * The captcha widget for a form (send-code, registration, become-partner), when a site key is
+ * configured. Put it inside the <form>: the widget adds its token as the hidden field
+ * cf-turnstile-response. Until the app has started, the form carries a hidden field instead,
+ * which says the page ran no script: posted like that, the server vouches for it to the API
+ * (the rate limits and the honeypot stand alone there); once the scripts run, the field goes and
+ * the widget's token is needed.
  */
 export function Captcha({ siteKey }: { siteKey: string | null | undefined }) {
   const hydrated = useHydrated();
@@ -55,6 +57,7 @@ export function Captcha({ siteKey }: { siteKey: string | null | undefined }) {
       if (id) (window as unknown as { turnstile?: Turnstile }).turnstile?.remove(id);
     };
   }, [siteKey, hydrated]);
-  if (!siteKey || !hydrated) return null;
+  if (!siteKey) return null;
+  if (!hydrated) return <input type="hidden" name={NOSCRIPT_FIELD} value="1" />;
   return <div ref={ref} className="captcha" data-testid="captcha" />;
 }

@@ -1,6 +1,7 @@
 import { Link, useFetcher, useFetchers, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatCents } from "#lib/prices";
+import { ticketsInWords } from "#lib/text";
 import { CartIcon, TrashIcon } from "./icons";
 import { EnhancedInput } from "#app/components/enhanced-input";
 
@@ -59,7 +60,7 @@ export function CartPanel({ lines, subtotalCents, totalCents }: { lines: CartLin
                 <small className="cart-line-meta">
                   <span>{line.optionTitle}</span>{" "}
                   <span className="nowrap">
-                    · {line.ticketsCount} {line.ticketsCount === 1 ? "entrada" : "entradas"}
+                    · {ticketsInWords(line.ticketsCount)}
                   </span>
                 </small>
                 <strong>{formatCents(line.lineCents)}</strong>
@@ -136,7 +137,7 @@ export function CartDropdown({ lines, count, subtotalCents, totalCents }: { line
         <CartIcon />
         <span className="visually-hidden">{shownCount ? "Carrito, " : "Carrito"}</span>
         {shownCount ? (
-          <span className="count-badge" aria-label={`${shownCount} ${shownCount === 1 ? "entrada" : "entradas"}`}>
+          <span className="count-badge" aria-label={ticketsInWords(shownCount)}>
             {shownCount}
           </span>
         ) : null}

@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
-import { PrefetchPageLinks, useNavigate } from "@remix-run/react";
+import { PrefetchPageLinks, useFetcher, useNavigate } from "@remix-run/react";
+import { isUuid } from "#lib/uuid";
+import { prefetchNext } from "#app/lib/offer-prefetch";
 
 /**
  * A plain link that behaves like Remix's <Link prefetch="intent">: spread on an `<a href>`.
@@ -22,11 +24,27 @@ function linkOf(target: EventTarget | null): HTMLAnchorElement | null {
 
 /**
  * Once per page: client-side navigation for CLIENT_LINK anchors (a plain left click, as <Link>
- * decides it), and the page data and modules of the one the visitor is about to open.
+ * decides it), and the page data and modules of the one the visitor is about to open. An offer's
+ * page is never stored by the browser (live stock), so its data is loaded through its own loader
+ * and kept for the click (app/lib/offer-prefetch.ts): Remix's prefetch link was thrown away.
  */
+/** An offer's page: its data is loaded ahead through its own loader, the click then uses it (offer-prefetch.ts). */
+const offerPath = (path: string) => {
+  const id = /^\/ofertas\/([^/]+)\/$/.exec(path)?.[1];
+  return id && isUuid(id) ? path : null;
+};
+
 export function ClientNavigation() {
   const navigate = useNavigate();
   const [intent, setIntent] = useState<string | null>(null);
+  const prefetcher = useFetcher();
+  const load = prefetcher.load;
+  useEffect(() => {
+    const offer = intent ? offerPath(intent) : null;
+    if (!offer) return;
+    prefetchNext(offer);
+    load(offer);
+  }, [intent, load]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let pending: HTMLAnchorElement | null = null;
@@ -69,5 +87,6 @@ export function ClientNavigation() {
       for (const [type, listener] of listeners) document.removeEventListener(type, listener as EventListener);
     };
   }, [navigate]);
-  return intent ? <PrefetchPageLinks page={intent} /> : null;
+  // An offer's page is loaded ahead by the fetcher above (its module with it); others by Remix's links.
+  return intent && !offerPath(intent) ? <PrefetchPageLinks page={intent} /> : null;
 }

@@ -2,6 +2,7 @@ import { Link } from "@remix-run/react";
 import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
 import type { Purchase } from "#lib/schemas/order";
+import { ticketsInWords } from "#lib/text";
 
 /** A paid purchase's offers and coupon codes: the success page and the link in the confirmation mail. */
 export function PurchaseCoupons({ purchase, details = false }: { purchase: Purchase; details?: boolean }) {
@@ -15,7 +16,7 @@ export function PurchaseCoupons({ purchase, details = false }: { purchase: Purch
               <Link to={`/ofertas/${item.offer_uuid}/`}>{item.title}</Link>
             </h2>
             <p className="muted small">
-              {item.option_title} · {item.quantity} {item.quantity === 1 ? "entrada" : "entradas"} · {formatPrice(item.paid_unit_price, item.quantity)}
+              {item.option_title} · {ticketsInWords(item.quantity)} · {formatPrice(item.paid_unit_price, item.quantity)}
               {item.for_present ? " · Regalo" : ""}
             </p>
             <h3 className="small">{item.coupons.length === 1 ? "Tu cupón" : "Tus cupones"}</h3>

@@ -1,4 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
+import { useRef } from "react";
+import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/lib/before-start";
 import { DEFAULT_REGION, REGIONS, type Region } from "#lib/regions";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { escapeHtml } from "#lib/text";
@@ -23,12 +25,18 @@ export function regionOptions(selected: string): string {
   return html;
 }
 
-/** A plain POST form; with JS it submits on change through a fetcher and the button hides. */
+/**
+ * A plain POST form; with JS it submits on change through a fetcher and the button hides. A
+ * province chosen before the app started (its «Cambiar» waits for the app) is sent when it does.
+ */
 export function RegionForm({ region }: { region: Region }) {
   const fetcher = useFetcher();
   const location = useLocation();
+  const select = useRef<HTMLSelectElement>(null);
   const pending = fetcher.formData?.get("region");
   const value = typeof pending === "string" ? pending : region.value;
+  const sendInTurn = useSendInTurn(fetcher);
+  useChoiceMadeBeforeStart(() => select.current?.value, region.value, () => sendInTurn(select.current!.form!));
   return (
     <fetcher.Form method="post" action="/region" className="region-form">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
@@ -37,6 +45,7 @@ export function RegionForm({ region }: { region: Region }) {
         Región
       </label>
       <select
+        ref={select}
         id="region-select"
         name="region"
         value={value}

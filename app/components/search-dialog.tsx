@@ -20,10 +20,14 @@ export function SearchResultItem({ uuid, title, meta }: { uuid: string; title: s
   );
 }
 
+export const SEARCH_FAILED_TEXT = "No hemos podido buscar ahora. Comprueba tu conexión e inténtalo de nuevo.";
+
 /** `level`: 3 inside the dialog (under its h2), 2 on the /buscar page (under its h1). */
 export function SearchResults({ data, level = 3 }: { data: SearchData; level?: 2 | 3 }) {
   const Heading = level === 2 ? "h2" : "h3";
   if (data.query.trim().length >= SEARCH_MIN_CHARS) {
+    // An empty list says why: nothing matched, or the search could not be made at all.
+    if (data.failed) return <p className="muted">{SEARCH_FAILED_TEXT}</p>;
     return data.results.length ? (
       <ul className="search-list" aria-label="Resultados">
         {data.results.map((o) => (

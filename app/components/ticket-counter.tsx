@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { useChoiceMadeBeforeStart } from "#app/lib/before-start";
 
 /**
  * A number field that works alone without JS (min/max enforced by the browser and again by the
@@ -11,6 +12,7 @@ export function TicketCounter({
   max,
   label = "Entradas",
   onCommit,
+  onKept,
 }: {
   id: string;
   name?: string;
@@ -18,9 +20,19 @@ export function TicketCounter({
   max: number;
   label?: string;
   onCommit?: (value: number) => void;
+  /** A number typed before the app started, kept: where a change is sent at once, this sends it. */
+  onKept?: (value: number) => void;
 }) {
   const [value, setValue] = useState(Math.min(Math.max(1, defaultValue), Math.max(1, max)));
   const shown = Math.min(value, Math.max(1, max));
+  const typed = () => {
+    const n = Number((document.getElementById(id) as HTMLInputElement | null)?.value);
+    return Number.isInteger(n) && n >= 1 ? Math.min(n, Math.max(1, max)) : null;
+  };
+  useChoiceMadeBeforeStart(typed, shown, (n) => {
+    setValue(n);
+    onKept?.(n);
+  });
   const step = (delta: number) => {
     const next = Math.min(Math.max(1, shown + delta), Math.max(1, max));
     setValue(next);

@@ -1,9 +1,12 @@
-import { useEffect } from "react";
+import { useEffect, useSyncExternalStore } from "react";
 import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
-import { TOAST_DURATION_MS } from "#lib/constants";
+import { MOBILE_MAX_WIDTH, TOAST_DURATION_MS } from "#lib/constants";
 
 /** Loaded on demand by app/lib/toast.ts, never imported statically: see there why. */
 export { toast };
+
+/** Spec section 9: 5 s for every type (react-hot-toast's per-type defaults would otherwise win). */
+const TOAST_OPTIONS = { duration: TOAST_DURATION_MS, success: { duration: TOAST_DURATION_MS }, error: { duration: TOAST_DURATION_MS } };
 
 /**
  * react-hot-toast's Toaster pauses on hover but not when the window loses focus (spec section 9:
@@ -11,7 +14,9 @@ export { toast };
  * The window may have lost focus before this module loaded: `focusLost` says so.
  */
 function PauseOnFocusLoss({ focusLost }: { focusLost: () => boolean }) {
-  const { handlers } = useToaster();
+  // Every useToaster() also schedules the toasts' dismissal, with react-hot-toast's per-type
+  // defaults (2 s success, 4 s error) unless told otherwise: this one is told the spec's 5 s too.
+  const { handlers } = useToaster(TOAST_OPTIONS);
   const { startPause, endPause } = handlers;
   useEffect(() => {
     if (focusLost()) startPause();
@@ -34,6 +39,7 @@ function PauseOnFocusLoss({ focusLost }: { focusLost: () => boolean }) {
  */
 const MAX_VISIBLE_TOASTS = 2;
 
+
 function KeepToastsFew() {
   const { toasts } = useToasterStore();
   useEffect(() => {
@@ -43,11 +49,26 @@ function KeepToastsFew() {
   return null;
 }
 
+const PHONE = `(max-width: ${MOBILE_MAX_WIDTH}px)`;
+const onPhoneChange = (listener: () => void) => {
+  const query = window.matchMedia(PHONE);
+  query.addEventListener("change", listener);
+  return () => query.removeEventListener("change", listener);
+};
+const isPhone = () => window.matchMedia(PHONE).matches;
+
 export function ToasterParts({ focusLost }: { focusLost: () => boolean }) {
+  // Loaded only in the browser, after the app started: no server snapshot to agree with.
+  const phone = useSyncExternalStore(onPhoneChange, isPhone, () => false);
   return (
     <>
-      {/* Top right, under the sticky header: a message (paused while hovered) never covers the cart or the search. */}
-      <Toaster position="top-right" containerStyle={{ top: "7rem" }} toastOptions={{ duration: TOAST_DURATION_MS }} />
+      {/* Wide screens: top right, under the sticky header, beside the cart's panel. Phones: the header
+          and the cart's panel take the top of the screen, so at the bottom, over the buy bar. */}
+      <Toaster
+        position={phone ? "bottom-center" : "top-right"}
+        containerStyle={phone ? { bottom: "calc(5rem + env(safe-area-inset-bottom, 0px))" } : { top: "7rem" }}
+        toastOptions={TOAST_OPTIONS}
+      />
       <PauseOnFocusLoss focusLost={focusLost} />
       <KeepToastsFew />
     </>

@@ -8,6 +8,7 @@ import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderRespon
 import { accessToken } from "./auth.server";
 import type { Feedback, FeedbackOfMine } from "#lib/schemas/feedback";
 import type { LinkPurpose } from "#lib/signatures.server";
+import type { CaptchaFields } from "./captcha.server";
 import { config } from "./env.server";
 import { getSession } from "./session.server";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
@@ -192,8 +193,8 @@ export const authApi = {
     api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
   refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
   session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
-  sendCode: (email: string, request: Request, captchaToken?: string) =>
-    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email, captcha_token: captchaToken }, request, token: null }),
+  sendCode: (email: string, request: Request, captcha: CaptchaFields = {}) =>
+    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email, ...captcha }, request, token: null }),
   otpLogin: (email: string, code: string, request: Request) =>
     api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
@@ -205,7 +206,7 @@ export const authApi = {
   sessions: (request: Request) => api<DeviceSession[]>("/auth/sessions/", { request }),
   endSession: (id: string, request: Request) => api<null>(`/auth/sessions/${id}/`, { method: "DELETE", request }),
   endOtherSessions: (request: Request) => api<{ ended: number }>("/auth/sessions/end_others/", { method: "POST", request }),
-  register: (body: { email: string; password: string; re_password: string; captcha_token?: string }, request: Request) =>
+  register: (body: { email: string; password: string; re_password: string } & CaptchaFields, request: Request) =>
     api<RegistrationAnswer>("/auth/users/", { method: "POST", body, request, token: null }),
   /** registrationToken: the ticket this browser got at registration, to keep the password chosen there. */
   activate: (email: string, token: string, request: Request, registrationToken?: string) =>

@@ -33,24 +33,36 @@ export function priceInnerHtml(actual: string, regular: string, tickets = 1): st
   return `<strong class="price-actual">${escapeHtml(actualText)}</strong>${before}`;
 }
 
-/** Five stars filled to `value`, halves shown as the nearer whole: the filled ones as text, the empty ones for CSS. */
-export function starGlyphs(value: number): { filled: string; empty: string } {
-  const full = Math.round(value);
-  return { filled: "★".repeat(full), empty: "★".repeat(5 - full) };
+/**
+ * Five stars filled to `value` to the nearer half (4,5 is four and a half, 4,7 too; 4,8 is five):
+ * the whole ones as text, a half one drawn by CSS over a whole glyph, the empty ones for CSS.
+ */
+export function starGlyphs(value: number): { filled: string; half: boolean; empty: string } {
+  const halves = Math.min(10, Math.max(0, Math.round(value * 2)));
+  const full = Math.floor(halves / 2);
+  const half = halves % 2 === 1;
+  return { filled: "★".repeat(full), half, empty: "★".repeat(5 - full - (half ? 1 : 0)) };
 }
 
+/** The stars' markup; its label is read instead of the characters (an image's content is not). */
+export function starsHtml(value: number, label: string): string {
+  const { filled, half, empty } = starGlyphs(value);
+  return `<span class="stars" role="img" aria-label="${escapeHtml(label)}" data-empty="${empty}">${filled}${half ? `<span class="star-half">★</span>` : ""}</span>`;
+}
+
+/** How a rating's count is worded: only buyers can rate, and the words say so. */
+export const ratingWords = (count: number) => (count === 1 ? "valoración de una compra verificada" : "valoraciones de compras verificadas");
+
 /**
- * What goes inside a rating's `<p>`: «4,5 ★★★★★ (12 valoraciones)». The stars are an image for
- * screen readers (their label is read, not the characters), filled to the nearer whole star; the
- * empty ones come from CSS. The word can be hidden on compact cards, and is still read out.
+ * What goes inside a rating's `<p>`: «4,5 ★★★★½ (12 valoraciones de compras verificadas)». The
+ * stars are an image for screen readers, filled to the nearer half star. The words can be hidden
+ * on compact cards, and are still read out.
  */
 export function ratingInnerHtml(rating: OfferRating): string {
   const average = ratingDecimal(rating.average);
-  const { filled, empty } = starGlyphs(rating.average);
-  const word = rating.count === 1 ? "valoración" : "valoraciones";
   return (
-    `<span class="stars" role="img" aria-label="Valoración media: ${average} de 5 estrellas" data-empty="${empty}">${filled}</span>` +
-    ` <strong>${average}</strong> <span class="muted">(${Number(rating.count)}<span class="rating-word"> ${word}</span>)</span>`
+    starsHtml(rating.average, `Valoración media: ${average} de 5 estrellas`) +
+    ` <strong>${average}</strong> <span class="muted">(${Number(rating.count)}<span class="rating-word"> ${ratingWords(Number(rating.count))}</span>)</span>`
   );
 }
 

@@ -1,5 +1,6 @@
 import type { Cart } from "#lib/cart";
 import { bestPromoPriceCents, codesFor, formatPrice, maxTickets, toCents } from "#lib/prices";
+import { ticketsInWords, ticketsLeft } from "#lib/text";
 import { offersApi, type OfferSummary } from "./api.server";
 
 export type CheckoutLine = {
@@ -37,8 +38,8 @@ export async function checkoutLines(cart: Cart): Promise<{ lines: CheckoutLine[]
     else if (item.ticketsCount > maxTickets(option)) {
       problem =
         option.available < item.ticketsCount
-          ? `Solo quedan ${option.available} entradas. Reduce la cantidad para continuar.`
-          : `Máximo ${maxTickets(option)} entradas por cliente. Reduce la cantidad para continuar.`;
+          ? `${ticketsLeft(option.available)}. Reduce la cantidad para continuar.`
+          : `Máximo ${ticketsInWords(maxTickets(option))} por cliente. Reduce la cantidad para continuar.`;
     }
     if (option && !problem && toCents(item.savedPrice) !== unitCents) {
       notice = `El precio ha cambiado desde que la añadiste: antes ${formatPrice(item.savedPrice)}, ahora ${formatPrice(option.actual_price)}.`;

@@ -35,6 +35,8 @@ export async function toastOnFailure({ serverAction }: ClientActionFunctionArgs)
   }
 }
 
+export const isFetcherFailure = (answer: unknown): answer is FetcherFailure => Boolean(answer && typeof answer === "object" && "failed" in answer);
+
 /** After a failed fetcher post there is nothing new to load, and the network may still be down. */
 export const skipAfterFailure: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  actionResult && typeof actionResult === "object" && "failed" in actionResult ? false : defaultShouldRevalidate;
+  isFetcherFailure(actionResult) ? false : defaultShouldRevalidate;

@@ -3,12 +3,12 @@ import { isProvince, regionFromValue } from "#lib/regions";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { ApiError, offersApi, type OfferQuery } from "./api.server";
 import { toCard } from "./offer-card";
-import { pageParam } from "./page-param";
+import { pageParam, redirectPastLastPage } from "./page-param";
 import { getSession, sessionRegion } from "./session.server";
 
 /**
- * Filters from the URL plus the visitor's region. A page number past the end or a bad value
- * in the URL gives an empty page, not an error page.
+ * Filters from the URL plus the visitor's region. A page number past the end goes to the last
+ * page (as the portals' lists do); a bad value in the URL gives page 1, not an error page.
  */
 export async function loadListing(request: Request, extra: OfferQuery = {}, kind: "list" | "mainpage" = "list") {
   const url = new URL(request.url);
@@ -30,6 +30,7 @@ export async function loadListing(request: Request, extra: OfferQuery = {}, kind
   };
   try {
     const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.listPage(query);
+    redirectPastLastPage(request, page, result.count, PAGE_SIZE_DEFAULT);
     return { region, search: search ?? "", notice: null as string | null, listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
   } catch (error) {
     // Anything else the API refuses in a listing URL: an empty list that says why.

@@ -8,6 +8,8 @@
  * moment after the app starts (so that toast does not wait for the network), brings it in.
  */
 
+import { TOAST_DURATION_MS } from "#lib/constants";
+
 type ToasterModule = typeof import("#app/components/toaster");
 
 let loading: Promise<ToasterModule> | undefined;
@@ -34,8 +36,9 @@ export const noToaster = () => null;
 /** One toast per text: the same message sent twice shows once. */
 export function showToast(type: "success" | "error", text: string): void {
   void loadToaster().then(({ toast }) => {
-    if (type === "error") toast.error(text, { id: `e:${text}` });
-    else toast.success(text, { id: `s:${text}` });
+    // The duration on the toast itself: it then wins over any toaster's per-type default.
+    if (type === "error") toast.error(text, { id: `e:${text}`, duration: TOAST_DURATION_MS });
+    else toast.success(text, { id: `s:${text}`, duration: TOAST_DURATION_MS });
   });
 }
 

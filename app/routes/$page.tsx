@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { staticPages, type StaticPage } from "#app/content/static-pages";
 import { NotFoundPage } from "#app/components/not-found";
@@ -16,13 +16,26 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
     ? seo({ title: data.page.title, description: data.page.description, origin: originFrom(matches), path: `/${data.page.slug}` })
     : [{ title: "Página no encontrada | ofertas" }, { name: "robots", content: "noindex" }];
 
-/** The five information pages (/contacts, /agreement, …); any other single segment is a 404. */
-export async function loader({ params }: LoaderFunctionArgs) {
+function pageOf(slug: string | undefined): StaticPage | null {
   const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
   const pages = staticPages({ supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL });
-  const page = pages[params.page as StaticPage["slug"]];
-  if (!page || !Object.hasOwn(pages, params.page ?? "")) throw new Response("Not Found", { status: 404 });
+  return slug && Object.hasOwn(pages, slug) ? pages[slug as StaticPage["slug"]] : null;
+}
+
+/** The five information pages (/contacts, /agreement, …); any other single segment is a 404. */
+export async function loader({ params }: LoaderFunctionArgs) {
+  const page = pageOf(params.page);
+  if (!page) throw new Response("Not Found", { status: 404 });
   return { page, updated: formatDate(page.updated) };
+}
+
+/**
+ * A post to any other single segment is the same 404 as a GET there (without an action Remix
+ * would answer 405, saying the unknown path exists); an information page takes no posts.
+ */
+export async function action({ params }: ActionFunctionArgs) {
+  if (!pageOf(params.page)) throw new Response("Not Found", { status: 404 });
+  throw new Response("Method Not Allowed", { status: 405 });
 }
 
 export default function InformationPage() {

@@ -16,24 +16,26 @@ const SEARCH_POPULAR_COUNT = 4;
 export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
 
 type Brief = { uuid: string; title: string; region: string };
-export type SearchData = { query: string; results: Brief[]; recent: { uuid: string; title: string }[]; popular: Brief[] };
+/** `failed`: the search could not be made (the API or the network failed): the list is empty for that reason. */
+export type SearchData = { query: string; results: Brief[]; recent: { uuid: string; title: string }[]; popular: Brief[]; failed?: true };
 
 const brief = (o: Brief): Brief => ({ uuid: o.uuid, title: o.title, region: o.region });
 
 /**
  * Serves both the no-JS search page and the dialog's fetcher. With fewer than 3 characters it
- * answers the recent searches and popular offers; a failed search is an empty list.
+ * answers the recent searches and popular offers; a failed search is an empty list that says why.
  */
 export async function loader({ request }: LoaderFunctionArgs): Promise<SearchData> {
   const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
   const session = await getSession(request);
   const region = sessionRegion(session).value;
   if (query.trim().length >= SEARCH_MIN_CHARS) {
-    const results = await offersApi
-      .list({ search: query.trim(), page_size: 8, region }, request.signal)
-      .then((r) => r.results.map(brief))
-      .catch(() => []);
-    return { query, results, recent: [], popular: [] };
+    try {
+      const results = (await offersApi.list({ search: query.trim(), page_size: 8, region }, request.signal)).results.map(brief);
+      return { query, results, recent: [], popular: [] };
+    } catch {
+      return { query, results: [], recent: [], popular: [], failed: true };
+    }
   }
   // «Populares ahora» (the most bought this week); a shop with no sales yet shows its recommended ones.
   const popular = await offersApi
@@ -46,15 +48,15 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<SearchDat
 
 /**
  * The dialog asks this loader as the customer types. When that request fails (offline, 500) the
- * answer is an empty list (spec section 8), not the error page; a request aborted because a newer
- * one started is left to the router, which ignores it.
+ * answer is an empty list (spec section 8) that says the search failed, not the error page; a
+ * request aborted because a newer one started is left to the router, which ignores it.
  */
 export async function clientLoader({ serverLoader, request }: ClientLoaderFunctionArgs): Promise<SearchData> {
   try {
     return await serverLoader<typeof loader>();
   } catch (error) {
     if (request.signal.aborted) throw error;
-    return { query: new URL(request.url).searchParams.get("q") ?? "", results: [], recent: [], popular: [] };
+    return { query: new URL(request.url).searchParams.get("q") ?? "", results: [], recent: [], popular: [], failed: true };
   }
 }
 

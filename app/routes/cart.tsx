@@ -1,7 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { addPromoCode, addToCart, CART_FULL_MESSAGE, EMPTY_CART, removeFromCart, removePromoCode, setGift, updateTickets, type Cart } from "#lib/cart";
 import { maxTickets } from "#lib/prices";
-import { CartActionSchema } from "#lib/schemas/cart";
+import { CartActionSchema, withChosenTickets } from "#lib/schemas/cart";
+import { ticketsInWords } from "#lib/text";
 import { ApiError, customerApi, offersApi, salesApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
 import { commitCart, getCart } from "#app/lib/cart.server";
@@ -41,7 +42,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request);
   const to = backTo(request, formData, "/checkout/");
   const cart = await getCart(request);
-  const parsed = CartActionSchema.safeParse(Object.fromEntries(formData));
+  const parsed = CartActionSchema.safeParse(withChosenTickets(Object.fromEntries(formData)));
   let outcome: Outcome;
   if (!parsed.success) {
     outcome = error(cart, parsed.error.issues[0]?.message ?? "No hemos entendido la petición.");
@@ -76,7 +77,7 @@ export async function action({ request }: ActionFunctionArgs) {
                 toast: {
                   type: "success",
                   text: clamped
-                    ? `Esta opción admite como máximo ${max} ${max === 1 ? "entrada" : "entradas"}: ${already ? "hemos actualizado tu carrito" : "hemos añadido"} ${max}.`
+                    ? `Esta opción admite como máximo ${ticketsInWords(max)}: ${already ? "hemos actualizado tu carrito" : "hemos añadido"} ${max}.`
                     : already
                       ? "Carrito actualizado."
                       : "Añadido al carrito.",
@@ -102,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
         if (!item || !found?.option) {
           outcome = error(cart, "Esa oferta ya no está en tu carrito.");
         } else if (input.ticketsCount > maxTickets(found.option)) {
-          outcome = error(cart, `Puedes comprar como máximo ${maxTickets(found.option)} entradas de «${found.offer.title}».`);
+          outcome = error(cart, `Puedes comprar como máximo ${ticketsInWords(maxTickets(found.option))} de «${found.offer.title}».`);
         } else {
           outcome = { cart: updateTickets(cart, input.offerUuid, input.ticketsCount) };
         }

@@ -23,9 +23,12 @@ import { commitSession, flash, getSession } from "#app/lib/session.server";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { Honeypot } from "#app/components/honeypot";
 import { readForm } from "#app/lib/form.server";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { isFetcherFailure, skipAfterFailure, toastOnFailure } from "#app/lib/fetcher-failure";
+import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/lib/before-start";
 
 export const shouldRevalidate = skipAfterFailure;
+/** With JS a «Continuar» whose post fails is a toast: the page and everything typed stay. */
+export const clientAction = toastOnFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Revisa tu carrito y completa tu compra.", noindex: true });
 
@@ -138,8 +141,10 @@ function CartItemForm({ intent, offerUuid, children, className }: { intent: Cart
 function TicketsForm({ line }: { line: CheckoutLine }) {
   const fetcher = useFetcher();
   const intent: CartIntent = "update";
+  const form = useRef<HTMLFormElement>(null);
+  const sendInTurn = useSendInTurn(fetcher);
   return (
-    <fetcher.Form method="post" action="/cart" className="tickets-form">
+    <fetcher.Form method="post" action="/cart" className="tickets-form" ref={form}>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="offerUuid" value={line.offerUuid} />
       <input type="hidden" name="redirectTo" value="/checkout/" />
@@ -156,6 +161,7 @@ function TicketsForm({ line }: { line: CheckoutLine }) {
             );
           }
         }}
+        onKept={(value) => value !== line.ticketsCount && sendInTurn(form.current!)}
       />
       <button type="submit" className="btn btn-small btn-secondary no-js-only">
         Actualizar
@@ -169,6 +175,13 @@ function GiftForm({ line }: { line: CheckoutLine }) {
   // Local state, so the tick shows at once; it follows the server's value when that changes.
   const [checked, setChecked] = useState(line.gift);
   useEffect(() => setChecked(line.gift), [line.gift]);
+  const box = useRef<HTMLInputElement>(null);
+  const sendInTurn = useSendInTurn(fetcher);
+  // Ticked or unticked before the app started (and not saved then): saved now.
+  useChoiceMadeBeforeStart(() => box.current?.checked, line.gift, (gift) => {
+    setChecked(gift);
+    sendInTurn(box.current!.form!);
+  });
   return (
     <fetcher.Form method="post" action="/cart" className="gift-form">
       <input type="hidden" name="intent" value="gift" />
@@ -177,6 +190,7 @@ function GiftForm({ line }: { line: CheckoutLine }) {
       <EnhancedInput />
       <label className="checkbox">
         <input
+          ref={box}
           type="checkbox"
           name="gift"
           checked={checked}
@@ -308,7 +322,9 @@ function ErrorSummary({ errors }: { errors: { id: string; message: string }[] })
 
 function CheckoutDetailsForm() {
   const { lines, wallet, form: remembered, payable } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const answer = useActionData<typeof action>();
+  // A post that never got an answer (a toast said so) is no result for the form: it keeps its fields.
+  const lastResult = isFetcherFailure(answer) ? undefined : answer;
   const navigation = useNavigation();
   const schema = checkoutFormSchema({ wallet });
   const [form, fields] = useForm<CheckoutForm>({

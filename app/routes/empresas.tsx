@@ -9,7 +9,7 @@ import { FormError, SelectField, TextAreaField, TextField } from "#app/component
 import { api, ApiError } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
 import { Captcha } from "#app/components/captcha";
-import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
+import { captchaFields, captchaSiteKey } from "#app/lib/captcha.server";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 
@@ -30,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: BecomePartnerSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    await api("/sales/become_partner/", { method: "POST", body: { ...submission.value, captcha_token: captchaToken(formData) }, request });
+    await api("/sales/become_partner/", { method: "POST", body: { ...submission.value, ...captchaFields(formData, submission.value.email) }, request });
   } catch (error) {
     // 503: the captcha provider is down and the form fails closed; its message says so.
     if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {

@@ -14,9 +14,11 @@ import { toCard, type OfferCardData } from "#app/lib/offer-card";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
 import { seo } from "#app/lib/seo";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { skipAfterFailure, toastOnFailure } from "#app/lib/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
+/** With JS a heart whose post fails is a toast (and goes back as it was), never an error page. */
+export const clientAction = toastOnFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Favoritos", description: "Las ofertas que has guardado.", noindex: true });
 

@@ -9,7 +9,7 @@ import { FieldError, FormError } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
-import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
+import { captchaFields, captchaSiteKey } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
 import { attempt, completeLogin, loginRedirectTo } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
@@ -49,7 +49,7 @@ export async function action({ request }: ActionFunctionArgs) {
     case "send-code": {
       const submission = parseWithZod(formData, { schema: emailStepSchema });
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request, captchaToken(formData)));
+      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request, captchaFields(formData, submission.value.email)));
       if ("reply" in sent) return sent.reply;
       session.set("loginEmail", submission.value.email);
       return redirect(here(redirectTo, { paso: "codigo" }), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });

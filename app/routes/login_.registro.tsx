@@ -10,7 +10,7 @@ import { Captcha } from "#app/components/captcha";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/lib/api.server";
 import { viewer } from "#app/lib/auth.server";
-import { captchaSiteKey, captchaToken } from "#app/lib/captcha.server";
+import { captchaFields, captchaSiteKey } from "#app/lib/captcha.server";
 import { readForm } from "#app/lib/form.server";
 import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/lib/login.server";
 import { seo } from "#app/lib/seo";
@@ -68,7 +68,7 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: registerSchema });
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "re_password"] }), { status: 400 });
       const { email, password, re_password } = submission.value;
-      const created = await attempt(submission, () => authApi.register({ email, password, re_password, captcha_token: captchaToken(formData) }, request), ["password", "re_password"]);
+      const created = await attempt(submission, () => authApi.register({ email, password, re_password, ...captchaFields(formData, email) }, request), ["password", "re_password"]);
       if ("reply" in created) return created.reply;
       session.set("loginEmail", email);
       session.set("registration", { email, token: created.ok.registration_token });

@@ -1,5 +1,5 @@
 import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useLocation, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useLocation, useRouteError, type ClientLoaderFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useState } from "react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatDate } from "#lib/dates";
@@ -15,18 +15,31 @@ import { getCart } from "#app/lib/cart.server";
 import { toCard } from "#app/lib/offer-card";
 import { originFrom, seo } from "#app/lib/seo";
 import { requestOrigin } from "#app/lib/origin.server";
-import type { CartIntent } from "#lib/schemas/cart";
+import { optionTicketsField, type CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/lib/consent.server";
 import { offerMap } from "#app/lib/maps.server";
 import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { useChoiceMadeBeforeStart } from "#app/lib/before-start";
+import { keptOrLoaded } from "#app/lib/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/lib/session.server";
 import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
 
-export const shouldRevalidate = skipAfterFailure;
+/**
+ * The hover's prefetch of an offer (a fetcher of this route, ClientNavigation) is not loaded
+ * again on every later navigation: it was kept for one click, and a click loads this route anyway.
+ * (A navigation to another offer is a new page and never asks this.)
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
+  !args.formMethod && args.currentUrl.pathname !== args.nextUrl.pathname ? false : skipAfterFailure(args);
+
+/** A click after a hover uses the data the hover loaded (app/lib/offer-prefetch.ts), once. */
+export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  return keptOrLoaded(new URL(request.url).pathname, () => serverLoader<typeof loader>());
+}
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
@@ -122,6 +135,8 @@ function AddToCart() {
   const [selected, setSelected] = useState(
     inCart && offer.price_options.some((o) => o.uuid === inCart.priceOptionUuid && o.available > 0) ? inCart.priceOptionUuid : firstOnSale?.uuid,
   );
+  // An option chosen before the app started stays chosen.
+  useChoiceMadeBeforeStart(() => document.querySelector<HTMLInputElement>("#buy input[name=priceOptionUuid]:checked")?.value, selected, setSelected);
   const option = offer.price_options.find((o) => o.uuid === selected);
   const soldOut = !firstOnSale;
   const adding = fetcher.state !== "idle";
@@ -170,7 +185,19 @@ function AddToCart() {
         <p className="soldout-note">Esta oferta está agotada.</p>
       ) : (
         <>
-          <TicketCounter key={selected} id="tickets" defaultValue={inCart?.ticketsCount ?? 1} max={option ? maxTickets(option) : 1} />
+          {/* One field per option, each with that option's maximum: the chosen option's shows (CSS,
+              by the checked radio), so without JavaScript too the maximum follows the choice. */}
+          <div className="counters">
+            {offer.price_options.map((o) => (
+              <TicketCounter
+                key={o.uuid}
+                id={`tickets-${o.uuid}`}
+                name={optionTicketsField(o.uuid)}
+                defaultValue={inCart?.priceOptionUuid === o.uuid ? inCart.ticketsCount : 1}
+                max={maxTickets(o)}
+              />
+            ))}
+          </div>
           <button type="submit" className="btn btn-block btn-large" disabled={adding}>
             {adding ? "Añadiendo…" : inCart ? "Actualizar carrito" : "Añadir al carrito"}
           </button>

@@ -3,7 +3,8 @@ import { Form, Link, useLoaderData, type ClientLoaderFunctionArgs } from "@remix
 import { ORDER_HISTORY_PAGE_SIZE } from "#lib/accounts";
 import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
-import { COUPON_STATE_LABELS, type CustomerPurchase } from "#lib/schemas/customer";
+import { COUPON_STATE_LABELS } from "#lib/coupons";
+import type { CustomerPurchase } from "#lib/schemas/customer";
 import { customerApi } from "#app/lib/api.server";
 import { isSessionGone, sessionEnded } from "#app/lib/login.server";
 import { viewer } from "#app/lib/auth.server";

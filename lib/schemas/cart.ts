@@ -28,3 +28,17 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
 
 export type CartAction = z.infer<typeof CartActionSchema>;
 export type CartIntent = CartAction["intent"];
+
+/** The ticket field of one option on the offer page: each option has its own, with its own maximum. */
+export const optionTicketsField = (priceOptionUuid: string) => `ticketsCount.${priceOptionUuid}`;
+
+/**
+ * A posted cart form's fields, with the offer page's ticket count read from the chosen option's
+ * field (without JavaScript every option's field is posted; only the chosen one counts).
+ */
+export function withChosenTickets(fields: Record<string, FormDataEntryValue>): Record<string, FormDataEntryValue> {
+  const option = fields.priceOptionUuid;
+  if (fields.ticketsCount !== undefined || typeof option !== "string") return fields;
+  const chosen = fields[optionTicketsField(option)];
+  return chosen === undefined ? fields : { ...fields, ticketsCount: chosen };
+}

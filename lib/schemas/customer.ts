@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { MAX_CART_ITEMS, type Cart } from "#lib/cart";
+import type { CouponState } from "#lib/coupons";
 import { DISCOUNT_TYPES } from "#lib/prices";
 import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, type PurchasedItem } from "#lib/schemas/order";
 
@@ -34,15 +35,7 @@ export const CartSchema: z.ZodType<Cart> = z.object({
 
 export const FavoriteUuids = z.array(z.string().uuid("Identificador de oferta no válido.")).max(200, "Como máximo 200 ofertas.");
 
-/** A coupon in the order history: its code and what can still be done with it. */
-export type CouponState = "active" | "redeemed" | "expired" | "refunded";
-export const COUPON_STATE_LABELS: Record<CouponState, string> = {
-  active: "Válido",
-  redeemed: "Canjeado",
-  expired: "Caducado",
-  refunded: "Reembolsado",
-};
-
+/** A coupon in the order history: its code and what can still be done with it (the same states as at the till). */
 export type PurchaseCoupon = { uuid: string; code: string; state: CouponState };
 export type PurchaseLine = PurchasedItem & { coupons: PurchaseCoupon[] };
 /** GET /customer/purchases/: one sale of the customer. */

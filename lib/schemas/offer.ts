@@ -50,7 +50,7 @@ export type OfferDetail = OfferSummary & {
   organization: { uuid: string; name: string; email: string | null; phone: string | null; website: string | null };
 };
 
-/** Every paginated list of the contract: absolute `next`/`previous` URLs or null. */
+/** Every paginated list of the contract: `next`/`previous` as paths relative to the API's origin (/api/v0/…?page=n), or null. */
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
 /** A short unpaginated list: nearby offers, popular offers. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { loginCodes, partnerLeads, users } from "#api/db/schema";
 import { CAPTCHA_MESSAGES } from "#lib/captcha";
+import { noScriptFormProof } from "#lib/signatures.server";
 import { createTurnstileMockState, TURNSTILE_TEST_SECRET, turnstileHandlers, type TurnstileMockState } from "#tests/mocks/turnstile";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
@@ -54,10 +55,22 @@ describe("the become-partner form's captcha (Turnstile, verified by the API)", (
     expect(await leads()).not.toContain(body.email);
   });
 
-  it("without a token (no JavaScript) the form still works: rate limits and the honeypot stand alone", async () => {
-    const body = lead();
-    expect((await call(api, "/sales/become_partner/", { body })).status).toBe(201);
-    expect(await leads()).toContain(body.email);
+  it("without a token, only the storefront's no-JavaScript form gets through: a bare API call is refused", async () => {
+    const bare = lead();
+    const refused = await call(api, "/sales/become_partner/", { body: bare });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe(CAPTCHA_MESSAGES.missing);
+    // A proof made for another address, or by someone without our secret, is no proof.
+    const tried = [bare.email];
+    for (const proofFor of [() => noScriptFormProof(api.config.sessionSecrets, "otra@correo.es"), (email: string) => noScriptFormProof(["un-secreto-que-no-es-el-nuestro"], email), () => "123.abc"]) {
+      const body = lead();
+      tried.push(body.email);
+      expect((await call(api, "/sales/become_partner/", { body: { ...body, captcha_noscript: proofFor(body.email) } })).status).toBe(400);
+    }
+    for (const email of tried) expect(await leads()).not.toContain(email);
+    const noScript = lead();
+    expect((await call(api, "/sales/become_partner/", { body: { ...noScript, captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript.email) } })).status).toBe(201);
+    expect(await leads()).toContain(noScript.email);
     expect(turnstile.calls).toHaveLength(0);
   });
 });
@@ -80,12 +93,25 @@ describe("the send-code and registration forms' captcha", () => {
     expect(await codesFor(forged)).toBe(0);
   });
 
-  it("registration: a forged token creates no user; a valid one and no token (no JavaScript) both register", async () => {
+  it("send-code without a token: a bare call (curl) mails nothing; the storefront's no-JavaScript form does", async () => {
+    const bare = `codigo${++seq}@correo.es`;
+    const refused = await call(api, "/verification/send-code/", { body: { email: bare } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.detail).toBe(CAPTCHA_MESSAGES.missing);
+    expect(await codesFor(bare)).toBe(0);
+    const noScript = `codigo${++seq}@correo.es`;
+    expect((await call(api, "/verification/send-code/", { body: { email: noScript, captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript) } })).status).toBe(200);
+    expect(await codesFor(noScript)).toBe(1);
+  });
+
+  it("registration: a forged token or none creates no user; a valid one and the no-JavaScript form's proof both register", async () => {
     const body = (email: string) => ({ email, password: "clave-segura-2026", re_password: "clave-segura-2026" });
     const forged = `alta${++seq}@correo.es`;
     expect((await call(api, "/auth/users/", { body: { ...body(forged), captcha_token: "forged" } })).status).toBe(400);
+    expect((await call(api, "/auth/users/", { body: body(forged) })).status).toBe(400);
     expect(await api.db.select().from(users).where(eq(users.email, forged))).toHaveLength(0);
     expect((await call(api, "/auth/users/", { body: { ...body(`alta${++seq}@correo.es`), captcha_token: "valid-token" } })).status).toBe(201);
-    expect((await call(api, "/auth/users/", { body: body(`alta${++seq}@correo.es`) })).status).toBe(201);
+    const noScript = `alta${++seq}@correo.es`;
+    expect((await call(api, "/auth/users/", { body: { ...body(noScript), captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript) } })).status).toBe(201);
   });
 });

@@ -136,7 +136,7 @@ describe("purchases", () => {
     const shown = list.body.results.find((p: { sale_id: string }) => p.sale_id === older.sale_id);
     expect(shown).toMatchObject({ status: "paid", total: expect.stringMatching(/^\d+\.\d{2}$/), email: emails.a });
     expect(shown.items[0].coupons).toHaveLength(2);
-    expect(shown.items[0].coupons[0]).toEqual({ uuid: expect.any(String), code: expect.any(String), state: "active" });
+    expect(shown.items[0].coupons[0]).toEqual({ uuid: expect.any(String), code: expect.any(String), state: "valid" });
 
     const page1 = await call(api, "/customer/purchases/?page=1&page_size=1", { headers: as("a") });
     expect(page1.body.results).toHaveLength(1);
@@ -196,7 +196,7 @@ describe("permission matrix: anonymous / customer A / customer B / staff", () =>
     const token = await login(DEMO_CUSTOMER.email);
     const list = await call(api, "/customer/purchases/", { headers: { Authorization: `JWT ${token}` } });
     expect(list.body.count).toBeGreaterThanOrEqual(1);
-    expect(list.body.results.at(-1).items[0].coupons[0].state).toBe("active");
+    expect(list.body.results.at(-1).items[0].coupons[0].state).toBe("valid");
   });
 });
 

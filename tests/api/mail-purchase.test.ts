@@ -102,6 +102,12 @@ describe("purchase confirmation", () => {
       expect(mail.text).toContain(code);
     }
     expect(mail.text).toContain(purchase.items[0].title);
+    // When it was paid, on a Madrid clock (the API's process runs in UTC here, as on most hosts).
+    const madrid = new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(purchase.paid_at));
+    const utc = new Intl.DateTimeFormat("es-ES", { timeZone: "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(purchase.paid_at));
+    expect(madrid).not.toBe(utc);
+    expect(mail.text).toContain(`, ${madrid}.`);
+    expect(mail.text).not.toContain(`, ${utc}.`);
     expect(mail.html).toContain("Total pagado");
     expect(mail.headers.has("list-unsubscribe")).toBe(false);
     expect(mail.headers.has("list-unsubscribe-post")).toBe(false);

@@ -166,6 +166,16 @@ describe("POST /sales/validate/ errors", () => {
     expect((await validate(api, [{ option, quantity: 2 }], newEmail())).status).toBe(200);
   });
 
+  it("one ticket left or allowed is said in the singular", async () => {
+    const last = await makeOption(api, { available: 1 });
+    expect(errorTexts((await validate(api, [{ option: last, quantity: 2 }], newEmail())).body)).toEqual([expect.stringMatching(/^Solo queda 1 entrada de «/)]);
+    const single = await makeOption(api, { available: 50, perCustomer: 1 });
+    const email = newEmail();
+    expect(errorTexts((await validate(api, [{ option: single, quantity: 2 }], email)).body)).toEqual([expect.stringMatching(/^Puedes comprar como máximo 1 entrada más de «/)]);
+    await buy(api, [{ option: single }], email);
+    expect(errorTexts((await validate(api, [{ option: single }], email)).body)).toEqual([expect.stringMatching(/^Ya has comprado el máximo de 1 entrada de «.*» por cliente\.$/)]);
+  });
+
   it("per_customer counts the tickets the same email already paid for", async () => {
     const option = await makeOption(api, { available: 50, perCustomer: 2 });
     const email = newEmail();

@@ -144,6 +144,7 @@ describe("password accounts (djoser)", () => {
     expect((await call(api, "/auth/jwt/create/", { body: { email, password: "una-clave-larga" } })).status).toBe(401);
     const mismatch = await call(api, "/auth/users/", { body: { email: newEmail(), password: "una-clave-larga", re_password: "otra-clave" }, headers: from() });
     expect(mismatch.body.detail).toMatch(/no coinciden/);
+    expect(mismatch.body).toEqual({ detail: expect.any(String), errors: { re_password: [expect.stringMatching(/no coinciden/)] } });
     expect((await call(api, "/auth/users/", { body: { email: newEmail(), password: "corta", re_password: "corta" }, headers: from() })).status).toBe(400);
 
     const code = await mailedCode(email, "account-activation");
@@ -174,6 +175,7 @@ describe("password accounts (djoser)", () => {
     const auth = { Authorization: `JWT ${fresh.access}` };
     const badCurrent = await call(api, "/auth/users/set_password/", { body: { current_password: "mal", new_password: "tercera-clave", re_new_password: "tercera-clave" }, headers: auth });
     expect(badCurrent.status).toBe(400);
+    expect(badCurrent.body).toEqual({ detail: "La contraseña actual no es correcta.", errors: { current_password: ["La contraseña actual no es correcta."] } });
     expect((await call(api, "/auth/users/set_password/", { body: { current_password: "otra-clave-larga", new_password: "tercera-clave", re_new_password: "tercera-clave" }, headers: auth })).status).toBe(200);
     expect((await call(api, "/auth/jwt/create/", { body: { email, password: "tercera-clave" } })).status).toBe(200);
   });

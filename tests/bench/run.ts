@@ -539,7 +539,7 @@ async function allOffers(origin: string): Promise<Offer[]> {
   while (url) {
     const page: { next: string | null; results: Offer[] } = await getJson(url);
     offers.push(...page.results);
-    url = page.next ? `${origin}${new URL(page.next).pathname}${new URL(page.next).search}` : null;
+    url = page.next ? new URL(page.next, origin).toString() : null;
   }
   return offers;
 }

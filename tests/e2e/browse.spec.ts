@@ -179,6 +179,19 @@ test.describe("browsing: home → category → offer → search → region → 4
     expect(await page.locator("article.card .card-title").first().textContent()).not.toBe(first);
   });
 
+  test("a page past the end shows the last page, not an empty one", async ({ page }) => {
+    await page.goto("/ofertas/?page=99");
+    const [, shown, of] = /Página (\d+) de (\d+)/.exec((await page.getByText(/Página \d+ de \d+/).textContent())!)!;
+    expect(Number(of)).toBeGreaterThan(1);
+    expect(shown).toBe(of);
+    await expect(page).toHaveURL(new RegExp(`/ofertas/\\?page=${of}$`));
+    await expect(page.locator("main article.card").first()).toBeVisible();
+    // A listing of one page drops the parameter; the filters stay.
+    await page.goto("/ofertas/category/restaurants/?region=Valencia&page=7");
+    await expect(page).toHaveURL(/\/ofertas\/category\/restaurants\/\?region=Valencia$/);
+    await expect(page.locator("main article.card").first()).toBeVisible();
+  });
+
   test("a phone, and a desktop column at density 1, load the cards' 400 px pictures, and the gallery's", async ({ page }) => {
     // naturalWidth is in CSS pixels once srcset picked a file (400 ÷ its density): > 0 says it loaded.
     const loaded = (img: HTMLImageElement) => (img.complete ? `${new URL(img.currentSrc).pathname} ${img.naturalWidth > 0 ? "loaded" : "broken"}` : "");

@@ -132,3 +132,31 @@ test("a kept page never reaches a visitor who is logged in, has a cart or has a 
   await expect(cart).toHaveText("2");
   expect(await anonymous()).not.toContain('class="count-badge"');
 });
+
+test("an offer whose link was hovered opens with the data the hover loaded: not fetched again on the click", async ({ page, js }) => {
+  test.skip(!js, "prefetching is the app's");
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (/^\/ofertas\/[0-9a-f-]{36}\.data$/.test(url.pathname) && !/^root$/.test(url.searchParams.get("_routes") ?? "")) asked.push(url.pathname);
+  });
+  await page.goto("/");
+  await ready(page, js);
+  const card = page.locator("article.card a.card-link").first();
+  const path = new URL((await card.getAttribute("href"))!, page.url()).pathname;
+  const loaded = page.waitForResponse((r) => new URL(r.url()).pathname === path.replace(/\/$/, ".data"));
+  await card.hover();
+  await loaded;
+  expect(asked).toEqual([path.replace(/\/$/, ".data")]);
+  await card.click();
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.waitForTimeout(500);
+  expect(asked).toHaveLength(1);
+  // Used once: coming back to it later asks again, for live stock.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/$/);
+  await page.locator(`article.card a.card-link[href="${path}"]`).first().click({ delay: 0 });
+  await expect(page).toHaveURL(new RegExp(`${path}$`));
+  await expect.poll(() => asked.length).toBe(2);
+});

@@ -1,4 +1,4 @@
-import { acceptCookies, addToCart, expect, openCheckout, roomyOffer, test, type OfferSummary } from "./fixtures";
+import { acceptCookies, addToCart, expect, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./fixtures";
 
 test.describe("without JavaScript", () => {
   test.use({ viewport: { width: 375, height: 812 } });
@@ -42,24 +42,56 @@ test.describe("without JavaScript", () => {
     await page.getByRole("button", { name: "Continuar" }).click();
     await expect(page).toHaveURL(/\/order\/$/);
   });
+});
 
-  test("tickets beyond the chosen option's limit are clamped, with a message", async ({ page, js }) => {
-    test.skip(js, "with JS the counter follows the chosen option");
-    const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as { results: OfferSummary[] };
-    const max = (o: OfferSummary["price_options"][number]) => Math.min(o.available, o.per_customer ?? Infinity);
-    const offer = results.find((o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 0);
-    test.skip(!offer, "no offer whose second option allows fewer tickets than the first");
-    const [first, second] = offer!.price_options;
-    await page.goto(`/ofertas/${offer!.uuid}/`);
-    await acceptCookies(page);
-    // The counter was drawn for the first option; choose the second and ask for the first's maximum.
-    await page.getByRole("spinbutton", { name: "Entradas" }).fill(String(max(first)));
-    await page.locator(`input[type=radio][value="${second.uuid}"]`).check();
-    await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
-    const n = max(second);
-    await expect(page.getByText(`Esta opción admite como máximo ${n} ${n === 1 ? "entrada" : "entradas"}: hemos añadido ${n}.`)).toBeVisible();
-    await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(n));
+test("the ticket field's maximum follows the chosen option, without JavaScript too (one field per option)", async ({ page, js }) => {
+  const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as { results: OfferSummary[] };
+  const max = (o: OfferSummary["price_options"][number]) => Math.min(o.available, o.per_customer ?? Infinity);
+  const offer = results.find((o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 1);
+  test.skip(!offer, "no offer whose second option allows fewer tickets than the first");
+  const [first, second] = offer!.price_options;
+  await page.goto(`/ofertas/${offer!.uuid}/`);
+  await ready(page, js);
+  await acceptCookies(page);
+  const tickets = page.getByRole("spinbutton", { name: "Entradas" });
+  await expect(tickets).toHaveCount(1);
+  await expect(tickets).toHaveAttribute("max", String(max(first)));
+  await page.locator(`input[type=radio][value="${second.uuid}"]`).check();
+  // The second option's own field: its maximum, and only it is shown.
+  await expect(tickets).toHaveCount(1);
+  await expect(tickets).toHaveAttribute("max", String(max(second)));
+  const n = max(second);
+  await tickets.fill(String(n));
+  await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
+  await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(n));
+  // Back on the page, the option in the cart and its count are what it shows.
+  await page.goto(`/ofertas/${offer!.uuid}/`);
+  await ready(page, js);
+  await expect(page.locator(`input[type=radio][value="${second.uuid}"]`)).toBeChecked();
+  await expect(tickets).toHaveValue(String(n));
+});
+
+test("tickets posted beyond the chosen option's limit are clamped, with a message", async ({ page }) => {
+  const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as { results: OfferSummary[] };
+  const max = (o: OfferSummary["price_options"][number]) => Math.min(o.available, o.per_customer ?? Infinity);
+  const offer = results.find((o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 0);
+  test.skip(!offer, "no offer whose second option allows fewer tickets than the first");
+  const [first, second] = offer!.price_options;
+  await page.goto(`/ofertas/${offer!.uuid}/`);
+  await acceptCookies(page);
+  // A client that ignores the field's maximum (an old page, a script) posts the first option's maximum.
+  const answer = await page.request.post("/cart", {
+    form: { intent: "add", offerUuid: offer!.uuid, priceOptionUuid: second.uuid, [`ticketsCount.${second.uuid}`]: String(max(first)), redirectTo: `/ofertas/${offer!.uuid}/` },
+    headers: { "Sec-Fetch-Site": "same-origin" },
+    maxRedirects: 0,
   });
+  // The message waits in the session for the page the post goes back to.
+  expect(answer.status()).toBe(303);
+  await page.reload();
+  const n = max(second);
+  await expect(page.getByText(`Esta opción admite como máximo ${n} ${n === 1 ? "entrada" : "entradas"}: hemos añadido ${n}.`)).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(n));
 });
 
 test("«Continuar» on /checkout and the feedback form carry the honeypot: filled in or left out is refused, the page's own form goes through", async ({ page, js }) => {

@@ -43,6 +43,21 @@ test.describe("phones (375 px)", () => {
     }
   });
 
+  test("«Añadido al carrito» leaves the open cart panel readable: on a phone the toasts sit at the bottom, over the buy bar", async ({ page, js }) => {
+    test.skip(!js, "toasts and the cart panel are the app's");
+    const offer = await openRoomyOffer(page, js);
+    await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
+    const toast = page.locator("[data-toast-region] [role=status]").filter({ hasText: "Añadido al carrito." });
+    await expect(toast).toBeVisible();
+    await page.getByRole("link", { name: /^Carrito/ }).click();
+    const line = page.locator(".cart-panel .cart-line").first();
+    await expect(line).toContainText(offer.title);
+    const [t, l, bar] = [(await toast.boundingBox())!, (await line.boundingBox())!, (await page.getByRole("group", { name: "Comprar" }).boundingBox())!];
+    // Nothing of the first line under the toast, and the toast clear of the buy bar.
+    expect(t.y >= l.y + l.height || t.y + t.height <= l.y).toBe(true);
+    expect(t.y + t.height).toBeLessThanOrEqual(bar.y);
+  });
+
   test("checkout: «Aplicar» does not overlap the promo-code field", async ({ page, js }) => {
     await openRoomyOffer(page, js);
     await page.getByRole("button", { name: "Añadir al carrito" }).first().click();

@@ -154,7 +154,7 @@ test("feedback links → a person's click saves, a scanner only asks → the rat
   await page.goto(`/ofertas/${offer.uuid}/`);
   const rating = page.locator(".offer-title-row ~ [data-testid=offer-rating]").first();
   await expect(rating).toContainText("4,3");
-  await expect(rating).toContainText("(3 valoraciones)");
+  await expect(rating).toContainText("(3 valoraciones de compras verificadas)");
 
   // A link without its token (as mails had before) rates for nobody but the logged-in buyer.
   await page.goto(`/feedback?rate=1&offer=${offer.uuid}&email=${encodeURIComponent(buyers[0])}`);

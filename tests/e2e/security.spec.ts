@@ -106,16 +106,34 @@ test("legacy ?_data= requests and writes to unknown paths are plain 4xx, never a
     expect(response.status(), url).toBe(400);
     expect(response.headers()["cache-control"]).toBe("no-store");
   }
-  for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
-    const response = await request.fetch("/no-existe/en/absoluto", {
-      method,
-      headers: { "Sec-Fetch-Site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
-      data: "a=1",
-      maxRedirects: 0,
-    });
-    expect(response.status(), method).toBe(404);
-    expect(await response.text()).not.toMatch(/\bat .*\.(js|ts):\d+/);
+  // One segment or several: an unknown path is a 404 whatever the method.
+  for (const path of ["/no-existe/en/absoluto", "/no-existe"]) {
+    for (const method of ["POST", "PUT", "PATCH", "DELETE"]) {
+      const response = await request.fetch(path, {
+        method,
+        headers: { "Sec-Fetch-Site": "same-origin", "content-type": "application/x-www-form-urlencoded" },
+        data: "a=1",
+        maxRedirects: 0,
+      });
+      expect(response.status(), `${method} ${path}`).toBe(404);
+      expect(await response.text()).not.toMatch(/\bat .*\.(js|ts):\d+/);
+    }
   }
+  // An information page exists: it only takes no posts.
+  const post = await request.post("/contacts", { headers: { "Sec-Fetch-Site": "same-origin" }, form: { a: "1" }, maxRedirects: 0 });
+  expect(post.status()).toBe(405);
+});
+
+test("/favicon.ico is the shop's icon, for the clients that ask for it by that name", async ({ request }) => {
+  const response = await request.get("/favicon.ico");
+  expect(response.status()).toBe(200);
+  expect(response.headers()["content-type"]).toMatch(/^image\/(x-icon|vnd\.microsoft\.icon)/);
+  const body = await response.body();
+  // An ICO directory (reserved 0, type 1) holding at least a 16 and a 32 px image.
+  expect(body.readUInt16LE(0)).toBe(0);
+  expect(body.readUInt16LE(2)).toBe(1);
+  const sizes = Array.from({ length: body.readUInt16LE(4) }, (_, i) => body.readUInt8(6 + 16 * i));
+  expect(sizes).toEqual(expect.arrayContaining([16, 32]));
 });
 
 test("a page rendered for one visitor carries a CSP whose per-request nonce is on every inline script", async ({ request }) => {

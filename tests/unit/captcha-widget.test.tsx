@@ -3,7 +3,7 @@ import { render, waitFor } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Captcha } from "#app/components/captcha";
-import { TURNSTILE_SCRIPT_URL } from "#lib/captcha";
+import { NOSCRIPT_FIELD, TURNSTILE_SCRIPT_URL } from "#lib/captcha";
 
 afterEach(() => {
   document.head.querySelectorAll("script").forEach((s) => s.remove());
@@ -11,9 +11,10 @@ afterEach(() => {
 });
 
 describe("Captcha widget", () => {
-  it("is not in the server HTML: without JavaScript the form has no widget and loads nothing", () => {
+  it("is not in the server HTML: without JavaScript the form has no widget, only the field that says no script ran", () => {
     const html = renderToString(<Captcha siteKey="1x00000000000000000000AA" />);
-    expect(html).toBe("");
+    expect(html).toBe(`<input type="hidden" name="${NOSCRIPT_FIELD}" value="1"/>`);
+    expect(renderToString(<Captcha siteKey={null} />)).toBe("");
   });
 
   it("renders nothing and loads no script without a site key", () => {
@@ -23,7 +24,9 @@ describe("Captcha widget", () => {
   });
 
   it("with JavaScript and a key, loads Turnstile by tag and renders the widget in Spanish", async () => {
-    const { getByTestId } = render(<Captcha siteKey="1x00000000000000000000AA" />);
+    const { getByTestId, container } = render(<Captcha siteKey="1x00000000000000000000AA" />);
+    // Once the app runs, the no-script field is gone: the widget's token is what the form needs.
+    expect(container.querySelector(`input[name=${NOSCRIPT_FIELD}]`)).toBeNull();
     const script = await waitFor(() => {
       const s = document.head.querySelector<HTMLScriptElement>("script");
       expect(s).not.toBeNull();

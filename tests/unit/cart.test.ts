@@ -16,6 +16,7 @@ import {
   type CartItem,
 } from "#lib/cart";
 import type { PromoCode } from "#lib/prices";
+import { CartActionSchema, optionTicketsField, withChosenTickets } from "#lib/schemas/cart";
 import { MAX_PROMO_CODES } from "#lib/schemas/order";
 
 const item = (n: number, over: Partial<CartItem> = {}): Omit<CartItem, "gift"> & { gift?: boolean } => ({
@@ -202,5 +203,21 @@ describe("cartFingerprint", () => {
 
   it("is a short string", () => {
     expect(cartFingerprint(full())).toMatch(/^[0-9a-z]{1,8}$/);
+  });
+});
+
+describe("the offer page's ticket fields, one per option", () => {
+  const offerUuid = "abb20594-79b0-5139-a45c-9a876fad5d01";
+  const [a, b] = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222"];
+  it("count the chosen option's field, not another option's", () => {
+    const posted = { intent: "add", offerUuid, priceOptionUuid: b, [optionTicketsField(a)]: "9", [optionTicketsField(b)]: "2" };
+    const parsed = CartActionSchema.parse(withChosenTickets(posted));
+    expect(parsed).toMatchObject({ intent: "add", priceOptionUuid: b, ticketsCount: 2 });
+  });
+
+  it("leave a form with one ticketsCount (the checkout's, a client of the old page) as it is", () => {
+    const posted = { intent: "add", offerUuid, priceOptionUuid: a, ticketsCount: "3", [optionTicketsField(a)]: "1" };
+    expect(CartActionSchema.parse(withChosenTickets(posted))).toMatchObject({ ticketsCount: 3 });
+    expect(CartActionSchema.safeParse(withChosenTickets({ intent: "add", offerUuid, priceOptionUuid: a })).success).toBe(false);
   });
 });

@@ -7,7 +7,7 @@ import { OfferCard } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
 import type { OfferCardData } from "#app/lib/offer-card";
 import { TicketCounter } from "#app/components/ticket-counter";
-import { ratingDecimal } from "#app/lib/card-html";
+import { ratingDecimal, starGlyphs } from "#app/lib/card-html";
 
 // SearchResults (app/components/search-dialog.tsx) renders Remix <Form>s, which need a Remix context.
 // @remix-run/testing (createRemixStub) is not installed in this project, so it is not tested here.
@@ -91,14 +91,26 @@ describe("OfferCard", () => {
     fc.assert(fc.property(fc.double({ min: 0, max: 5, noNaN: true }), (v) => ratingDecimal(v) === intl.format(v)), { numRuns: 5000 });
   });
 
+  it("draws an average to the nearer half star", () => {
+    const drawn = (v: number) => {
+      const { filled, half, empty } = starGlyphs(v);
+      return `${filled.length}${half ? "½" : ""}+${empty.length}`;
+    };
+    expect([4.5, 4.7, 4.74, 4.75, 4.2, 4.25, 0, 0.2, 5].map(drawn)).toEqual(["4½+0", "4½+0", "4½+0", "5+0", "4+1", "4½+0", "0+5", "0+5", "5+0"]);
+  });
+
   it("links the picture, title, place, rating and price to the offer, with the heart beside the link", () => {
     const { container } = render(<OfferCard offer={card()} eager level={3} />);
     const link = screen.getByRole("link");
     expect(link).toHaveAttribute("href", "/ofertas/abb20594-79b0-5139-a45c-9a876fad5d01/");
     expect(screen.getByRole("heading", { level: 3 })).toHaveTextContent("Circuito termal para dos");
     expect(link).toHaveTextContent("Madrid · Salud y belleza");
-    expect(screen.getByRole("img", { name: "Valoración media: 4,7 de 5 estrellas" })).toHaveTextContent("★★★★★");
-    expect(screen.getByTestId("offer-rating")).toHaveTextContent(/^★★★★★ 4,7 \(6 valoraciones\)$/);
+    // 4,7 is nearer four and a half stars than five: four whole, one half, none empty.
+    const stars = screen.getByRole("img", { name: "Valoración media: 4,7 de 5 estrellas" });
+    expect(stars).toHaveTextContent("★★★★★");
+    expect(stars.querySelectorAll(".star-half")).toHaveLength(1);
+    expect(stars).toHaveAttribute("data-empty", "");
+    expect(screen.getByTestId("offer-rating")).toHaveTextContent(/^★★★★★ 4,7 \(6 valoraciones de compras verificadas\)$/);
     expect(screen.getByLabelText("Descuento 50%")).toHaveTextContent("-50%");
     expect(link.querySelector("s")).toHaveTextContent(/^Antes 120,00 €$/);
     const img = container.querySelector("img")!;
@@ -124,7 +136,7 @@ describe("OfferCard", () => {
     const { container } = render(<OfferCard offer={card({ soldOut: true, rating: { average: 3, count: 1 } })} />);
     expect(screen.getByText("Agotada")).not.toBeNull();
     expect(screen.queryByLabelText(/^Descuento/)).toBeNull();
-    expect(screen.getByTestId("offer-rating")).toHaveTextContent(/^★★★ 3,0 \(1 valoración\)$/);
+    expect(screen.getByTestId("offer-rating")).toHaveTextContent(/^★★★ 3,0 \(1 valoración de una compra verificada\)$/);
     expect(container.querySelector("img")!.getAttribute("loading")).toBe("lazy");
   });
 

@@ -5,6 +5,7 @@ import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
 import type { Purchase } from "#lib/schemas/order";
 import { purchaseSignature } from "#lib/signatures.server";
+import { ticketsInWords } from "#lib/text";
 import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { purchaseOf } from "#api/services/sales";
 import { PermanentMailError, type MessageRenderer } from "../context";
@@ -68,7 +69,7 @@ export function PurchaseConfirmationEmail({ purchase, origin, link, supportEmail
             {item.title}
           </Heading>
           <Text className="m-muted" style={{ ...muted, margin: "0 0 8px" }}>
-            {item.option_title} · {item.quantity} {item.quantity === 1 ? "entrada" : "entradas"} × {formatPrice(item.paid_unit_price)} ={" "}
+            {item.option_title} · {ticketsInWords(item.quantity)} × {formatPrice(item.paid_unit_price)} ={" "}
             {formatPrice(item.paid_unit_price, item.quantity)}
             {item.for_present ? " · Regalo" : ""}
           </Text>

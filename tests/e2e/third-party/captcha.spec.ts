@@ -2,6 +2,7 @@
  * The captcha on the become-partner (/empresas) and login-code (/login) forms, on the server with Turnstile keys. The
  * browser's Turnstile is intercepted; the server's own check cannot reach Cloudflare from here,
  * which is exactly the provider-down case: the form fails closed with a clear Spanish message.
+ * Without JavaScript the form carries a field the widget replaces, and the server vouches for it.
  */
 import type { Page } from "@playwright/test";
 import { expect, ready, test } from "../fixtures";
@@ -63,6 +64,22 @@ test.describe("the login code form, with JavaScript", () => {
     await page.getByRole("button", { name: "Enviar código" }).click();
     await expect(page.getByText(/La comprobación antispam no responde ahora mismo/)).toBeVisible();
     await expect(page.getByLabel("Correo electrónico")).toHaveValue("captcha-login@correo.es");
+    await expect(page.getByText("Te hemos enviado un código")).toHaveCount(0);
+  });
+});
+
+test.describe("the login code form, with JavaScript and the widget blocked", () => {
+  test.use({ javaScriptEnabled: true });
+
+  test("sends no code without the check: the script ran, so the form is no longer the no-JavaScript one", async ({ page }) => {
+    await page.route("https://challenges.cloudflare.com/**", (route) => route.abort("blockedbyclient"));
+    await page.goto("/login");
+    await ready(page, true);
+    await expect(page.locator("input[name=captcha_noscript]")).toHaveCount(0);
+    await page.getByLabel("Correo electrónico").fill("captcha-bloqueado@correo.es");
+    await page.getByRole("button", { name: "Enviar código" }).click();
+    await expect(page.getByText("Falta la verificación antispam: espera a que termine (debajo del formulario) y vuelve a enviarlo.")).toBeVisible();
+    await expect(page.getByLabel("Correo electrónico")).toHaveValue("captcha-bloqueado@correo.es");
     await expect(page.getByText("Te hemos enviado un código")).toHaveCount(0);
   });
 });
