@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { act, render, screen } from "@testing-library/react";
 import { createElement } from "react";
 import { useToasterStore } from "react-hot-toast";
