@@ -1,11 +1,15 @@
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
+import eslintConfigPrettier from "eslint-config-prettier/flat";
 
 // The server loads what it imports, untouched by tree-shaking: date-fns's index and locale index
 // load every function and every locale (8.4 MB of heap that each full collection marked).
 const wholeDateFns = {
-  paths: ["date-fns", "date-fns/locale"].map((name) => ({ name, message: "Import one function (date-fns/format) or one locale (date-fns/locale/es)." })),
+  paths: ["date-fns", "date-fns/locale"].map((name) => ({
+    name,
+    message: "Import one function (date-fns/format) or one locale (date-fns/locale/es).",
+  })),
 };
 
 export default tseslint.config(
@@ -16,7 +20,10 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/no-explicit-any": "off",
       "no-restricted-imports": ["error", wholeDateFns],
     },
@@ -28,7 +35,15 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { ...wholeDateFns, patterns: [{ regex: "^(#api/|(\\.\\./)+api/)", message: "app/ imports the contract from lib/ (e.g. #lib/schemas/offer), never from api/." }] },
+        {
+          ...wholeDateFns,
+          patterns: [
+            {
+              regex: "^(#api/|(\\.\\./)+api/)",
+              message: "app/ imports the contract from lib/ (e.g. #lib/schemas/offer), never from api/.",
+            },
+          ],
+        },
       ],
     },
   },
@@ -39,6 +54,18 @@ export default tseslint.config(
   },
   {
     files: ["scripts/**/*.mjs", "tests/bench/**"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", setTimeout: "readonly", clearTimeout: "readonly", fetch: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        URL: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        fetch: "readonly",
+      },
+    },
   },
+  // Formatting is Prettier's: rules that could fight it are off.
+  eslintConfigPrettier,
 );

@@ -38,8 +38,12 @@ export const THIRD_PARTY_ENV = {
   FACEBOOK_APP_SECRET: "e2e-facebook-secret",
 };
 // `npm start`'s environment (NODE_ENV=production among it), as a deployment sets it.
-const START_ENV = Object.entries(startEnv()).map(([k, v]) => `${k}=${v}`).join(" ");
-const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV).map(([k, v]) => `${k}='${v}'`).join(" ");
+const START_ENV = Object.entries(startEnv())
+  .map(([k, v]) => `${k}=${v}`)
+  .join(" ");
+const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV)
+  .map(([k, v]) => `${k}='${v}'`)
+  .join(" ");
 
 // Debian's Chromium, both builds of it. The headless shell (Debian's chromium-headless-shell, the
 // build Playwright itself runs headless tests on) renders with the same Blink for less CPU:
@@ -53,7 +57,17 @@ const HEADLESS_SHELL = process.env.HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-hea
 const SHELL_OR_CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
 function launch(executablePath: string): LaunchOptions {
   // The machine has no network: background services would only fail and slow the start.
-  return { executablePath, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] };
+  return {
+    executablePath,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  };
 }
 
 export default defineConfig({
@@ -81,25 +95,27 @@ export default defineConfig({
     // Third-party hosts are mocked with page.route inside these tests; each file sets JS on or off.
     { name: "third-party", testMatch: /third-party\/.*\.spec\.ts$/, use: { baseURL: THIRD_PARTY_URL } },
   ],
-  webServer: [{
-    // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
-    // 4 s, so every journey also crosses token refreshes. Mail goes to the run's SMTP server.
-    command: `rm -rf ${DATA_DIR} && npm run build && ${START_ENV} DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node ${startFlags().join(" ")} build/node/server.js`,
-    url: `${baseURL}/api/v0/public/offers/?page_size=1`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    stdout: "ignore",
-    stderr: "pipe",
-  },
-  {
-    // Waits for the first server (it builds), then starts on the same build with the keys set.
-    command:
-      `node -e "const u='${baseURL}/api/v0/public/offers/?page_size=1';(async()=>{for(;;){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,500))}})()" && ` +
-      `rm -rf ${DATA_DIR}-3p && ${START_ENV} DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx tests/e2e/third-party/server-with-social-mocks.ts`,
-    url: `${THIRD_PARTY_URL}/api/v0/public/offers/?page_size=1`,
-    reuseExistingServer: false,
-    timeout: 240_000,
-    stdout: "ignore",
-    stderr: "pipe",
-  }],
+  webServer: [
+    {
+      // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
+      // 4 s, so every journey also crosses token refreshes. Mail goes to the run's SMTP server.
+      command: `rm -rf ${DATA_DIR} && npm run build && ${START_ENV} DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node ${startFlags().join(" ")} build/node/server.js`,
+      url: `${baseURL}/api/v0/public/offers/?page_size=1`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      // Waits for the first server (it builds), then starts on the same build with the keys set.
+      command:
+        `node -e "const u='${baseURL}/api/v0/public/offers/?page_size=1';(async()=>{for(;;){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,500))}})()" && ` +
+        `rm -rf ${DATA_DIR}-3p && ${START_ENV} DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx tests/e2e/third-party/server-with-social-mocks.ts`,
+      url: `${THIRD_PARTY_URL}/api/v0/public/offers/?page_size=1`,
+      reuseExistingServer: false,
+      timeout: 240_000,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  ],
 });

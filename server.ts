@@ -35,7 +35,9 @@ if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
     console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY}: ${config.WEB_CONCURRENCY} procesos sobre PostgreSQL.`);
     await superviseWorkers(config.WEB_CONCURRENCY);
   }
-  console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY} ignorado: la base de datos embebida (PGlite) admite un solo proceso; se sirve con uno. Para varios, DATABASE_URL.`);
+  console.log(
+    `WEB_CONCURRENCY=${config.WEB_CONCURRENCY} ignorado: la base de datos embebida (PGlite) admite un solo proceso; se sirve con uno. Para varios, DATABASE_URL.`,
+  );
 }
 
 if (!config.DATABASE_URL) {
@@ -114,7 +116,8 @@ app.use((req, _res, next) => {
 // Expired access tokens are renewed once per request, before the storefront calls the API.
 app.use(refreshAuth);
 // Shared pages kept rendered for the catalogue's freshness; production only, where the build is fixed.
-if (config.isProduction) app.use(documentCache({ seconds: config.CATALOGUE_CACHE_SECONDS, policy: (path, scriptHashes) => pagePolicy(path, { scriptHashes }) }));
+if (config.isProduction)
+  app.use(documentCache({ seconds: config.CATALOGUE_CACHE_SECONDS, policy: (path, scriptHashes) => pagePolicy(path, { scriptHashes }) }));
 const remixHandler: RequestHandler = createRequestHandler({
   build: viteDevServer
     ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
@@ -123,7 +126,10 @@ const remixHandler: RequestHandler = createRequestHandler({
   mode: config.isProduction ? "production" : "development",
   // The CSP nonce securityHeaders made for this response, for Remix's inline scripts, and, when
   // the request may share a page, how to keep the one rendered for it (document-cache.server.ts).
-  getLoadContext: (_req, res) => ({ cspNonce: res.locals.cspNonce as string, shareDocument: res.locals.shareDocument as ShareDocument | undefined }),
+  getLoadContext: (_req, res) => ({
+    cspNonce: res.locals.cspNonce as string,
+    shareDocument: res.locals.shareDocument as ShareDocument | undefined,
+  }),
 });
 app.all("*", remixHandler);
 // Express's own refusals (a path that does not decode, a static file request gone wrong) are the

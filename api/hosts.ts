@@ -41,7 +41,10 @@ export function parseHostHeader(value: string | undefined): string | null {
 }
 
 function normaliseHostname(name: string): string | null {
-  const bare = name.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  const bare = name
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "")
+    .toLowerCase();
   return bare === "" ? null : bare;
 }
 

@@ -78,7 +78,9 @@ export function errorHandler(log: (error: unknown) => void) {
     // body-parser's errors carry a status (malformed JSON, too large).
     const status = (error as { status?: number; type?: string })?.status;
     if (typeof status === "number" && status >= 400 && status < 500) {
-      res.status(status).json({ detail: status === 413 ? "La petición es demasiado grande." : "El cuerpo de la petición no es JSON válido." });
+      res
+        .status(status)
+        .json({ detail: status === 413 ? "La petición es demasiado grande." : "El cuerpo de la petición no es JSON válido." });
       return;
     }
     log(error);

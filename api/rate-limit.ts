@@ -145,8 +145,6 @@ export function rateLimit(options: {
   const durationSec = Math.max(1, Math.round(options.windowMs / 1000));
   return (req, _res, next) => {
     const who = options.key ? options.key(req) : `ip:${clientAddress(req)}`;
-    store
-      .consume(`${options.name}:${who}`, { points: options.max, durationSec, message: options.message })
-      .then(() => next(), next);
+    store.consume(`${options.name}:${who}`, { points: options.max, durationSec, message: options.message }).then(() => next(), next);
   };
 }

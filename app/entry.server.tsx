@@ -56,7 +56,10 @@ const DEFER_SCRIPTS = import.meta.env.PROD;
  */
 function hasDeferredData(context: EntryContext): boolean {
   return Object.values(context.staticHandlerContext.loaderData ?? {}).some(
-    (data) => data !== null && typeof data === "object" && Object.values(data).some((value) => typeof (value as PromiseLike<unknown> | null)?.then === "function"),
+    (data) =>
+      data !== null &&
+      typeof data === "object" &&
+      Object.values(data).some((value) => typeof (value as PromiseLike<unknown> | null)?.then === "function"),
   );
 }
 
@@ -98,7 +101,14 @@ class DocumentBody extends Transform {
  * come out whole (a boundary that failed renders as `<!--$!-->`): that page streams, where React
  * reports the error and the status becomes 500.
  */
-async function renderWhole(request: Request, status: number, headers: Headers, remixContext: EntryContext, nonce: string, share?: ShareDocument): Promise<Response | null> {
+async function renderWhole(
+  request: Request,
+  status: number,
+  headers: Headers,
+  remixContext: EntryContext,
+  nonce: string,
+  share?: ShareDocument,
+): Promise<Response | null> {
   // A page kept for many visitors carries no nonce: its policy lists its scripts' hashes.
   const html = await renderToText(remixContext, request.url, share ? "" : nonce);
   if (html === null || html.includes("<!--$!")) return null;

@@ -63,13 +63,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const origin = requestOrigin(request);
   if (url.pathname.startsWith("/iframe")) {
-    return { bare: true as const, origin, toasts: [], region: DEFAULT_REGION, cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 }, favoritesCount: 0, favoriteIds: [] as string[], consentAsked: true, integrations: null, events: [], contacts: null, viewer: null };
+    return {
+      bare: true as const,
+      origin,
+      toasts: [],
+      region: DEFAULT_REGION,
+      cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 },
+      favoritesCount: 0,
+      favoriteIds: [] as string[],
+      consentAsked: true,
+      integrations: null,
+      events: [],
+      contacts: null,
+      viewer: null,
+    };
   }
-  const [session, cart, consent] = await Promise.all([
-    getSession(request),
-    getCart(request),
-    getConsent(request),
-  ]);
+  const [session, cart, consent] = await Promise.all([getSession(request), getCart(request), getConsent(request)]);
   const toasts = takeToasts(session);
   const favoriteIdsPromise = favoriteIds(request, session);
   const integrations = clientIntegrations(consent);
@@ -79,7 +88,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const joined = cart.items.length ? await checkoutLines(cart).catch(() => ({ lines: [], totalCents: 0 })) : { lines: [], totalCents: 0 };
   const lines: CartLine[] = joined.lines.flatMap((l) =>
     l.option && !l.problem
-      ? [{ offerUuid: l.offerUuid, title: l.title, optionTitle: l.option.title, image: l.image, ticketsCount: l.ticketsCount, lineCents: l.unitCents * l.ticketsCount }]
+      ? [
+          {
+            offerUuid: l.offerUuid,
+            title: l.title,
+            optionTitle: l.option.title,
+            image: l.image,
+            ticketsCount: l.ticketsCount,
+            lineCents: l.unitCents * l.ticketsCount,
+          },
+        ]
       : [],
   );
   const subtotalCents = lines.reduce((sum, l) => sum + l.lineCents, 0);
@@ -105,7 +123,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");
 }
@@ -120,7 +137,13 @@ function PendingSpinner() {
   const immediate = /^\/ofertas\/[0-9a-f-]{36}\/?$/i.test(to) || /^\/order\/?$/.test(to);
   const shown = usePendingIndicator(navigation.state !== "idle", { delay: immediate ? 0 : PENDING_DELAY_MS, minDuration: PENDING_MIN_MS });
   return (
-    <div className={`pending-bar${shown ? " is-pending" : ""}`} role="progressbar" aria-hidden={!shown} aria-label="Cargando" data-testid="pending-bar">
+    <div
+      className={`pending-bar${shown ? " is-pending" : ""}`}
+      role="progressbar"
+      aria-hidden={!shown}
+      aria-label="Cargando"
+      data-testid="pending-bar"
+    >
       <span />
     </div>
   );
@@ -175,12 +198,17 @@ function Header({ data }: { data: RootLoaderData }) {
       <PendingSpinner />
       <div className="header-row">
         {!isHome ? (
-          <a href="/" className="back-arrow" aria-label="Volver" onClick={(e) => {
-            if (window.history.length > 1) {
-              e.preventDefault();
-              window.history.back();
-            }
-          }}>
+          <a
+            href="/"
+            className="back-arrow"
+            aria-label="Volver"
+            onClick={(e) => {
+              if (window.history.length > 1) {
+                e.preventDefault();
+                window.history.back();
+              }
+            }}
+          >
             <BackIcon />
           </a>
         ) : null}
@@ -191,12 +219,21 @@ function Header({ data }: { data: RootLoaderData }) {
         </p>
         <nav className="header-actions" aria-label="Tu cuenta">
           <SearchButton />
-          <Link to="/favorite" className="header-button" aria-label={data.favoritesCount ? `Favoritos, ${data.favoritesCount}` : "Favoritos"}>
+          <Link
+            to="/favorite"
+            className="header-button"
+            aria-label={data.favoritesCount ? `Favoritos, ${data.favoritesCount}` : "Favoritos"}
+          >
             <HeartIcon />
             {/* A badge is news: none at 0. */}
             {data.favoritesCount ? <span className="count-badge">{data.favoritesCount}</span> : null}
           </Link>
-          <CartDropdown lines={data.cart.lines} count={data.cart.count} subtotalCents={data.cart.subtotalCents} totalCents={data.cart.totalCents} />
+          <CartDropdown
+            lines={data.cart.lines}
+            count={data.cart.count}
+            subtotalCents={data.cart.subtotalCents}
+            totalCents={data.cart.totalCents}
+          />
           {data.viewer ? (
             <UserMenu email={data.viewer.email} />
           ) : (
@@ -289,7 +326,10 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   // A request we refused (a form we could not read…) carries its own Spanish reason.
-  const refused = isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && !notFound && typeof error.data === "string" ? error.data : null;
+  const refused =
+    isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && !notFound && typeof error.data === "string"
+      ? error.data
+      : null;
   return (
     <div className="error-page">
       {notFound ? (

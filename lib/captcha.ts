@@ -13,5 +13,6 @@ export const NOSCRIPT_FIELD = "captcha_noscript";
 export const CAPTCHA_MESSAGES = {
   invalid: "No hemos podido comprobar que no eres un robot. Vuelve a intentarlo.",
   missing: "Falta la verificación antispam: espera a que termine (debajo del formulario) y vuelve a enviarlo.",
-  unavailable: "La comprobación antispam no responde ahora mismo y, por seguridad, no hemos enviado el formulario. Espera un minuto y vuelve a intentarlo.",
+  unavailable:
+    "La comprobación antispam no responde ahora mismo y, por seguridad, no hemos enviado el formulario. Espera un minuto y vuelve a intentarlo.",
 } as const;

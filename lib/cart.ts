@@ -89,10 +89,13 @@ export function cartFingerprint(cart: Cart): string {
  * for the same offer, the rest follow in order up to MAX_CART_ITEMS; promo codes are joined.
  */
 export function mergeCarts(older: Cart, newer: Cart): Cart {
-  const items = [...newer.items, ...older.items.filter((o) => !newer.items.some((n) => n.offerUuid === o.offerUuid))].slice(0, MAX_CART_ITEMS);
-  const codes = [...newer.promoCodes, ...older.promoCodes.filter((o) => !newer.promoCodes.some((n) => n.promo_code === o.promo_code))].slice(
+  const items = [...newer.items, ...older.items.filter((o) => !newer.items.some((n) => n.offerUuid === o.offerUuid))].slice(
     0,
-    MAX_PROMO_CODES,
+    MAX_CART_ITEMS,
   );
+  const codes = [
+    ...newer.promoCodes,
+    ...older.promoCodes.filter((o) => !newer.promoCodes.some((n) => n.promo_code === o.promo_code)),
+  ].slice(0, MAX_PROMO_CODES);
   return { items, promoCodes: items.length ? codes : [] };
 }

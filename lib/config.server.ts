@@ -5,9 +5,9 @@ import { z } from "zod";
 
 /** The WHATWG Fetch "bad ports": Node's fetch refuses them, including our loopback API calls. */
 const FETCH_BLOCKED_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117, 119, 123,
-  135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636, 989, 990, 993, 995,
-  1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
+  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
 ]);
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
@@ -21,9 +21,12 @@ const EnvSchema = z.object({
     .min(0)
     .max(65535)
     .default(3000)
-    .refine((port) => !FETCH_BLOCKED_PORTS.has(port), (port) => ({
-      message: `port ${port} is one that fetch() refuses to connect to (WHATWG "bad ports"); the storefront calls its own API on it, so every page would fail. Choose another, e.g. 3000.`,
-    })),
+    .refine(
+      (port) => !FETCH_BLOCKED_PORTS.has(port),
+      (port) => ({
+        message: `port ${port} is one that fetch() refuses to connect to (WHATWG "bad ports"); the storefront calls its own API on it, so every page would fail. Choose another, e.g. 3000.`,
+      }),
+    ),
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.preprocess(
@@ -54,7 +57,12 @@ const EnvSchema = z.object({
   ALLPAY_LOGIN: optionalString,
   ALLPAY_API_KEY: optionalString,
   ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
-  RESERVATION_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+  RESERVATION_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(15),
   // Mail: with no SMTP_URL every message is written as an .eml file under DATA_DIR/mail/.
   SMTP_URL: z.preprocess(
     emptyToUndefined,
@@ -66,7 +74,10 @@ const EnvSchema = z.object({
   MAIL_FROM: z
     .string()
     .trim()
-    .regex(/^(.*<[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}>|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$/i, "debe ser una dirección, por ejemplo «ofertas <no-responder@ofertas.es>»")
+    .regex(
+      /^(.*<[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}>|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$/i,
+      "debe ser una dirección, por ejemplo «ofertas <no-responder@ofertas.es>»",
+    )
     .default("ofertas <no-responder@ofertas.es>"),
   // DKIM: the three together sign every message (docs/mail.md); the key as PEM, line breaks as \n.
   MAIL_DKIM_DOMAIN: z.preprocess(
@@ -83,7 +94,10 @@ const EnvSchema = z.object({
     z
       .string()
       .trim()
-      .regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i, "debe ser un selector DNS, por ejemplo correo2026")
+      .regex(
+        /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i,
+        "debe ser un selector DNS, por ejemplo correo2026",
+      )
       .optional(),
   ),
   MAIL_DKIM_PRIVATE_KEY: optionalString,
@@ -93,16 +107,44 @@ const EnvSchema = z.object({
   ANALYTICS_API_KEY: optionalString,
   ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),
   SESSION_REPLAY_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
-  GTM_ID: z.preprocess(emptyToUndefined, z.string().regex(/^GTM-[A-Z0-9]{4,12}$/, "debe tener la forma GTM-XXXXXXX").optional()),
-  MAPS_TILES_URL: z.preprocess(emptyToUndefined, z.string().regex(/^https:\/\/.*\{z\}.*\{x\}.*\{y\}/, "debe ser https://… con {z}, {x} e {y}").optional()),
+  GTM_ID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^GTM-[A-Z0-9]{4,12}$/, "debe tener la forma GTM-XXXXXXX")
+      .optional(),
+  ),
+  MAPS_TILES_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https:\/\/.*\{z\}.*\{x\}.*\{y\}/, "debe ser https://… con {z}, {x} e {y}")
+      .optional(),
+  ),
   MAPS_API_KEY: optionalString,
   MAPS_ATTRIBUTION: z.string().default("© OpenStreetMap contributors"),
-  MAPS_STATIC_URL: z.preprocess(emptyToUndefined, z.string().regex(/^https?:\/\/.*\{lat\}.*\{lon\}/, "debe ser una URL con {lat} y {lon}").optional()),
+  MAPS_STATIC_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/.*\{lat\}.*\{lon\}/, "debe ser una URL con {lat} y {lon}")
+      .optional(),
+  ),
   CAPTCHA_SITE_KEY: optionalString,
   CAPTCHA_SECRET: optionalString,
   JWT_SECRET: optionalString,
-  JWT_ACCESS_SECONDS: z.coerce.number().int().min(1).max(24 * 3600).default(15 * 60),
-  JWT_REFRESH_SECONDS: z.coerce.number().int().min(60).max(365 * 24 * 3600).default(30 * 24 * 3600),
+  JWT_ACCESS_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 3600)
+    .default(15 * 60),
+  JWT_REFRESH_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(365 * 24 * 3600)
+    .default(30 * 24 * 3600),
   JWT_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(20),
   GOOGLE_CLIENT_ID: optionalString,
   GOOGLE_CLIENT_SECRET: optionalString,
@@ -148,7 +190,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const env = parsed.data;
   const dataDir = path.resolve(env.DATA_DIR);
   const sessionSecrets = env.SESSION_SECRET
-    ? env.SESSION_SECRET.split(",").map((s) => s.trim()).filter(Boolean)
+    ? env.SESSION_SECRET.split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
     : [devSecret(dataDir)];
   if (sessionSecrets.some((s) => s.length < 16)) {
     throw new ConfigError("Configuración no válida:\n  SESSION_SECRET: cada secreto necesita al menos 16 caracteres");
@@ -185,12 +229,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
  * that sign one).
  */
 function socialSettingsProblem(env: Env): string | null {
-  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET)) return "GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET van juntas: pon las dos o ninguna";
-  if (Boolean(env.FACEBOOK_APP_ID) !== Boolean(env.FACEBOOK_APP_SECRET)) return "FACEBOOK_APP_ID y FACEBOOK_APP_SECRET van juntas: pon las dos o ninguna";
+  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET))
+    return "GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET van juntas: pon las dos o ninguna";
+  if (Boolean(env.FACEBOOK_APP_ID) !== Boolean(env.FACEBOOK_APP_SECRET))
+    return "FACEBOOK_APP_ID y FACEBOOK_APP_SECRET van juntas: pon las dos o ninguna";
   const appleKey = [env.APPLE_TEAM_ID, env.APPLE_KEY_ID, env.APPLE_PRIVATE_KEY];
-  if (appleKey.some(Boolean) && !appleKey.every(Boolean)) return "APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY van juntas: pon las tres o ninguna";
+  if (appleKey.some(Boolean) && !appleKey.every(Boolean))
+    return "APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY van juntas: pon las tres o ninguna";
   const appleSecret = Boolean(env.APPLE_CLIENT_SECRET) || appleKey.every(Boolean);
-  if (Boolean(env.APPLE_CLIENT_ID) !== appleSecret) return "APPLE_CLIENT_ID necesita APPLE_CLIENT_SECRET, o APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY (y al revés)";
+  if (Boolean(env.APPLE_CLIENT_ID) !== appleSecret)
+    return "APPLE_CLIENT_ID necesita APPLE_CLIENT_SECRET, o APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY (y al revés)";
   if (env.APPLE_PRIVATE_KEY && !/-----BEGIN PRIVATE KEY-----/.test(env.APPLE_PRIVATE_KEY.replace(/\\n/g, "\n"))) {
     return "APPLE_PRIVATE_KEY: debe ser el contenido del fichero .p8 de Apple (-----BEGIN PRIVATE KEY-----…)";
   }
@@ -201,7 +249,8 @@ function socialSettingsProblem(env: Env): string | null {
 function mailDkimSettings(env: Env): MailDkim | null | string {
   const { MAIL_DKIM_DOMAIN: domainName, MAIL_DKIM_SELECTOR: keySelector, MAIL_DKIM_PRIVATE_KEY: key } = env;
   if (!domainName && !keySelector && !key) return null;
-  if (!domainName || !keySelector || !key) return "MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR y MAIL_DKIM_PRIVATE_KEY van juntas: pon las tres o ninguna";
+  if (!domainName || !keySelector || !key)
+    return "MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR y MAIL_DKIM_PRIVATE_KEY van juntas: pon las tres o ninguna";
   const privateKey = key.replace(/\\n/g, "\n").trim();
   let bits = 0;
   try {

@@ -15,7 +15,6 @@ export const CONSENT_MAX_AGE_SECONDS = 60 * 60 * 24 * 365;
 export type ConsentCategory = "necessary" | "analytics" | "marketing";
 export type OptionalCategory = Exclude<ConsentCategory, "necessary">;
 
-
 /** What the visitor chose, when, and under which policy version. */
 export type ConsentChoice = {
   version: number;

@@ -5,7 +5,12 @@
  * is refused. Clients that send neither header (curl, old browsers) carry no ambient cookies of a
  * victim and are let through.
  */
-export function isCrossSiteWrite(req: { method: string; secFetchSite?: string | null; origin?: string | null; host?: string | null }): boolean {
+export function isCrossSiteWrite(req: {
+  method: string;
+  secFetchSite?: string | null;
+  origin?: string | null;
+  host?: string | null;
+}): boolean {
   if (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS") return false;
   const site = req.secFetchSite;
   if (site) return site !== "same-origin" && site !== "none";

@@ -10,9 +10,29 @@ function lazyFormatter(options: Intl.DateTimeFormatOptions): () => Intl.DateTime
   return () => (format ??= new Intl.DateTimeFormat("es-ES", { timeZone: ZONE, ...options }));
 }
 
-const wallClockFormat = lazyFormatter({ year: "numeric", month: "numeric", day: "numeric", hour: "numeric", minute: "numeric", hourCycle: "h23" });
+const wallClockFormat = lazyFormatter({
+  year: "numeric",
+  month: "numeric",
+  day: "numeric",
+  hour: "numeric",
+  minute: "numeric",
+  hourCycle: "h23",
+});
 
-const MONTHS = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre"];
+const MONTHS = [
+  "enero",
+  "febrero",
+  "marzo",
+  "abril",
+  "mayo",
+  "junio",
+  "julio",
+  "agosto",
+  "septiembre",
+  "octubre",
+  "noviembre",
+  "diciembre",
+];
 
 /** A calendar date as the API writes one (valid_from, valid_until): a day, in no time zone. */
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -25,7 +45,11 @@ function madrid(value: string | Date): WallClock | null {
   if (day) return { year: Number(day[1]), month: Number(day[2]), day: Number(day[3]), hour: 0, minute: 0 };
   const date = typeof value === "string" ? new Date(value) : value;
   if (Number.isNaN(date.getTime())) return null;
-  const parts = Object.fromEntries(wallClockFormat().formatToParts(date).map((p) => [p.type, Number(p.value)]));
+  const parts = Object.fromEntries(
+    wallClockFormat()
+      .formatToParts(date)
+      .map((p) => [p.type, Number(p.value)]),
+  );
   return { year: parts.year, month: parts.month, day: parts.day, hour: parts.hour, minute: parts.minute };
 }
 

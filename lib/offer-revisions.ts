@@ -42,7 +42,14 @@ export type RevisionChanges = Partial<Record<ReviewedTextField, string>> & { pri
 
 /** The part of an offer a revision is about, live or proposed. */
 export type ReviewedOffer = Record<ReviewedTextField, string> & {
-  price_options: { uuid?: string | null; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[];
+  price_options: {
+    uuid?: string | null;
+    title: string;
+    actual_price: string;
+    regular_price: string;
+    available: number;
+    per_customer: number | null;
+  }[];
 };
 
 const samePrice = (a: string, b: string) => toCents(a) === toCents(b);
@@ -56,8 +63,19 @@ export function reviewedChanges(live: ReviewedOffer, proposed: ReviewedOffer): R
   for (const o of proposed.price_options) {
     const current = o.uuid ? byId.get(o.uuid) : undefined;
     if (!current) {
-      options.push({ uuid: null, title: o.title, actual_price: o.actual_price, regular_price: o.regular_price, available: o.available, per_customer: o.per_customer });
-    } else if (o.title !== current.title || !samePrice(o.actual_price, current.actual_price) || !samePrice(o.regular_price, current.regular_price)) {
+      options.push({
+        uuid: null,
+        title: o.title,
+        actual_price: o.actual_price,
+        regular_price: o.regular_price,
+        available: o.available,
+        per_customer: o.per_customer,
+      });
+    } else if (
+      o.title !== current.title ||
+      !samePrice(o.actual_price, current.actual_price) ||
+      !samePrice(o.regular_price, current.regular_price)
+    ) {
       options.push({ uuid: current.uuid!, title: o.title, actual_price: o.actual_price, regular_price: o.regular_price });
     }
   }
@@ -72,7 +90,10 @@ export const hasChanges = (changes: RevisionChanges) => Object.keys(changes).len
  * form shows this, so saving it again keeps the revision). Options the revision names that are no
  * longer there are left out.
  */
-export function withChanges<T extends ReviewedOffer>(live: T, changes: RevisionChanges | null | undefined): Omit<T, "price_options"> & Pick<ReviewedOffer, "price_options"> {
+export function withChanges<T extends ReviewedOffer>(
+  live: T,
+  changes: RevisionChanges | null | undefined,
+): Omit<T, "price_options"> & Pick<ReviewedOffer, "price_options"> {
   if (!changes) return live;
   const next: Omit<T, "price_options"> & Pick<ReviewedOffer, "price_options"> = { ...live };
   for (const field of REVIEWED_TEXT_FIELDS) if (changes[field] !== undefined) next[field] = changes[field]!;
@@ -84,7 +105,14 @@ export function withChanges<T extends ReviewedOffer>(live: T, changes: RevisionC
     }),
     ...(changes.price_options ?? [])
       .filter((o) => !o.uuid)
-      .map((o) => ({ uuid: null, title: o.title, actual_price: o.actual_price, regular_price: o.regular_price, available: o.available ?? 0, per_customer: o.per_customer ?? null })),
+      .map((o) => ({
+        uuid: null,
+        title: o.title,
+        actual_price: o.actual_price,
+        regular_price: o.regular_price,
+        available: o.available ?? 0,
+        per_customer: o.per_customer ?? null,
+      })),
   ];
   return next;
 }

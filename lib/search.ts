@@ -29,7 +29,10 @@ const SYNONYMS: Record<string, string[]> = {
 
 /** Lower case, accents removed: the same result as ofertas_fold() in the database. */
 export function foldText(text: string): string {
-  return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  return text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "");
 }
 
 /** Every word of a query, folded: only [a-z0-9] survives, so a word is safe in a tsquery or a regular expression. */

@@ -30,7 +30,8 @@ export const unsubscribeSignature = (secrets: readonly string[], email: string) 
 export const verifyUnsubscribe = (secrets: readonly string[], email: string, sig: string) =>
   verifySignature(secrets, "unsubscribe", email.trim().toLowerCase(), sig);
 export const purchaseSignature = (secrets: readonly string[], saleId: string) => sign(secrets, "purchase", saleId.toLowerCase());
-export const verifyPurchase = (secrets: readonly string[], saleId: string, sig: string) => verifySignature(secrets, "purchase", saleId.toLowerCase(), sig);
+export const verifyPurchase = (secrets: readonly string[], saleId: string, sig: string) =>
+  verifySignature(secrets, "purchase", saleId.toLowerCase(), sig);
 
 /**
  * Link tokens (`?t=…`): what a mailed link says about its recipient, sealed with AES-256-GCM so

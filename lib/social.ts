@@ -76,10 +76,14 @@ export function isSocialProviderEnabled(c: SocialSettings, provider: SocialProvi
 }
 
 export const SOCIAL_MESSAGES = {
-  invalidToken: (p: SocialProvider) => `${SOCIAL_PROVIDER_NAMES[p]} no ha confirmado tu identidad: el acceso no es válido o ha caducado. Vuelve a intentarlo.`,
+  invalidToken: (p: SocialProvider) =>
+    `${SOCIAL_PROVIDER_NAMES[p]} no ha confirmado tu identidad: el acceso no es válido o ha caducado. Vuelve a intentarlo.`,
   noEmail: (p: SocialProvider) =>
     `Tu cuenta de ${SOCIAL_PROVIDER_NAMES[p]} no nos ha dado un correo confirmado. Entra con un código por correo o permite compartir tu correo.`,
-  unavailable: (p: SocialProvider) => `No hemos podido comprobar tu cuenta con ${SOCIAL_PROVIDER_NAMES[p]} ahora mismo. Inténtalo de nuevo en unos minutos.`,
-  cancelled: (p: SocialProvider) => `Has cancelado el inicio de sesión con ${SOCIAL_PROVIDER_NAMES[p]}. Puedes volver a intentarlo o entrar con tu correo.`,
-  expired: (p: SocialProvider) => `El inicio de sesión con ${SOCIAL_PROVIDER_NAMES[p]} ha caducado o no viene de esta web. Vuelve a pulsar «Continuar con ${SOCIAL_PROVIDER_NAMES[p]}».`,
+  unavailable: (p: SocialProvider) =>
+    `No hemos podido comprobar tu cuenta con ${SOCIAL_PROVIDER_NAMES[p]} ahora mismo. Inténtalo de nuevo en unos minutos.`,
+  cancelled: (p: SocialProvider) =>
+    `Has cancelado el inicio de sesión con ${SOCIAL_PROVIDER_NAMES[p]}. Puedes volver a intentarlo o entrar con tu correo.`,
+  expired: (p: SocialProvider) =>
+    `El inicio de sesión con ${SOCIAL_PROVIDER_NAMES[p]} ha caducado o no viene de esta web. Vuelve a pulsar «Continuar con ${SOCIAL_PROVIDER_NAMES[p]}».`,
 } as const;

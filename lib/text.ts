@@ -25,7 +25,8 @@ export function findUnstorableText(value: unknown, depth = 0): string | null {
   return null;
 }
 
-export const UNSTORABLE_TEXT_MESSAGE = "El texto enviado contiene caracteres no válidos (como el carácter nulo). Revísalo y vuelve a intentarlo.";
+export const UNSTORABLE_TEXT_MESSAGE =
+  "El texto enviado contiene caracteres no válidos (como el carácter nulo). Revísalo y vuelve a intentarlo.";
 
 /** A number of tickets in words: «1 entrada», «3 entradas». */
 export const ticketsInWords = (n: number): string => `${n} ${n === 1 ? "entrada" : "entradas"}`;

@@ -29,7 +29,11 @@ function run(args: string[]) {
 }
 
 if (builtAt(STOREFRONT.output) === 0 || stale(STOREFRONT)) {
-  console.log(builtAt(STOREFRONT.output) === 0 ? "Construyendo la tienda (primera vez)…" : "Hay cambios desde la última construcción: reconstruyendo…");
+  console.log(
+    builtAt(STOREFRONT.output) === 0
+      ? "Construyendo la tienda (primera vez)…"
+      : "Hay cambios desde la última construcción: reconstruyendo…",
+  );
   run(["run", "build"]);
 } else if (stale(SERVER)) {
   console.log("Hay cambios en el servidor: compilándolo…");

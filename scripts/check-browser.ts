@@ -28,6 +28,9 @@ if (!runs(chromium) || (!process.env.HEADLESS_SHELL_PATH && !existsSync(shell)))
   if (canInstall) {
     console.log(`Installing ${packages.join(" and ")} (apt-get, as root)…`);
     execFileSync("apt-get", ["update", "-qq"], { stdio: "inherit" });
-    execFileSync("apt-get", ["install", "-y", "-qq", ...packages], { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } });
+    execFileSync("apt-get", ["install", "-y", "-qq", ...packages], {
+      stdio: "inherit",
+      env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
+    });
   }
 }

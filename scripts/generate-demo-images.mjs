@@ -123,7 +123,10 @@ function cutlery(x, y, height, color) {
     // fork
     `<rect x="${n(x)}" y="${n(y + height * 0.3)}" width="${n(w)}" height="${n(height * 0.7)}" rx="${n(w / 2)}" fill="${color}"/>` +
     [0, 1, 2]
-      .map((i) => `<rect x="${n(x - w + i * w)}" y="${n(y)}" width="${n(w * 0.5)}" height="${n(height * 0.32)}" rx="${n(w / 4)}" fill="${color}"/>`)
+      .map(
+        (i) =>
+          `<rect x="${n(x - w + i * w)}" y="${n(y)}" width="${n(w * 0.5)}" height="${n(height * 0.32)}" rx="${n(w / 4)}" fill="${color}"/>`,
+      )
       .join("") +
     `<rect x="${n(x - w)}" y="${n(y + height * 0.26)}" width="${n(w * 2.5)}" height="${n(w)}" rx="${n(w / 2)}" fill="${color}"/>` +
     // knife
@@ -238,7 +241,8 @@ function confetti(r, w, h, colors, count) {
     const y = between(r, 0, h * 0.7);
     const c = pick(r, colors);
     if (r() < 0.5) out += `<circle cx="${n(x)}" cy="${n(y)}" r="${n(between(r, 3, 8))}" fill="${c}" opacity="0.7"/>`;
-    else out += `<rect x="${n(x)}" y="${n(y)}" width="${n(between(r, 6, 14))}" height="${n(between(r, 3, 6))}" fill="${c}" opacity="0.7" transform="rotate(${n(between(r, 0, 180))} ${n(x)} ${n(y)})"/>`;
+    else
+      out += `<rect x="${n(x)}" y="${n(y)}" width="${n(between(r, 6, 14))}" height="${n(between(r, 3, 6))}" fill="${c}" opacity="0.7" transform="rotate(${n(between(r, 0, 180))} ${n(x)} ${n(y)})"/>`;
   }
   return out;
 }
@@ -262,7 +266,8 @@ const SCENES = {
     out += `<circle cx="${n(between(r, 0.55, 0.85) * w)}" cy="${n(h * 0.3)}" r="${n(between(r, 60, 110))}" fill="${accent}" opacity="0.5"/>`;
     const sx = between(r, 0.25, 0.45) * w;
     out += stones(sx, h * 0.72, between(r, 70, 100), light);
-    for (let i = 0; i < 3; i++) out += leaf(sx + between(r, 60, 200), h * between(r, 0.45, 0.7), between(r, 40, 70), between(r, -60, 20), "#166534");
+    for (let i = 0; i < 3; i++)
+      out += leaf(sx + between(r, 60, 200), h * between(r, 0.45, 0.7), between(r, 40, 70), between(r, -60, 20), "#166534");
     return out;
   },
   leisure(r, w, h, [, , sunColor, light]) {
@@ -274,7 +279,8 @@ const SCENES = {
   },
   entertainment(r, w, h, [, , gold, light]) {
     let out = "";
-    for (let i = 0; i < 3; i++) out += spotlight(w * (0.2 + i * 0.3) + between(r, -40, 40), h * 0.82, between(r, 160, 240), 22, light, 0.18);
+    for (let i = 0; i < 3; i++)
+      out += spotlight(w * (0.2 + i * 0.3) + between(r, -40, 40), h * 0.82, between(r, 160, 240), 22, light, 0.18);
     for (let i = 0; i < 9; i++) out += star(between(r, 0, w), between(r, 0, h * 0.55), between(r, 6, 18), gold, 0.8);
     out += `<path d="M0 0 H${n(w * 0.14)} Q${n(w * 0.08)} ${n(h * 0.5)} ${n(w * 0.16)} ${h} H0 Z" fill="#7f1d1d" opacity="0.85"/>`;
     out += `<path d="M${w} 0 H${n(w * 0.86)} Q${n(w * 0.92)} ${n(h * 0.5)} ${n(w * 0.84)} ${h} H${w} Z" fill="#7f1d1d" opacity="0.85"/>`;
@@ -283,7 +289,8 @@ const SCENES = {
   },
   services(r, w, h, [, , light, accent]) {
     let out = "";
-    for (let i = 0; i < 12; i++) out += `<rect x="${n(i * 70 + between(r, -10, 10))}" y="0" width="2" height="${h}" fill="${light}" opacity="0.08"/>`;
+    for (let i = 0; i < 12; i++)
+      out += `<rect x="${n(i * 70 + between(r, -10, 10))}" y="0" width="2" height="${h}" fill="${light}" opacity="0.08"/>`;
     out += gear(between(r, 0.3, 0.45) * w, h * 0.5, between(r, 80, 110), light, "#334155");
     out += gear(between(r, 0.6, 0.72) * w, h * between(r, 0.3, 0.4), between(r, 45, 65), accent, "#334155");
     out += gear(between(r, 0.65, 0.8) * w, h * 0.75, between(r, 30, 45), light, "#334155");
@@ -318,8 +325,14 @@ const SCENES = {
   },
   training(r, w, h, [, , light, accent]) {
     let out = "";
-    for (let i = 0; i < 6; i++) out += `<line x1="0" y1="${n(60 + i * 60)}" x2="${w}" y2="${n(60 + i * 60)}" stroke="${light}" stroke-width="1.5" opacity="0.12"/>`;
-    out += books(between(r, 0.12, 0.25) * w, h * 0.82, between(r, 220, 260), ["#ef4444", light, accent, "#10b981", "#f97316", "#0ea5e9"].slice(0, 4 + Math.floor(r() * 3)));
+    for (let i = 0; i < 6; i++)
+      out += `<line x1="0" y1="${n(60 + i * 60)}" x2="${w}" y2="${n(60 + i * 60)}" stroke="${light}" stroke-width="1.5" opacity="0.12"/>`;
+    out += books(
+      between(r, 0.12, 0.25) * w,
+      h * 0.82,
+      between(r, 220, 260),
+      ["#ef4444", light, accent, "#10b981", "#f97316", "#0ea5e9"].slice(0, 4 + Math.floor(r() * 3)),
+    );
     out += cap(between(r, 0.65, 0.78) * w, h * between(r, 0.32, 0.45), between(r, 170, 210), "#0f172a", accent);
     out += `<circle cx="${n(w * 0.5)}" cy="${n(h * 0.2)}" r="${n(between(r, 18, 30))}" fill="${accent}" opacity="0.6"/>`;
     return out;
@@ -362,12 +375,21 @@ function logoSvg(seedText, category, size) {
   const [from, to, light, accent] = PALETTES[category];
   const c = size / 2;
   const marks = [
-    () => `<circle cx="${c}" cy="${c}" r="${n(size * 0.26)}" fill="none" stroke="${light}" stroke-width="${n(size * 0.08)}"/><circle cx="${c}" cy="${c}" r="${n(size * 0.09)}" fill="${accent}"/>`,
+    () =>
+      `<circle cx="${c}" cy="${c}" r="${n(size * 0.26)}" fill="none" stroke="${light}" stroke-width="${n(size * 0.08)}"/><circle cx="${c}" cy="${c}" r="${n(size * 0.09)}" fill="${accent}"/>`,
     () => star(c, c + 4, size * 0.3, light),
-    () => `<path d="M${n(c - size * 0.28)} ${n(c + size * 0.22)} L${c} ${n(c - size * 0.28)} L${n(c + size * 0.28)} ${n(c + size * 0.22)} Z" fill="${light}"/><circle cx="${c}" cy="${n(c + size * 0.06)}" r="${n(size * 0.08)}" fill="${accent}"/>`,
-    () => `<rect x="${n(c - size * 0.24)}" y="${n(c - size * 0.24)}" width="${n(size * 0.48)}" height="${n(size * 0.48)}" rx="${n(size * 0.08)}" fill="${light}" transform="rotate(45 ${c} ${c})"/><rect x="${n(c - size * 0.1)}" y="${n(c - size * 0.1)}" width="${n(size * 0.2)}" height="${n(size * 0.2)}" fill="${accent}" transform="rotate(45 ${c} ${c})"/>`,
+    () =>
+      `<path d="M${n(c - size * 0.28)} ${n(c + size * 0.22)} L${c} ${n(c - size * 0.28)} L${n(c + size * 0.28)} ${n(c + size * 0.22)} Z" fill="${light}"/><circle cx="${c}" cy="${n(c + size * 0.06)}" r="${n(size * 0.08)}" fill="${accent}"/>`,
+    () =>
+      `<rect x="${n(c - size * 0.24)}" y="${n(c - size * 0.24)}" width="${n(size * 0.48)}" height="${n(size * 0.48)}" rx="${n(size * 0.08)}" fill="${light}" transform="rotate(45 ${c} ${c})"/><rect x="${n(c - size * 0.1)}" y="${n(c - size * 0.1)}" width="${n(size * 0.2)}" height="${n(size * 0.2)}" fill="${accent}" transform="rotate(45 ${c} ${c})"/>`,
     () => leaf(c - size * 0.3, c + size * 0.1, size * 0.4, -30, light) + leaf(c, c + size * 0.18, size * 0.3, -70, accent),
-    () => [0, 1, 2].map((i) => `<rect x="${n(c - size * 0.27 + i * size * 0.2)}" y="${n(c + size * 0.2 - (i + 1) * size * 0.13)}" width="${n(size * 0.14)}" height="${n((i + 1) * size * 0.13)}" rx="3" fill="${i === 2 ? accent : light}"/>`).join(""),
+    () =>
+      [0, 1, 2]
+        .map(
+          (i) =>
+            `<rect x="${n(c - size * 0.27 + i * size * 0.2)}" y="${n(c + size * 0.2 - (i + 1) * size * 0.13)}" width="${n(size * 0.14)}" height="${n((i + 1) * size * 0.13)}" rx="3" fill="${i === 2 ? accent : light}"/>`,
+        )
+        .join(""),
   ];
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">` +

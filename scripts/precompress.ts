@@ -22,7 +22,10 @@ let count = 0;
 for (const file of files(ROOT)) {
   if (!TEXT.test(file) || statSync(file).size < 512) continue;
   const bytes = readFileSync(file);
-  writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),
+  );
   writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
   count += 1;
 }

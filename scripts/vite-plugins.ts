@@ -17,10 +17,7 @@ const THIRD_PARTY_ENTRY_FILE = "build/third-party-entry.json";
 const THIRD_PARTY_ENTRY_SOURCE = "app/lib/third-party.client.ts";
 
 export type BundleStats = {
-  chunks: Record<
-    string,
-    { imports: string[]; dynamicImports: string[]; modules: { id: string; renderedLength: number; gzip: number }[] }
-  >;
+  chunks: Record<string, { imports: string[]; dynamicImports: string[]; modules: { id: string; renderedLength: number; gzip: number }[] }>;
 };
 
 export function bundleStats(root: string): Plugin {
@@ -43,7 +40,9 @@ export function bundleStats(root: string): Plugin {
             .filter(([, m]) => m.renderedLength > 0)
             .map(([id, m]) => ({
               // Relative, without Vite's query or virtual-module prefix: stable across machines.
-              id: path.isAbsolute(id.replace(/^\0/, "")) ? path.relative(root, id.replace(/^\0/, "")).replace(/\?.*$/, "") : id.replace(/^\0/, ""),
+              id: path.isAbsolute(id.replace(/^\0/, ""))
+                ? path.relative(root, id.replace(/^\0/, "")).replace(/\?.*$/, "")
+                : id.replace(/^\0/, ""),
               renderedLength: m.renderedLength,
               gzip: m.code ? gzipSync(m.code, { level: 9 }).length : 0,
             })),
@@ -89,7 +88,9 @@ export function thirdPartyEntry(root: string): Plugin {
     },
     load(id) {
       if (id !== "\0" + VIRTUAL) return undefined;
-      const src = serve ? `/${THIRD_PARTY_ENTRY_SOURCE}` : (JSON.parse(readFileSync(path.join(root, THIRD_PARTY_ENTRY_FILE), "utf8")) as { src: string }).src;
+      const src = serve
+        ? `/${THIRD_PARTY_ENTRY_SOURCE}`
+        : (JSON.parse(readFileSync(path.join(root, THIRD_PARTY_ENTRY_FILE), "utf8")) as { src: string }).src;
       return `export default ${JSON.stringify(src)};`;
     },
   };

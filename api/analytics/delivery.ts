@@ -51,9 +51,16 @@ export function retryDelayMs(outcome: Outcome, attempts: number): number {
 export async function deliverDueEvents(db: Database, options: AnalyticsDeliveryOptions): Promise<number> {
   const rows = await claimDueEvents(db, { limit: options.batchSize ?? 50, leaseMs: 60_000 });
   if (!rows.length) return 0;
-  const outcome = await postEvents(options, rows.map((r) => r.event));
+  const outcome = await postEvents(
+    options,
+    rows.map((r) => r.event),
+  );
   if (outcome.kind === "success") {
-    await markEventsSent(db, rows.map((r) => r.id), outcome.status);
+    await markEventsSent(
+      db,
+      rows.map((r) => r.id),
+      outcome.status,
+    );
     return rows.length;
   }
   const retryInMs = outcome.retry ? retryDelayMs(outcome, Math.max(...rows.map((r) => r.attempts))) : null;

@@ -32,7 +32,16 @@ export async function rememberAnalyticsConsent(db: Executor, saleId: string, dev
  * and offer ids only. The dedupe key makes a second call for the same sale do nothing.
  */
 export async function queuePurchaseEvent(tx: Executor, saleId: string): Promise<void> {
-  const [row] = await query<{ device_id: string | null; total_cents: number; currency: string; provider: string; paid_at: string | Date | null; offers: string[]; tickets: number; promo: boolean }>(
+  const [row] = await query<{
+    device_id: string | null;
+    total_cents: number;
+    currency: string;
+    provider: string;
+    paid_at: string | Date | null;
+    offers: string[];
+    tickets: number;
+    promo: boolean;
+  }>(
     tx,
     sql`
       SELECT a.device_id, s.total_cents, s.currency, s.provider, s.paid_at,
@@ -77,8 +86,12 @@ export type AnalyticsRow = { id: string; event: HttpApiEvent; attempts: number }
 /** Due rows for this process; SKIP LOCKED lets several processes deliver without waiting on each other. */
 export async function claimDueEvents(db: Database, { limit, leaseMs }: { limit: number; leaseMs: number }): Promise<AnalyticsRow[]> {
   // A row still 'sending' after its lease belonged to a process that died: resending is harmless.
-  await db.execute(sql`UPDATE analytics_outbox SET status = 'queued', claimed_until = NULL WHERE status = 'sending' AND claimed_until < now()`);
-  const rows = await query<AnalyticsRow>(db, sql`
+  await db.execute(
+    sql`UPDATE analytics_outbox SET status = 'queued', claimed_until = NULL WHERE status = 'sending' AND claimed_until < now()`,
+  );
+  const rows = await query<AnalyticsRow>(
+    db,
+    sql`
     UPDATE analytics_outbox
     SET status = 'sending', attempts = attempts + 1, claimed_until = now() + ${leaseMs} * interval '1 millisecond'
     WHERE id IN (
@@ -88,7 +101,8 @@ export async function claimDueEvents(db: Database, { limit, leaseMs }: { limit: 
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id, event, attempts`);
+    RETURNING id, event, attempts`,
+  );
   return rows.map((r) => ({ ...r, event: typeof r.event === "string" ? JSON.parse(r.event) : r.event }));
 }
 
@@ -96,11 +110,18 @@ export async function markEventsSent(db: Database, ids: string[], status: number
   if (!ids.length) return;
   await db.execute(sql`
     UPDATE analytics_outbox SET status = 'sent', sent_at = now(), claimed_until = NULL, last_status = ${status}, last_error = NULL
-    WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+    WHERE id IN (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`);
 }
 
 /** Back to the queue after retryInMs, or 'failed' for good (retryInMs null, or out of retries). */
-export async function markEventsFailed(db: Database, rows: AnalyticsRow[], { status, error, retryInMs }: { status: number | null; error: string; retryInMs: number | null }) {
+export async function markEventsFailed(
+  db: Database,
+  rows: AnalyticsRow[],
+  { status, error, retryInMs }: { status: number | null; error: string; retryInMs: number | null },
+) {
   for (const row of rows) {
     // The spec's 12 retries: the first try plus 12 more.
     const giveUp = retryInMs === null || row.attempts > ANALYTICS_SETTINGS.flushMaxRetries;

@@ -24,7 +24,14 @@ export async function sessionUser(db: Executor, userId: string, sessionId: strin
     .select({ id: users.id, email: users.email, role: users.role })
     .from(accountSessions)
     .innerJoin(users, eq(users.id, accountSessions.userId))
-    .where(and(eq(accountSessions.id, sessionId), eq(accountSessions.userId, userId), isNull(accountSessions.revokedAt), eq(users.isActive, true)));
+    .where(
+      and(
+        eq(accountSessions.id, sessionId),
+        eq(accountSessions.userId, userId),
+        isNull(accountSessions.revokedAt),
+        eq(users.isActive, true),
+      ),
+    );
   if (!row || !isRole(row.role)) return null;
   return { id: row.id, email: row.email, role: row.role, sessionId };
 }
@@ -57,7 +64,13 @@ export async function endAllSessions(db: Executor, userId: string, options: { ex
   const ended = await db
     .update(accountSessions)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(accountSessions.userId, userId), isNull(accountSessions.revokedAt), options.except ? ne(accountSessions.id, options.except) : undefined))
+    .where(
+      and(
+        eq(accountSessions.userId, userId),
+        isNull(accountSessions.revokedAt),
+        options.except ? ne(accountSessions.id, options.except) : undefined,
+      ),
+    )
     .returning({ id: accountSessions.id });
   return ended.length;
 }

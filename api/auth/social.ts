@@ -29,7 +29,12 @@ const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim().slice
  * issuer, audience = our client id, expiry, and the nonce of our authorization request when the
  * caller sends one (the storefront always does; a native app may not have one).
  */
-export async function verifyIdToken(config: Config, provider: "google" | "apple", idToken: string, nonce?: string): Promise<SocialIdentity> {
+export async function verifyIdToken(
+  config: Config,
+  provider: "google" | "apple",
+  idToken: string,
+  nonce?: string,
+): Promise<SocialIdentity> {
   const endpoints = SOCIAL_ENDPOINTS[provider];
   const audience = provider === "google" ? config.GOOGLE_CLIENT_ID! : config.APPLE_CLIENT_ID!;
   let payload;
@@ -69,17 +74,24 @@ export async function verifyFacebookToken(config: Config, accessToken: string): 
   const appId = config.FACEBOOK_APP_ID!;
   const secret = config.FACEBOOK_APP_SECRET!;
   const graph = SOCIAL_ENDPOINTS.facebook.graph;
-  const debug = await graphGet(`${graph}/debug_token?${new URLSearchParams({ input_token: accessToken, access_token: `${appId}|${secret}` })}`);
+  const debug = await graphGet(
+    `${graph}/debug_token?${new URLSearchParams({ input_token: accessToken, access_token: `${appId}|${secret}` })}`,
+  );
   const data = (debug as { data?: { app_id?: unknown; is_valid?: unknown; user_id?: unknown; expires_at?: unknown } }).data;
   const expiresAt = typeof data?.expires_at === "number" ? data.expires_at : 0;
-  if (!data || data.is_valid !== true || String(data.app_id) !== appId || !data.user_id || (expiresAt !== 0 && expiresAt * 1000 < Date.now())) {
+  if (
+    !data ||
+    data.is_valid !== true ||
+    String(data.app_id) !== appId ||
+    !data.user_id ||
+    (expiresAt !== 0 && expiresAt * 1000 < Date.now())
+  ) {
     throw invalid("facebook");
   }
   const proof = createHmac("sha256", secret).update(accessToken).digest("hex");
-  const me = (await graphGet(`${graph}/me?${new URLSearchParams({ fields: "id,email,first_name,last_name", access_token: accessToken, appsecret_proof: proof })}`)) as Record<
-    string,
-    unknown
-  >;
+  const me = (await graphGet(
+    `${graph}/me?${new URLSearchParams({ fields: "id,email,first_name,last_name", access_token: accessToken, appsecret_proof: proof })}`,
+  )) as Record<string, unknown>;
   if (String(me.id) !== String(data.user_id)) throw invalid("facebook");
   // Facebook only hands out an address the person has confirmed; none when they declined it.
   const email = text(me.email)?.toLowerCase();

@@ -38,7 +38,14 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 export const invalidToken = (detail = "El token no es válido o ha caducado.") => new HttpError(401, detail, { code: "token_not_valid" });
 
 /** HS256 with fixed iat and exp: the same inputs always sign to the same string. */
-function sign(config: Config, kind: TokenKind, subject: string, times: { iat: number; exp: number }, claims: Record<string, unknown>, jti: string) {
+function sign(
+  config: Config,
+  kind: TokenKind,
+  subject: string,
+  times: { iat: number; exp: number },
+  claims: Record<string, unknown>,
+  jti: string,
+) {
   return new SignJWT({ ...claims, typ: kind })
     .setProtectedHeader({ alg: JWT_ALG, typ: "JWT" })
     .setIssuer(JWT_ISSUER)
@@ -86,7 +93,14 @@ export function signAnonymous(config: Config, sessionId: string) {
 async function pairOf(config: Config, user: TokenUser, row: RefreshRow): Promise<TokenPair> {
   const iat = seconds(row.createdAt);
   const refresh = await sign(config, "refresh", user.id, { iat, exp: seconds(row.expiresAt) }, { fam: row.familyId }, row.jti);
-  const access = await sign(config, "access", user.id, { iat, exp: iat + config.JWT_ACCESS_SECONDS }, { email: user.email, role: user.role, sid: row.familyId }, row.jti);
+  const access = await sign(
+    config,
+    "access",
+    user.id,
+    { iat, exp: iat + config.JWT_ACCESS_SECONDS },
+    { email: user.email, role: user.role, sid: row.familyId },
+    row.jti,
+  );
   return { access, refresh };
 }
 
@@ -95,7 +109,13 @@ async function addRefreshRow(db: Executor, config: Config, userId: string, sessi
   const now = seconds(new Date());
   const [row] = await db
     .insert(refreshTokens)
-    .values({ jti: randomUUID(), familyId: sessionId, userId, createdAt: new Date(now * 1000), expiresAt: new Date((now + config.JWT_REFRESH_SECONDS) * 1000) })
+    .values({
+      jti: randomUUID(),
+      familyId: sessionId,
+      userId,
+      createdAt: new Date(now * 1000),
+      expiresAt: new Date((now + config.JWT_REFRESH_SECONDS) * 1000),
+    })
     .returning();
   return row;
 }
@@ -127,7 +147,8 @@ export async function rotateRefresh(db: Database, config: Config, token: string)
     if (!session || session.revokedAt || !user || !user.isActive) return { error: "invalid" as const };
     if (row.usedAt) {
       const withinGrace = Date.now() - row.usedAt.getTime() <= config.JWT_REFRESH_REUSE_GRACE_SECONDS * 1000;
-      const [successor] = withinGrace && row.replacedBy ? await tx.select().from(refreshTokens).where(eq(refreshTokens.jti, row.replacedBy)) : [];
+      const [successor] =
+        withinGrace && row.replacedBy ? await tx.select().from(refreshTokens).where(eq(refreshTokens.jti, row.replacedBy)) : [];
       if (!successor) {
         await endSession(tx, row.userId, row.familyId);
         return { error: "reused" as const };
@@ -136,7 +157,10 @@ export async function rotateRefresh(db: Database, config: Config, token: string)
     }
     const successor = await addRefreshRow(tx, config, user.id, row.familyId);
     await tx.update(refreshTokens).set({ usedAt: new Date(), replacedBy: successor.jti }).where(eq(refreshTokens.jti, jti));
-    await tx.update(accountSessions).set({ lastUsedAt: new Date(), expiresAt: successor.expiresAt }).where(eq(accountSessions.id, row.familyId));
+    await tx
+      .update(accountSessions)
+      .set({ lastUsedAt: new Date(), expiresAt: successor.expiresAt })
+      .where(eq(accountSessions.id, row.familyId));
     return { pair: await pairOf(config, user, successor) };
   });
   if ("error" in outcome) {
@@ -156,6 +180,7 @@ export async function sessionOfRefresh(config: Config, token: string): Promise<{
   } catch {
     throw invalidToken();
   }
-  if (payload.typ !== "refresh" || typeof payload.sub !== "string" || typeof payload.fam !== "string" || !isUuid(payload.fam)) throw invalidToken();
+  if (payload.typ !== "refresh" || typeof payload.sub !== "string" || typeof payload.fam !== "string" || !isUuid(payload.fam))
+    throw invalidToken();
   return { userId: payload.sub, sessionId: payload.fam.toLowerCase() };
 }

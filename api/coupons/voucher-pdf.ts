@@ -49,7 +49,13 @@ function drawQr(page: PDFPage, text: string, x: number, y: number, size: number)
   for (let row = 0; row < n; row++) {
     for (let col = 0; col < n; col++) {
       if (!qr.modules.get(row, col)) continue;
-      page.drawRectangle({ x: x + (col + quiet) * cell, y: y + size - (row + quiet + 1) * cell, width: cell, height: cell, color: rgb(0, 0, 0) });
+      page.drawRectangle({
+        x: x + (col + quiet) * cell,
+        y: y + size - (row + quiet + 1) * cell,
+        width: cell,
+        height: cell,
+        color: rgb(0, 0, 0),
+      });
     }
   }
 }
@@ -111,18 +117,43 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
       const qrSize = 150;
       const boxTop = y;
       const boxHeight = qrSize + 24;
-      page.drawRectangle({ x: MARGIN, y: boxTop - boxHeight, width, height: boxHeight, borderColor: LINE, borderWidth: 1, color: rgb(0.98, 0.97, 0.96) });
+      page.drawRectangle({
+        x: MARGIN,
+        y: boxTop - boxHeight,
+        width,
+        height: boxHeight,
+        borderColor: LINE,
+        borderWidth: 1,
+        color: rgb(0.98, 0.97, 0.96),
+      });
       page.drawText("Código del cupón", { x: MARGIN + 16, y: boxTop - 36, size: 11, font: regular, color: MUTED });
       page.drawText(code, { x: MARGIN + 16, y: boxTop - 68, size: 24, font: mono, color: INK });
-      const hint = wrap("Enséñalo impreso o en el móvil al llegar. El establecimiento lo canjea una sola vez.", regular, 10, width - qrSize - 56);
+      const hint = wrap(
+        "Enséñalo impreso o en el móvil al llegar. El establecimiento lo canjea una sola vez.",
+        regular,
+        10,
+        width - qrSize - 56,
+      );
       hint.forEach((line, i) => page.drawText(line, { x: MARGIN + 16, y: boxTop - 96 - i * 14, size: 10, font: regular, color: MUTED }));
       drawQr(page, code, A4[0] - MARGIN - qrSize - 12, boxTop - boxHeight + 12, qrSize);
       y = boxTop - boxHeight - 24;
 
       if (item.for_present) {
         page.drawRectangle({ x: MARGIN, y: y - 58, width, height: 58, borderColor: BRAND, borderWidth: 1.5 });
-        page.drawText(printable("Regalo para: ______________________________"), { x: MARGIN + 16, y: y - 24, size: 13, font: bold, color: BRAND });
-        page.drawText(printable("De parte de: ______________________________"), { x: MARGIN + 16, y: y - 46, size: 11, font: regular, color: INK });
+        page.drawText(printable("Regalo para: ______________________________"), {
+          x: MARGIN + 16,
+          y: y - 24,
+          size: 13,
+          font: bold,
+          color: BRAND,
+        });
+        page.drawText(printable("De parte de: ______________________________"), {
+          x: MARGIN + 16,
+          y: y - 46,
+          size: 11,
+          font: regular,
+          color: INK,
+        });
         y -= 80;
       }
 
@@ -133,7 +164,9 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
       write("Condiciones", { font: bold, size: 12 });
       write(item.conditions || "Sin condiciones especiales.", { size: 10, gap: 3 });
 
-      const footer = [`Pedido ${purchase.sale_id}`, purchase.email, options.origin ? options.origin.replace(/^https?:\/\//, "") : ""].filter(Boolean).join(" · ");
+      const footer = [`Pedido ${purchase.sale_id}`, purchase.email, options.origin ? options.origin.replace(/^https?:\/\//, "") : ""]
+        .filter(Boolean)
+        .join(" · ");
       page.drawLine({ start: { x: MARGIN, y: MARGIN + 18 }, end: { x: A4[0] - MARGIN, y: MARGIN + 18 }, thickness: 1, color: LINE });
       page.drawText(printable(footer), { x: MARGIN, y: MARGIN, size: 9, font: regular, color: MUTED });
     });

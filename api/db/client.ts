@@ -234,7 +234,10 @@ function withTexts(result: unknown, texts: [number, string | number][]) {
   const { rows } = result as { rows: Rows };
   for (const [row, key] of texts) {
     const bytes = rows[row][key] as Uint8Array;
-    rows[row][key] = typeof key === "string" && key.endsWith(UTF8_COLUMN) ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : decoder.decode(bytes);
+    rows[row][key] =
+      typeof key === "string" && key.endsWith(UTF8_COLUMN)
+        ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+        : decoder.decode(bytes);
   }
   return result;
 }

@@ -36,7 +36,9 @@ export async function migrate(db: Database): Promise<string[]> {
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK_KEY})`);
-    await tx.execute(sql`CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await tx.execute(
+      sql`CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
     const done = await query<{ version: string }>(tx, sql`SELECT version FROM schema_migrations`);
     const known = new Set(done.map((r) => r.version));
     for (const file of files) {

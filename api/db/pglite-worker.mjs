@@ -145,7 +145,11 @@ function runKept(sql, params, options) {
           const name = `kept_${++lastName}`;
           await send(serialize.parse({ name, text: sql }));
           const described = await send(serialize.describe({ type: "S", name }));
-          statement = { name, paramTypes: parse.parseDescribeStatementResults(described), rowDescription: described.find((m) => m.name === "rowDescription") };
+          statement = {
+            name,
+            paramTypes: parse.parseDescribeStatementResults(described),
+            rowDescription: described.find((m) => m.name === "rowDescription"),
+          };
           if (kept.size >= KEPT) {
             const [oldest, { name: dropped }] = kept.entries().next().value;
             kept.delete(oldest);

@@ -28,7 +28,13 @@ export async function seedDemoAccounts(db: Database): Promise<boolean> {
     const verified = new Date();
     const [customer] = await tx
       .insert(users)
-      .values({ email: DEMO_CUSTOMER.email, passwordHash: customerHash, firstName: DEMO_CUSTOMER.firstName, lastName: DEMO_CUSTOMER.lastName, emailVerifiedAt: verified })
+      .values({
+        email: DEMO_CUSTOMER.email,
+        passwordHash: customerHash,
+        firstName: DEMO_CUSTOMER.firstName,
+        lastName: DEMO_CUSTOMER.lastName,
+        emailVerifiedAt: verified,
+      })
       .returning();
     await tx.insert(users).values({
       email: DEMO_STAFF.email,
@@ -44,7 +50,12 @@ export async function seedDemoAccounts(db: Database): Promise<boolean> {
     const paidAt = new Date(Date.now() - 7 * 24 * 3600_000);
     const lines: { offerId: string; optionId: string; cents: number; quantity: number }[] = [];
     for (const [i, offerId] of demoOffers.entries()) {
-      const [option] = await tx.select().from(priceOptions).where(eq(priceOptions.offerId, offerId)).orderBy(priceOptions.position).limit(1);
+      const [option] = await tx
+        .select()
+        .from(priceOptions)
+        .where(eq(priceOptions.offerId, offerId))
+        .orderBy(priceOptions.position)
+        .limit(1);
       if (!option) continue;
       const quantity = i === 0 ? 2 : 1;
       lines.push({ offerId, optionId: option.id, cents: Math.round(Number(option.actualPrice) * 100), quantity });
@@ -65,11 +76,20 @@ export async function seedDemoAccounts(db: Database): Promise<boolean> {
         paidAt,
       })
       .returning();
-    await tx.insert(paymentTransactions).values({ saleId: sale.id, provider: "sandbox", amountCents: total, status: "captured", returnUrl: "", cancelUrl: "" });
+    await tx
+      .insert(paymentTransactions)
+      .values({ saleId: sale.id, provider: "sandbox", amountCents: total, status: "captured", returnUrl: "", cancelUrl: "" });
     for (const line of lines) {
       const [item] = await tx
         .insert(saleItems)
-        .values({ saleId: sale.id, offerId: line.offerId, priceOptionId: line.optionId, quantity: line.quantity, unitPriceCents: line.cents, paidUnitCents: line.cents })
+        .values({
+          saleId: sale.id,
+          offerId: line.offerId,
+          priceOptionId: line.optionId,
+          quantity: line.quantity,
+          unitPriceCents: line.cents,
+          paidUnitCents: line.cents,
+        })
         .returning();
       await tx.insert(coupons).values(Array.from({ length: line.quantity }, () => ({ saleItemId: item.id, code: couponCode() })));
     }

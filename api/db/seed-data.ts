@@ -80,7 +80,15 @@ function gallery(key: string, alt: string): SeedImage {
 
 /** Square logo of the organization: 160x160, shared by every offer of that organization. */
 function logo(orgKey: string, orgName: string): SeedImage {
-  return { file: `${DEMO_DIR}/logo-${orgKey}.webp`, cover: false, logo: true, width: 160, height: 160, alt: `Logotipo de ${orgName}`, small: null };
+  return {
+    file: `${DEMO_DIR}/logo-${orgKey}.webp`,
+    cover: false,
+    logo: true,
+    width: 160,
+    height: 160,
+    alt: `Logotipo de ${orgName}`,
+    small: null,
+  };
 }
 
 function po(
@@ -133,10 +141,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       gallery("circuito-termal-retiro-madrid", "Cabina de masaje preparada con toallas y aceites"),
       logo("termas-del-retiro", "Termas del Retiro"),
     ],
-    price_options: [
-      po("Para 2 personas", "59.90", "120.00", 180, 4),
-      po("Para 2 personas en fin de semana", "74.90", "140.00", 3, 2),
-    ],
+    price_options: [po("Para 2 personas", "59.90", "120.00", 180, 4), po("Para 2 personas en fin de semana", "74.90", "140.00", 3, 2)],
   },
   {
     key: "paella-marinera-barceloneta",
@@ -169,10 +174,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       gallery("paella-marinera-barceloneta", "Terraza del restaurante frente a la playa"),
       logo("la-barca-de-sant-miquel", "La Barca de Sant Miquel"),
     ],
-    price_options: [
-      po("Menú para 2 personas", "39.90", "68.00", 240, 4),
-      po("Menú para 4 personas", "76.00", "136.00", 2, 2),
-    ],
+    price_options: [po("Menú para 2 personas", "39.90", "68.00", 240, 4), po("Menú para 4 personas", "76.00", "136.00", 2, 2)],
   },
   {
     key: "brunch-cafe-olmo-malasana",
@@ -200,10 +202,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-03-31",
     rank: 3,
-    images: [
-      cover("brunch-cafe-olmo-malasana", "Mesa con tazas, tostadas y tortitas"),
-      logo("cafe-olmo", "Café Olmo"),
-    ],
+    images: [cover("brunch-cafe-olmo-malasana", "Mesa con tazas, tostadas y tortitas"), logo("cafe-olmo", "Café Olmo")],
     price_options: [po("Brunch para 2 personas", "24.90", "38.00", 300, 5)],
   },
   {
@@ -236,10 +235,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("paseo-catamaran-bahia-malaga", "Catamarán navegando frente a la costa"),
       gallery("paseo-catamaran-bahia-malaga", "Personas tumbadas en la red del catamarán"),
     ],
-    price_options: [
-      po("Adulto", "19.90", "35.00", 400, 6),
-      po("Niño de 4 a 11 años", "12.00", "20.00", 200, 6),
-    ],
+    price_options: [po("Adulto", "19.90", "35.00", 400, 6), po("Niño de 4 a 11 años", "12.00", "20.00", 200, 6)],
   },
   {
     key: "tablao-flamenco-triana",
@@ -266,14 +262,8 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-12-31",
     rank: 5,
-    images: [
-      cover("tablao-flamenco-triana", "Bailaora flamenca sobre el escenario"),
-      logo("tablao-el-zoco", "Tablao El Zoco"),
-    ],
-    price_options: [
-      po("Entrada con consumición", "18.00", "30.00", 150, 6),
-      po("Entrada con cena de tapas", "39.00", "62.00", 5, 4),
-    ],
+    images: [cover("tablao-flamenco-triana", "Bailaora flamenca sobre el escenario"), logo("tablao-el-zoco", "Tablao El Zoco")],
+    price_options: [po("Entrada con consumición", "18.00", "30.00", 150, 6), po("Entrada con cena de tapas", "39.00", "62.00", 5, 4)],
   },
   {
     key: "escapada-rural-sierra-guadarrama",
@@ -438,10 +428,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("lote-ibericos-bellota", "Tabla con embutidos ibéricos loncheados"),
       logo("dehesa-los-encinares", "Dehesa Los Encinares"),
     ],
-    price_options: [
-      po("Lote básico", "49.90", "79.00", 250, 5),
-      po("Lote premium con paleta loncheada", "89.00", "139.00", 90, 3),
-    ],
+    price_options: [po("Lote básico", "49.90", "79.00", 250, 5), po("Lote premium con paleta loncheada", "89.00", "139.00", 90, 3)],
   },
   {
     key: "ritual-facial-eixample",
@@ -533,10 +520,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("dos-noches-benidorm-media-pension", "Piscina del hotel con vistas a los rascacielos"),
       gallery("dos-noches-benidorm-media-pension", "Habitación doble con balcón al mar"),
     ],
-    price_options: [
-      po("2 noches para 2 personas", "159.00", "290.00", 120, 2),
-      po("3 noches para 2 personas", "229.00", "420.00", 80, 2),
-    ],
+    price_options: [po("2 noches para 2 personas", "159.00", "290.00", 120, 2), po("3 noches para 2 personas", "229.00", "420.00", 80, 2)],
   },
   {
     key: "escape-room-madrid",
@@ -557,14 +541,8 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-10-15",
     valid_until: "2027-04-30",
     rank: 14,
-    images: [
-      cover("escape-room-madrid", "Sala de escape con luz verde y probetas"),
-      logo(OPALO.key, OPALO.name),
-    ],
-    price_options: [
-      po("Grupo de 2 a 3 personas", "39.00", "66.00", 200, 2),
-      po("Grupo de 4 a 6 personas", "59.00", "96.00", 200, 2),
-    ],
+    images: [cover("escape-room-madrid", "Sala de escape con luz verde y probetas"), logo(OPALO.key, OPALO.name)],
+    price_options: [po("Grupo de 2 a 3 personas", "39.00", "66.00", 200, 2), po("Grupo de 4 a 6 personas", "59.00", "96.00", 200, 2)],
   },
   {
     key: "karting-indoor-madrid",
@@ -592,10 +570,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_until: "2027-08-31",
     rank: 15,
     images: [cover("karting-indoor-madrid", "Karts en la recta de un circuito cubierto")],
-    price_options: [
-      po("1 tanda de 15 minutos", "14.90", "22.00", 480, 6),
-      po("2 tandas de 15 minutos", "26.00", "44.00", 300, 4),
-    ],
+    price_options: [po("1 tanda de 15 minutos", "14.90", "22.00", 480, 6), po("2 tandas de 15 minutos", "26.00", "44.00", 300, 4)],
   },
   {
     key: "observacion-estrellas-teide",
@@ -686,10 +661,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("lavado-coche-a-mano-madrid", "Coche cubierto de espuma durante el lavado"),
       logo("brillo-urbano", "Brillo Urbano Car Care"),
     ],
-    price_options: [
-      po("Turismo", "39.90", "79.00", 150, 3),
-      po("Turismo con pulido de faros", "54.90", "109.00", 60, 3),
-    ],
+    price_options: [po("Turismo", "39.90", "79.00", 150, 3), po("Turismo con pulido de faros", "54.90", "109.00", 60, 3)],
   },
   {
     key: "taller-cocina-catalana-barcelona",
@@ -784,10 +756,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_until: "2027-08-31",
     rank: 21,
     images: [cover("cambio-pantalla-movil-barcelona", "Técnico reparando un teléfono móvil")],
-    price_options: [
-      po("Gama media", "49.00", "89.00", 200, 2),
-      po("Gama alta", "119.00", "199.00", 100, 2),
-    ],
+    price_options: [po("Gama media", "49.00", "89.00", 200, 2), po("Gama alta", "119.00", "199.00", 100, 2)],
   },
   {
     key: "auriculares-cancelacion-ruido",
@@ -850,10 +819,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("gimnasio-suscripcion-mensual-madrid", "Sala de gimnasio con bicicletas de spinning"),
       logo("forma-chamberi", "Forma Chamberí Club"),
     ],
-    price_options: [
-      po("Cuota mensual", "24.90", "49.00", 300, 1),
-      po("Cuota mensual con piscina", "32.90", "62.00", 150, 1),
-    ],
+    price_options: [po("Cuota mensual", "24.90", "49.00", 300, 1), po("Cuota mensual con piscina", "32.90", "62.00", 150, 1)],
   },
   {
     key: "monologos-lavapies",
@@ -874,10 +840,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-06-30",
     rank: 24,
-    images: [
-      cover("monologos-lavapies", "Micrófono sobre un escenario con foco"),
-      logo(OPALO.key, OPALO.name),
-    ],
+    images: [cover("monologos-lavapies", "Micrófono sobre un escenario con foco"), logo(OPALO.key, OPALO.name)],
     price_options: [po("1 entrada", "9.00", "16.00", 320, 6), po("2 entradas", "17.00", "32.00", 200, 3)],
   },
   {
@@ -941,10 +904,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("escapada-conil", "Calle blanca de un pueblo andaluz al atardecer"),
       gallery("escapada-conil", "Patio de azulejos con plantas"),
     ],
-    price_options: [
-      po("2 noches para 2 personas", "139.00", "230.00", 1, 1),
-      po("3 noches para 2 personas", "199.00", "330.00", 24, 1),
-    ],
+    price_options: [po("2 noches para 2 personas", "139.00", "230.00", 1, 1), po("3 noches para 2 personas", "199.00", "330.00", 24, 1)],
   },
   {
     key: "avistamiento-cetaceos-los-gigantes",
@@ -975,10 +935,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("avistamiento-cetaceos-los-gigantes", "Aleta de delfín junto a un barco"),
       logo("ballenas-del-atlantico", "Ballenas del Atlántico"),
     ],
-    price_options: [
-      po("Adulto", "32.00", "55.00", 260, 8),
-      po("Niño de 2 a 11 años", "19.00", "32.00", 200, 8),
-    ],
+    price_options: [po("Adulto", "32.00", "55.00", 260, 8), po("Niño de 2 a 11 años", "19.00", "32.00", 200, 8)],
   },
   {
     key: "menu-espetos-pedregalejo",
@@ -994,8 +951,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     description:
       "El Varadero lleva desde 1978 asando sardinas en la barca llena de arena que tiene en la misma orilla.\n\n" +
       "El menú para dos incluye ensalada malagueña, dos espetos de sardinas, una fritura de boquerones, calamares y adobo, dos postres caseros y dos bebidas.",
-    conditions:
-      "Válido de lunes a viernes\nReserva recomendada\nNo válido en agosto\nSujeto a disponibilidad de pescado fresco",
+    conditions: "Válido de lunes a viernes\nReserva recomendada\nNo válido en agosto\nSujeto a disponibilidad de pescado fresco",
     category: "restaurants",
     province: "Málaga",
     address: "Paseo Marítimo El Pedregal 56, 29017 Málaga",
@@ -1025,8 +981,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     description:
       "Con mochila, gafas y auriculares inalámbricos os movéis libremente por la arena mientras el juego cambia a vuestro alrededor.\n\n" +
       "Podéis elegir entre tres experiencias: zombis, rescate espacial o templo perdido. Antes de empezar, un monitor os explica los controles.",
-    conditions:
-      "Edad mínima: 10 años\nReserva previa en la web\nNo recomendado para personas con epilepsia\nLlegar 15 minutos antes",
+    conditions: "Edad mínima: 10 años\nReserva previa en la web\nNo recomendado para personas con epilepsia\nLlegar 15 minutos antes",
     category: "entertainment",
     province: "Valencia",
     address: "Carrer de Sant Vicent Màrtir 211, 46007 Valencia",
@@ -1037,10 +992,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_until: "2027-05-31",
     rank: 29,
     images: [cover("realidad-virtual-valencia", "Jugador con gafas de realidad virtual")],
-    price_options: [
-      po("2 jugadores", "29.00", "50.00", 140, 3),
-      po("4 jugadores", "52.00", "100.00", 140, 3),
-    ],
+    price_options: [po("2 jugadores", "29.00", "50.00", 140, 3), po("4 jugadores", "52.00", "100.00", 140, 3)],
   },
   {
     key: "curso-ingles-conversacion-valencia",
@@ -1100,10 +1052,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_until: "2027-02-28",
     rank: 31,
     images: [cover("keratina-peluqueria-valencia", "Tocador de peluquería con espejo iluminado")],
-    price_options: [
-      po("Melena corta", "45.00", "95.00", 90, 2),
-      po("Melena media o larga", "59.00", "125.00", 90, 2),
-    ],
+    price_options: [po("Melena corta", "45.00", "95.00", 90, 2), po("Melena media o larga", "59.00", "125.00", 90, 2)],
   },
   {
     key: "granja-escuela-colmenar",
@@ -1136,10 +1085,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       gallery("granja-escuela-colmenar", "Huerto con verduras de temporada"),
       logo("granja-el-encinar", "Granja Escuela El Encinar"),
     ],
-    price_options: [
-      po("Familia de 2 adultos y 2 niños", "65.00", "110.00", 140, 2),
-      po("Niño adicional", "15.00", "25.00", 200, 4),
-    ],
+    price_options: [po("Familia de 2 adultos y 2 niños", "65.00", "110.00", 140, 2), po("Niño adicional", "15.00", "25.00", 200, 4)],
   },
   {
     key: "paddle-surf-barcelona",
@@ -1167,10 +1113,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_until: "2027-10-31",
     rank: 33,
     images: [cover("paddle-surf-barcelona", "Tabla de paddle surf sobre el mar en calma")],
-    price_options: [
-      po("1 tabla, 2 horas", "18.00", "30.00", 300, 4),
-      po("2 tablas, 2 horas", "32.00", "60.00", 200, 2),
-    ],
+    price_options: [po("1 tabla, 2 horas", "18.00", "30.00", 300, 4), po("2 tablas, 2 horas", "32.00", "60.00", 200, 2)],
   },
   {
     key: "hotel-boutique-gotic",
@@ -1202,10 +1145,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       gallery("hotel-boutique-gotic", "Habitación con suelo hidráulico y cama doble"),
       logo("hotel-pati-del-gotic", "Hotel Pati del Gòtic"),
     ],
-    price_options: [
-      po("1 noche para 2 personas", "99.00", "175.00", 80, 2),
-      po("2 noches para 2 personas", "189.00", "350.00", 50, 2),
-    ],
+    price_options: [po("1 noche para 2 personas", "99.00", "175.00", 80, 2), po("2 noches para 2 personas", "189.00", "350.00", 50, 2)],
   },
   {
     key: "aceite-oliva-virgen-extra-sevilla",
@@ -1283,8 +1223,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     description:
       "En Clínica Dental Luceros empezamos con una revisión completa y dos radiografías digitales para detectar caries entre dientes.\n\n" +
       "Después, la higienista elimina el sarro con ultrasonidos, pule el esmalte y aplica flúor. Sales con un informe de tu salud bucodental y presupuesto sin compromiso si necesitas algún tratamiento.",
-    conditions:
-      "Cita previa por teléfono\nUn cupón por paciente\nNo válido para tratamientos de periodoncia\nVálido de lunes a viernes",
+    conditions: "Cita previa por teléfono\nUn cupón por paciente\nNo válido para tratamientos de periodoncia\nVálido de lunes a viernes",
     category: "health_and_beauty",
     province: "Alicante",
     address: "Avenida de Alfonso el Sabio 29, 03004 Alicante",
@@ -1323,10 +1262,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-09-30",
     rank: 38,
-    images: [
-      cover("bootcamp-programacion-malaga", "Pantalla de ordenador con código"),
-      logo("codigo-sur-academy", "Código Sur Academy"),
-    ],
+    images: [cover("bootcamp-programacion-malaga", "Pantalla de ordenador con código"), logo("codigo-sur-academy", "Código Sur Academy")],
     price_options: [po("Curso completo", "290.00", "690.00", 40, 1)],
   },
   {
@@ -1385,10 +1321,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-11-30",
     rank: 40,
-    images: [
-      cover("parque-aventura-murcia", "Tirolina entre pinos"),
-      logo("aventura-segura", "Aventura Segura Parque Forestal"),
-    ],
+    images: [cover("parque-aventura-murcia", "Tirolina entre pinos"), logo("aventura-segura", "Aventura Segura Parque Forestal")],
     price_options: [
       po("Entrada infantil", "12.00", "18.00", 300, 6),
       po("Entrada adulto", "18.00", "27.00", 300, 6),
@@ -1448,10 +1381,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-12-31",
     rank: 42,
-    images: [
-      cover("cata-bodega-jerez", "Botas de vino apiladas en una bodega"),
-      logo("bodegas-san-dionisio", "Bodegas San Dionisio"),
-    ],
+    images: [cover("cata-bodega-jerez", "Botas de vino apiladas en una bodega"), logo("bodegas-san-dionisio", "Bodegas San Dionisio")],
     price_options: [po("Para 1 persona", "15.00", "25.00", 260, 6), po("Para 2 personas", "28.00", "50.00", 200, 3)],
   },
   {
@@ -1483,10 +1413,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("hotel-puerto-de-la-cruz", "Piscina rodeada de palmeras y jardín"),
       gallery("hotel-puerto-de-la-cruz", "Terraza con vistas al volcán"),
     ],
-    price_options: [
-      po("3 noches para 2 personas", "249.00", "420.00", 70, 2),
-      po("5 noches para 2 personas", "389.00", "690.00", 40, 2),
-    ],
+    price_options: [po("3 noches para 2 personas", "249.00", "420.00", 70, 2), po("5 noches para 2 personas", "389.00", "690.00", 40, 2)],
   },
   {
     key: "lote-productos-canarios",
@@ -1610,10 +1537,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       cover("concierto-guitarra-barcelona", "Guitarra española rodeada de velas"),
       logo("cicle-guitarra-viva", "Cicle Guitarra Viva"),
     ],
-    price_options: [
-      po("Zona B", "19.00", "30.00", 0, 6),
-      po("Zona A", "27.00", "40.00", 0, 6),
-    ],
+    price_options: [po("Zona B", "19.00", "30.00", 0, 6), po("Zona A", "27.00", "40.00", 0, 6)],
   },
   {
     key: "cambio-aceite-zaragoza",
@@ -1699,10 +1623,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-09-30",
     rank: 50,
-    images: [
-      cover("pintxos-bilbao", "Barra con pintxos variados"),
-      gallery("pintxos-bilbao", "Copas de txakoli servidas desde lo alto"),
-    ],
+    images: [cover("pintxos-bilbao", "Barra con pintxos variados"), gallery("pintxos-bilbao", "Copas de txakoli servidas desde lo alto")],
     price_options: [po("Menú para 2 personas", "34.00", "56.00", 160, 3)],
   },
   {
@@ -1730,10 +1651,7 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-07-31",
     rank: 51,
-    images: [
-      cover("curso-barista-bilbao", "Taza con dibujo de arte latte"),
-      logo("tostadero-nervion", "Tostadero Nervión"),
-    ],
+    images: [cover("curso-barista-bilbao", "Taza con dibujo de arte latte"), logo("tostadero-nervion", "Tostadero Nervión")],
     price_options: [po("Curso de 8 horas", "89.00", "160.00", 64, 2)],
   },
   {
@@ -1792,14 +1710,8 @@ export const SEED_OFFERS: SeedOffer[] = [
     valid_from: "2026-09-01",
     valid_until: "2027-05-31",
     rank: 53,
-    images: [
-      cover("ensaimadas-mallorca", "Ensaimada espolvoreada con azúcar glas"),
-      logo("forn-de-sa-placa", "Forn de Sa Plaça"),
-    ],
-    price_options: [
-      po("Ensaimada grande lisa", "22.00", "34.00", 4, 2),
-      po("4 ensaimadas pequeñas variadas", "18.00", "28.00", 75, 3),
-    ],
+    images: [cover("ensaimadas-mallorca", "Ensaimada espolvoreada con azúcar glas"), logo("forn-de-sa-placa", "Forn de Sa Plaça")],
+    price_options: [po("Ensaimada grande lisa", "22.00", "34.00", 4, 2), po("4 ensaimadas pequeñas variadas", "18.00", "28.00", 75, 3)],
   },
   {
     key: "zambra-albaicin",
@@ -2011,10 +1923,7 @@ export const SEED_OFFERS: SeedOffer[] = [
       gallery("espectaculo-medieval-toledo", "Castillo iluminado por la noche"),
       logo("torneo-de-la-imperial", "Torneo de la Imperial"),
     ],
-    price_options: [
-      po("Adulto", "35.00", "55.00", 350, 8),
-      po("Niño de 3 a 12 años", "22.00", "35.00", 350, 8),
-    ],
+    price_options: [po("Adulto", "35.00", "55.00", 350, 8), po("Niño de 3 a 12 años", "22.00", "35.00", 350, 8)],
   },
 ];
 

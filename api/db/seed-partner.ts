@@ -16,15 +16,27 @@ export async function seedDemoPartner(db: Database): Promise<boolean> {
   if (orgKeys.length < 2 && extra) orgKeys.push(extra.organization.key);
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(7262007)`);
-    const present = await tx.select({ id: offers.id }).from(offers).where(eq(offers.id, seedUuid("offer", SEED_OFFERS[0].key)));
+    const present = await tx
+      .select({ id: offers.id })
+      .from(offers)
+      .where(eq(offers.id, seedUuid("offer", SEED_OFFERS[0].key)));
     if (present.length === 0) return false;
     const [existing] = await query<{ id: string }>(tx, sql`SELECT id FROM users WHERE email = ${DEMO_PARTNER.email}`);
     if (existing) return false;
     const [partner] = await tx
       .insert(users)
-      .values({ email: DEMO_PARTNER.email, passwordHash: DEMO_PASSWORD_HASH, role: "partner", firstName: DEMO_PARTNER.firstName, lastName: DEMO_PARTNER.lastName, emailVerifiedAt: new Date() })
+      .values({
+        email: DEMO_PARTNER.email,
+        passwordHash: DEMO_PASSWORD_HASH,
+        role: "partner",
+        firstName: DEMO_PARTNER.firstName,
+        lastName: DEMO_PARTNER.lastName,
+        emailVerifiedAt: new Date(),
+      })
       .returning();
-    await tx.insert(organizationMembers).values(orgKeys.map((key) => ({ organizationId: seedUuid("organization", key), userId: partner.id })));
+    await tx
+      .insert(organizationMembers)
+      .values(orgKeys.map((key) => ({ organizationId: seedUuid("organization", key), userId: partner.id })));
     return true;
   });
 }

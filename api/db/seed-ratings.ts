@@ -17,10 +17,13 @@ const DEMO_RATINGS: number[][] = [
 /** Runs only right after the demo catalogue is loaded (never on a real shop's database). */
 export async function seedDemoRatings(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
-    const targets = await query<{ id: string; option_id: string; price: string }>(tx, sql`
+    const targets = await query<{ id: string; option_id: string; price: string }>(
+      tx,
+      sql`
       SELECT o.id, p.id AS option_id, p.actual_price::text AS price FROM offers o
       JOIN LATERAL (SELECT id, actual_price FROM price_options WHERE offer_id = o.id ORDER BY position LIMIT 1) p ON true
-      WHERE o.status = 'active' ORDER BY o.rank, o.id LIMIT ${DEMO_RATINGS.length}`);
+      WHERE o.status = 'active' ORDER BY o.rank, o.id LIMIT ${DEMO_RATINGS.length}`,
+    );
     let count = 0;
     for (const [i, offer] of targets.entries()) {
       for (const [j, stars] of DEMO_RATINGS[i].entries()) {
@@ -60,11 +63,14 @@ const DEMO_RECENT_SALES: [number, number, number][] = [
 /** Runs only on a brand-new demo shop, after the demo accounts and partner (startup.ts). */
 export async function seedDemoRecentSales(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
-    const targets = await query<{ id: string; option_id: string; price: string }>(tx, sql`
+    const targets = await query<{ id: string; option_id: string; price: string }>(
+      tx,
+      sql`
       SELECT o.id, p.id AS option_id, p.actual_price::text AS price FROM offers o
       JOIN LATERAL (SELECT id, actual_price FROM price_options WHERE offer_id = o.id ORDER BY position LIMIT 1) p ON true
       WHERE o.status = 'active' AND o.organization_id NOT IN (SELECT organization_id FROM organization_members)
-      ORDER BY o.rank, o.id`);
+      ORDER BY o.rank, o.id`,
+    );
     let count = 0;
     for (const [position, tickets, daysAgo] of DEMO_RECENT_SALES) {
       const offer = targets[position];

@@ -22,7 +22,13 @@ export async function seedIfEmpty(db: Database): Promise<boolean> {
     const orgs = new Map<string, (typeof SEED_OFFERS)[number]["organization"]>();
     for (const offer of SEED_OFFERS) orgs.set(offer.organization.key, offer.organization);
     await tx.insert(organizations).values(
-      [...orgs.values()].map((o) => ({ id: seedUuid("organization", o.key), name: o.name, email: o.email, phone: o.phone, website: o.website })),
+      [...orgs.values()].map((o) => ({
+        id: seedUuid("organization", o.key),
+        name: o.name,
+        email: o.email,
+        phone: o.phone,
+        website: o.website,
+      })),
     );
     await tx.insert(offers).values(
       SEED_OFFERS.map((o) => ({
@@ -55,7 +61,12 @@ export async function seedIfEmpty(db: Database): Promise<boolean> {
           alt: img.alt,
           position,
           // As an upload keeps its renditions: the picture itself first, then the smaller one.
-          variants: img.small ? [{ url: img.file, width: img.width, height: img.height }, { url: img.small.file, width: img.small.width, height: img.small.height }] : [],
+          variants: img.small
+            ? [
+                { url: img.file, width: img.width, height: img.height },
+                { url: img.small.file, width: img.small.width, height: img.small.height },
+              ]
+            : [],
         })),
       ),
     );

@@ -9,19 +9,25 @@ import { queueMail } from "./outbox";
  * however many processes try, and a manual `npm run digest` is a run of its own.
  */
 export async function queueDigest(tx: Executor, runId: string): Promise<{ runId: string; queued: number }> {
-  const subscribers = await query<{ email: string; region: string | null }>(tx, sql`
+  const subscribers = await query<{ email: string; region: string | null }>(
+    tx,
+    sql`
     SELECT m.email, (
       SELECT o.province FROM sales s
       JOIN sale_items si ON si.sale_id = s.id JOIN offers o ON o.id = si.offer_id
       WHERE lower(s.email) = m.email AND s.status = 'paid'
       ORDER BY s.paid_at DESC NULLS LAST LIMIT 1
     ) AS region
-    FROM mail_subscriptions m WHERE m.unsubscribed_at IS NULL ORDER BY m.email`);
+    FROM mail_subscriptions m WHERE m.unsubscribed_at IS NULL ORDER BY m.email`,
+  );
   for (const s of subscribers) {
     // The region of their latest purchase: what we know of where they are.
     await queueMail(tx, { kind: "digest", to: s.email, dedupeKey: `digest:${runId}:${s.email}`, data: { region: s.region } });
   }
-  const [row] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM mail_outbox WHERE dedupe_key LIKE ${`digest:${runId}:%`}`);
+  const [row] = await query<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM mail_outbox WHERE dedupe_key LIKE ${`digest:${runId}:%`}`,
+  );
   return { runId, queued: Number(row?.n ?? 0) };
 }
 
@@ -31,7 +37,14 @@ export function queueDigestNow(db: Database): Promise<{ runId: string; queued: n
   return db.transaction((tx) => queueDigest(tx, runId));
 }
 
-const madrid = new Intl.DateTimeFormat("en-CA", { timeZone: "Europe/Madrid", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", hourCycle: "h23" });
+const madrid = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Europe/Madrid",
+  year: "numeric",
+  month: "2-digit",
+  day: "2-digit",
+  hour: "2-digit",
+  hourCycle: "h23",
+});
 
 /**
  * The period a scheduled digest belongs to ("weekly-2026-11-16" is the week starting that Monday),

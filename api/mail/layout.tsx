@@ -33,7 +33,17 @@ export const button = {
   textDecoration: "none",
 };
 
-export function Layout({ preview, children, footer, origin }: { preview: string; children: ReactNode; footer?: ReactNode; origin: string }) {
+export function Layout({
+  preview,
+  children,
+  footer,
+  origin,
+}: {
+  preview: string;
+  children: ReactNode;
+  footer?: ReactNode;
+  origin: string;
+}) {
   return (
     <Html lang="es" dir="ltr">
       <Head>
@@ -42,14 +52,25 @@ export function Layout({ preview, children, footer, origin }: { preview: string;
         <style>{darkMode}</style>
       </Head>
       <Preview>{preview}</Preview>
-      <Body className="m-body" style={{ background: colors.bg, margin: 0, padding: "16px 8px", fontFamily: "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif" }}>
+      <Body
+        className="m-body"
+        style={{
+          background: colors.bg,
+          margin: 0,
+          padding: "16px 8px",
+          fontFamily: "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif",
+        }}
+      >
         <Container style={{ maxWidth: "560px", width: "100%" }}>
           <Text style={{ margin: "0 0 12px 4px", fontSize: "22px", fontWeight: 800, color: colors.brand }}>
             <Link className="m-link" href={origin} style={{ color: colors.brand, textDecoration: "none" }}>
               ofertas
             </Link>
           </Text>
-          <Section className="m-card" style={{ background: colors.card, border: `1px solid ${colors.line}`, borderRadius: "12px", padding: "20px" }}>
+          <Section
+            className="m-card"
+            style={{ background: colors.card, border: `1px solid ${colors.line}`, borderRadius: "12px", padding: "20px" }}
+          >
             {children}
           </Section>
           <Hr style={{ borderColor: "transparent", margin: "8px 0" }} />

@@ -40,7 +40,9 @@ export type OutboxRow = {
  * statement means no other worker can take the row afterwards.
  */
 export async function claimDue(db: Database, { limit, leaseMs }: { limit: number; leaseMs: number }): Promise<OutboxRow[]> {
-  const rows = await query<OutboxRow>(db, sql`
+  const rows = await query<OutboxRow>(
+    db,
+    sql`
     UPDATE mail_outbox
     SET status = 'sending', attempts = attempts + 1, claimed_until = now() + ${leaseMs} * interval '1 millisecond'
     WHERE id IN (
@@ -50,7 +52,8 @@ export async function claimDue(db: Database, { limit, leaseMs }: { limit: number
       LIMIT ${limit}
       FOR UPDATE SKIP LOCKED
     )
-    RETURNING id, kind, recipient, dedupe_key, data, attempts`);
+    RETURNING id, kind, recipient, dedupe_key, data, attempts`,
+  );
   return rows.map((r) => ({ ...r, data: typeof r.data === "string" ? JSON.parse(r.data) : r.data }));
 }
 
@@ -86,9 +89,12 @@ export const INTERRUPTED =
  * deliver it twice, so it is recorded as failed (at most once), for a person to look at.
  */
 export async function failAbandoned(db: Database): Promise<number> {
-  const rows = await query(db, sql`
+  const rows = await query(
+    db,
+    sql`
     UPDATE mail_outbox SET status = 'failed', last_error = ${INTERRUPTED}, claimed_until = NULL
     WHERE status = 'sending' AND claimed_until < now()
-    RETURNING id`);
+    RETURNING id`,
+  );
   return rows.length;
 }

@@ -175,7 +175,9 @@ export function allpaySign(params: Json, apiKey: string): string {
       pushScalar(chunks, value);
     }
   }
-  return createHash("sha256").update(`${chunks.join(":")}:${apiKey}`, "utf8").digest("hex");
+  return createHash("sha256")
+    .update(`${chunks.join(":")}:${apiKey}`, "utf8")
+    .digest("hex");
 }
 
 function pushScalar(chunks: string[], value: unknown): void {
@@ -246,7 +248,9 @@ function hasError(body: Json | null): boolean {
   if (!body) return false;
   const code = body.error_code;
   const message = body.error_msg ?? body.error;
-  return (code !== undefined && code !== null && code !== "" && code !== 0 && code !== "0") || (typeof message === "string" && message !== "");
+  return (
+    (code !== undefined && code !== null && code !== "" && code !== 0 && code !== "0") || (typeof message === "string" && message !== "")
+  );
 }
 
 function errorSuffix(body: Json | null): string {
@@ -277,5 +281,3 @@ async function readJson(res: Response): Promise<Json | null> {
     return null;
   }
 }
-
-

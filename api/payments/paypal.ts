@@ -154,11 +154,7 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
         headers: { "PayPal-Request-Id": input.transactionId },
       });
       if (!res.ok || !res.json) {
-        throw new PaymentProviderError(
-          `PayPal no pudo crear el pago${issueSuffix(res.json)}.`,
-          "paypal",
-          res.status,
-        );
+        throw new PaymentProviderError(`PayPal no pudo crear el pago${issueSuffix(res.json)}.`, "paypal", res.status);
       }
       const orderId = res.json.id;
       const link = findLink(res.json, "payer-action") ?? findLink(res.json, "approve");
@@ -198,11 +194,7 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
           return { status: "pending", ...fallback };
         }
       }
-      throw new PaymentProviderError(
-        `PayPal no pudo cobrar el pago${issueSuffix(res.json)}.`,
-        "paypal",
-        res.status,
-      );
+      throw new PaymentProviderError(`PayPal no pudo cobrar el pago${issueSuffix(res.json)}.`, "paypal", res.status);
     },
 
     async verifyWebhook(request: WebhookRequest): Promise<WebhookEvent | null> {
@@ -250,11 +242,7 @@ function eventFromBody(body: Json): WebhookEvent | null {
   const resource = isObject(body.resource) ? body.resource : {};
 
   let kind: WebhookEvent["kind"] = "other";
-  if (
-    type === "PAYMENT.CAPTURE.COMPLETED" ||
-    type === "CHECKOUT.ORDER.APPROVED" ||
-    type === "CHECKOUT.ORDER.COMPLETED"
-  ) {
+  if (type === "PAYMENT.CAPTURE.COMPLETED" || type === "CHECKOUT.ORDER.APPROVED" || type === "CHECKOUT.ORDER.COMPLETED") {
     kind = "payment.completed";
   } else if (type === "PAYMENT.CAPTURE.DENIED" || type === "PAYMENT.CAPTURE.DECLINED") {
     kind = "payment.failed";
@@ -277,10 +265,7 @@ function eventFromBody(body: Json): WebhookEvent | null {
   return { eventId: body.id, kind, transactionId, providerRef };
 }
 
-function stateFromOrder(
-  order: Json,
-  fallback: { amountCents: number; currency: string; providerRef: string },
-): PaymentState {
+function stateFromOrder(order: Json, fallback: { amountCents: number; currency: string; providerRef: string }): PaymentState {
   const providerRef = typeof order.id === "string" ? order.id : fallback.providerRef;
   const unitAmount = moneyOf(firstUnit(order)?.amount);
   const base = {
@@ -375,5 +360,3 @@ function truncate(text: string, max: number): string {
   const chars = Array.from(text.trim());
   return chars.length <= max ? chars.join("") : chars.slice(0, max).join("");
 }
-
-

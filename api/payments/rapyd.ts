@@ -164,7 +164,8 @@ function eventFromBody(eventId: string, body: Json): WebhookEvent {
   // Payment webhooks carry the payment object (id "payment_…"); the checkout id we keep as
   // providerRef is only there when Rapyd includes it, so prefer it and fall back to data.id.
   // The sale service should match on transactionId (merchant_reference_id) first.
-  const providerRef = stringOrNull(data.checkout_id) ?? stringOrNull(isObject(data.checkout) ? data.checkout.id : null) ?? stringOrNull(data.id);
+  const providerRef =
+    stringOrNull(data.checkout_id) ?? stringOrNull(isObject(data.checkout) ? data.checkout.id : null) ?? stringOrNull(data.id);
   return {
     eventId,
     kind,
@@ -220,5 +221,3 @@ function isObject(value: unknown): value is Json {
 function stringOrNull(value: unknown): string | null {
   return typeof value === "string" && value !== "" ? value : null;
 }
-
-

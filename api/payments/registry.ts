@@ -24,10 +24,21 @@ export function createPaymentProviders(config: Config, db: Database): PaymentPro
   const all = new Map<PaymentProviderName, PaymentProvider>();
   all.set("sandbox", createSandboxProvider(db, sandboxSecret(config)));
   if (config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET && config.PAYPAL_WEBHOOK_ID) {
-    all.set("paypal", createPaypalProvider({ clientId: config.PAYPAL_CLIENT_ID, clientSecret: config.PAYPAL_CLIENT_SECRET, webhookId: config.PAYPAL_WEBHOOK_ID, apiBase: config.PAYPAL_API_BASE }));
+    all.set(
+      "paypal",
+      createPaypalProvider({
+        clientId: config.PAYPAL_CLIENT_ID,
+        clientSecret: config.PAYPAL_CLIENT_SECRET,
+        webhookId: config.PAYPAL_WEBHOOK_ID,
+        apiBase: config.PAYPAL_API_BASE,
+      }),
+    );
   }
   if (config.RAPYD_ACCESS_KEY && config.RAPYD_SECRET_KEY) {
-    all.set("rapyd", createRapydProvider({ accessKey: config.RAPYD_ACCESS_KEY, secretKey: config.RAPYD_SECRET_KEY, apiBase: config.RAPYD_API_BASE }));
+    all.set(
+      "rapyd",
+      createRapydProvider({ accessKey: config.RAPYD_ACCESS_KEY, secretKey: config.RAPYD_SECRET_KEY, apiBase: config.RAPYD_API_BASE }),
+    );
   }
   if (config.ALLPAY_LOGIN && config.ALLPAY_API_KEY) {
     all.set("allpay", createAllpayProvider({ login: config.ALLPAY_LOGIN, apiKey: config.ALLPAY_API_KEY, apiBase: config.ALLPAY_API_BASE }));

@@ -37,7 +37,8 @@ export function createSandboxProvider(db: Database, secret: string): PaymentProv
           : tx.status === "created"
             ? "pending"
             : "declined";
-      if (!tx) return { status: "declined", amountCents: payment.amountCents, currency: payment.currency, providerRef: payment.providerRef };
+      if (!tx)
+        return { status: "declined", amountCents: payment.amountCents, currency: payment.currency, providerRef: payment.providerRef };
       // The sandbox's bank is our own transaction row: its amount is what the buyer "paid".
       return { status, amountCents: tx.amountCents, currency: tx.currency, providerRef: payment.providerRef };
     },

@@ -14,12 +14,20 @@ import { claimGuestPurchases, findUserByEmail, markLoggedIn } from "#api/service
 import { mergeAnonymousSession } from "#api/services/customer-data";
 
 /** Wrong passwords from one client address in 15 minutes, whichever accounts they try. */
-const WRONG_PASSWORDS_PER_CONNECTION = { points: 100, durationSec: 15 * 60, message: "Demasiados intentos de inicio de sesión. Espera unos minutos." };
+const WRONG_PASSWORDS_PER_CONNECTION = {
+  points: 100,
+  durationSec: 15 * 60,
+  message: "Demasiados intentos de inicio de sesión. Espera unos minutos.",
+};
 
 const passwordLocked = () =>
-  new HttpError(401, "Por seguridad, tras varios intentos fallidos este correo solo puede entrar con un código. Pídelo en «Entrar» escribiendo tu correo.", {
-    code: "password_login_locked",
-  });
+  new HttpError(
+    401,
+    "Por seguridad, tras varios intentos fallidos este correo solo puede entrar con un código. Pídelo en «Entrar» escribiendo tu correo.",
+    {
+      code: "password_login_locked",
+    },
+  );
 
 /** POST /auth/jwt/create/, refresh/, verify/ (simplejwt's paths and field names) and logout/. */
 export function jwtRouter({ db, config }: { db: Database; config: Config }): Router {
@@ -46,7 +54,9 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
         await limits.consume(connection, WRONG_PASSWORDS_PER_CONNECTION);
         if (await countPasswordFailure(db, body.email)) throw passwordLocked();
         // One answer for every case, so the form cannot be used to find out who has an account.
-        throw new HttpError(401, "El correo o la contraseña no son correctos, o la cuenta no está activada.", { code: "no_active_account" });
+        throw new HttpError(401, "El correo o la contraseña no son correctos, o la cuenta no está activada.", {
+          code: "no_active_account",
+        });
       }
       const pair = await db.transaction(async (tx) => {
         await markLoggedIn(tx, user.id);
@@ -93,7 +103,12 @@ export function jwtRouter({ db, config }: { db: Database; config: Config }): Rou
       // Any kind we issue verifies; signature, algorithm, issuer, audience and expiry are checked.
       const kinds = ["access", "refresh", "anonymous"] as const;
       for (const kind of kinds) {
-        if (await verifyToken(config, token, kind).then(() => true, () => false)) {
+        if (
+          await verifyToken(config, token, kind).then(
+            () => true,
+            () => false,
+          )
+        ) {
           res.json({});
           return;
         }

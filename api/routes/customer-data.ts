@@ -73,7 +73,13 @@ export function customerDataRouter({ db, config }: { db: Database; config: Confi
     handle(async (req, res) => {
       const owner = ownerOf(req);
       const { uuids } = parseInput(z.object({ uuids: FavoriteUuids }), req.body);
-      res.json({ uuids: await addFavorites(db, owner, uuids.map((u) => u.toLowerCase())) });
+      res.json({
+        uuids: await addFavorites(
+          db,
+          owner,
+          uuids.map((u) => u.toLowerCase()),
+        ),
+      });
     }),
   );
 
@@ -105,7 +111,12 @@ export function customerDataRouter({ db, config }: { db: Database; config: Confi
 
   router.post(
     "/session/anonymous/",
-    rateLimit({ name: "session-anonymous", windowMs: 3600_000, max: 60, message: "Demasiadas sesiones nuevas desde esta dirección. Espera un rato." }),
+    rateLimit({
+      name: "session-anonymous",
+      windowMs: 3600_000,
+      max: 60,
+      message: "Demasiadas sesiones nuevas desde esta dirección. Espera un rato.",
+    }),
     handle(async (_req, res) => {
       const [row] = await db.insert(anonymousSessions).values({}).returning({ id: anonymousSessions.id });
       res.status(201).json({ token: await signAnonymous(config, row.id) });
@@ -137,7 +148,13 @@ export function customerDataRouter({ db, config }: { db: Database; config: Confi
       const reservation = await openReservation(db, user.id, id.toLowerCase());
       res.json(
         reservation
-          ? { exists: true, sale_id: reservation.sale_id, transaction_id: reservation.transaction_id, redirect_url: reservation.redirect_url, expires_at: new Date(reservation.expires_at).toISOString() }
+          ? {
+              exists: true,
+              sale_id: reservation.sale_id,
+              transaction_id: reservation.transaction_id,
+              redirect_url: reservation.redirect_url,
+              expires_at: new Date(reservation.expires_at).toISOString(),
+            }
           : { exists: false },
       );
     }),

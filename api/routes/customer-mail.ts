@@ -58,7 +58,8 @@ export function customerMailRouter({ db, config }: { db: Database; config: Confi
     "/customer/mail-link/",
     handle(async (req, res) => {
       const { purpose } = parseInput(LinkQuery, req.query);
-      const subject = purpose === "unsubscribe" ? { email: signedEmail(req, config) } : openLink(config.sessionSecrets, purpose, queryText(req, "t"));
+      const subject =
+        purpose === "unsubscribe" ? { email: signedEmail(req, config) } : openLink(config.sessionSecrets, purpose, queryText(req, "t"));
       if (!subject || (purpose === "feedback" && !subject.offer)) throw new HttpError(400, LINK_NOT_VALID);
       const t = queryText(req, "t") || sealLink(config.sessionSecrets, purpose, subject);
       res.set("Cache-Control", "private, no-store");
@@ -109,7 +110,10 @@ export function customerMailRouter({ db, config }: { db: Database; config: Confi
         z
           .object({ subscribed: z.boolean({ required_error: "Falta subscribed." }), consent: z.boolean().optional() })
           // Subscribing is a new consent, given on purpose: the request must say so.
-          .refine((v) => !v.subscribed || v.consent === true, { message: "Marca la casilla para aceptar recibir ofertas por correo.", path: ["consent"] }),
+          .refine((v) => !v.subscribed || v.consent === true, {
+            message: "Marca la casilla para aceptar recibir ofertas por correo.",
+            path: ["consent"],
+          }),
         req.body,
       );
       if (body.subscribed) await recordConsent(db, { email: user.email, source: "account" });

@@ -14,7 +14,9 @@ import { feedbackOf, getFeedback, submitFeedback, updateFeedback, type Rater } f
  * up: whether that address bought the offer stays unknown to whoever asks.
  */
 const notTheBuyer = () =>
-  new HttpError(403, "Para valorar una compra usa las estrellas del correo que te enviamos o entra en la cuenta con la que compraste.", { code: "not_the_buyer" });
+  new HttpError(403, "Para valorar una compra usa las estrellas del correo que te enviamos o entra en la cuenta con la que compraste.", {
+    code: "not_the_buyer",
+  });
 
 /**
  * The buyer a request proves: the feedback mail's link token (t), for its address and offer, or

@@ -12,7 +12,6 @@ import { createLead, listLeads } from "#api/services/partner-leads";
 import { refundRequiredSales } from "#api/services/sales";
 import { idParam } from "#api/routes/partner";
 
-
 export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {
   const router = Router();
 

@@ -6,7 +6,15 @@ import { OFFER_STATUS_LABELS, OFFER_STATUSES } from "#lib/offer-status";
 import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
 import { REGIONS } from "#lib/regions";
-import { OfferPatchSchema, OfferSchema, OrganizationSchema, PromoCodePatchSchema, PromoCodeSchema, RevisionDecisionSchema, UsersQuerySchema } from "#lib/schemas/partner";
+import {
+  OfferPatchSchema,
+  OfferSchema,
+  OrganizationSchema,
+  PromoCodePatchSchema,
+  PromoCodeSchema,
+  RevisionDecisionSchema,
+  UsersQuerySchema,
+} from "#lib/schemas/partner";
 import { blank, pageFields, PageQuerySchema } from "#lib/schemas/page";
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
 import { isUuid } from "#lib/uuid";
@@ -29,7 +37,13 @@ import {
   updateOrganization,
 } from "#api/services/organizations";
 import { decideRevision, listRevisions, withdrawRevision } from "#api/services/offer-revisions";
-import { createPartnerOffer, deletePartnerOffer, getPartnerOffer, listPartnerOffers, updatePartnerOffer } from "#api/services/partner-offers";
+import {
+  createPartnerOffer,
+  deletePartnerOffer,
+  getPartnerOffer,
+  listPartnerOffers,
+  updatePartnerOffer,
+} from "#api/services/partner-offers";
 import { eraseUser, searchUsers } from "#api/services/user-admin";
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from "#api/services/promo-codes";
 
@@ -130,7 +144,8 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
 
   // ---- Dictionaries: the lists in lib/, with their Spanish labels. Public, cacheable.
   router.get("/offers/dictionaries/", (_req, res) => {
-    const entries = <T extends string>(values: readonly T[], labels: Record<T, string>) => values.map((value) => ({ value, label: labels[value] }));
+    const entries = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
+      values.map((value) => ({ value, label: labels[value] }));
     res.set("Cache-Control", "public, max-age=3600");
     res.json({
       categories: entries(CATEGORY_IDS, CATEGORY_LABELS),
@@ -161,7 +176,10 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
     "/offers/images/",
     handle(async (req, res) => {
       const s = await scope(req);
-      const { offer } = parseInput(z.object({ offer: z.string({ required_error: "Indica la oferta (?offer=…)." }).uuid("Oferta no válida.") }), req.query);
+      const { offer } = parseInput(
+        z.object({ offer: z.string({ required_error: "Indica la oferta (?offer=…)." }).uuid("Oferta no válida.") }),
+        req.query,
+      );
       res.set("Cache-Control", "private, no-store");
       res.json({ results: await listImages(db, s, offer.toLowerCase()) });
     }),
@@ -341,7 +359,10 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
     "/promocodes/",
     handle(async (req, res) => {
       const s = await scope(req);
-      const q = parseInput(z.object({ offer: z.preprocess(blank, z.string().uuid().optional()), search: z.preprocess(blank, z.string().max(40).optional()) }), req.query);
+      const q = parseInput(
+        z.object({ offer: z.preprocess(blank, z.string().uuid().optional()), search: z.preprocess(blank, z.string().max(40).optional()) }),
+        req.query,
+      );
       res.set("Cache-Control", "private, no-store");
       res.json({ results: await listPromoCodes(db, s, q) });
     }),
@@ -381,7 +402,6 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
 
   return router;
 }
-
 
 /** Staff's user management: search and erase. */
 export function usersRouter({ db, identify }: { db: Database; identify: Identify }): Router {

@@ -15,10 +15,7 @@ const ListQuery = z.object({
     lastOf,
     z.string({ invalid_type_error: "La búsqueda debe ser un texto." }).max(200, "La búsqueda es demasiado larga.").optional(),
   ),
-  category: z.preprocess(
-    blank,
-    z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional(),
-  ),
+  category: z.preprocess(blank, z.enum(CATEGORY_IDS, { errorMap: () => ({ message: "Categoría desconocida." }) }).optional()),
   region: z.preprocess(
     (v) => {
       const value = blank(v);
@@ -67,7 +64,10 @@ export function publicOffersRouter(db: Database): Router {
   router.get(
     "/popular/",
     handle(async (req, res) => {
-      const q = parseInput(ListQuery.pick({ region: true, category: true }).extend({ page_size: ListQuery.shape.page_size.default(POPULAR_COUNT) }), req.query);
+      const q = parseInput(
+        ListQuery.pick({ region: true, category: true }).extend({ page_size: ListQuery.shape.page_size.default(POPULAR_COUNT) }),
+        req.query,
+      );
       res.set("Cache-Control", "public, max-age=60");
       res.json({ results: await popularOffers(db, q, q.page_size) } satisfies OfferList);
     }),
@@ -84,7 +84,12 @@ export function publicOffersRouter(db: Database): Router {
       const bad = ids.find((id) => !isUuid(id));
       if (bad !== undefined) throw badRequest(`Identificador de oferta no válido: ${String(bad).slice(0, 40)}`);
       res.set("Cache-Control", "no-store");
-      res.json(await selectedOffers(db, ids.map((id) => id.toLowerCase())));
+      res.json(
+        await selectedOffers(
+          db,
+          ids.map((id) => id.toLowerCase()),
+        ),
+      );
     }),
   );
 
@@ -92,10 +97,7 @@ export function publicOffersRouter(db: Database): Router {
     "/:id/nearby/",
     handle(async (req, res) => {
       if (!isUuid(req.params.id)) throw badRequest("El identificador de la oferta no es un UUID válido.");
-      const limit = parseInput(
-        z.object({ page_size: ListQuery.shape.page_size.default(6) }),
-        req.query,
-      ).page_size;
+      const limit = parseInput(z.object({ page_size: ListQuery.shape.page_size.default(6) }), req.query).page_size;
       const offers = await nearbyOffers(db, req.params.id.toLowerCase(), limit);
       if (offers === null) throw notFound("Oferta no encontrada.");
       res.set("Cache-Control", "public, max-age=60");

@@ -11,7 +11,16 @@ import { rememberAnalyticsConsent } from "#api/analytics/outbox";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import type { PaymentProviders } from "#api/payments/registry";
 import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
-import { captureSale, checkPromoCode, countUnknownPromoCodes, createSale, findTransaction, purchaseOf, releaseSale, validateOrder } from "#api/services/sales";
+import {
+  captureSale,
+  checkPromoCode,
+  countUnknownPromoCodes,
+  createSale,
+  findTransaction,
+  purchaseOf,
+  releaseSale,
+  validateOrder,
+} from "#api/services/sales";
 import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
 import { verifyPurchase } from "#lib/signatures.server";
@@ -36,10 +45,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     }),
     json,
     handle(async (req, res) => {
-      const body = parseInput(
-        z.object({ promo_code: PromoCodeText, email: z.string().trim().optional() }),
-        req.body,
-      );
+      const body = parseInput(z.object({ promo_code: PromoCodeText, email: z.string().trim().optional() }), req.body);
       const email = body.email && isValidEmail(body.email) ? body.email : null;
       res.json(await checkPromoCode(db, body.promo_code, email));
     }),
@@ -65,7 +71,10 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       }
       // Every code that does not exist is a guess, counted like one apply-promocode call, before the
       // answer says which codes exist.
-      const unknown = await countUnknownPromoCodes(db, parsed.data.items.flatMap((i) => i.promo_codes));
+      const unknown = await countUnknownPromoCodes(
+        db,
+        parsed.data.items.flatMap((i) => i.promo_codes),
+      );
       if (unknown > 0) {
         await limits.consume(`promo:ip:${address}`, { ...PROMO_CODE_CHECKS, cost: unknown, message: TOO_MANY_PROMO_CHECKS });
       }
@@ -107,7 +116,11 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     handle(async (req, res) => {
       if (!isUuid(req.params.id)) throw badRequest("Identificador de venta no válido.");
       const { transaction_id } = parseInput(z.object({ transaction_id: z.string().uuid("transaction_id no válido.") }), req.body);
-      res.json(await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase(), { feedbackDelayDays: config.FEEDBACK_DELAY_DAYS }));
+      res.json(
+        await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase(), {
+          feedbackDelayDays: config.FEEDBACK_DELAY_DAYS,
+        }),
+      );
     }),
   );
 

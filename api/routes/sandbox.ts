@@ -12,7 +12,6 @@ import { sandboxSecret } from "#api/payments/registry";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
 import { releaseSale } from "#api/services/sales";
 
-
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${escapeHtml(title)} · Pasarela de pruebas</title>
@@ -31,7 +30,8 @@ button.pay{background:#0f766e;border-color:#0f766e;color:#fff;font-weight:600}bu
  * The API's fixed policy allows nothing (apiSecurityHeaders); this page is the one HTML the API
  * serves, so it says what it needs: its own inline style, its icon, and its forms posting to itself.
  */
-const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 function sendPage(res: Response, title: string, body: string) {
   res.set("Content-Security-Policy", PAGE_POLICY).type("html").send(page(title, body));
@@ -82,7 +82,11 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
       const { tx, sale } = await load(req.params.id);
       res.set("Cache-Control", "no-store");
       if (tx.status !== "created" || sale.status !== "pending") {
-        sendPage(res, "Pago cerrado", `<h1>Este pago ya no está abierto</h1><p>Estado: ${escapeHtml(tx.status)}.</p><p><a href="${escapeHtml(tx.cancelUrl || "/")}">Volver a la tienda</a></p>`);
+        sendPage(
+          res,
+          "Pago cerrado",
+          `<h1>Este pago ya no está abierto</h1><p>Estado: ${escapeHtml(tx.status)}.</p><p><a href="${escapeHtml(tx.cancelUrl || "/")}">Volver a la tienda</a></p>`,
+        );
         return;
       }
       sendPage(
@@ -103,21 +107,27 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
     express.urlencoded({ extended: false, limit: "4kb" }),
     handle(async (req, res) => {
       // Like any provider's page, it acts only on its own form: not on one posted from another site.
-      if (isCrossSiteWrite({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") })) {
+      if (
+        isCrossSiteWrite({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") })
+      ) {
         throw new HttpError(403, CROSS_SITE_MESSAGE);
       }
       const { tx } = await load(req.params.id);
       const action = String(req.body?.action ?? "");
       if (action === "pay") {
         // Only an open payment can be approved; a second click changes nothing.
-        await db.execute(sql`UPDATE payment_transactions SET status = 'approved', updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
+        await db.execute(
+          sql`UPDATE payment_transactions SET status = 'approved', updated_at = now() WHERE id = ${tx.id} AND status = 'created'`,
+        );
         await sendWebhook("payment.completed", tx.id, req);
         res.redirect(303, tx.returnUrl);
         return;
       }
       if (action === "decline" || action === "cancel") {
         const status = action === "decline" ? "declined" : "cancelled";
-        await db.execute(sql`UPDATE payment_transactions SET status = ${status}, updated_at = now() WHERE id = ${tx.id} AND status = 'created'`);
+        await db.execute(
+          sql`UPDATE payment_transactions SET status = ${status}, updated_at = now() WHERE id = ${tx.id} AND status = 'created'`,
+        );
         await releaseSale(db, tx.saleId, status);
         if (action === "decline") await sendWebhook("payment.failed", tx.id, req);
         res.redirect(303, `${tx.cancelUrl}&reason=${status}`);

@@ -22,9 +22,17 @@ const AccessTokenBody = z.object({ access_token: Token, ...Common });
  */
 export function socialAuthRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
-  const limit = rateLimit({ name: "jwt-social", windowMs: 15 * 60_000, max: 100, message: "Demasiados intentos de inicio de sesión. Espera unos minutos." });
+  const limit = rateLimit({
+    name: "jwt-social",
+    windowMs: 15 * 60_000,
+    max: 100,
+    message: "Demasiados intentos de inicio de sesión. Espera unos minutos.",
+  });
 
-  const route = (provider: SocialProvider, identify: (body: unknown) => Promise<{ identity: SocialIdentity; body: z.infer<z.ZodObject<typeof Common>> }>) =>
+  const route = (
+    provider: SocialProvider,
+    identify: (body: unknown) => Promise<{ identity: SocialIdentity; body: z.infer<z.ZodObject<typeof Common>> }>,
+  ) =>
     router.post(
       `/auth/jwt/${provider}/`,
       (req, _res, next) => next(isSocialProviderEnabled(config, provider) ? undefined : new HttpError(404, "No encontrado.")),

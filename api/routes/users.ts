@@ -2,7 +2,14 @@ import { Router, type Request } from "express";
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { ACCOUNT_MAILS_PER_EMAIL_PER_HOUR, CodeField, EmailField, PasswordField, type ActivationAnswer, type RegistrationAnswer } from "#lib/accounts";
+import {
+  ACCOUNT_MAILS_PER_EMAIL_PER_HOUR,
+  CodeField,
+  EmailField,
+  PasswordField,
+  type ActivationAnswer,
+  type RegistrationAnswer,
+} from "#lib/accounts";
 import type { Config } from "#lib/config.server";
 import { isStaff, ROLES } from "#lib/roles";
 import { isUuid } from "#lib/uuid";
@@ -18,7 +25,16 @@ import { deviceOf, endAllSessions } from "#api/auth/sessions";
 import { checkCode, CODE_GONE, codeProblem, sendCode, TOO_MANY_CODES, type CodePurpose } from "#api/services/login-codes";
 import { deactivatedAccount } from "#api/services/login";
 import { unlockPassword } from "#api/services/password-lockouts";
-import { claimGuestPurchases, findUser, findUserByEmail, isDeactivated, markLoggedIn, proveAddress, userAnswer, type UserRow } from "#api/services/users";
+import {
+  claimGuestPurchases,
+  findUser,
+  findUserByEmail,
+  isDeactivated,
+  markLoggedIn,
+  proveAddress,
+  userAnswer,
+  type UserRow,
+} from "#api/services/users";
 import { eraseUser } from "#api/services/user-admin";
 
 const passwordsMatch = <T extends { password?: string; re_password?: string; new_password?: string; re_new_password?: string }>(v: T) =>
@@ -44,7 +60,9 @@ const NEW_ADDRESS_CODE_SENT = "Te hemos enviado un código al nuevo correo para 
  * to that very password hash (a later registration of the address replaces both).
  */
 const registrationTicket = (config: Config, user: Pick<UserRow, "id" | "passwordHash">) =>
-  createHmac("sha256", config.jwtSecret).update(`registration:${user.id}:${user.passwordHash ?? ""}`).digest("base64url");
+  createHmac("sha256", config.jwtSecret)
+    .update(`registration:${user.id}:${user.passwordHash ?? ""}`)
+    .digest("base64url");
 
 function sameText(a: string, b: string) {
   const [x, y] = [Buffer.from(a), Buffer.from(b)];
@@ -81,7 +99,12 @@ async function visibleUser(db: Executor, caller: AuthUser, id: string): Promise<
 /** djoser's /auth/users/ endpoints, with a 6-digit mailed code as the token. */
 export function authUsersRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
-  const codeLimit = rateLimit({ name: "account-mail", windowMs: 3600_000, max: 30, message: "Has pedido demasiados correos. Espera un rato." });
+  const codeLimit = rateLimit({
+    name: "account-mail",
+    windowMs: 3600_000,
+    max: 30,
+    message: "Has pedido demasiados correos. Espera un rato.",
+  });
 
   /**
    * Registration. An address that already has a proven account gets a mail («ya tienes una
@@ -107,7 +130,11 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         .onConflictDoUpdate({ target: users.email, set: { passwordHash, ...names }, setWhere: sql`${users.emailVerifiedAt} IS NULL` })
         .returning();
       if (!user) {
-        await sendCode(db, config, { email: body.email, purpose: "activation", notice: { kind: "account-exists", data: { reason: "register" } } });
+        await sendCode(db, config, {
+          email: body.email,
+          purpose: "activation",
+          notice: { kind: "account-exists", data: { reason: "register" } },
+        });
         res.status(201).json(unsavedRegistration(body.email, names));
         return;
       }
@@ -127,12 +154,22 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
   router.post(
     "/auth/users/activation/",
     handle(async (req, res) => {
-      const body = parseInput(z.object({ ...UserRef, token: CodeField, registration_token: z.string().max(200).optional() }).refine(hasRef, oneRef), req.body);
+      const body = parseInput(
+        z.object({ ...UserRef, token: CodeField, registration_token: z.string().max(200).optional() }).refine(hasRef, oneRef),
+        req.body,
+      );
       const user = await referencedUser(db, body);
-      const check = await checkCode(db, config, { email: user?.email ?? body.email ?? "", purpose: "activation", code: body.token, consume: true });
+      const check = await checkCode(db, config, {
+        email: user?.email ?? body.email ?? "",
+        purpose: "activation",
+        code: body.token,
+        consume: true,
+      });
       if (!check.valid) throw badRequest(codeProblem(check));
       if (!user || user.emailVerifiedAt || check.userId !== user.id) throw badRequest(CODE_GONE);
-      const keepPassword = Boolean(user.passwordHash && body.registration_token && sameText(body.registration_token, registrationTicket(config, user)));
+      const keepPassword = Boolean(
+        user.passwordHash && body.registration_token && sameText(body.registration_token, registrationTicket(config, user)),
+      );
       const pair = await db.transaction(async (tx) => {
         const active = await proveAddress(tx, user, { keepPassword });
         await claimGuestPurchases(tx, active);
@@ -168,7 +205,12 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       await limitMailsTo("reset_password", email);
       const user = await findUserByEmail(db, email);
       // Both paths store a code and queue one mail: an address without an account is told so.
-      await sendCode(db, config, { email, purpose: "reset_password", userId: user?.id ?? null, notice: user ? undefined : { kind: "no-account", data: { reason: "reset_password" } } });
+      await sendCode(db, config, {
+        email,
+        purpose: "reset_password",
+        userId: user?.id ?? null,
+        notice: user ? undefined : { kind: "no-account", data: { reason: "reset_password" } },
+      });
       res.status(204).end();
     }),
   );
@@ -184,7 +226,12 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
         req.body,
       );
       const user = await referencedUser(db, body);
-      const check = await checkCode(db, config, { email: user?.email ?? body.email ?? "", purpose: "reset_password", code: body.token, consume: true });
+      const check = await checkCode(db, config, {
+        email: user?.email ?? body.email ?? "",
+        purpose: "reset_password",
+        code: body.token,
+        consume: true,
+      });
       if (!check.valid) throw badRequest(codeProblem(check));
       if (!user || check.userId !== user.id) throw badRequest(CODE_GONE);
       if (isDeactivated(user)) throw deactivatedAccount();
@@ -263,7 +310,12 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
       await limitMailsTo("reset_email", email);
       const user = await findUserByEmail(db, email);
-      await sendCode(db, config, { email, purpose: "reset_email", userId: user?.id ?? null, notice: user ? undefined : { kind: "no-account", data: { reason: "reset_email" } } });
+      await sendCode(db, config, {
+        email,
+        purpose: "reset_email",
+        userId: user?.id ?? null,
+        notice: user ? undefined : { kind: "no-account", data: { reason: "reset_email" } },
+      });
       res.status(204).end();
     }),
   );
@@ -297,7 +349,11 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       const pair = await db.transaction(async (tx) => {
         // Taken meanwhile (the code of an address with an account is never mailed): as if no code.
         if (await findUserByEmail(tx, body.new_email)) throw badRequest(CODE_GONE);
-        const [changed] = await tx.update(users).set({ email: body.new_email, emailVerifiedAt: new Date() }).where(eq(users.id, user.id)).returning();
+        const [changed] = await tx
+          .update(users)
+          .set({ email: body.new_email, emailVerifiedAt: new Date() })
+          .where(eq(users.id, user.id))
+          .returning();
         await endAllSessions(tx, user.id);
         await claimGuestPurchases(tx, changed);
         await unlockPassword(tx, changed.email);
@@ -309,7 +365,11 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
 
   /** At most ACCOUNT_MAILS_PER_EMAIL_PER_HOUR codes of one kind to one inbox, account or not. */
   async function limitMailsTo(kind: CodePurpose, email: string) {
-    await limits.consume(`account-mail:${kind}:email:${email}`, { points: ACCOUNT_MAILS_PER_EMAIL_PER_HOUR, durationSec: 3600, message: TOO_MANY_CODES });
+    await limits.consume(`account-mail:${kind}:email:${email}`, {
+      points: ACCOUNT_MAILS_PER_EMAIL_PER_HOUR,
+      durationSec: 3600,
+      message: TOO_MANY_CODES,
+    });
   }
 
   /** The code that proves a new address goes to that address; one that has an account gets a notice. */
@@ -333,7 +393,9 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
   async function update(req: Request, target: UserRow, partial: boolean) {
     const caller = requireUser(req);
     const schema = isStaff(caller.role) ? StaffUpdate : Update;
-    const body = parseInput(partial ? schema : schema.required({ first_name: true, last_name: true }), req.body) as z.infer<typeof StaffUpdate>;
+    const body = parseInput(partial ? schema : schema.required({ first_name: true, last_name: true }), req.body) as z.infer<
+      typeof StaffUpdate
+    >;
     const [row] = await db
       .update(users)
       .set({
@@ -345,7 +407,8 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       .where(eq(users.id, target.id))
       .returning();
     // Switched off or given another role: every session ends now, access tokens included.
-    if ((body.is_active === false && target.isActive) || (body.role !== undefined && body.role !== target.role)) await endAllSessions(db, target.id);
+    if ((body.is_active === false && target.isActive) || (body.role !== undefined && body.role !== target.role))
+      await endAllSessions(db, target.id);
     return userAnswer(row);
   }
 
@@ -354,7 +417,9 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
     handle(async (req, res) => {
       const caller = requireUser(req);
       // djoser lists every user to staff and only yourself to anyone else.
-      const rows = isStaff(caller.role) ? await db.select().from(users).orderBy(users.createdAt).limit(500) : [await findUser(db, caller.id)].flatMap((u) => (u ? [u] : []));
+      const rows = isStaff(caller.role)
+        ? await db.select().from(users).orderBy(users.createdAt).limit(500)
+        : [await findUser(db, caller.id)].flatMap((u) => (u ? [u] : []));
       res.json(rows.map(userAnswer));
     }),
   );
@@ -364,9 +429,18 @@ export function authUsersRouter({ db, config }: { db: Database; config: Config }
       const caller = requireUser(req);
       return visibleUser(db, caller, req.params.id ?? caller.id);
     };
-    router.get(path, handle(async (req, res) => res.json(userAnswer(await target(req)))));
-    router.put(path, handle(async (req, res) => res.json(await update(req, await target(req), false))));
-    router.patch(path, handle(async (req, res) => res.json(await update(req, await target(req), true))));
+    router.get(
+      path,
+      handle(async (req, res) => res.json(userAnswer(await target(req)))),
+    );
+    router.put(
+      path,
+      handle(async (req, res) => res.json(await update(req, await target(req), false))),
+    );
+    router.patch(
+      path,
+      handle(async (req, res) => res.json(await update(req, await target(req), true))),
+    );
     router.delete(
       path,
       handle(async (req, res) => {

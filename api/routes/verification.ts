@@ -18,7 +18,12 @@ export function verificationRouter({ db, config }: { db: Database; config: Confi
   router.post(
     "/verification/send-code/",
     // Per client address (req.ip: forwarded headers only from a trusted proxy) …
-    rateLimit({ name: "send-code", windowMs: 3600_000, max: LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, message: "Has pedido demasiados códigos. Espera un rato antes de pedir otro." }),
+    rateLimit({
+      name: "send-code",
+      windowMs: 3600_000,
+      max: LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR,
+      message: "Has pedido demasiados códigos. Espera un rato antes de pedir otro.",
+    }),
     handle(async (req, res) => {
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
       // Turnstile's token when the visitor's browser ran the widget; the storefront's proof without JS.

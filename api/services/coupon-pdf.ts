@@ -10,8 +10,6 @@ import { purchaseOf } from "#api/services/sales";
 export async function voucherPdfFor(db: Executor, config: Config, coupon: { code: string; sale_id: string }): Promise<Uint8Array> {
   // pdf-lib and qrcode (~45 MB resident) load with the first voucher asked for.
   const [{ buildVoucherPdf }, purchase] = await Promise.all([import("#api/coupons/voucher-pdf"), purchaseOf(db, coupon.sale_id)]);
-  const items = purchase.items
-    .filter((item) => item.coupons.includes(coupon.code))
-    .map((item) => ({ ...item, coupons: [coupon.code] }));
+  const items = purchase.items.filter((item) => item.coupons.includes(coupon.code)).map((item) => ({ ...item, coupons: [coupon.code] }));
   return buildVoucherPdf({ ...purchase, items }, { origin: mailOrigin(config) });
 }

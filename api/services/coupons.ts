@@ -8,7 +8,6 @@ import { queueFeedbackAfterRedemption } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
 
-
 type Row = {
   id: string;
   code: string;
@@ -74,7 +73,9 @@ function couponRows(db: Executor, where: SQL, extra: SQL = sql``, ids?: string[]
   const from = ids
     ? sql`unnest(${sql.param(ids)}::uuid[]) AS wanted(id) CROSS JOIN LATERAL (SELECT * FROM coupons WHERE coupons.id = wanted.id OFFSET 0) c`
     : sql`coupons c`;
-  return query<Row>(db, sql`
+  return query<Row>(
+    db,
+    sql`
     SELECT c.id, c.code, c.redeemed_at, s.id AS sale_id, s.status AS sale_status, s.paid_at, s.checkout_data,
            o.id AS offer_id, o.title AS offer_title, o.valid_until::text AS valid_until,
            p.id AS option_id, p.title AS option_title, org.id AS organization_id, org.name AS organization_name,
@@ -83,7 +84,8 @@ function couponRows(db: Executor, where: SQL, extra: SQL = sql``, ids?: string[]
     ${SALE_OF_COUPON}
     JOIN price_options p ON p.id = si.price_option_id
     JOIN organizations org ON org.id = o.organization_id
-    WHERE ${where} ${extra}`);
+    WHERE ${where} ${extra}`,
+  );
 }
 
 /** POST /verification/coupon/: what the till needs to know about a code, printed with or without dashes. */
@@ -116,14 +118,16 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
     if (won.length === 0) {
       const [now] = await couponRows(tx, sql`c.id = ${id}`);
       const coupon = toView(now);
-      throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, { redeemed_at: coupon.redeemed_at, coupon });
+      throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, {
+        redeemed_at: coupon.redeemed_at,
+        coupon,
+      });
     }
     const coupon = toView({ ...row, redeemed_at: won[0].redeemed_at });
     await queueFeedbackAfterRedemption(tx, { couponCode: coupon.code });
     return coupon;
   });
 }
-
 
 type SalesFilter = { date_from?: string | null; date_to?: string | null; offer?: string | null; organization?: string | null };
 
@@ -145,11 +149,14 @@ const toSaleRow = (r: Row): SaleRow => ({ ...toView(r), paid_price: fromCents(r.
 export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilter, page: { page: number; pageSize: number }) {
   const where = salesWhere(scope, filter);
   const [[totals], rows] = await Promise.all([
-    query<{ coupons: number; redeemed: number; revenue: number | string }>(db, sql`
+    query<{ coupons: number; redeemed: number; revenue: number | string }>(
+      db,
+      sql`
       SELECT count(*)::int AS coupons, count(c.redeemed_at)::int AS redeemed,
              coalesce(sum(si.paid_unit_cents) FILTER (WHERE s.status = 'paid'), 0)::bigint AS revenue
       FROM coupons c ${SALE_OF_COUPON}
-      WHERE ${where}`),
+      WHERE ${where}`,
+    ),
     couponRows(db, where, sql`ORDER BY s.paid_at DESC, c.code LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`),
   ]);
   return {
@@ -172,9 +179,12 @@ export async function* partnerSalesBatches(db: Executor, scope: Scope, filter: S
   const where = salesWhere(scope, filter);
   const order = sql`ORDER BY s.paid_at, c.code`;
   const ids = (
-    await query<{ id: string }>(db, sql`
+    await query<{ id: string }>(
+      db,
+      sql`
       SELECT c.id FROM coupons c ${SALE_OF_COUPON}
-      WHERE ${where} ${order}`)
+      WHERE ${where} ${order}`,
+    )
   ).map((r) => r.id);
   for (let start = 0; start < ids.length; start += batch) {
     const rows = await couponRows(db, where, order, ids.slice(start, start + batch));

@@ -14,7 +14,13 @@ export type Owner = { kind: "user"; id: string } | { kind: "anonymous"; id: stri
 
 const existingOffers = async (db: Executor, ids: string[]) => {
   if (ids.length === 0) return [];
-  const rows = await query<{ id: string }>(db, sql`SELECT id FROM offers WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  const rows = await query<{ id: string }>(
+    db,
+    sql`SELECT id FROM offers WHERE id IN (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
   const known = new Set(rows.map((r) => r.id));
   return ids.filter((id) => known.has(id));
 };
@@ -66,7 +72,11 @@ export async function addFavorites(db: Executor, owner: Owner, ids: string[]): P
     await db.update(anonymousSessions).set({ favorites: next }).where(eq(anonymousSessions.id, owner.id));
     return next;
   }
-  if (wanted.length) await db.insert(favorites).values(wanted.map((offerId) => ({ userId: owner.id, offerId }))).onConflictDoNothing();
+  if (wanted.length)
+    await db
+      .insert(favorites)
+      .values(wanted.map((offerId) => ({ userId: owner.id, offerId })))
+      .onConflictDoNothing();
   return favoriteIds(db, owner);
 }
 
@@ -128,11 +138,14 @@ const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOS
 export async function customerPurchases(db: Executor, userId: string, page: number, pageSize: number) {
   const shown = sql`s.user_id = ${userId} AND s.status IN ('paid', 'pending', 'refund_required')`;
   const [{ n }] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sales s WHERE ${shown}`);
-  const sales = await query<PurchaseRow>(db, sql`
+  const sales = await query<PurchaseRow>(
+    db,
+    sql`
     SELECT s.id AS sale_id, s.created_at, s.paid_at, s.status, s.total_cents, s.currency, s.email
     FROM sales s WHERE ${shown}
     ORDER BY s.created_at DESC, s.id
-    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`);
+    LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+  );
   const ids = sales.map((s) => s.sale_id);
   const items = ids.length
     ? await query<{
@@ -145,20 +158,32 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
         paid_unit_cents: number;
         for_present: boolean;
         valid_until: string | Date | null;
-      }>(db, sql`
+      }>(
+        db,
+        sql`
         SELECT si.id, si.sale_id, si.offer_id AS offer_uuid, o.title, po.title AS option_title, si.quantity,
                si.paid_unit_cents, si.for_present, o.valid_until
         FROM sale_items si JOIN offers o ON o.id = si.offer_id JOIN price_options po ON po.id = si.price_option_id
-        WHERE si.sale_id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
-        ORDER BY si.id`)
+        WHERE si.sale_id IN (${sql.join(
+          ids.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})
+        ORDER BY si.id`,
+      )
     : [];
   const itemIds = items.map((i) => i.id);
   if (hasRedeemedAt === undefined) await detectRedemption(db);
   const coupons = itemIds.length
-    ? await query<{ id: string; sale_item_id: string; code: string; redeemed: boolean }>(db, sql`
+    ? await query<{ id: string; sale_item_id: string; code: string; redeemed: boolean }>(
+        db,
+        sql`
         SELECT c.id, c.sale_item_id, c.code, ${redeemedColumn(db)} AS redeemed
-        FROM coupons c WHERE c.sale_item_id IN (${sql.join(itemIds.map((id) => sql`${id}::uuid`), sql`, `)})
-        ORDER BY c.code`)
+        FROM coupons c WHERE c.sale_item_id IN (${sql.join(
+          itemIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})
+        ORDER BY c.code`,
+      )
     : [];
   const today = new Date().toISOString().slice(0, 10);
   const results: CustomerPurchase[] = sales.map((s) => ({
@@ -210,21 +235,27 @@ function redeemedColumn(_db: Executor) {
 
 /** A coupon of this account's paid sales, or null: someone else's coupon is indistinguishable from none. */
 export async function ownedCoupon(db: Executor, userId: string, couponId: string) {
-  const [row] = await query<{ id: string; code: string; sale_id: string; sale_item_id: string }>(db, sql`
+  const [row] = await query<{ id: string; code: string; sale_id: string; sale_item_id: string }>(
+    db,
+    sql`
     SELECT c.id, c.code, s.id AS sale_id, si.id AS sale_item_id
     FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id
-    WHERE c.id = ${couponId} AND s.user_id = ${userId} AND s.status = 'paid'`);
+    WHERE c.id = ${couponId} AND s.user_id = ${userId} AND s.status = 'paid'`,
+  );
   return row ?? null;
 }
 
 /** GET /sales/reserve_exists/{offer}/: the customer's unpaid, unexpired reservation of that offer. */
 export async function openReservation(db: Executor, userId: string, offerId: string) {
-  const [row] = await query<{ sale_id: string; transaction_id: string; redirect_url: string | null; expires_at: string | Date }>(db, sql`
+  const [row] = await query<{ sale_id: string; transaction_id: string; redirect_url: string | null; expires_at: string | Date }>(
+    db,
+    sql`
     SELECT s.id AS sale_id, t.id AS transaction_id, t.redirect_url, s.expires_at
     FROM sales s
     JOIN sale_items si ON si.sale_id = s.id
     JOIN payment_transactions t ON t.sale_id = s.id AND t.status IN ('created', 'approved')
     WHERE s.user_id = ${userId} AND si.offer_id = ${offerId} AND s.status = 'pending' AND s.expires_at > now()
-    ORDER BY s.created_at DESC LIMIT 1`);
+    ORDER BY s.created_at DESC LIMIT 1`,
+  );
   return row ?? null;
 }

@@ -13,7 +13,12 @@ export const DEFAULT_FEEDBACK_DELAY_DAYS = 3;
  */
 export async function queueFeedbackRequest(
   tx: Executor,
-  { email, offerId, delayDays = DEFAULT_FEEDBACK_DELAY_DAYS, from = new Date() }: { email: string; offerId: string; delayDays?: number; from?: Date },
+  {
+    email,
+    offerId,
+    delayDays = DEFAULT_FEEDBACK_DELAY_DAYS,
+    from = new Date(),
+  }: { email: string; offerId: string; delayDays?: number; from?: Date },
 ): Promise<void> {
   const to = email.trim().toLowerCase();
   const dedupeKey = `feedback:${offerId.toLowerCase()}:${to}`;
@@ -25,11 +30,17 @@ export async function queueFeedbackRequest(
 }
 
 /** For the coupon redemption (partner issue): ask the buyer for a rating soon after they used it. */
-export async function queueFeedbackAfterRedemption(tx: Executor, { couponCode, delayHours = 2 }: { couponCode: string; delayHours?: number }): Promise<void> {
-  const [row] = await query<{ email: string; offer_id: string }>(tx, sql`
+export async function queueFeedbackAfterRedemption(
+  tx: Executor,
+  { couponCode, delayHours = 2 }: { couponCode: string; delayHours?: number },
+): Promise<void> {
+  const [row] = await query<{ email: string; offer_id: string }>(
+    tx,
+    sql`
     SELECT s.email, si.offer_id FROM coupons c
     JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id
-    WHERE c.code = ${couponCode}`);
+    WHERE c.code = ${couponCode}`,
+  );
   if (!row) return;
   await queueFeedbackRequest(tx, { email: row.email, offerId: row.offer_id, delayDays: delayHours / 24 });
 }
@@ -43,7 +54,8 @@ type FeedbackAnswer = Feedback;
 export type Rater = { email: string; offerId: string | null };
 
 type FeedbackRow = { id: string; stars: number; offer_id: string; email: string; comment: string };
-const isTheirs = (r: FeedbackRow, rater: Rater | null) => rater !== null && r.email === rater.email && (rater.offerId === null || rater.offerId === r.offer_id);
+const isTheirs = (r: FeedbackRow, rater: Rater | null) =>
+  rater !== null && r.email === rater.email && (rater.offerId === null || rater.offerId === r.offer_id);
 /** The buyer's address goes only to that buyer. */
 const answer = (r: FeedbackRow, rater: Rater | null): FeedbackAnswer => ({
   id: r.id,
@@ -56,9 +68,12 @@ const NOT_FOUND = "No hemos encontrado esa valoración.";
 
 /** Ratings count only from addresses that paid for the offer. */
 async function boughtIt(db: Executor, offerId: string, email: string): Promise<boolean> {
-  const rows = await query(db, sql`
+  const rows = await query(
+    db,
+    sql`
     SELECT 1 FROM sales s JOIN sale_items si ON si.sale_id = s.id
-    WHERE si.offer_id = ${offerId} AND lower(s.email) = ${email} AND s.status = 'paid' LIMIT 1`);
+    WHERE si.offer_id = ${offerId} AND lower(s.email) = ${email} AND s.status = 'paid' LIMIT 1`,
+  );
   return rows.length > 0;
 }
 
@@ -77,10 +92,13 @@ export async function submitFeedback(db: Executor, input: { stars: number; offer
   if (!(await boughtIt(db, offerId, email))) {
     throw new HttpError(403, "Solo pueden valorar una oferta quienes la han comprado con este correo.");
   }
-  const [row] = await query<FeedbackRow>(db, sql`
+  const [row] = await query<FeedbackRow>(
+    db,
+    sql`
     INSERT INTO offer_feedback (offer_id, email, stars) VALUES (${offerId}, ${email}, ${input.stars})
     ON CONFLICT (offer_id, email) DO UPDATE SET stars = excluded.stars, updated_at = now()
-    RETURNING id, stars, offer_id, email, comment`);
+    RETURNING id, stars, offer_id, email, comment`,
+  );
   return answer(row, rater);
 }
 
@@ -96,13 +114,16 @@ export async function updateFeedback(
   rater: Rater,
 ): Promise<FeedbackAnswer> {
   const comment = mode === "put" ? (change.comment ?? "") : change.comment;
-  const [row] = await query<FeedbackRow>(db, sql`
+  const [row] = await query<FeedbackRow>(
+    db,
+    sql`
     UPDATE offer_feedback SET
       stars = coalesce(${change.stars ?? null}::int, stars),
       comment = coalesce(${comment ?? null}::text, comment),
       updated_at = now()
     WHERE id = ${id} AND email = ${rater.email} AND offer_id = coalesce(${rater.offerId}::uuid, offer_id)
-    RETURNING id, stars, offer_id, email, comment`);
+    RETURNING id, stars, offer_id, email, comment`,
+  );
   if (!row) throw new HttpError(404, NOT_FOUND);
   return answer(row, rater);
 }
@@ -116,8 +137,10 @@ export async function getFeedback(db: Executor, id: string, rater: Rater | null)
 
 /** The rater's own rating of one offer, or null while there is none. */
 export async function feedbackOf(db: Executor, rater: Rater, offerId: string): Promise<FeedbackAnswer | null> {
-  const [row] = await query<FeedbackRow>(db, sql`
-    SELECT id, stars, offer_id, email, comment FROM offer_feedback WHERE offer_id = ${offerId} AND email = ${rater.email}`);
+  const [row] = await query<FeedbackRow>(
+    db,
+    sql`
+    SELECT id, stars, offer_id, email, comment FROM offer_feedback WHERE offer_id = ${offerId} AND email = ${rater.email}`,
+  );
   return row ? answer(row, rater) : null;
 }
-

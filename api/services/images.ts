@@ -16,8 +16,14 @@ export const mediaUrl = (id: string) => `/api/v0/media/${id}.webp`;
 /** Decided by the bytes, never by the file name or the declared type. */
 function sniff(bytes: Uint8Array): "jpeg" | "png" | "webp" | null {
   if (bytes.length > 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
-  if (bytes.length > 8 && Buffer.from(bytes.subarray(0, 8)).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";
-  if (bytes.length > 12 && Buffer.from(bytes.subarray(0, 4)).toString("latin1") === "RIFF" && Buffer.from(bytes.subarray(8, 12)).toString("latin1") === "WEBP") return "webp";
+  if (bytes.length > 8 && Buffer.from(bytes.subarray(0, 8)).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return "png";
+  if (
+    bytes.length > 12 &&
+    Buffer.from(bytes.subarray(0, 4)).toString("latin1") === "RIFF" &&
+    Buffer.from(bytes.subarray(8, 12)).toString("latin1") === "WEBP"
+  )
+    return "webp";
   return null;
 }
 
@@ -37,7 +43,8 @@ export async function renderImage(input: Uint8Array, kind: "photo" | "logo"): Pr
   } catch {
     throw new HttpError(400, "La imagen está dañada o es demasiado grande (más de 40 megapíxeles).");
   }
-  if (!meta.width || !meta.height || meta.format !== format) throw new HttpError(400, "El archivo no es una imagen JPEG, PNG o WebP válida.");
+  if (!meta.width || !meta.height || meta.format !== format)
+    throw new HttpError(400, "El archivo no es una imagen JPEG, PNG o WebP válida.");
   const min = kind === "logo" ? 80 : 400;
   if (meta.width < min || meta.height < min / (kind === "logo" ? 1 : 1.6)) {
     throw new HttpError(400, `La imagen es demasiado pequeña: necesita al menos ${min} píxeles de ancho.`);
@@ -48,7 +55,13 @@ export async function renderImage(input: Uint8Array, kind: "photo" | "logo"): Pr
       sizes.map(async (size) => {
         const { data, info } = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS })
           .rotate() // honour the camera's orientation before EXIF is dropped
-          .resize(size.width, size.height, kind === "logo" ? { fit: "contain", background: { r: 255, g: 255, b: 255, alpha: 0 } } : { fit: "cover", position: "attention" })
+          .resize(
+            size.width,
+            size.height,
+            kind === "logo"
+              ? { fit: "contain", background: { r: 255, g: 255, b: 255, alpha: 0 } }
+              : { fit: "cover", position: "attention" },
+          )
           .webp({ quality: 78 })
           .toBuffer({ resolveWithObject: true });
         return { bytes: data, width: info.width, height: info.height };
@@ -82,13 +95,25 @@ export async function readMedia(db: Executor, id: string): Promise<{ bytes: Buff
 }
 
 function toImage(i: typeof offerImages.$inferSelect): PartnerImage {
-  return { uuid: i.id, image_url: i.imageUrl, cover: i.cover, logo: i.logo, width: i.width, height: i.height, alt: i.alt, variants: i.variants };
+  return {
+    uuid: i.id,
+    image_url: i.imageUrl,
+    cover: i.cover,
+    logo: i.logo,
+    width: i.width,
+    height: i.height,
+    alt: i.alt,
+    variants: i.variants,
+  };
 }
 
 const ARCHIVED = "Una oferta archivada no se puede editar.";
 
 async function offerInScope(db: Executor, scope: Scope, offerId: string) {
-  const [offer] = await db.select({ id: offers.id, status: offers.status }).from(offers).where(and(eq(offers.id, offerId), inScope(scope, offers.organizationId)));
+  const [offer] = await db
+    .select({ id: offers.id, status: offers.status })
+    .from(offers)
+    .where(and(eq(offers.id, offerId), inScope(scope, offers.organizationId)));
   if (!offer) throw notFound("Oferta no encontrada.");
   if (offer.status === "archived") throw new HttpError(409, ARCHIVED);
   return offer;
@@ -110,7 +135,8 @@ async function orConflict<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new HttpError(409, "Las imágenes de esta oferta han cambiado a la vez desde otro sitio. Vuelve a intentarlo.");
+    if (isUniqueViolation(error))
+      throw new HttpError(409, "Las imágenes de esta oferta han cambiado a la vez desde otro sitio. Vuelve a intentarlo.");
     throw error;
   }
 }
@@ -124,9 +150,16 @@ async function imageCount(db: Executor, offerId: string): Promise<{ covers: numb
 }
 
 export async function listImages(db: Executor, scope: Scope, offerId: string): Promise<PartnerImage[]> {
-  const [offer] = await db.select({ id: offers.id }).from(offers).where(and(eq(offers.id, offerId), inScope(scope, offers.organizationId)));
+  const [offer] = await db
+    .select({ id: offers.id })
+    .from(offers)
+    .where(and(eq(offers.id, offerId), inScope(scope, offers.organizationId)));
   if (!offer) throw notFound("Oferta no encontrada.");
-  const rows = await db.select().from(offerImages).where(eq(offerImages.offerId, offerId)).orderBy(asc(offerImages.position), asc(offerImages.createdAt));
+  const rows = await db
+    .select()
+    .from(offerImages)
+    .where(eq(offerImages.offerId, offerId))
+    .orderBy(asc(offerImages.position), asc(offerImages.createdAt));
   return rows.map(toImage);
 }
 
@@ -153,8 +186,16 @@ export async function addImage(
       for (const r of renditions) ids.push(await storeRendition(tx, input.offer, r));
       const [main] = renditions;
       const cover = input.cover || (!input.logo && covers === 0);
-      if (cover) await tx.update(offerImages).set({ cover: false }).where(and(eq(offerImages.offerId, input.offer), eq(offerImages.cover, true)));
-      if (input.logo) await tx.update(offerImages).set({ logo: false }).where(and(eq(offerImages.offerId, input.offer), eq(offerImages.logo, true)));
+      if (cover)
+        await tx
+          .update(offerImages)
+          .set({ cover: false })
+          .where(and(eq(offerImages.offerId, input.offer), eq(offerImages.cover, true)));
+      if (input.logo)
+        await tx
+          .update(offerImages)
+          .set({ logo: false })
+          .where(and(eq(offerImages.offerId, input.offer), eq(offerImages.logo, true)));
       const [row] = await tx
         .insert(offerImages)
         .values({
@@ -191,7 +232,12 @@ async function imageUnderLock(tx: Transaction, id: string) {
   return image;
 }
 
-export async function updateImage(db: Executor, scope: Scope, id: string, change: { cover?: boolean; alt?: string }): Promise<PartnerImage> {
+export async function updateImage(
+  db: Executor,
+  scope: Scope,
+  id: string,
+  change: { cover?: boolean; alt?: string },
+): Promise<PartnerImage> {
   const { offerId } = await imageInScope(db, scope, id);
   return orConflict(() =>
     db.transaction(async (tx) => {
@@ -199,7 +245,10 @@ export async function updateImage(db: Executor, scope: Scope, id: string, change
       const image = await imageUnderLock(tx, id);
       if (change.cover && !image.cover) {
         if (image.logo) throw new HttpError(400, "El logotipo no puede ser la portada.");
-        await tx.update(offerImages).set({ cover: false }).where(and(eq(offerImages.offerId, image.offerId), eq(offerImages.cover, true)));
+        await tx
+          .update(offerImages)
+          .set({ cover: false })
+          .where(and(eq(offerImages.offerId, image.offerId), eq(offerImages.cover, true)));
       }
       const [row] = await tx
         .update(offerImages)
@@ -219,7 +268,13 @@ export async function deleteImage(db: Executor, scope: Scope, id: string): Promi
       const image = await imageUnderLock(tx, id);
       await tx.delete(offerImages).where(eq(offerImages.id, id));
       const ids = image.variants.map((v) => /([0-9a-f-]{36})\.webp$/.exec(v.url)?.[1]).filter((x): x is string => !!x);
-      if (ids.length) await tx.execute(sql`DELETE FROM media_files WHERE id IN (${sql.join(ids.map((i) => sql`${i}::uuid`), sql`, `)})`);
+      if (ids.length)
+        await tx.execute(
+          sql`DELETE FROM media_files WHERE id IN (${sql.join(
+            ids.map((i) => sql`${i}::uuid`),
+            sql`, `,
+          )})`,
+        );
       // The next photo becomes the cover, so the offer keeps a card picture.
       if (image.cover) {
         await tx.execute(sql`

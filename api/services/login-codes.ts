@@ -53,7 +53,14 @@ export async function sendCode(
       .where(and(eq(loginCodes.email, email), eq(loginCodes.purpose, purpose), isNull(loginCodes.usedAt)));
     const [row] = await tx
       .insert(loginCodes)
-      .values({ email, purpose, codeHash: hashCode(config, email, code), userId, newEmail, expiresAt: new Date(Date.now() + LOGIN_CODE_MINUTES * 60_000) })
+      .values({
+        email,
+        purpose,
+        codeHash: hashCode(config, email, code),
+        userId,
+        newEmail,
+        expiresAt: new Date(Date.now() + LOGIN_CODE_MINUTES * 60_000),
+      })
       .returning({ id: loginCodes.id });
     const kind = notice?.kind ?? MAIL_KIND[purpose];
     await queueMail(tx, {
@@ -92,7 +99,9 @@ export async function checkCode(
     const [row] = await tx
       .select()
       .from(loginCodes)
-      .where(and(eq(loginCodes.email, email), eq(loginCodes.purpose, purpose), isNull(loginCodes.usedAt), gt(loginCodes.expiresAt, new Date())))
+      .where(
+        and(eq(loginCodes.email, email), eq(loginCodes.purpose, purpose), isNull(loginCodes.usedAt), gt(loginCodes.expiresAt, new Date())),
+      )
       .orderBy(desc(loginCodes.createdAt))
       .limit(1)
       .for("update");

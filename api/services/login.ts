@@ -10,7 +10,8 @@ import { unlockPassword } from "#api/services/password-lockouts";
 import { claimGuestPurchases, findUserByEmail, isDeactivated, markLoggedIn, proveAddress } from "#api/services/users";
 
 /** A deactivated account stays so whatever the person proves; only staff switch it back on. */
-export const deactivatedAccount = () => new HttpError(403, "Esta cuenta está desactivada. Escríbenos si crees que es un error.", { code: "account_deactivated" });
+export const deactivatedAccount = () =>
+  new HttpError(403, "Esta cuenta está desactivada. Escríbenos si crees que es un error.", { code: "account_deactivated" });
 
 /**
  * Logs in whoever has just proven they own this address (a code sent to it, or Google, Apple or

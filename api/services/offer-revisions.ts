@@ -31,7 +31,14 @@ export function reviewedOffer(offer: OfferRow, options: OptionRow[]): ReviewedOf
     price_options: options
       .slice()
       .sort((a, b) => a.position - b.position)
-      .map((o) => ({ uuid: o.id, title: o.title, actual_price: o.actualPrice, regular_price: o.regularPrice, available: o.available, per_customer: o.perCustomer })),
+      .map((o) => ({
+        uuid: o.id,
+        title: o.title,
+        actual_price: o.actualPrice,
+        regular_price: o.regularPrice,
+        available: o.available,
+        per_customer: o.perCustomer,
+      })),
   };
 }
 
@@ -60,7 +67,10 @@ export async function shownRevisions(db: Executor, offerIds: string[]): Promise<
 
 /** The revision now waiting for this offer, if any (the caller holds the offer's row lock). */
 export async function pendingRevision(tx: Transaction, offerId: string): Promise<RevisionRow | undefined> {
-  const [row] = await tx.select().from(offerRevisions).where(and(eq(offerRevisions.offerId, offerId), eq(offerRevisions.status, "pending")));
+  const [row] = await tx
+    .select()
+    .from(offerRevisions)
+    .where(and(eq(offerRevisions.offerId, offerId), eq(offerRevisions.status, "pending")));
   return row;
 }
 
@@ -69,7 +79,13 @@ export async function pendingRevision(tx: Transaction, offerId: string): Promise
  * waiting keep it (and its place in staff's queue); other changes replace it; none withdraw it.
  * The caller holds the offer's row lock, so two saves at once take turns.
  */
-export async function saveRevision(tx: Transaction, offerId: string, pending: RevisionRow | undefined, changes: RevisionChanges, by: string) {
+export async function saveRevision(
+  tx: Transaction,
+  offerId: string,
+  pending: RevisionRow | undefined,
+  changes: RevisionChanges,
+  by: string,
+) {
   if (pending && isDeepStrictEqual(pending.changes, changes)) return;
   if (pending) await tx.update(offerRevisions).set({ status: "withdrawn" }).where(eq(offerRevisions.id, pending.id));
   if (hasChanges(changes)) await tx.insert(offerRevisions).values({ offerId, changes, submittedBy: by });
@@ -77,7 +93,10 @@ export async function saveRevision(tx: Transaction, offerId: string, pending: Re
 
 /** An archived offer will never be on sale again: what waited for it goes. */
 export async function withdrawPending(tx: Transaction, offerId: string) {
-  await tx.update(offerRevisions).set({ status: "withdrawn" }).where(and(eq(offerRevisions.offerId, offerId), eq(offerRevisions.status, "pending")));
+  await tx
+    .update(offerRevisions)
+    .set({ status: "withdrawn" })
+    .where(and(eq(offerRevisions.offerId, offerId), eq(offerRevisions.status, "pending")));
 }
 
 async function liveOf(db: Executor, offerIds: string[]) {
@@ -86,14 +105,26 @@ async function liveOf(db: Executor, offerIds: string[]) {
     db.select().from(offers).where(inArray(offers.id, offerIds)),
     db.select().from(priceOptions).where(inArray(priceOptions.offerId, offerIds)),
   ]);
-  return new Map(rows.map((o) => [o.id, reviewedOffer(o, options.filter((p) => p.offerId === o.id))]));
+  return new Map(
+    rows.map((o) => [
+      o.id,
+      reviewedOffer(
+        o,
+        options.filter((p) => p.offerId === o.id),
+      ),
+    ]),
+  );
 }
 
 /** Staff: every change waiting, oldest first. A partner: its own organisations' changes waiting. */
 export async function listRevisions(db: Executor, scope: Scope, page: { page: number; pageSize: number }) {
   const where = and(eq(offerRevisions.status, "pending"), inScope(scope, offers.organizationId));
   const [[count], rows] = await Promise.all([
-    db.select({ n: sql<number>`count(*)::int` }).from(offerRevisions).innerJoin(offers, eq(offers.id, offerRevisions.offerId)).where(where),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(offerRevisions)
+      .innerJoin(offers, eq(offers.id, offerRevisions.offerId))
+      .where(where),
     db
       .select({ revision: offerRevisions, offer: offers, organizationName: organizations.name })
       .from(offerRevisions)
@@ -104,10 +135,19 @@ export async function listRevisions(db: Executor, scope: Scope, page: { page: nu
       .limit(page.pageSize)
       .offset((page.page - 1) * page.pageSize),
   ]);
-  const live = await liveOf(db, rows.map((r) => r.offer.id));
+  const live = await liveOf(
+    db,
+    rows.map((r) => r.offer.id),
+  );
   const results: OfferRevisionForReview[] = rows.map(({ revision, offer, organizationName }) => ({
     ...toRevision(revision, live.get(offer.id)!),
-    offer: { uuid: offer.id, title: offer.title, status: offer.status as OfferStatus, region: offer.province, organization: { uuid: offer.organizationId, name: organizationName } },
+    offer: {
+      uuid: offer.id,
+      title: offer.title,
+      status: offer.status as OfferStatus,
+      region: offer.province,
+      organization: { uuid: offer.organizationId, name: organizationName },
+    },
   }));
   return { count: Number(count?.n ?? 0), results };
 }
@@ -147,7 +187,12 @@ export async function decideRevision(
     }
     const [row] = await tx
       .update(offerRevisions)
-      .set({ status: decision.status, reviewedBy: scope.actor.id, reviewedAt: new Date(), reviewNote: decision.status === "rejected" ? decision.review_note : null })
+      .set({
+        status: decision.status,
+        reviewedBy: scope.actor.id,
+        reviewedAt: new Date(),
+        reviewNote: decision.status === "rejected" ? decision.review_note : null,
+      })
       .where(eq(offerRevisions.id, id))
       .returning();
     const [live] = (await liveOf(tx, [offer.id])).values();
@@ -159,15 +204,23 @@ async function applyChanges(tx: Transaction, offerId: string, changes: RevisionC
   const { price_options: options, ...text } = changes;
   if (Object.keys(text).length) await tx.update(offers).set(text).where(eq(offers.id, offerId));
   if (!options) return;
-  const existing = await tx.select({ id: priceOptions.id, position: priceOptions.position }).from(priceOptions).where(eq(priceOptions.offerId, offerId));
+  const existing = await tx
+    .select({ id: priceOptions.id, position: priceOptions.position })
+    .from(priceOptions)
+    .where(eq(priceOptions.offerId, offerId));
   let position = Math.max(-1, ...existing.map((o) => o.position));
   for (const o of options) {
     const prices = { title: o.title, actualPrice: o.actual_price, regularPrice: o.regular_price };
     if (o.uuid) {
       // An option removed since the change was sent is simply not there to change.
-      await tx.update(priceOptions).set(prices).where(and(eq(priceOptions.id, o.uuid), eq(priceOptions.offerId, offerId)));
+      await tx
+        .update(priceOptions)
+        .set(prices)
+        .where(and(eq(priceOptions.id, o.uuid), eq(priceOptions.offerId, offerId)));
     } else {
-      await tx.insert(priceOptions).values({ ...prices, offerId, available: o.available ?? 0, perCustomer: o.per_customer ?? null, position: ++position });
+      await tx
+        .insert(priceOptions)
+        .values({ ...prices, offerId, available: o.available ?? 0, perCustomer: o.per_customer ?? null, position: ++position });
     }
   }
 }

@@ -39,14 +39,20 @@ type Ranked = { id: string; total: number };
 export function searchPasses(filters: OfferFilters, terms: string[][]): ((limit: number, offset: number) => SQL)[] {
   const base = filterWhere(filters);
   const vector = offers.searchVector;
-  const titleHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t, true))})::int`), sql` + `);
+  const titleHits = sql.join(
+    terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t, true))})::int`),
+    sql` + `,
+  );
   const ranked = (where: SQL, order: SQL) => (limit: number, offset: number) =>
     sql`SELECT ${offers.id} AS id, count(*) OVER ()::int AS total FROM ${offers} WHERE ${base} AND (${where}) ORDER BY ${order}, ${ORDER} LIMIT ${limit} OFFSET ${offset}`;
 
   const passes = [ranked(sql`${vector} @@ ${tsquery(everyWord(terms))}`, sql`${titleHits} DESC`)];
   if (terms.length > 1) {
     const any = tsquery(terms.map((t) => wordQuery(t)).join(" | "));
-    const textHits = sql.join(terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t))})::int`), sql` + `);
+    const textHits = sql.join(
+      terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t))})::int`),
+      sql` + `,
+    );
     passes.push(ranked(sql`${vector} @@ ${any}`, sql`${textHits} DESC, ${titleHits} DESC`));
   }
   return passes;
@@ -57,8 +63,14 @@ const everyWord = (terms: string[][]) => terms.map((t) => wordQuery(t)).join(" &
 /** The tsquery of "at least `j` of these terms in the title": any j of them, all of those. */
 function titleAtLeast(terms: string[][], j: number): string {
   const pick = (from: number, left: number): string[][] =>
-    left === 0 ? [[]] : from >= terms.length ? [] : [...pick(from + 1, left - 1).map((rest) => [wordQuery(terms[from], true), ...rest]), ...pick(from + 1, left)];
-  return `(${pick(0, j).map((all) => `(${all.join(" & ")})`).join(" | ")})`;
+    left === 0
+      ? [[]]
+      : from >= terms.length
+        ? []
+        : [...pick(from + 1, left - 1).map((rest) => [wordQuery(terms[from], true), ...rest]), ...pick(from + 1, left)];
+  return `(${pick(0, j)
+    .map((all) => `(${all.join(" & ")})`)
+    .join(" | ")})`;
 }
 
 /**
@@ -143,7 +155,13 @@ type SearchResult = { count: number; ids?: string[]; cards?: Utf8Text };
  * region, the count and the tiers come from search_words and the page is walked tier by tier;
  * with one, or when the words exist but never together, rows are matched and ranked.
  */
-async function searchPage(db: Database, filters: OfferFilters, typedTerms: string[][], limit: number, offset: number): Promise<SearchResult> {
+async function searchPage(
+  db: Database,
+  filters: OfferFilters,
+  typedTerms: string[][],
+  limit: number,
+  offset: number,
+): Promise<SearchResult> {
   const unfiltered = !filters.category && !filters.region;
   const key = JSON.stringify(typedTerms);
   const kept = unfiltered ? keptTiers(db).get(key) : undefined;
@@ -176,7 +194,12 @@ async function searchPage(db: Database, filters: OfferFilters, typedTerms: strin
  * A page of a search that has offers, walked tier by tier, with search_version as its statement
  * saw it; undefined for a page past the end (nothing read).
  */
-async function tierPage(db: Database, found: Tiers, limit: number, offset: number): Promise<{ result: SearchResult; version: string } | undefined> {
+async function tierPage(
+  db: Database,
+  found: Tiers,
+  limit: number,
+  offset: number,
+): Promise<{ result: SearchResult; version: string } | undefined> {
   const terms = found.used;
   const [total, ...exactly] = found.tiers;
   const reads: { hits: number; take: number; skip: number; walk: boolean }[] = [];
@@ -197,7 +220,10 @@ async function tierPage(db: Database, found: Tiers, limit: number, offset: numbe
   // word's number of matches.
   const fixed = reads.length === 1 && reads[0].skip === 0;
   const parts = reads.map((r) => sql`ARRAY(${tierIds(tierQuery(terms, r.hits), fixed ? limit : r.take, r.skip, r.walk, fixed)})`);
-  const [row] = await query<{ cards_utf8: Utf8Text | null; version: string }>(db, sql`SELECT ${cardsOf(sql.join(parts, sql` || `))} AS cards_utf8, ${SEARCH_VERSION} AS version`);
+  const [row] = await query<{ cards_utf8: Utf8Text | null; version: string }>(
+    db,
+    sql`SELECT ${cardsOf(sql.join(parts, sql` || `))} AS cards_utf8, ${SEARCH_VERSION} AS version`,
+  );
   return { result: { count: total, cards: row?.cards_utf8 ?? "[]" }, version: String(row?.version) };
 }
 
@@ -209,7 +235,9 @@ export type PageAnchor = { rank: number; createdAt: string; id: string };
  * the start, or from `after` (a page start seen before), which the index seeks to directly.
  */
 export function listingIds(filters: OfferFilters, limit: number, offset: number, after?: PageAnchor): SQL {
-  const from = after ? sql` AND (${offers.rank}, ${offers.createdAt}, ${offers.id}) >= (${after.rank}::int, ${after.createdAt}::timestamptz, ${after.id}::uuid)` : sql``;
+  const from = after
+    ? sql` AND (${offers.rank}, ${offers.createdAt}, ${offers.id}) >= (${after.rank}::int, ${after.createdAt}::timestamptz, ${after.id}::uuid)`
+    : sql``;
   // LIMIT and OFFSET written into the statement: as parameters, PostgreSQL cannot tell how many
   // rows a plan made without their values reads, judges every such plan dear, and plans the
   // statement again on each run (custom plans), which on PGlite cost a listing ~250 µs of its ~1.2 ms.
@@ -266,7 +294,10 @@ const cardsOf = (idArray: SQL, activeOnly = false): SQL =>
  */
 async function cardsJson(db: Executor, ids: string[], activeOnly = false): Promise<Utf8Text> {
   if (ids.length === 0) return "[]";
-  const [row] = await query<{ cards_utf8: Utf8Text | null }>(db, sql`SELECT ${cardsOf(sql`${sql.param(ids)}::uuid[]`, activeOnly)} AS cards_utf8`);
+  const [row] = await query<{ cards_utf8: Utf8Text | null }>(
+    db,
+    sql`SELECT ${cardsOf(sql`${sql.param(ids)}::uuid[]`, activeOnly)} AS cards_utf8`,
+  );
   return row?.cards_utf8 ?? "[]";
 }
 
@@ -300,15 +331,19 @@ export async function listOffers(
   // single backend.
   // Page 1 starts at the start, and a page whose start is remembered already knows it: only the
   // other pages read where they begin, to remember it.
-  const first = anchors && fromPage !== page.page
-    ? sql`(SELECT json_build_object('rank', ${offers.rank}, 'createdAt', ${offers.createdAt}::text, 'id', ${offers.id})
+  const first =
+    anchors && fromPage !== page.page
+      ? sql`(SELECT json_build_object('rank', ${offers.rank}, 'createdAt', ${offers.createdAt}::text, 'id', ${offers.id})
               FROM ${offers} WHERE ${offers.id} = (SELECT ids[1] FROM page))`
-    : sql`NULL::json`;
-  const [row] = await query<{ n: number; cards_utf8: Utf8Text | null; first: PageAnchor | null }>(db, sql`
+      : sql`NULL::json`;
+  const [row] = await query<{ n: number; cards_utf8: Utf8Text | null; first: PageAnchor | null }>(
+    db,
+    sql`
     WITH page AS MATERIALIZED (SELECT ARRAY(${listingIds(filters, page.pageSize, (page.page - fromPage) * page.pageSize, after)}) AS ids)
     SELECT coalesce((SELECT ${offerCounts.n} FROM ${offerCounts} WHERE ${countWhere}), 0) AS n,
            ${cardsOf(sql`(SELECT ids FROM page)`)} AS cards_utf8,
-           ${first} AS first`);
+           ${first} AS first`,
+  );
   if (anchors && row?.first && anchors.size < ANCHORS_PER_LISTING) anchors.set(page.page, row.first);
   return { count: Number(row?.n ?? 0), resultsJson: row?.cards_utf8 ?? "[]" };
 }
@@ -316,7 +351,14 @@ export async function listOffers(
 export async function getOffer(db: Executor, id: string): Promise<OfferDetail | null> {
   // The card and what only the offer's page adds, in one statement: on PGlite each statement is a
   // turn of its one thread, and two side by side cost the offer's page twice the turns.
-  const [row] = await query<{ card: string; description: string; conditions: string; email: string | null; phone: string | null; website: string | null }>(
+  const [row] = await query<{
+    card: string;
+    description: string;
+    conditions: string;
+    email: string | null;
+    phone: string | null;
+    website: string | null;
+  }>(
     db,
     sql`SELECT ${cardsOf(sql`ARRAY[${offers.id}]`)} AS card, ${offers.description} AS description, ${offers.conditions} AS conditions,
                ${organizations.email} AS email, ${organizations.phone} AS phone, ${organizations.website} AS website
@@ -354,7 +396,13 @@ export async function nearbyOffers(db: Executor, id: string, limit: number): Pro
     const rows = await db
       .select({ id: offers.id, rank: offers.rank, latitude: offers.latitude, longitude: offers.longitude })
       .from(offers)
-      .where(and(eq(offers.status, "active"), sql`${offers.id} <> ${id}`, sql`${offers.latitude} IS NOT NULL AND ${offers.longitude} IS NOT NULL`))
+      .where(
+        and(
+          eq(offers.status, "active"),
+          sql`${offers.id} <> ${id}`,
+          sql`${offers.latitude} IS NOT NULL AND ${offers.longitude} IS NOT NULL`,
+        ),
+      )
       .orderBy(sql`point(${offers.longitude}, ${offers.latitude}) <-> point(${longitude}::float8, ${latitude}::float8)`)
       .limit(batch);
     const candidates = rows.map((r) => {
@@ -367,7 +415,10 @@ export async function nearbyOffers(db: Executor, id: string, limit: number): Pro
     // An offer outside the batch is at least `farthest` away in plain degrees, so at least
     // farthest × shrink by the shop's distance.
     if (rows.length < batch || farthest * shrink > nearest[limit - 1].distance) {
-      return summariesJson(db, nearest.map((c) => c.id));
+      return summariesJson(
+        db,
+        nearest.map((c) => c.id),
+      );
     }
   }
 }
@@ -377,7 +428,12 @@ export async function nearbyOffers(db: Executor, id: string, limit: number): Pro
  * first, then the catalogue's order. An offer nobody bought in that time is not popular: left out.
  * Refunded or unpaid sales do not count (status 'paid' only).
  */
-export async function popularOffers(db: Executor, filters: Omit<OfferFilters, "search">, limit: number, days = POPULAR_DAYS): Promise<OfferSummary[]> {
+export async function popularOffers(
+  db: Executor,
+  filters: Omit<OfferFilters, "search">,
+  limit: number,
+  days = POPULAR_DAYS,
+): Promise<OfferSummary[]> {
   const rows = await query<{ id: string }>(
     db,
     sql`SELECT ${offers.id} AS id FROM ${saleItems}
@@ -388,5 +444,8 @@ export async function popularOffers(db: Executor, filters: Omit<OfferFilters, "s
       ORDER BY sum(${saleItems.quantity}) DESC, min(${offers.rank}), ${offers.id}
       LIMIT ${limit}`,
   );
-  return summariesJson(db, rows.map((r) => r.id));
+  return summariesJson(
+    db,
+    rows.map((r) => r.id),
+  );
 }

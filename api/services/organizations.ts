@@ -8,7 +8,6 @@ import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
 
 type Row = typeof organizations.$inferSelect;
 
-
 export function toOrganization(o: Row): Organization {
   return {
     uuid: o.id,
@@ -39,9 +38,15 @@ function toColumns(input: Partial<OrganizationInput>) {
 
 /** A page of the organisations the caller may see, by name; `count` is all of them. */
 export async function listOrganizations(db: Executor, scope: Scope, search: string | undefined, page: { page: number; pageSize: number }) {
-  const where = and(inScope(scope, organizations.id), search ? sql`lower(${organizations.name}) LIKE ${`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined);
+  const where = and(
+    inScope(scope, organizations.id),
+    search ? sql`lower(${organizations.name}) LIKE ${`%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}` : undefined,
+  );
   const [[count], rows] = await Promise.all([
-    db.select({ n: sql<number>`count(*)::int` }).from(organizations).where(where),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(organizations)
+      .where(where),
     db
       .select()
       .from(organizations)
@@ -64,7 +69,10 @@ export async function findOrganization(db: Executor, scope: Scope, id: string): 
 /** A partner who registers an organisation becomes its member; staff create it for others. */
 export async function createOrganization(db: Executor, scope: Scope, input: OrganizationInput): Promise<Organization> {
   return db.transaction(async (tx) => {
-    const [row] = await tx.insert(organizations).values({ ...toColumns(input), name: input.name }).returning();
+    const [row] = await tx
+      .insert(organizations)
+      .values({ ...toColumns(input), name: input.name })
+      .returning();
     if (!scope.staff) await tx.insert(organizationMembers).values({ organizationId: row.id, userId: scope.actor.id });
     return toOrganization(row);
   });
@@ -85,7 +93,6 @@ export async function deleteOrganization(db: Executor, scope: Scope, id: string)
   if (Number(used?.n) > 0) throw new HttpError(409, "Esta empresa tiene ofertas: archívalas en lugar de borrar la empresa.");
   await db.delete(organizations).where(eq(organizations.id, id));
 }
-
 
 export async function listMembers(db: Executor, organizationId: string): Promise<Member[]> {
   const rows = await query<{ user_id: string; email: string | null; first_name: string | null; created_at: Date | string }>(
@@ -109,5 +116,7 @@ export async function addMember(db: Executor, organizationId: string, email: str
 }
 
 export async function removeMember(db: Executor, organizationId: string, userId: string): Promise<void> {
-  await db.delete(organizationMembers).where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
+  await db
+    .delete(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
 }

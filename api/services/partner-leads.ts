@@ -7,7 +7,11 @@ import { queueMail } from "#api/mail/outbox";
 export type PartnerLead = typeof partnerLeads.$inferSelect;
 
 /** Stores the lead; the mails to the business team and the applicant go in the same transaction. */
-export async function createLead(db: Executor, input: BecomePartnerInput, { businessEmail }: { businessEmail: string }): Promise<PartnerLead> {
+export async function createLead(
+  db: Executor,
+  input: BecomePartnerInput,
+  { businessEmail }: { businessEmail: string },
+): Promise<PartnerLead> {
   return db.transaction(async (tx) => {
     const [lead] = await tx
       .insert(partnerLeads)

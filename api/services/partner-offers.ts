@@ -9,7 +9,15 @@ import { query, type Executor, type Transaction } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
-import { needsReview, pendingRevision, reviewedOffer, saveRevision, shownRevisions, toRevision, withdrawPending } from "#api/services/offer-revisions";
+import {
+  needsReview,
+  pendingRevision,
+  reviewedOffer,
+  saveRevision,
+  shownRevisions,
+  toRevision,
+  withdrawPending,
+} from "#api/services/offer-revisions";
 
 export type PartnerOfferFilters = {
   status?: OfferStatus;
@@ -24,23 +32,40 @@ const columns = {
   organizationName: organizations.name,
 };
 
-async function withChildren(db: Executor, rows: { offer: typeof offers.$inferSelect; organizationName: string }[]): Promise<PartnerOffer[]> {
+async function withChildren(
+  db: Executor,
+  rows: { offer: typeof offers.$inferSelect; organizationName: string }[],
+): Promise<PartnerOffer[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.offer.id);
   const [images, options, sold, revisions] = await Promise.all([
     db.select().from(offerImages).where(inArray(offerImages.offerId, ids)).orderBy(asc(offerImages.position), asc(offerImages.createdAt)),
     db.select().from(priceOptions).where(inArray(priceOptions.offerId, ids)).orderBy(asc(priceOptions.position)),
-    query<{ price_option_id: string; n: number }>(db, sql`
+    query<{ price_option_id: string; n: number }>(
+      db,
+      sql`
       SELECT si.price_option_id, sum(si.quantity)::int AS n
       FROM sale_items si JOIN sales s ON s.id = si.sale_id
-      WHERE si.offer_id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) AND s.status IN ('pending', 'paid')
-      GROUP BY si.price_option_id`),
+      WHERE si.offer_id IN (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}) AND s.status IN ('pending', 'paid')
+      GROUP BY si.price_option_id`,
+    ),
     shownRevisions(db, ids),
   ]);
   const soldBy = new Map(sold.map((r) => [r.price_option_id, Number(r.n)]));
   const revisionOf = (o: typeof offers.$inferSelect) => {
     const row = revisions.get(o.id);
-    return row ? toRevision(row, reviewedOffer(o, options.filter((p) => p.offerId === o.id))) : null;
+    return row
+      ? toRevision(
+          row,
+          reviewedOffer(
+            o,
+            options.filter((p) => p.offerId === o.id),
+          ),
+        )
+      : null;
   };
   return rows.map(({ offer: o, organizationName }) => ({
     uuid: o.id,
@@ -102,9 +127,17 @@ export function partnerOfferWhere(scope: Scope, f: PartnerOfferFilters): SQL | u
   return and(...parts);
 }
 
-export async function listPartnerOffers(db: Executor, scope: Scope, filters: PartnerOfferFilters, page: { page: number; pageSize: number }) {
+export async function listPartnerOffers(
+  db: Executor,
+  scope: Scope,
+  filters: PartnerOfferFilters,
+  page: { page: number; pageSize: number },
+) {
   const where = partnerOfferWhere(scope, filters);
-  const [count] = await db.select({ n: sql<number>`count(*)::int` }).from(offers).where(where);
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(offers)
+    .where(where);
   const rows = await db
     .select(columns)
     .from(offers)
@@ -155,7 +188,15 @@ export async function createPartnerOffer(db: Executor, scope: Scope, input: Offe
     if (!org) throw notFound("Empresa no encontrada.");
     const [row] = await tx
       .insert(offers)
-      .values({ ...offerColumns(input), organizationId: input.organization, title: input.title, summary: input.summary, category: input.category, province: input.region, status: "draft" })
+      .values({
+        ...offerColumns(input),
+        organizationId: input.organization,
+        title: input.title,
+        summary: input.summary,
+        category: input.category,
+        province: input.region,
+        status: "draft",
+      })
       .returning({ id: offers.id });
     await syncPriceOptions(tx, row.id, input.price_options);
     return row.id;
@@ -169,7 +210,10 @@ export async function createPartnerOffer(db: Executor, scope: Scope, input: Offe
  * applies to the next buyer; an option with sales cannot be removed (set its tickets to 0 instead).
  */
 async function syncPriceOptions(tx: Transaction, offerId: string, inputs: PriceOptionInput[]) {
-  const existing = await tx.select({ id: priceOptions.id, title: priceOptions.title }).from(priceOptions).where(eq(priceOptions.offerId, offerId));
+  const existing = await tx
+    .select({ id: priceOptions.id, title: priceOptions.title })
+    .from(priceOptions)
+    .where(eq(priceOptions.offerId, offerId));
   const known = new Map(existing.map((o) => [o.id, o]));
   const kept = new Set<string>();
   for (const [position, input] of inputs.entries()) {
@@ -195,7 +239,10 @@ async function syncPriceOptions(tx: Transaction, offerId: string, inputs: PriceO
     if (kept.has(option.id)) continue;
     const [used] = await query<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM sale_items WHERE price_option_id = ${option.id}`);
     if (Number(used?.n) > 0) {
-      throw new HttpError(409, `La opción «${option.title}» ya tiene ventas: no se puede borrar. Pon sus entradas a 0 para dejar de venderla.`);
+      throw new HttpError(
+        409,
+        `La opción «${option.title}» ya tiene ventas: no se puede borrar. Pon sus entradas a 0 para dejar de venderla.`,
+      );
     }
     await tx.delete(priceOptions).where(eq(priceOptions.id, option.id));
   }
@@ -232,7 +279,10 @@ export async function updatePartnerOffer(db: Executor, scope: Scope, id: string,
       if (problem) throw new HttpError(409, problem);
       const to = change.status;
       if (to === "pending_review") {
-        const [cover] = await tx.select({ id: offerImages.id }).from(offerImages).where(and(eq(offerImages.offerId, id), eq(offerImages.cover, true)));
+        const [cover] = await tx
+          .select({ id: offerImages.id })
+          .from(offerImages)
+          .where(and(eq(offerImages.offerId, id), eq(offerImages.cover, true)));
         if (!cover) throw new HttpError(409, "Añade una foto de portada antes de enviar la oferta a revisión.");
         fields.submittedAt = new Date();
         fields.reviewNote = null;
@@ -259,7 +309,12 @@ export async function updatePartnerOffer(db: Executor, scope: Scope, id: string,
  * with their live names and prices (their tickets change at once), removed ones gone, new ones left
  * for staff.
  */
-async function submitForReview(tx: Transaction, current: typeof offers.$inferSelect, change: OfferChange, by: string): Promise<PriceOptionInput[] | undefined> {
+async function submitForReview(
+  tx: Transaction,
+  current: typeof offers.$inferSelect,
+  change: OfferChange,
+  by: string,
+): Promise<PriceOptionInput[] | undefined> {
   const live = reviewedOffer(current, await tx.select().from(priceOptions).where(eq(priceOptions.offerId, current.id)));
   const pending = await pendingRevision(tx, current.id);
   const base = withChanges(live, pending?.changes);
@@ -277,7 +332,11 @@ async function submitForReview(tx: Transaction, current: typeof offers.$inferSel
       const on = byId.get(o.uuid!.toLowerCase());
       return on ? { ...o, title: on.title, actual_price: on.actual_price, regular_price: on.regular_price } : o;
     });
-  if (now.length === 0) throw new HttpError(409, "Una oferta a la venta necesita al menos una de sus opciones de precio: las nuevas se venden cuando el equipo las apruebe.");
+  if (now.length === 0)
+    throw new HttpError(
+      409,
+      "Una oferta a la venta necesita al menos una de sus opciones de precio: las nuevas se venden cuando el equipo las apruebe.",
+    );
   return now;
 }
 

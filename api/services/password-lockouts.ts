@@ -26,7 +26,10 @@ export async function countPasswordFailure(db: Database, email: string): Promise
   return db.transaction(async (tx) => {
     const locked = await tx.insert(passwordLockouts).values({ email }).onConflictDoNothing().returning();
     if (!locked.length) return false;
-    const [owner] = await tx.select({ id: users.id }).from(users).where(sql`${users.email} = ${email} AND ${users.emailVerifiedAt} IS NOT NULL`);
+    const [owner] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`${users.email} = ${email} AND ${users.emailVerifiedAt} IS NOT NULL`);
     if (owner) {
       await queueMail(tx, {
         kind: "password-locked",

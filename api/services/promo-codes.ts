@@ -7,7 +7,6 @@ import { offers, promoCodes } from "#api/db/schema";
 import { HttpError, notFound, parseInput } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
 
-
 const select = { promo: promoCodes, offerTitle: offers.title, organizationId: offers.organizationId };
 
 function toRecord({ promo: p, offerTitle }: { promo: typeof promoCodes.$inferSelect; offerTitle: string | null }): PromoCodeRecord {
@@ -49,7 +48,11 @@ export async function listPromoCodes(db: Executor, scope: Scope, filter: { offer
 }
 
 export async function getPromoCode(db: Executor, scope: Scope, id: string): Promise<PromoCodeRecord> {
-  const [row] = await db.select(select).from(promoCodes).leftJoin(offers, eq(offers.id, promoCodes.offerId)).where(and(eq(promoCodes.id, id), scopeWhere(scope)));
+  const [row] = await db
+    .select(select)
+    .from(promoCodes)
+    .leftJoin(offers, eq(offers.id, promoCodes.offerId))
+    .where(and(eq(promoCodes.id, id), scopeWhere(scope)));
   if (!row) throw notFound("Código promocional no encontrado.");
   return toRecord(row);
 }
@@ -60,7 +63,10 @@ async function checkOffer(db: Executor, scope: Scope, offerId: string | null | u
     if (!scope.staff) throw new HttpError(400, "Elige una de tus ofertas: los códigos para toda la tienda los crea el equipo de ofertas.");
     return;
   }
-  const [offer] = await db.select({ id: offers.id }).from(offers).where(and(eq(offers.id, offerId), inScope(scope, offers.organizationId)));
+  const [offer] = await db
+    .select({ id: offers.id })
+    .from(offers)
+    .where(and(eq(offers.id, offerId), inScope(scope, offers.organizationId)));
   if (!offer) throw notFound("Oferta no encontrada.");
 }
 
@@ -71,7 +77,10 @@ function columns(input: Partial<PromoCodeInput>) {
   if (input.discount_value !== undefined) c.discountValue = input.discount_value;
   if (input.valid_from !== undefined) c.validFrom = input.valid_from ? new Date(input.valid_from) : null;
   // A bare date means "until the end of that day", as the demo codes do.
-  if (input.valid_until !== undefined) c.validUntil = input.valid_until ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(input.valid_until) ? `${input.valid_until}T23:59:59Z` : input.valid_until) : null;
+  if (input.valid_until !== undefined)
+    c.validUntil = input.valid_until
+      ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(input.valid_until) ? `${input.valid_until}T23:59:59Z` : input.valid_until)
+      : null;
   if (input.max_uses !== undefined) c.maxUses = input.max_uses;
   if (input.per_customer_limit !== undefined) c.perCustomerLimit = input.per_customer_limit;
   if (input.offer !== undefined) c.offerId = input.offer;
@@ -95,7 +104,12 @@ async function uniqueCode<T>(work: () => Promise<T>): Promise<T> {
 
 export async function createPromoCode(db: Executor, scope: Scope, input: PromoCodeInput): Promise<PromoCodeRecord> {
   await checkOffer(db, scope, input.offer);
-  const [row] = await uniqueCode(() => db.insert(promoCodes).values({ ...columns(input), code: input.code, discountType: input.discount_type, discountValue: input.discount_value }).returning({ id: promoCodes.id }));
+  const [row] = await uniqueCode(() =>
+    db
+      .insert(promoCodes)
+      .values({ ...columns(input), code: input.code, discountType: input.discount_type, discountValue: input.discount_value })
+      .returning({ id: promoCodes.id }),
+  );
   return getPromoCode(db, scope, row.id);
 }
 

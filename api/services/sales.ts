@@ -7,7 +7,12 @@ import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/ord
 import { ValidateOrderSchema } from "#lib/schemas/order";
 import { ticketsInWords, ticketsLeft } from "#lib/text";
 import { isUuid } from "#lib/uuid";
-import { CHECKOUT_SESSION_MINUTES, MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, RELEASED_SALE_RETENTION_DAYS } from "#lib/limits";
+import {
+  CHECKOUT_SESSION_MINUTES,
+  MAX_UNPAID_SALES_PER_ADDRESS,
+  MAX_UNPAID_SALES_PER_EMAIL,
+  RELEASED_SALE_RETENTION_DAYS,
+} from "#lib/limits";
 import type { z } from "zod";
 import { query, transactionWithRetry, type Database, type Executor, type Transaction } from "#api/db/client";
 import {
@@ -29,7 +34,6 @@ import { DEFAULT_FEEDBACK_DELAY_DAYS, queueFeedbackRequest } from "#api/services
 import { recordConsent } from "#api/services/subscriptions";
 
 export type CaptureOptions = { feedbackDelayDays?: number };
-
 
 type PromoRow = typeof promoCodes.$inferSelect;
 
@@ -87,11 +91,14 @@ export async function checkPromoCode(db: Executor, code: string, email: string |
 
 /** Tickets of a price option that this email already holds, paid or reserved. */
 async function ticketsHeld(db: Executor, priceOptionId: string, email: string): Promise<number> {
-  const rows = await query<{ n: number }>(db, sql`
+  const rows = await query<{ n: number }>(
+    db,
+    sql`
     SELECT coalesce(sum(si.quantity), 0)::int AS n
     FROM sale_items si JOIN sales s ON s.id = si.sale_id
     WHERE si.price_option_id = ${priceOptionId} AND lower(s.email) = lower(${email})
-      AND s.status IN ('pending', 'paid')`);
+      AND s.status IN ('pending', 'paid')`,
+  );
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -101,7 +108,10 @@ type StoredLine = SaleLine & { offer_uuid: string; slot_id: string | null; unit_
  * POST /sales/validate/: recomputes every price from the database and reports every problem at
  * once, so the buyer can fix the whole cart in one go.
  */
-export async function validateOrder(db: Database, body: z.infer<typeof ValidateOrderSchema>): Promise<{ status: number; answer: ValidateOrderResponse }> {
+export async function validateOrder(
+  db: Database,
+  body: z.infer<typeof ValidateOrderSchema>,
+): Promise<{ status: number; answer: ValidateOrderResponse }> {
   const { items, checkout_data } = body;
   const email = checkout_data.email;
   const errors: ValidateOrderResponse["errors"] = [];
@@ -187,7 +197,10 @@ export async function validateOrder(db: Database, body: z.infer<typeof ValidateO
     );
     const winner =
       paidCents < unitCents
-        ? applicable.find((p) => promoPriceCents(unitCents, { discount_type: p.discountType as "percent", discount_value: p.discountValue }) === paidCents)
+        ? applicable.find(
+            (p) =>
+              promoPriceCents(unitCents, { discount_type: p.discountType as "percent", discount_value: p.discountValue }) === paidCents,
+          )
         : undefined;
     lines.push({
       offer_price_uuid: id,
@@ -268,21 +281,35 @@ export async function createSale(
     const checkoutData = session.checkoutData as CheckoutData;
     // Stock rows, then promo-code rows, each in id order: two carts holding the same options in a
     // different order then queue one behind the other instead of deadlocking.
-    await lockPriceOptions(tx, lines.map((l) => l.offer_price_uuid));
+    await lockPriceOptions(
+      tx,
+      lines.map((l) => l.offer_price_uuid),
+    );
     const usedCodes = [...new Set(lines.flatMap((l) => (l.promo_code ? [l.promo_code] : [])))];
     if (usedCodes.length) {
-      await tx.execute(sql`SELECT id FROM promo_codes WHERE code IN (${sql.join(usedCodes.map((c) => sql`${c}`), sql`, `)}) ORDER BY id FOR UPDATE`);
+      await tx.execute(
+        sql`SELECT id FROM promo_codes WHERE code IN (${sql.join(
+          usedCodes.map((c) => sql`${c}`),
+          sql`, `,
+        )}) ORDER BY id FOR UPDATE`,
+      );
     }
     for (const line of lines) {
-      const taken = await query<{ available: number }>(tx, sql`
+      const taken = await query<{ available: number }>(
+        tx,
+        sql`
         UPDATE price_options SET available = available - ${line.quantity}
         WHERE id = ${line.offer_price_uuid} AND available >= ${line.quantity}
-        RETURNING available`);
+        RETURNING available`,
+      );
       if (taken.length === 0) {
         throw new HttpError(409, `Se han agotado las entradas de «${line.title}» mientras comprabas.`);
       }
       // The stock row is locked by the update above, so this count cannot race another buyer.
-      const [option] = await tx.select({ perCustomer: priceOptions.perCustomer }).from(priceOptions).where(eq(priceOptions.id, line.offer_price_uuid));
+      const [option] = await tx
+        .select({ perCustomer: priceOptions.perCustomer })
+        .from(priceOptions)
+        .where(eq(priceOptions.id, line.offer_price_uuid));
       if (option?.perCustomer != null) {
         const held = await ticketsHeld(tx, line.offer_price_uuid, session.email);
         if (held + line.quantity > option.perCustomer) {
@@ -320,13 +347,16 @@ export async function createSale(
     );
 
     for (const code of usedCodes) {
-      const taken = await query<{ id: string; per_customer_limit: number | null }>(tx, sql`
+      const taken = await query<{ id: string; per_customer_limit: number | null }>(
+        tx,
+        sql`
         UPDATE promo_codes SET used_count = used_count + 1
         WHERE code = ${code}
           AND (max_uses IS NULL OR used_count < max_uses)
           AND (valid_from IS NULL OR valid_from <= now())
           AND (valid_until IS NULL OR valid_until >= now())
-        RETURNING id, per_customer_limit`);
+        RETURNING id, per_customer_limit`,
+      );
       const promo = taken[0];
       if (!promo) throw new HttpError(409, `El código promocional «${code}» ya no está disponible. Quítalo y vuelve a intentarlo.`);
       if (promo.per_customer_limit !== null && (await usesByEmail(tx, promo.id, session.email)) >= promo.per_customer_limit) {
@@ -360,7 +390,10 @@ export async function createSale(
       transactionId,
       amountCents: session.totalCents,
       currency: "EUR",
-      description: lines.map((l) => `${l.quantity} × ${l.title}`).join(", ").slice(0, 120),
+      description: lines
+        .map((l) => `${l.quantity} × ${l.title}`)
+        .join(", ")
+        .slice(0, 120),
       email: session.email,
       fullName: checkoutData.user_fullname,
       returnUrl,
@@ -372,7 +405,14 @@ export async function createSale(
       .set({ providerRef: payment.providerRef, redirectUrl: payment.redirectUrl, returnUrl, cancelUrl, updatedAt: new Date() })
       .where(eq(paymentTransactions.id, transactionId));
     return {
-      payment: { sale_id: saleId, transaction_id: transactionId, provider: provider.name, flow: payment.flow, redirect_url: payment.redirectUrl, provider_ref: payment.providerRef },
+      payment: {
+        sale_id: saleId,
+        transaction_id: transactionId,
+        provider: provider.name,
+        flow: payment.flow,
+        redirect_url: payment.redirectUrl,
+        provider_ref: payment.providerRef,
+      },
     };
   } catch (error) {
     await releaseSale(db, saleId, "cancelled");
@@ -391,22 +431,33 @@ async function limitUnpaidSales(tx: Transaction, email: string, clientAddress: s
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-email:" + email.toLowerCase()}))`);
   if (clientAddress) {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-address:" + clientAddress}))`);
-    const [row] = await query<{ n: number }>(tx, sql`
-      SELECT count(*)::int AS n FROM sales WHERE client_address = ${clientAddress} AND status = 'pending'`);
+    const [row] = await query<{ n: number }>(
+      tx,
+      sql`
+      SELECT count(*)::int AS n FROM sales WHERE client_address = ${clientAddress} AND status = 'pending'`,
+    );
     if (Number(row?.n ?? 0) >= MAX_UNPAID_SALES_PER_ADDRESS) throw new HttpError(429, TOO_MANY_UNPAID_FROM_ADDRESS);
   }
   // Over the per-email cap the oldest unpaid orders make room, rather than the buyer being refused:
   // anyone can type a buyer's email, so refusing would let them lock that buyer out. They are
   // marked expired, not cancelled, so a payment that still arrives for one takes its tickets again.
-  const oldest = await query<{ id: string }>(tx, sql`
+  const oldest = await query<{ id: string }>(
+    tx,
+    sql`
     SELECT id FROM sales
     WHERE lower(email) = lower(${email}) AND status = 'pending'
     ORDER BY created_at DESC, id
     OFFSET ${MAX_UNPAID_SALES_PER_EMAIL - 1}
-    FOR UPDATE`);
+    FOR UPDATE`,
+  );
   if (oldest.length === 0) return;
   const ids = oldest.map((r) => r.id);
-  await tx.execute(sql`UPDATE sales SET status = 'expired' WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})`);
+  await tx.execute(
+    sql`UPDATE sales SET status = 'expired' WHERE id IN (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
   await giveBack(tx, ids, { keepApproved: true });
 }
 
@@ -432,7 +483,14 @@ async function existingPayment(db: Database, saleId: string, provider: PaymentPr
     }
     const flow = row.tx.provider === provider.name ? provider.flow : "hosted";
     return {
-      payment: { sale_id: saleId, transaction_id: row.tx.id, provider: row.tx.provider, flow, redirect_url: row.tx.redirectUrl, provider_ref: row.tx.providerRef },
+      payment: {
+        sale_id: saleId,
+        transaction_id: row.tx.id,
+        provider: row.tx.provider,
+        flow,
+        redirect_url: row.tx.redirectUrl,
+        provider_ref: row.tx.providerRef,
+      },
     };
   }
 }
@@ -457,10 +515,17 @@ export async function releaseSale(db: Database, saleId: string, status: "cancell
  */
 async function giveBack(tx: Executor, saleIds: string[], { keepApproved = false } = {}) {
   if (saleIds.length === 0) return;
-  const ids = sql.join(saleIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const ids = sql.join(
+    saleIds.map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
   // Same lock order as createSale: stock rows by id, then promo codes by id.
-  await tx.execute(sql`SELECT id FROM price_options WHERE id IN (SELECT price_option_id FROM sale_items WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`);
-  await tx.execute(sql`SELECT id FROM promo_codes WHERE id IN (SELECT promo_code_id FROM promo_code_uses WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`);
+  await tx.execute(
+    sql`SELECT id FROM price_options WHERE id IN (SELECT price_option_id FROM sale_items WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`,
+  );
+  await tx.execute(
+    sql`SELECT id FROM promo_codes WHERE id IN (SELECT promo_code_id FROM promo_code_uses WHERE sale_id IN (${ids})) ORDER BY id FOR UPDATE`,
+  );
   await tx.execute(sql`
     UPDATE price_options p SET available = p.available + t.quantity
     FROM (SELECT price_option_id, sum(quantity)::int AS quantity FROM sale_items WHERE sale_id IN (${ids}) GROUP BY price_option_id) t
@@ -471,20 +536,29 @@ async function giveBack(tx: Executor, saleIds: string[], { keepApproved = false 
     WHERE c.id = t.promo_code_id`);
   await tx.execute(sql`DELETE FROM promo_code_uses WHERE sale_id IN (${ids})`);
   const open = keepApproved ? sql`('created')` : sql`('created', 'approved')`;
-  await tx.execute(sql`UPDATE payment_transactions SET status = 'cancelled', updated_at = now() WHERE sale_id IN (${ids}) AND status IN ${open}`);
+  await tx.execute(
+    sql`UPDATE payment_transactions SET status = 'cancelled', updated_at = now() WHERE sale_id IN (${ids}) AND status IN ${open}`,
+  );
 }
 
 /** Expires unpaid reservations; SKIP LOCKED lets several processes sweep without waiting on each other. */
 export async function sweepExpiredReservations(db: Database): Promise<number> {
   return transactionWithRetry(db, async (tx) => {
-    const expired = await query<{ id: string }>(tx, sql`
+    const expired = await query<{ id: string }>(
+      tx,
+      sql`
       UPDATE sales SET status = 'expired'
       WHERE id IN (
         SELECT id FROM sales WHERE status = 'pending' AND expires_at < now()
         ORDER BY expires_at LIMIT 200 FOR UPDATE SKIP LOCKED
       )
-      RETURNING id`);
-    await giveBack(tx, expired.map((r) => r.id), { keepApproved: true });
+      RETURNING id`,
+    );
+    await giveBack(
+      tx,
+      expired.map((r) => r.id),
+      { keepApproved: true },
+    );
     return expired.length;
   });
 }
@@ -495,18 +569,24 @@ export async function sweepExpiredReservations(db: Database): Promise<number> {
  * retention period, unless the provider approved their payment (a late capture still needs them).
  */
 export async function purgeStaleCheckoutData(db: Database, batch = 1000): Promise<{ sessions: number; sales: number }> {
-  const sessions = await query(db, sql`
+  const sessions = await query(
+    db,
+    sql`
     DELETE FROM checkout_sessions WHERE token IN (
       SELECT token FROM checkout_sessions WHERE expires_at < now() LIMIT ${batch}
-    ) RETURNING token`);
-  const removed = await query(db, sql`
+    ) RETURNING token`,
+  );
+  const removed = await query(
+    db,
+    sql`
     DELETE FROM sales WHERE id IN (
       SELECT s.id FROM sales s
       WHERE s.status IN ('cancelled', 'declined', 'expired')
         AND s.created_at < now() - make_interval(days => ${RELEASED_SALE_RETENTION_DAYS})
         AND NOT EXISTS (SELECT 1 FROM payment_transactions t WHERE t.sale_id = s.id AND t.status IN ('approved', 'captured'))
       LIMIT ${batch}
-    ) RETURNING id`);
+    ) RETURNING id`,
+  );
   return { sessions: sessions.length, sales: removed.length };
 }
 
@@ -566,7 +646,12 @@ export async function captureSale(
 
   let state: PaymentState;
   try {
-    state = await provider.capturePayment({ providerRef: tx.providerRef ?? tx.id, transactionId: tx.id, amountCents: tx.amountCents, currency: tx.currency });
+    state = await provider.capturePayment({
+      providerRef: tx.providerRef ?? tx.id,
+      transactionId: tx.id,
+      amountCents: tx.amountCents,
+      currency: tx.currency,
+    });
   } catch {
     throw new HttpError(502, "No hemos podido confirmar el pago con el proveedor. Vuelve a cargar la página en unos segundos.");
   }
@@ -578,7 +663,12 @@ export async function captureSale(
   if (state.unreadable) console.warn(`Venta ${saleId} sigue pendiente: ${state.unreadable}.`);
   if (state.status !== "captured") throw new HttpError(409, "El pago todavía no se ha completado.");
   if (state.amountCents !== sale.totalCents || state.currency.toUpperCase() !== sale.currency) {
-    await markRefundRequired(db, saleId, ["pending", "expired"], `cobrado ${state.amountCents} ${state.currency}, pedido ${sale.totalCents} ${sale.currency}`);
+    await markRefundRequired(
+      db,
+      saleId,
+      ["pending", "expired"],
+      `cobrado ${state.amountCents} ${state.currency}, pedido ${sale.totalCents} ${sale.currency}`,
+    );
     throw new HttpError(409, "El importe cobrado no coincide con el pedido. Nuestro equipo lo revisará y te lo reembolsará.");
   }
   try {
@@ -603,11 +693,17 @@ class SoldOutAfterExpiry extends Error {}
  */
 async function markRefundRequired(db: Database, saleId: string, from: ("pending" | "expired")[], reason: string) {
   const moved = await transactionWithRetry(db, async (tx) => {
-    const [row] = await query<{ id: string; was: string }>(tx, sql`
+    const [row] = await query<{ id: string; was: string }>(
+      tx,
+      sql`
       UPDATE sales s SET status = 'refund_required'
       FROM (SELECT id, status AS was FROM sales WHERE id = ${saleId} FOR UPDATE) old
-      WHERE s.id = old.id AND old.was IN (${sql.join(from.map((f) => sql`${f}`), sql`, `)})
-      RETURNING s.id, old.was`);
+      WHERE s.id = old.id AND old.was IN (${sql.join(
+        from.map((f) => sql`${f}`),
+        sql`, `,
+      )})
+      RETURNING s.id, old.was`,
+    );
     // An expired sale already gave its tickets back in the sweep; a pending one does it now.
     if (row?.was === "pending") await giveBack(tx, [saleId], { keepApproved: true });
     return Boolean(row);
@@ -615,13 +711,27 @@ async function markRefundRequired(db: Database, saleId: string, from: ("pending"
   if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
 }
 
-export type RefundRequiredSale = { sale_id: string; email: string; total: string; currency: string; provider: string; created_at: string; paid_at: string | null };
+export type RefundRequiredSale = {
+  sale_id: string;
+  email: string;
+  total: string;
+  currency: string;
+  provider: string;
+  created_at: string;
+  paid_at: string | null;
+};
 
 /** A page of the sales that owe the buyer a refund, newest first, and how many there are: the staff's to-do list until the back office exists. */
-export async function refundRequiredSales(db: Executor, page: { page: number; pageSize: number }): Promise<{ count: number; results: RefundRequiredSale[] }> {
+export async function refundRequiredSales(
+  db: Executor,
+  page: { page: number; pageSize: number },
+): Promise<{ count: number; results: RefundRequiredSale[] }> {
   const owing = eq(sales.status, "refund_required");
   const [[count], rows] = await Promise.all([
-    db.select({ n: sql<number>`count(*)::int` }).from(sales).where(owing),
+    db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(sales)
+      .where(owing),
     db
       .select()
       .from(sales)
@@ -646,26 +756,43 @@ export async function refundRequiredSales(db: Executor, page: { page: number; pa
 async function lockPriceOptions(tx: Executor, optionIds: string[]) {
   const ids = [...new Set(optionIds)].sort();
   if (ids.length === 0) return;
-  await tx.execute(sql`SELECT id FROM price_options WHERE id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) ORDER BY id FOR UPDATE`);
+  await tx.execute(
+    sql`SELECT id FROM price_options WHERE id IN (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )}) ORDER BY id FOR UPDATE`,
+  );
 }
 
 async function markPaid(db: Database, saleId: string, transactionId: string, options: CaptureOptions) {
   await transactionWithRetry(db, async (t) => {
-    let won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'pending' RETURNING id`);
+    let won = await query(
+      t,
+      sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'pending' RETURNING id`,
+    );
     if (won.length === 0) {
       const [current] = await t.select({ status: sales.status }).from(sales).where(eq(sales.id, saleId)).for("update");
       if (current?.status !== "expired") return; // already paid by a concurrent capture
       // Paid after the reservation lapsed: take the tickets again if they are still there.
       const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId)).orderBy(saleItems.priceOptionId);
-      await lockPriceOptions(t, items.map((i) => i.priceOptionId));
+      await lockPriceOptions(
+        t,
+        items.map((i) => i.priceOptionId),
+      );
       for (const item of items) {
-        const taken = await query(t, sql`UPDATE price_options SET available = available - ${item.quantity} WHERE id = ${item.priceOptionId} AND available >= ${item.quantity} RETURNING id`);
+        const taken = await query(
+          t,
+          sql`UPDATE price_options SET available = available - ${item.quantity} WHERE id = ${item.priceOptionId} AND available >= ${item.quantity} RETURNING id`,
+        );
         if (taken.length === 0) throw new SoldOutAfterExpiry();
       }
       // The buyer paid the discounted price: the promo codes count as used again, limits or not.
       const usedCodes = [...new Set(items.flatMap((i) => (i.promoCode ? [i.promoCode] : [])))];
       for (const code of usedCodes) {
-        const [promo] = await query<{ id: string }>(t, sql`UPDATE promo_codes SET used_count = used_count + 1 WHERE code = ${code} RETURNING id`);
+        const [promo] = await query<{ id: string }>(
+          t,
+          sql`UPDATE promo_codes SET used_count = used_count + 1 WHERE code = ${code} RETURNING id`,
+        );
         const [sale] = await t.select({ email: sales.email }).from(sales).where(eq(sales.id, saleId));
         if (promo && sale) await t.insert(promoCodeUses).values({ promoCodeId: promo.id, saleId, email: sale.email }).onConflictDoNothing();
       }
@@ -677,7 +804,10 @@ async function markPaid(db: Database, saleId: string, transactionId: string, opt
     const codes = items.flatMap((item) => Array.from({ length: item.quantity }, () => ({ saleItemId: item.id, code: couponCode() })));
     if (codes.length) await t.insert(coupons).values(codes);
     await queuePurchaseEvent(t, saleId); // sent by api/analytics/delivery.ts, only with the buyer's consent
-    const [paid] = await t.select({ s: sales.sessionToken, email: sales.email, checkoutData: sales.checkoutData }).from(sales).where(eq(sales.id, saleId));
+    const [paid] = await t
+      .select({ s: sales.sessionToken, email: sales.email, checkoutData: sales.checkoutData })
+      .from(sales)
+      .where(eq(sales.id, saleId));
     await t.delete(checkoutSessions).where(eq(checkoutSessions.token, paid.s));
     // Mail is written in this transaction: it goes out if and only if the sale is paid.
     await queueMail(t, { kind: "purchase-confirmation", to: paid.email, dedupeKey: `purchase:${saleId}`, data: { sale_id: saleId } });
@@ -708,7 +838,15 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
     .innerJoin(priceOptions, eq(priceOptions.id, saleItems.priceOptionId))
     .where(eq(saleItems.saleId, saleId));
   const codes = items.length
-    ? await db.select().from(coupons).where(inArray(coupons.saleItemId, items.map((i) => i.item.id)))
+    ? await db
+        .select()
+        .from(coupons)
+        .where(
+          inArray(
+            coupons.saleItemId,
+            items.map((i) => i.item.id),
+          ),
+        )
     : [];
   return {
     sale_id: sale.id,
@@ -724,7 +862,10 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
       quantity: item.quantity,
       paid_unit_price: fromCents(item.paidUnitCents),
       for_present: item.forPresent,
-      coupons: codes.filter((c) => c.saleItemId === item.id).map((c) => c.code).sort(),
+      coupons: codes
+        .filter((c) => c.saleItemId === item.id)
+        .map((c) => c.code)
+        .sort(),
       address,
       conditions,
       valid_from: validFrom,

@@ -15,13 +15,19 @@ export async function recordConsent(tx: Executor, { email, source }: { email: st
 
 /** Unsubscribing twice is fine: the first date stays. Returns whether the address had consented. */
 export async function unsubscribe(db: Executor, email: string): Promise<{ subscribed: boolean }> {
-  const rows = await query<{ email: string }>(db, sql`
+  const rows = await query<{ email: string }>(
+    db,
+    sql`
     UPDATE mail_subscriptions SET unsubscribed_at = coalesce(unsubscribed_at, now())
-    WHERE email = ${email.trim().toLowerCase()} RETURNING email`);
+    WHERE email = ${email.trim().toLowerCase()} RETURNING email`,
+  );
   return { subscribed: rows.length > 0 };
 }
 
 export async function isSubscribed(db: Executor, email: string): Promise<boolean> {
-  const rows = await query(db, sql`SELECT 1 FROM mail_subscriptions WHERE email = ${email.trim().toLowerCase()} AND unsubscribed_at IS NULL`);
+  const rows = await query(
+    db,
+    sql`SELECT 1 FROM mail_subscriptions WHERE email = ${email.trim().toLowerCase()} AND unsubscribed_at IS NULL`,
+  );
   return rows.length > 0;
 }

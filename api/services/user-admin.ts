@@ -10,7 +10,12 @@ export async function searchUsers(db: Executor, filter: { email?: string; role?:
   const parts: SQL[] = [];
   if (filter.email) parts.push(sql`${users.email} LIKE ${`%${filter.email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`);
   if (filter.role) parts.push(eq(users.role, filter.role));
-  const rows = await db.select().from(users).where(parts.length ? and(...parts) : undefined).orderBy(asc(users.email)).limit(limit);
+  const rows = await db
+    .select()
+    .from(users)
+    .where(parts.length ? and(...parts) : undefined)
+    .orderBy(asc(users.email))
+    .limit(limit);
   return rows.map(userAnswer);
 }
 
@@ -25,10 +30,13 @@ export async function eraseUser(db: Executor, id: string, by: { id: string }) {
     const [user] = await tx.select().from(users).where(eq(users.id, id)).for("update");
     if (!user) throw notFound("Usuario no encontrado.");
     const anonymous = `borrado-${id}@ofertas.invalid`;
-    await query(tx, sql`
+    await query(
+      tx,
+      sql`
       UPDATE sales SET email = ${anonymous},
         checkout_data = (checkout_data - 'user_fullname' - 'user_tax_number' - 'user_address') || jsonb_build_object('email', ${anonymous}::text)
-      WHERE user_id = ${id} OR lower(email) = ${user.email}`);
+      WHERE user_id = ${id} OR lower(email) = ${user.email}`,
+    );
     await tx.execute(sql`UPDATE promo_code_uses SET email = ${anonymous} WHERE lower(email) = ${user.email}`);
     // The address must not live on in the marketing list (the digest would keep mailing it) or in codes.
     await tx.execute(sql`DELETE FROM mail_subscriptions WHERE email = ${user.email}`);

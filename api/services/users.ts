@@ -7,7 +7,10 @@ import { endAllSessions } from "#api/auth/sessions";
 export type UserRow = typeof users.$inferSelect;
 
 export async function findUserByEmail(db: Executor, email: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.email, normalizeEmail(email)));
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(eq(users.email, normalizeEmail(email)));
   return row ?? null;
 }
 
@@ -48,7 +51,11 @@ export async function claimGuestPurchases(db: Executor, user: Pick<UserRow, "id"
  * before ends, and the password chosen before goes, unless the one proving the address is the
  * client that chose it (`keepPassword`: the registration's ticket). Later proofs change nothing.
  */
-export async function proveAddress(db: Executor, user: UserRow, { keepPassword = false }: { keepPassword?: boolean } = {}): Promise<UserRow> {
+export async function proveAddress(
+  db: Executor,
+  user: UserRow,
+  { keepPassword = false }: { keepPassword?: boolean } = {},
+): Promise<UserRow> {
   if (user.emailVerifiedAt) return user;
   await endAllSessions(db, user.id);
   const [proven] = await db
@@ -65,4 +72,3 @@ export const isDeactivated = (user: UserRow) => Boolean(user.emailVerifiedAt) &&
 export async function markLoggedIn(db: Executor, userId: string) {
   await db.update(users).set({ lastLoginAt: new Date() }).where(eq(users.id, userId));
 }
-

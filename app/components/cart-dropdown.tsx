@@ -58,10 +58,7 @@ export function CartPanel({ lines, subtotalCents, totalCents }: { lines: CartLin
                   {line.title}
                 </Link>
                 <small className="cart-line-meta">
-                  <span>{line.optionTitle}</span>{" "}
-                  <span className="nowrap">
-                    · {ticketsInWords(line.ticketsCount)}
-                  </span>
+                  <span>{line.optionTitle}</span> <span className="nowrap">· {ticketsInWords(line.ticketsCount)}</span>
                 </small>
                 <strong>{formatCents(line.lineCents)}</strong>
               </div>
@@ -100,7 +97,17 @@ export function CartPanel({ lines, subtotalCents, totalCents }: { lines: CartLin
 }
 
 /** Without JS the cart button is a link to /checkout; with JS it opens this panel. */
-export function CartDropdown({ lines, count, subtotalCents, totalCents }: { lines: CartLine[]; count: number; subtotalCents: number; totalCents: number }) {
+export function CartDropdown({
+  lines,
+  count,
+  subtotalCents,
+  totalCents,
+}: {
+  lines: CartLine[];
+  count: number;
+  subtotalCents: number;
+  totalCents: number;
+}) {
   // Open on the page where it was opened: any navigation closes it in the render that shows the
   // new page (an effect closed it a frame later, over the page it had led to).
   const location = useLocation();

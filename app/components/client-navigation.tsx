@@ -81,7 +81,8 @@ export function ClientNavigation() {
       ["focusout", leave],
       ["touchstart", now],
     ] as const;
-    for (const [type, listener] of listeners) document.addEventListener(type, listener as EventListener, { passive: type === "touchstart" });
+    for (const [type, listener] of listeners)
+      document.addEventListener(type, listener as EventListener, { passive: type === "touchstart" });
     return () => {
       clearTimeout(timer);
       for (const [type, listener] of listeners) document.removeEventListener(type, listener as EventListener);

@@ -1,7 +1,19 @@
 import { Form, Link } from "@remix-run/react";
 
 /** The second step of a delete: a plain page section, so it works the same with JavaScript off. */
-export function ConfirmDelete({ question, detail, cancelTo, confirmLabel, hidden = {} }: { question: string; detail?: string; cancelTo: string; confirmLabel: string; hidden?: Record<string, string> }) {
+export function ConfirmDelete({
+  question,
+  detail,
+  cancelTo,
+  confirmLabel,
+  hidden = {},
+}: {
+  question: string;
+  detail?: string;
+  cancelTo: string;
+  confirmLabel: string;
+  hidden?: Record<string, string>;
+}) {
   return (
     <section className="confirm-box" aria-labelledby="confirm-title" aria-describedby={detail ? "confirm-detail" : undefined}>
       <h2 id="confirm-title" style={{ margin: 0 }}>

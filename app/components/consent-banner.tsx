@@ -68,9 +68,8 @@ export function ConsentBanner() {
         Tu privacidad
       </h2>
       <p>
-        Usamos cookies necesarias para que la tienda funcione y, solo si lo aceptas, cookies de analítica y de marketing.
-        Puedes cambiar tu elección cuando quieras en «Configurar cookies», al pie de cada página.{" "}
-        <a href="/cookie-policy">Política de cookies</a>
+        Usamos cookies necesarias para que la tienda funcione y, solo si lo aceptas, cookies de analítica y de marketing. Puedes cambiar tu
+        elección cuando quieras en «Configurar cookies», al pie de cada página. <a href="/cookie-policy">Política de cookies</a>
       </p>
       <Form method="post" action="/consent" reloadDocument className="consent-form">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />
@@ -88,7 +87,15 @@ export function ConsentBanner() {
 }
 
 /** The «Configurar cookies» page: the same choice, at any time, with the current one shown. */
-export function ConsentSettings({ choice, redirectTo, details }: { choice: ConsentChoice | null; redirectTo: string; details: Record<ConsentCategory, string> }) {
+export function ConsentSettings({
+  choice,
+  redirectTo,
+  details,
+}: {
+  choice: ConsentChoice | null;
+  redirectTo: string;
+  details: Record<ConsentCategory, string>;
+}) {
   return (
     <Form method="post" action="/consent" reloadDocument className="consent-page-form">
       <input type="hidden" name="redirectTo" value={redirectTo} />

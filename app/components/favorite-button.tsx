@@ -48,7 +48,10 @@ export function FavoriteForm() {
     const offerUuid = submitter instanceof HTMLButtonElement ? submitter.value : "";
     if (!offerUuid) return;
     event.preventDefault();
-    submit({ intent: "toggle", offerUuid, [ENHANCED_FIELD]: "1" }, { method: "post", action: "/favorite", navigate: false, fetcherKey: FETCHER_PREFIX + offerUuid });
+    submit(
+      { intent: "toggle", offerUuid, [ENHANCED_FIELD]: "1" },
+      { method: "post", action: "/favorite", navigate: false, fetcherKey: FETCHER_PREFIX + offerUuid },
+    );
   };
   return (
     <form id={FORM_ID} method="post" action="/favorite" hidden onSubmit={onSubmit}>

@@ -30,7 +30,10 @@ export function TextField({
   type = "text",
   hint,
   ...rest
-}: { field: AnyField; label: string; type?: InputType; hint?: ReactNode } & Omit<React.InputHTMLAttributes<HTMLInputElement>, "type" | "name" | "id">) {
+}: { field: AnyField; label: string; type?: InputType; hint?: ReactNode } & Omit<
+  React.InputHTMLAttributes<HTMLInputElement>,
+  "type" | "name" | "id"
+>) {
   return (
     <div className="field">
       <label htmlFor={field.id}>{label}</label>

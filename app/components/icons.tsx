@@ -11,7 +11,14 @@ type IconName = "cart" | "trash" | "heart" | "search" | "user" | "login" | "back
  */
 function Icon({ name, className, title }: IconProps & { name: IconName }) {
   return (
-    <svg className={className ?? "icon"} width="20" height="20" fill="none" aria-hidden={title ? undefined : true} role={title ? "img" : undefined}>
+    <svg
+      className={className ?? "icon"}
+      width="20"
+      height="20"
+      fill="none"
+      aria-hidden={title ? undefined : true}
+      role={title ? "img" : undefined}
+    >
       {title ? <title>{title}</title> : null}
       <use href={`${sprite}#${name}`} />
     </svg>

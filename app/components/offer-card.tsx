@@ -10,7 +10,17 @@ export type HeadingLevel = 2 | 3;
  * An offer in a grid: the heart (a React component, it changes) beside a link whose content is
  * one HTML string (it never changes; see card-html.ts).
  */
-export function OfferCard({ offer, eager = false, target, level = 2 }: { offer: OfferCardData; eager?: boolean; target?: "_blank"; level?: HeadingLevel }) {
+export function OfferCard({
+  offer,
+  eager = false,
+  target,
+  level = 2,
+}: {
+  offer: OfferCardData;
+  eager?: boolean;
+  target?: "_blank";
+  level?: HeadingLevel;
+}) {
   const href = `/ofertas/${offer.uuid}/`;
   const content = { __html: cardInnerHtmlOnce(offer, eager, level) };
   return (

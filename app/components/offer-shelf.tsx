@@ -9,7 +9,17 @@ import { OfferGrid } from "./offer-card";
  * is ready (so it appears without JavaScript too). Its loader resolves to [] on any failure, and
  * an empty list renders nothing: it never blocks or fails the page.
  */
-export function OfferShelf({ title, offers, id, className = "" }: { title: string; offers: OfferCardData[] | Promise<OfferCardData[]>; id: string; className?: string }) {
+export function OfferShelf({
+  title,
+  offers,
+  id,
+  className = "",
+}: {
+  title: string;
+  offers: OfferCardData[] | Promise<OfferCardData[]>;
+  id: string;
+  className?: string;
+}) {
   const shelf = (list: OfferCardData[]) =>
     list.length ? (
       <section className={`offer-shelf ${className}`.trim()} aria-labelledby={id} data-testid={id}>

@@ -9,7 +9,13 @@ import { FormError, SelectField, TextField } from "./form-field";
 const provinceOptions = PROVINCES.map((p) => ({ value: p, label: p }));
 
 /** An organisation's details (staff create and edit them on /admin/organizaciones). */
-export function OrganizationForm({ organization, lastResult }: { organization: Organization | null; lastResult: SubmissionResult<string[]> | undefined }) {
+export function OrganizationForm({
+  organization,
+  lastResult,
+}: {
+  organization: Organization | null;
+  lastResult: SubmissionResult<string[]> | undefined;
+}) {
   const [form, fields] = useForm({
     id: organization ? `org-${organization.uuid}` : "org-new",
     lastResult,

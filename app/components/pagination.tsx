@@ -1,7 +1,17 @@
 import { Link, useLocation } from "@remix-run/react";
 
 /** Plain links, so paging works without JS and can be crawled; the URL keeps its other parameters. */
-export function Pagination({ page, count, pageSize, label = "Páginas" }: { page: number; count: number; pageSize: number; label?: string }) {
+export function Pagination({
+  page,
+  count,
+  pageSize,
+  label = "Páginas",
+}: {
+  page: number;
+  count: number;
+  pageSize: number;
+  label?: string;
+}) {
   const location = useLocation();
   const last = Math.max(1, Math.ceil(count / pageSize));
   if (last <= 1) return null;

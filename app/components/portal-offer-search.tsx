@@ -16,7 +16,17 @@ const OFFER_SEARCH_FROM = 20;
  * carries that form's other GET values along (the sales filter's dates).
  * Not named offer-…: vite.config.ts puts those in the cards chunk that every listing page loads.
  */
-export function OfferChoiceSearch({ shown, count, search, keep = {} }: { shown: number; count: number; search: string; keep?: Record<string, string | undefined> }) {
+export function OfferChoiceSearch({
+  shown,
+  count,
+  search,
+  keep = {},
+}: {
+  shown: number;
+  count: number;
+  search: string;
+  keep?: Record<string, string | undefined>;
+}) {
   const [form, fields] = useForm({
     id: "offer-choice-search",
     constraint: getZodConstraint(OfferChoiceSearchSchema),
@@ -24,11 +34,18 @@ export function OfferChoiceSearch({ shown, count, search, keep = {} }: { shown: 
     onValidate: ({ formData }) => parseWithZod(formData, { schema: OfferChoiceSearchSchema }),
   });
   if (count <= OFFER_SEARCH_FROM && !search) return null;
-  const found = search ? `${count === 1 ? "1 oferta coincide" : `${formatCount(count)} ofertas coinciden`} con «${search}»` : `Hay ${formatCount(count)} ofertas`;
+  const found = search
+    ? `${count === 1 ? "1 oferta coincide" : `${formatCount(count)} ofertas coinciden`} con «${search}»`
+    : `Hay ${formatCount(count)} ofertas`;
   return (
     <Form method="get" className="filters" {...getFormProps(form)}>
       {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-      <TextField field={fields.oferta} label="Buscar la oferta por título o resumen" type="search" hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`} />
+      <TextField
+        field={fields.oferta}
+        label="Buscar la oferta por título o resumen"
+        type="search"
+        hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`}
+      />
       <button type="submit" className="btn btn-secondary">
         Buscar oferta
       </button>

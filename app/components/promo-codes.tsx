@@ -23,7 +23,8 @@ export function discountText(code: Pick<PromoCodeRecord, "discount_type" | "disc
 }
 
 function validity(code: PromoCodeRecord): string {
-  if (code.valid_from && code.valid_until) return `${formatDate(code.valid_from, "dd/MM/yyyy")} – ${formatDate(code.valid_until, "dd/MM/yyyy")}`;
+  if (code.valid_from && code.valid_until)
+    return `${formatDate(code.valid_from, "dd/MM/yyyy")} – ${formatDate(code.valid_until, "dd/MM/yyyy")}`;
   if (code.valid_until) return `hasta ${formatDate(code.valid_until, "dd/MM/yyyy")}`;
   if (code.valid_from) return `desde ${formatDate(code.valid_from, "dd/MM/yyyy")}`;
   return "sin límite";
@@ -67,10 +68,25 @@ export function PromoCodeForm({
       <input type="hidden" name="intent" value="save" />
       <FormError form={form} />
       <div className="form-grid">
-        <TextField field={fields.code} label="Código" autoCapitalize="characters" hint="Letras sin acentos, números, - o _. Por ejemplo VERANO10." />
-        <SelectField field={fields.offer} label="Oferta" options={offers} placeholder={shopWide ? "Toda la tienda" : "Elige una de tus ofertas"} />
+        <TextField
+          field={fields.code}
+          label="Código"
+          autoCapitalize="characters"
+          hint="Letras sin acentos, números, - o _. Por ejemplo VERANO10."
+        />
+        <SelectField
+          field={fields.offer}
+          label="Oferta"
+          options={offers}
+          placeholder={shopWide ? "Toda la tienda" : "Elige una de tus ofertas"}
+        />
         <SelectField field={fields.discount_type} label="Tipo de descuento" options={discountOptions} />
-        <TextField field={fields.discount_value} label="Valor del descuento" inputMode="decimal" hint="Porcentaje (1 a 100) o euros, según el tipo." />
+        <TextField
+          field={fields.discount_value}
+          label="Valor del descuento"
+          inputMode="decimal"
+          hint="Porcentaje (1 a 100) o euros, según el tipo."
+        />
         <TextField field={fields.valid_from} label="Válido desde" type="date" />
         <TextField field={fields.valid_until} label="Válido hasta" type="date" />
         <TextField field={fields.max_uses} label="Usos en total" inputMode="numeric" hint="En blanco: sin límite." />
@@ -180,7 +196,11 @@ export function PromoCodePage({ base }: { base: string }) {
       {confirmDelete ? (
         <ConfirmDelete
           question={`¿Borrar el código ${code.code}?`}
-          detail={code.used_count > 0 ? "Ya se ha usado: el borrado se rechazará. Pon una fecha de fin en su lugar." : "Dejará de funcionar en el checkout. No se puede deshacer."}
+          detail={
+            code.used_count > 0
+              ? "Ya se ha usado: el borrado se rechazará. Pon una fecha de fin en su lugar."
+              : "Dejará de funcionar en el checkout. No se puede deshacer."
+          }
           cancelTo={`${base}/${code.uuid}`}
           confirmLabel="Sí, borrar el código"
         />

@@ -5,8 +5,10 @@ import { DEFAULT_REGION, REGIONS, type Region } from "#lib/regions";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { escapeHtml } from "#lib/text";
 
-const option = (r: Region, selected: string) => `<option value="${escapeHtml(r.value)}"${r.value === selected ? " selected" : ""}>${escapeHtml(r.label)}</option>`;
-const group = (label: string, regions: readonly Region[], selected: string) => `<optgroup label="${escapeHtml(label)}">${regions.map((r) => option(r, selected)).join("")}</optgroup>`;
+const option = (r: Region, selected: string) =>
+  `<option value="${escapeHtml(r.value)}"${r.value === selected ? " selected" : ""}>${escapeHtml(r.label)}</option>`;
+const group = (label: string, regions: readonly Region[], selected: string) =>
+  `<optgroup label="${escapeHtml(label)}">${regions.map((r) => option(r, selected)).join("")}</optgroup>`;
 const POPULAR = REGIONS.filter((r) => r.rank !== null);
 const OTHERS = REGIONS.filter((r) => r.rank === null);
 const optionsFor = new Map<string, string>();
@@ -20,7 +22,8 @@ const optionsFor = new Map<string, string>();
 export function regionOptions(selected: string): string {
   const known = optionsFor.get(selected);
   if (known !== undefined) return known;
-  const html = option(DEFAULT_REGION, selected) + group("Más buscadas", POPULAR, selected) + group("Todas las provincias", OTHERS, selected);
+  const html =
+    option(DEFAULT_REGION, selected) + group("Más buscadas", POPULAR, selected) + group("Todas las provincias", OTHERS, selected);
   if (selected === DEFAULT_REGION.value || REGIONS.some((r) => r.value === selected)) optionsFor.set(selected, html);
   return html;
 }
@@ -36,7 +39,11 @@ export function RegionForm({ region }: { region: Region }) {
   const pending = fetcher.formData?.get("region");
   const value = typeof pending === "string" ? pending : region.value;
   const sendInTurn = useSendInTurn(fetcher);
-  useChoiceMadeBeforeStart(() => select.current?.value, region.value, () => sendInTurn(select.current!.form!));
+  useChoiceMadeBeforeStart(
+    () => select.current?.value,
+    region.value,
+    () => sendInTurn(select.current!.form!),
+  );
   return (
     <fetcher.Form method="post" action="/region" className="region-form">
       <input type="hidden" name="redirectTo" value={location.pathname + location.search} />

@@ -42,7 +42,13 @@ export function TicketCounter({
     <div className="counter">
       <label htmlFor={id}>{label}</label>
       <div className="counter-controls">
-        <button type="button" className="counter-step js-only" onClick={() => step(-1)} disabled={shown <= 1} aria-label="Una entrada menos">
+        <button
+          type="button"
+          className="counter-step js-only"
+          onClick={() => step(-1)}
+          disabled={shown <= 1}
+          aria-label="Una entrada menos"
+        >
           −
         </button>
         <input

@@ -39,7 +39,6 @@ function PauseOnFocusLoss({ focusLost }: { focusLost: () => boolean }) {
  */
 const MAX_VISIBLE_TOASTS = 2;
 
-
 function KeepToastsFew() {
   const { toasts } = useToasterStore();
   useEffect(() => {

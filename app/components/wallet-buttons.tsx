@@ -11,7 +11,9 @@ async function createOrder(): Promise<string> {
   const res = await fetch("/order/wallet", {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ analytics_device_id: document.querySelector<HTMLInputElement>("input[name=analytics_device_id]")?.value ?? "" }),
+    body: new URLSearchParams({
+      analytics_device_id: document.querySelector<HTMLInputElement>("input[name=analytics_device_id]")?.value ?? "",
+    }),
   });
   const answer = (await res.json().catch(() => ({}))) as { orderId?: string; successUrl?: string; error?: string };
   if (!res.ok || !answer.orderId || !answer.successUrl) {

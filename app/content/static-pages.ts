@@ -21,10 +21,7 @@ const COMPANY = "Ofertas Irresistibles S.L.";
 const CIF = "B12345678";
 const ADDRESS = "Calle de Alcalá 123, 28009 Madrid";
 
-export function staticPages(contacts: {
-  supportEmail: string;
-  businessEmail: string;
-}): Record<StaticPage["slug"], StaticPage> {
+export function staticPages(contacts: { supportEmail: string; businessEmail: string }): Record<StaticPage["slug"], StaticPage> {
   const { supportEmail, businessEmail } = contacts;
 
   const contactsPage: StaticPage = {
@@ -43,9 +40,7 @@ export function staticPages(contacts: {
       },
       {
         heading: "Qué incluir en tu mensaje",
-        paragraphs: [
-          "Para que podamos ayudarte a la primera, te recomendamos que tu mensaje incluya la siguiente información:",
-        ],
+        paragraphs: ["Para que podamos ayudarte a la primera, te recomendamos que tu mensaje incluya la siguiente información:"],
         list: [
           "El número de pedido que aparece en el correo de confirmación de compra.",
           "El código del cupón afectado, si tu consulta se refiere a un cupón concreto.",
@@ -210,9 +205,7 @@ export function staticPages(contacts: {
       },
       {
         heading: "Cómo retirar tu consentimiento",
-        paragraphs: [
-          "Puedes retirar tu consentimiento en cualquier momento, de forma sencilla y gratuita, por cualquiera de estas vías:",
-        ],
+        paragraphs: ["Puedes retirar tu consentimiento en cualquier momento, de forma sencilla y gratuita, por cualquiera de estas vías:"],
         list: [
           "Pulsando el enlace para darte de baja que incluimos al final de todos nuestros correos comerciales.",
           `Escribiendo a ${supportEmail} desde la dirección de correo en la que recibes las comunicaciones, con el asunto «Baja de comunicaciones comerciales».`,

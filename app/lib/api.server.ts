@@ -1,5 +1,12 @@
 import type { OfferDetail, OfferList, OfferSummary, Page } from "#lib/schemas/offer";
-import { type AccountUser, type ActivationAnswer, type DeviceSession, type RegistrationAnswer, type SessionInfo, type TokenPair } from "#lib/accounts";
+import {
+  type AccountUser,
+  type ActivationAnswer,
+  type DeviceSession,
+  type RegistrationAnswer,
+  type SessionInfo,
+  type TokenPair,
+} from "#lib/accounts";
 import type { Cart } from "#lib/cart";
 import type { SocialLoginBody, SocialProvider } from "#lib/social";
 import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
@@ -161,8 +168,7 @@ export const mailApi = {
 export const salesApi = {
   applyPromoCode: (promo_code: string, request: Request) =>
     api<PromoCode & { offer_uuid: string | null }>("/public/offers/apply-promocode/", { method: "POST", body: { promo_code }, request }),
-  validate: (body: ValidateOrderRequest) =>
-    api<ValidateOrderResponse>("/sales/validate/", { method: "POST", body, acceptStatus: [400] }),
+  validate: (body: ValidateOrderRequest) => api<ValidateOrderResponse>("/sales/validate/", { method: "POST", body, acceptStatus: [400] }),
   /** analytics: only when the buyer accepted analytics cookies (the purchase event depends on it). */
   create: (session_token: string, request: Request, analytics?: { device_id: string | null }) =>
     api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
@@ -181,11 +187,12 @@ export const customerApi = {
   syncFavorites: (uuids: string[], request: Request, token?: string) =>
     api<{ uuids: string[] }>("/customer/favorites/sync-list/", { method: "POST", body: { uuids }, request, token }),
   cart: (request: Request, token?: string) => api<Cart>("/customer/cart/", { request, token }),
-  saveCart: (cart: Cart, request: Request, token?: string) => api<Cart>("/customer/cart/update/", { method: "POST", body: cart, request, token }),
-  purchases: (query: { page: number; page_size: number }, request: Request) => api<Page<CustomerPurchase>>("/customer/purchases/", { query, request }),
+  saveCart: (cart: Cart, request: Request, token?: string) =>
+    api<Cart>("/customer/cart/update/", { method: "POST", body: cart, request, token }),
+  purchases: (query: { page: number; page_size: number }, request: Request) =>
+    api<Page<CustomerPurchase>>("/customer/purchases/", { query, request }),
   downloadCoupon: (coupon: string, request: Request) => apiFile("/sales/download_coupon/", { method: "POST", body: { coupon }, request }),
-  reserveExists: (offerUuid: string, request: Request) =>
-    api<ReserveExists>(`/sales/reserve_exists/${offerUuid}/`, { request }),
+  reserveExists: (offerUuid: string, request: Request) => api<ReserveExists>(`/sales/reserve_exists/${offerUuid}/`, { request }),
 };
 
 export const authApi = {
@@ -210,9 +217,16 @@ export const authApi = {
     api<RegistrationAnswer>("/auth/users/", { method: "POST", body, request, token: null }),
   /** registrationToken: the ticket this browser got at registration, to keep the password chosen there. */
   activate: (email: string, token: string, request: Request, registrationToken?: string) =>
-    api<ActivationAnswer>("/auth/users/activation/", { method: "POST", body: { email, token, registration_token: registrationToken }, request, token: null }),
-  resendActivation: (email: string, request: Request) => api<null>("/auth/users/resend_activation/", { method: "POST", body: { email }, request, token: null }),
-  resetPassword: (email: string, request: Request) => api<null>("/auth/users/reset_password/", { method: "POST", body: { email }, request, token: null }),
+    api<ActivationAnswer>("/auth/users/activation/", {
+      method: "POST",
+      body: { email, token, registration_token: registrationToken },
+      request,
+      token: null,
+    }),
+  resendActivation: (email: string, request: Request) =>
+    api<null>("/auth/users/resend_activation/", { method: "POST", body: { email }, request, token: null }),
+  resetPassword: (email: string, request: Request) =>
+    api<null>("/auth/users/reset_password/", { method: "POST", body: { email }, request, token: null }),
   resetPasswordConfirm: (body: { email: string; token: string; new_password: string; re_new_password: string }, request: Request) =>
     api<null>("/auth/users/reset_password_confirm/", { method: "POST", body, request, token: null }),
   /** Every session of the account ends; the answer is this browser's new pair. */
@@ -226,5 +240,9 @@ export const authApi = {
     api<null>("/auth/users/me/", { method: "DELETE", body: current_password ? { current_password } : {}, request }),
   subscription: (request: Request) => api<{ subscribed: boolean }>("/customer/subscription/", { request }),
   setSubscription: (subscribed: boolean, request: Request) =>
-    api<{ subscribed: boolean }>("/customer/subscription/", { method: "POST", body: subscribed ? { subscribed, consent: true } : { subscribed }, request }),
+    api<{ subscribed: boolean }>("/customer/subscription/", {
+      method: "POST",
+      body: subscribed ? { subscribed, consent: true } : { subscribed },
+      request,
+    }),
 };

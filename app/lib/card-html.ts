@@ -29,7 +29,8 @@ export function discountBadgeText(actual: string, regular: string): { badge: str
 export function priceInnerHtml(actual: string, regular: string, tickets = 1): string {
   const actualText = formatPrice(actual, tickets);
   const regularText = regular === actual ? actualText : formatPrice(regular, tickets);
-  const before = regularText !== actualText ? `<s class="price-regular"><span class="visually-hidden">Antes </span>${escapeHtml(regularText)}</s>` : "";
+  const before =
+    regularText !== actualText ? `<s class="price-regular"><span class="visually-hidden">Antes </span>${escapeHtml(regularText)}</s>` : "";
   return `<strong class="price-actual">${escapeHtml(actualText)}</strong>${before}`;
 }
 

@@ -52,7 +52,13 @@ export async function checkoutLines(cart: Cart): Promise<{ lines: CheckoutLine[]
       // Shown at most 96 px wide (the cart's lines and the checkout's items): the small copy.
       image: cover ? { url: cover.small_url ?? cover.image_url, width: cover.width, height: cover.height } : null,
       option: option
-        ? { uuid: option.uuid, title: option.title, actual_price: option.actual_price, regular_price: option.regular_price, max: maxTickets(option) }
+        ? {
+            uuid: option.uuid,
+            title: option.title,
+            actual_price: option.actual_price,
+            regular_price: option.regular_price,
+            max: maxTickets(option),
+          }
         : null,
       ticketsCount: item.ticketsCount,
       gift: item.gift,
@@ -65,4 +71,3 @@ export async function checkoutLines(cart: Cart): Promise<{ lines: CheckoutLine[]
   const totalCents = lines.reduce((sum, l) => sum + (l.problem ? 0 : l.promoUnitCents * l.ticketsCount), 0);
   return { lines, totalCents, payable: lines.length > 0 && lines.every((l) => !l.problem) };
 }
-

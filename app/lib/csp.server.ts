@@ -20,15 +20,7 @@ import type { Config } from "#lib/config.server";
  */
 
 export type CspDirective =
-  | "script-src"
-  | "connect-src"
-  | "img-src"
-  | "style-src"
-  | "font-src"
-  | "frame-src"
-  | "media-src"
-  | "worker-src"
-  | "form-action";
+  "script-src" | "connect-src" | "img-src" | "style-src" | "font-src" | "frame-src" | "media-src" | "worker-src" | "form-action";
 
 const extra = new Map<CspDirective, Set<string>>();
 
@@ -55,10 +47,22 @@ export function parseExtraSources(text: string | undefined): Map<CspDirective, s
   return out;
 }
 
-const KNOWN = new Set<CspDirective>(["script-src", "connect-src", "img-src", "style-src", "font-src", "frame-src", "media-src", "worker-src", "form-action"]);
+const KNOWN = new Set<CspDirective>([
+  "script-src",
+  "connect-src",
+  "img-src",
+  "style-src",
+  "font-src",
+  "frame-src",
+  "media-src",
+  "worker-src",
+  "form-action",
+]);
 
 /** Where each configured provider sends the buyer to pay (its hosted page or approval page). */
-export function paymentPageOrigins(config: Pick<Config, "PAYPAL_CLIENT_ID" | "PAYPAL_API_BASE" | "RAPYD_ACCESS_KEY" | "RAPYD_API_BASE" | "ALLPAY_LOGIN" | "ALLPAY_API_BASE">): string[] {
+export function paymentPageOrigins(
+  config: Pick<Config, "PAYPAL_CLIENT_ID" | "PAYPAL_API_BASE" | "RAPYD_ACCESS_KEY" | "RAPYD_API_BASE" | "ALLPAY_LOGIN" | "ALLPAY_API_BASE">,
+): string[] {
   const origins: string[] = [];
   if (config.PAYPAL_CLIENT_ID) {
     origins.push(config.PAYPAL_API_BASE.includes("sandbox") ? "https://www.sandbox.paypal.com" : "https://www.paypal.com");
@@ -111,7 +115,14 @@ export function contentSecurityPolicy({
 }): string {
   const fromConfig = parseExtraSources(config.CSP_EXTRA_SOURCES);
   const sources = (directive: CspDirective, base: string[]) =>
-    [...new Set([...base, ...(extra.get(directive) ?? []), ...(fromConfig.get(directive) ?? []), ...(thirdParty?.[directive] ?? []).filter(isSource)])].join(" ");
+    [
+      ...new Set([
+        ...base,
+        ...(extra.get(directive) ?? []),
+        ...(fromConfig.get(directive) ?? []),
+        ...(thirdParty?.[directive] ?? []).filter(isSource),
+      ]),
+    ].join(" ");
   const directives: string[] = [];
   const inline = scriptHashes ?? (nonce ? [`'nonce-${nonce}'`] : []);
   if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", ...inline])}`);

@@ -67,7 +67,11 @@ export async function sharedDocumentKey(req: KeyedRequest): Promise<string | nul
     .session.getSession(header || null)
     .catch(() => null);
   if (!session || !sharedSession(session)) return null;
-  const consent = readChoice(await consentCookie().parse(header || null).catch(() => null));
+  const consent = readChoice(
+    await consentCookie()
+      .parse(header || null)
+      .catch(() => null),
+  );
   return JSON.stringify([
     req.protocol,
     req.hostname,

@@ -30,7 +30,10 @@ export async function toggleFavorite(request: Request, session: Session, offerUu
   }
   const list = favorites(session);
   if (list.includes(offerUuid)) {
-    setFavorites(session, list.filter((id) => id !== offerUuid));
+    setFavorites(
+      session,
+      list.filter((id) => id !== offerUuid),
+    );
     return { isFavorite: false };
   }
   if (list.length >= ANONYMOUS_FAVORITES_MAX) {

@@ -35,7 +35,8 @@ export async function toastOnFailure({ serverAction }: ClientActionFunctionArgs)
   }
 }
 
-export const isFetcherFailure = (answer: unknown): answer is FetcherFailure => Boolean(answer && typeof answer === "object" && "failed" in answer);
+export const isFetcherFailure = (answer: unknown): answer is FetcherFailure =>
+  Boolean(answer && typeof answer === "object" && "failed" in answer);
 
 /** After a failed fetcher post there is nothing new to load, and the network may still be down. */
 export const skipAfterFailure: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>

@@ -31,7 +31,12 @@ export async function loadListing(request: Request, extra: OfferQuery = {}, kind
   try {
     const result = kind === "mainpage" ? await offersApi.mainpage(query) : await offersApi.listPage(query);
     redirectPastLastPage(request, page, result.count, PAGE_SIZE_DEFAULT);
-    return { region, search: search ?? "", notice: null as string | null, listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT } };
+    return {
+      region,
+      search: search ?? "",
+      notice: null as string | null,
+      listing: { count: result.count, results: result.results.map(toCard), page, pageSize: PAGE_SIZE_DEFAULT },
+    };
   } catch (error) {
     // Anything else the API refuses in a listing URL: an empty list that says why.
     if (error instanceof ApiError && error.status === 400) {

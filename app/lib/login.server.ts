@@ -86,7 +86,9 @@ export async function attempt<T>(
   } catch (error) {
     // 503 is the captcha provider being down: the form fails closed and says so (issue 12).
     if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
-      return { reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }) } as const;
+      return {
+        reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }),
+      } as const;
     }
     throw error;
   }
@@ -104,7 +106,11 @@ export function pendingLoginEmail(session: Session): string | null {
  * again without the parameter, so the address bar, the history and referrers never hold it.
  * null when the URL has neither.
  */
-export async function takeMailedEmail(request: Request, session: Session, purpose: "activation" | "password-reset"): Promise<Response | null> {
+export async function takeMailedEmail(
+  request: Request,
+  session: Session,
+  purpose: "activation" | "password-reset",
+): Promise<Response | null> {
   const url = new URL(request.url);
   const token = url.searchParams.get("t");
   const old = url.searchParams.get("email");

@@ -2,10 +2,12 @@ import { isGranted, type ConsentChoice } from "#lib/consent";
 import type { OfferMapData } from "#lib/maps";
 import { config } from "./env.server";
 
-
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
 
-export function offerMap(offer: { uuid: string; latitude: number | null; longitude: number | null; address: string; region: string }, choice: ConsentChoice | null): OfferMapData | null {
+export function offerMap(
+  offer: { uuid: string; latitude: number | null; longitude: number | null; address: string; region: string },
+  choice: ConsentChoice | null,
+): OfferMapData | null {
   if (offer.latitude === null || offer.longitude === null) return null;
   const c = config();
   const destination = `${offer.latitude},${offer.longitude}`;

@@ -21,7 +21,11 @@ export async function offerChoices(request: Request) {
  * head, when the list does not hold it (older than the newest 100, or not what was searched).
  * `title` is asked only then, for that id.
  */
-export async function keepChosen(choices: { offers: { value: string; label: string }[] }, id: string | null | undefined, title: (id: string) => Promise<string | null | undefined> | string | null | undefined) {
+export async function keepChosen(
+  choices: { offers: { value: string; label: string }[] },
+  id: string | null | undefined,
+  title: (id: string) => Promise<string | null | undefined> | string | null | undefined,
+) {
   if (!id || choices.offers.some((o) => o.value === id)) return;
   const label = await title(id);
   if (label) choices.offers.unshift({ value: id, label });

@@ -53,7 +53,8 @@ export const partnerApi = (request: Request) => ({
   organization: (id: string) => api<Organization & { members?: Member[] }>(`/organizations/${id}/`, { request }),
   createOrganization: (body: unknown) => api<Organization>("/organizations/", { method: "POST", body, request }),
   updateOrganization: (id: string, body: unknown) => api<Organization>(`/organizations/${id}/`, { method: "PUT", body, request }),
-  addMember: (id: string, email: string) => api<{ results: Member[] }>(`/organizations/${id}/members/`, { method: "POST", body: { email }, request }),
+  addMember: (id: string, email: string) =>
+    api<{ results: Member[] }>(`/organizations/${id}/members/`, { method: "POST", body: { email }, request }),
   removeMember: (id: string, userId: string) => api<null>(`/organizations/${id}/members/${userId}/`, { method: "DELETE", request }),
   offers: (query: Query = {}) => api<Page<PartnerOffer>>("/offers/", { request, query: { page_size: PAGE_SIZE_MAX, ...query } }),
   offer: (id: string) => api<PartnerOffer>(`/offers/${id}/`, { request }),

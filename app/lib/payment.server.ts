@@ -24,12 +24,21 @@ export async function startPayment(
 ): Promise<{ ok: true; payment: PaymentAnswer["payment"]; headers: Headers } | { ok: false; response: Response }> {
   const order = await currentOrder(request);
   if (!order) {
-    return { ok: false, response: await redirectWithToast("/checkout/", { type: "error", text: "Tu carrito ha cambiado. Revísalo y vuelve a continuar." }, request) };
+    return {
+      ok: false,
+      response: await redirectWithToast(
+        "/checkout/",
+        { type: "error", text: "Tu carrito ha cambiado. Revísalo y vuelve a continuar." },
+        request,
+      ),
+    };
   }
   const formData = await readForm(request);
   try {
     const { payment } = await salesApi.create(order.token, request, await purchaseAnalytics(request, formData));
-    const headers = new Headers({ "Set-Cookie": await commitCheckoutState({ ...order.state, sale: { id: payment.sale_id, tx: payment.transaction_id } }) });
+    const headers = new Headers({
+      "Set-Cookie": await commitCheckoutState({ ...order.state, sale: { id: payment.sale_id, tx: payment.transaction_id } }),
+    });
     return { ok: true, payment, headers };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

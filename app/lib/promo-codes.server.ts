@@ -45,7 +45,8 @@ export async function promoCodeAction(portal: PromoPortal, request: Request, id?
     try {
       await orNotFound(client.deletePromoCode(id));
     } catch (error) {
-      if (error instanceof ApiError && error.status < 500) return redirectWithToast(`${base(portal)}/${id}`, { type: "error", text: error.message }, request);
+      if (error instanceof ApiError && error.status < 500)
+        return redirectWithToast(`${base(portal)}/${id}`, { type: "error", text: error.message }, request);
       throw error;
     }
     return redirectWithToast(base(portal), { type: "success", text: "Código promocional borrado." }, request);
@@ -54,7 +55,11 @@ export async function promoCodeAction(portal: PromoPortal, request: Request, id?
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const saved = id ? await orNotFound(client.updatePromoCode(id, submission.value)) : await client.createPromoCode(submission.value);
-    return redirectWithToast(base(portal), { type: "success", text: id ? `Código ${saved.code} guardado.` : `Código ${saved.code} creado.` }, request);
+    return redirectWithToast(
+      base(portal),
+      { type: "success", text: id ? `Código ${saved.code} guardado.` : `Código ${saved.code} creado.` },
+      request,
+    );
   } catch (error) {
     if (error instanceof ApiError && error.status < 500) {
       // A code that is taken is said next to «Código»; anything else above the form.

@@ -154,7 +154,12 @@ export async function toastCookie(request: Request, toast: Toast | undefined, ev
 }
 
 /** Redirect with a flash message, answering 303 so a form post becomes a GET. */
-export async function redirectWithToast(to: string, toast: Toast, request: Request, init: { headers?: HeadersInit; events?: FunnelEvent[] } = {}) {
+export async function redirectWithToast(
+  to: string,
+  toast: Toast,
+  request: Request,
+  init: { headers?: HeadersInit; events?: FunnelEvent[] } = {},
+) {
   const headers = new Headers(init.headers);
   headers.append("Set-Cookie", await toastCookie(request, toast, init.events));
   headers.set("Location", to);

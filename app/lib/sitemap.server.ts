@@ -34,7 +34,10 @@ const urlset = (origin: string, paths: string[]) =>
 
 export async function sitemapIndexXml(origin: string, list: ListOffers, sizes: SitemapSizes = SIZES): Promise<string> {
   const { count } = await list({ page: 1, page_size: 1 });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemapFiles(count, sizes)
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemapFiles(
+    count,
+    sizes,
+  )
     .map((file) => `  <sitemap><loc>${escapeHtml(`${origin}/sitemaps/${file}`)}</loc></sitemap>`)
     .join("\n")}\n</sitemapindex>\n`;
 }

@@ -48,9 +48,11 @@ export async function startSocialLogin(request: Request, provider: SocialProvide
     code_challenge: createHash("sha256").update(pkceVerifier(flow.state)).digest("base64url"),
     code_challenge_method: "S256",
   };
-  if (provider === "google") Object.assign(params, { client_id: c.GOOGLE_CLIENT_ID!, scope: "openid email profile", nonce: flow.nonce, prompt: "select_account" });
+  if (provider === "google")
+    Object.assign(params, { client_id: c.GOOGLE_CLIENT_ID!, scope: "openid email profile", nonce: flow.nonce, prompt: "select_account" });
   // Apple posts its answer (form_post) whenever the name or email is asked for.
-  if (provider === "apple") Object.assign(params, { client_id: c.APPLE_CLIENT_ID!, scope: "name email", response_mode: "form_post", nonce: flow.nonce });
+  if (provider === "apple")
+    Object.assign(params, { client_id: c.APPLE_CLIENT_ID!, scope: "name email", response_mode: "form_post", nonce: flow.nonce });
   if (provider === "facebook") Object.assign(params, { client_id: c.FACEBOOK_APP_ID!, scope: "email public_profile" });
   return redirect(`${SOCIAL_ENDPOINTS[provider].authorize}?${new URLSearchParams(params)}`, {
     headers: { "Set-Cookie": await commitSession(session), "Cache-Control": "no-store" },
@@ -94,7 +96,10 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
   const query = new URL(request.url).searchParams;
   const fail = async (text: string) => {
     flash(session, { type: "error", text });
-    return redirect(`/login?${new URLSearchParams({ redirectTo })}`, { status: 303, headers: { "Set-Cookie": await commitSession(session), "Cache-Control": "no-store" } });
+    return redirect(`/login?${new URLSearchParams({ redirectTo })}`, {
+      status: 303,
+      headers: { "Set-Cookie": await commitSession(session), "Cache-Control": "no-store" },
+    });
   };
 
   const state = query.get("state") ?? "";
@@ -118,7 +123,12 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
       provider,
       provider === "facebook"
         ? { access_token: token }
-        : { id_token: token, nonce: flow.nonce, first_name: query.get("first_name") ?? undefined, last_name: query.get("last_name") ?? undefined },
+        : {
+            id_token: token,
+            nonce: flow.nonce,
+            first_name: query.get("first_name") ?? undefined,
+            last_name: query.get("last_name") ?? undefined,
+          },
       request,
     );
   } catch (e) {
@@ -148,8 +158,17 @@ async function exchangeCode(request: Request, provider: SocialProvider, code: st
   let response: Response;
   try {
     if (provider === "facebook") {
-      const query = new URLSearchParams({ client_id: c.FACEBOOK_APP_ID!, client_secret: c.FACEBOOK_APP_SECRET!, redirect_uri: redirectUri, code, code_verifier: verifier });
-      response = await fetch(`${SOCIAL_ENDPOINTS.facebook.token}?${query}`, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS) });
+      const query = new URLSearchParams({
+        client_id: c.FACEBOOK_APP_ID!,
+        client_secret: c.FACEBOOK_APP_SECRET!,
+        redirect_uri: redirectUri,
+        code,
+        code_verifier: verifier,
+      });
+      response = await fetch(`${SOCIAL_ENDPOINTS.facebook.token}?${query}`, {
+        headers: { Accept: "application/json" },
+        signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
+      });
     } else {
       const body = new URLSearchParams({
         grant_type: "authorization_code",

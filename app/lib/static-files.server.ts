@@ -35,7 +35,12 @@ export function buildFiles(root: string): RequestHandler {
     if ((req.method !== "GET" && req.method !== "HEAD") || !/\.[^/]*$/.test(req.path)) return next();
     const accepts = String(req.headers["accept-encoding"] ?? "");
     const file = req.path;
-    const encoding = /\bbr\b/.test(accepts) && available.has(`${file}.br`) ? "br" : /\bgzip\b/.test(accepts) && available.has(`${file}.gz`) ? "gzip" : null;
+    const encoding =
+      /\bbr\b/.test(accepts) && available.has(`${file}.br`)
+        ? "br"
+        : /\bgzip\b/.test(accepts) && available.has(`${file}.gz`)
+          ? "gzip"
+          : null;
     res.vary("Accept-Encoding");
     if (!encoding) return serve(req, res, next);
     const url = req.url;

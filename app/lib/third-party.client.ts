@@ -96,24 +96,27 @@ function syncMap(router: RemixRouter) {
     (entries) => {
       if (!entries.some((e) => e.isIntersecting)) return;
       observer.disconnect();
-      import("./map.client").then(({ showMap }) => {
-        if (maps.get(section)?.at !== at) return; // navigated on while loading
-        const canvas = document.createElement("div");
-        canvas.className = "offer-map-canvas";
-        canvas.setAttribute("role", "region");
-        canvas.setAttribute("aria-label", `Mapa interactivo: ${title}`);
-        canvas.dataset.testid = "interactive-map";
-        const picture = section.querySelector("img");
-        section.querySelector("p")?.after(canvas);
-        // Hidden by style: the shop's CSS gives images a display of their own, which beats [hidden].
-        if (picture) picture.style.display = "none";
-        const remove = showMap(canvas, { lat, lon, title, tiles });
-        stop = () => {
-          remove();
-          canvas.remove();
-          if (picture) picture.style.display = "";
-        };
-      }, () => {}); // blocked: the picture and the link stay
+      import("./map.client").then(
+        ({ showMap }) => {
+          if (maps.get(section)?.at !== at) return; // navigated on while loading
+          const canvas = document.createElement("div");
+          canvas.className = "offer-map-canvas";
+          canvas.setAttribute("role", "region");
+          canvas.setAttribute("aria-label", `Mapa interactivo: ${title}`);
+          canvas.dataset.testid = "interactive-map";
+          const picture = section.querySelector("img");
+          section.querySelector("p")?.after(canvas);
+          // Hidden by style: the shop's CSS gives images a display of their own, which beats [hidden].
+          if (picture) picture.style.display = "none";
+          const remove = showMap(canvas, { lat, lon, title, tiles });
+          stop = () => {
+            remove();
+            canvas.remove();
+            if (picture) picture.style.display = "";
+          };
+        },
+        () => {},
+      ); // blocked: the picture and the link stay
     },
     { rootMargin: "200px" },
   );

@@ -41,7 +41,8 @@ const scrubPlugin: EnrichmentPlugin = {
   type: "enrichment",
   async execute(event: Event) {
     if (event.event_properties) event.event_properties = scrubProperties(event.event_properties as Record<string, unknown>);
-    if (event.user_properties) event.user_properties = scrubProperties(event.user_properties as unknown as Record<string, unknown>) as typeof event.user_properties;
+    if (event.user_properties)
+      event.user_properties = scrubProperties(event.user_properties as unknown as Record<string, unknown>) as typeof event.user_properties;
     return event;
   },
 };
@@ -79,11 +80,19 @@ function loadAmplitude(settings: NonNullable<ClientIntegrations["analytics"]>): 
 }
 
 /** Spec section 9: remote config timeout 5 s, retry after 1 s × attempt, at most 2 retries. */
-async function fetchReplayConfig(request: { url: string; method: "GET"; headers: Record<string, string>; signal?: AbortSignal }): Promise<Response> {
+async function fetchReplayConfig(request: {
+  url: string;
+  method: "GET";
+  headers: Record<string, string>;
+  signal?: AbortSignal;
+}): Promise<Response> {
   let attempt = 0;
   for (;;) {
     try {
-      const signal = AbortSignal.any([AbortSignal.timeout(SESSION_REPLAY_SETTINGS.remoteConfigTimeoutMs), ...(request.signal ? [request.signal] : [])]);
+      const signal = AbortSignal.any([
+        AbortSignal.timeout(SESSION_REPLAY_SETTINGS.remoteConfigTimeoutMs),
+        ...(request.signal ? [request.signal] : []),
+      ]);
       const response = await fetch(request.url, { method: request.method, headers: request.headers, signal });
       if (response.ok || attempt >= SESSION_REPLAY_SETTINGS.maxRetries || response.status < 500) return response;
     } catch (error) {

@@ -7,9 +7,10 @@ import { config } from "./env.server";
 /** The tools this visitor's browser may load: configured, and their category accepted. */
 export function clientIntegrations(choice: ConsentChoice | null): ClientIntegrations | null {
   const c = config();
-  const analytics = isGranted(choice, "analytics") && c.ANALYTICS_API_KEY
-    ? { apiKey: c.ANALYTICS_API_KEY, replaySampleRate: c.SESSION_REPLAY_SAMPLE_RATE, debug: !c.isProduction }
-    : null;
+  const analytics =
+    isGranted(choice, "analytics") && c.ANALYTICS_API_KEY
+      ? { apiKey: c.ANALYTICS_API_KEY, replaySampleRate: c.SESSION_REPLAY_SAMPLE_RATE, debug: !c.isProduction }
+      : null;
   const gtm = isGranted(choice, "marketing") && c.GTM_ID ? { id: c.GTM_ID } : null;
   const maps = isGranted(choice, "marketing") && Boolean(c.MAPS_TILES_URL);
   return analytics || gtm || maps ? { analytics, gtm, maps } : null;
@@ -24,7 +25,10 @@ function funnelOn(integrations: ClientIntegrations | null): boolean {
  * Funnel events of an action, for the next page to send. Nothing is recorded (not a byte added
  * to the cookie) unless a tool that receives them is configured and consented.
  */
-export async function funnelEvents(request: Request, events: ({ name: FunnelEventName; properties?: EventProperties } | null | undefined)[]): Promise<FunnelEvent[]> {
+export async function funnelEvents(
+  request: Request,
+  events: ({ name: FunnelEventName; properties?: EventProperties } | null | undefined)[],
+): Promise<FunnelEvent[]> {
   const wanted = events.filter((e): e is { name: FunnelEventName; properties?: EventProperties } => Boolean(e));
   if (wanted.length === 0) return [];
   if (!funnelOn(clientIntegrations(await getConsent(request)))) return [];

@@ -28,7 +28,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     loadPage(request, PAGE_SIZE_DEFAULT, (q) => client.offers({ status: "pending_review", ...q })),
     client.revisions({ page_size: CHANGES_SHOWN }),
   ]);
-  return data({ pending: results, count, page, changes: changes.results, changeCount: changes.count }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { pending: results, count, page, changes: changes.results, changeCount: changes.count },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
 const DONE: Record<(typeof OfferReviewSchema)["_output"]["intent"], string> = {
@@ -46,7 +49,10 @@ export async function action({ request }: ActionFunctionArgs) {
   await requireStaff(request);
   const submission = parseWithZod(await readForm(request), { schema: OfferReviewSchema });
   if (submission.status !== "success") {
-    return data({ target: String(submission.payload.offer ?? submission.payload.revision ?? ""), result: submission.reply() }, { status: 400 });
+    return data(
+      { target: String(submission.payload.offer ?? submission.payload.revision ?? ""), result: submission.reply() },
+      { status: 400 },
+    );
   }
   const review = submission.value;
   const client = partnerApi(request);
@@ -56,14 +62,25 @@ export async function action({ request }: ActionFunctionArgs) {
     else if (review.intent === "approve-changes") await client.decideRevision(review.revision, { status: "approved" });
     else await client.decideRevision(review.revision, { status: "rejected", review_note: review.review_note });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return redirectWithToast(samePage("/admin", request), { type: "error", text: error.message }, request);
+    if (error instanceof ApiError && error.status < 500)
+      return redirectWithToast(samePage("/admin", request), { type: "error", text: error.message }, request);
     throw error;
   }
   return redirectWithToast(samePage("/admin", request), { type: "success", text: DONE[review.intent] }, request);
 }
 
 /** A decision that needs the reason the partner will read: an offer sent back, or a change rejected. */
-function WithReason({ intent, target, label, button }: { intent: "send-back" | "reject-changes"; target: { name: "offer" | "revision"; uuid: string }; label: string; button: string }) {
+function WithReason({
+  intent,
+  target,
+  label,
+  button,
+}: {
+  intent: "send-back" | "reject-changes";
+  target: { name: "offer" | "revision"; uuid: string };
+  label: string;
+  button: string;
+}) {
   const actionData = useActionData<typeof action>();
   const [form, fields] = useForm({
     id: `${intent}-${target.uuid}`,
@@ -84,7 +101,12 @@ function WithReason({ intent, target, label, button }: { intent: "send-back" | "
 }
 
 const SendBack = ({ offer }: { offer: PartnerOffer }) => (
-  <WithReason intent="send-back" target={{ name: "offer", uuid: offer.uuid }} label={`Motivo para devolver «${offer.title}»`} button="Devolver con el motivo" />
+  <WithReason
+    intent="send-back"
+    target={{ name: "offer", uuid: offer.uuid }}
+    label={`Motivo para devolver «${offer.title}»`}
+    button="Devolver con el motivo"
+  />
 );
 
 /** A change to an offer on sale: what it proposes beside what is on sale, approve or reject. */
@@ -96,8 +118,8 @@ function ChangeReview({ change }: { change: OfferRevisionForReview }) {
         {offer.title}
       </h3>
       <p className="muted small">
-        {offer.organization.name} · {offer.region} · {OFFER_STATUS_LABELS[offer.status]} · enviados el {formatDateTime(change.submitted_at)} ·{" "}
-        <Link to={`/ofertas/${offer.uuid}/`}>ver la oferta publicada</Link>
+        {offer.organization.name} · {offer.region} · {OFFER_STATUS_LABELS[offer.status]} · enviados el {formatDateTime(change.submitted_at)}{" "}
+        · <Link to={`/ofertas/${offer.uuid}/`}>ver la oferta publicada</Link>
       </p>
       <RevisionChanges revision={change} />
       <Form method="post">
@@ -127,7 +149,13 @@ export default function PendingOffers() {
           <a href="#cambios">{changeCount === 1 ? "1 cambio" : `${formatCount(changeCount)} cambios`} en ofertas a la venta por revisar</a>
         </p>
       ) : null}
-      {count === 0 ? <p className="empty-state">No hay ofertas pendientes.</p> : <p className="muted">{count === 1 ? "1 oferta por revisar" : `${formatCount(count)} ofertas por revisar`}, las más antiguas primero.</p>}
+      {count === 0 ? (
+        <p className="empty-state">No hay ofertas pendientes.</p>
+      ) : (
+        <p className="muted">
+          {count === 1 ? "1 oferta por revisar" : `${formatCount(count)} ofertas por revisar`}, las más antiguas primero.
+        </p>
+      )}
       {pending.map((o) => (
         <article key={o.uuid} className="buy-box" aria-labelledby={`pending-${o.uuid}`}>
           <h2 id={`pending-${o.uuid}`} style={{ margin: 0 }}>
@@ -137,7 +165,15 @@ export default function PendingOffers() {
             {o.organization.name} · {o.region} · {isCategoryId(o.category) ? CATEGORY_LABELS[o.category] : o.category}
             {o.submitted_at ? ` · enviada el ${formatDateTime(o.submitted_at)}` : null}
           </p>
-          {o.images[0] ? <img src={o.images[0].variants[1]?.url ?? o.images[0].image_url} alt={o.images[0].alt} width={400} height={250} style={{ maxWidth: "100%", height: "auto", borderRadius: 8 }} /> : null}
+          {o.images[0] ? (
+            <img
+              src={o.images[0].variants[1]?.url ?? o.images[0].image_url}
+              alt={o.images[0].alt}
+              width={400}
+              height={250}
+              style={{ maxWidth: "100%", height: "auto", borderRadius: 8 }}
+            />
+          ) : null}
           <p>{o.summary}</p>
           <ul>
             {o.price_options.map((p) => (
@@ -164,8 +200,8 @@ export default function PendingOffers() {
         ) : (
           <p className="muted">
             {changeCount === 1 ? "1 cambio por revisar" : `${formatCount(changeCount)} cambios por revisar`}, los más antiguos primero
-            {changeCount > changes.length ? ` (se muestran los ${changes.length} primeros)` : ""}. Hasta que los apruebes, cada oferta se vende
-            como está publicada.
+            {changeCount > changes.length ? ` (se muestran los ${changes.length} primeros)` : ""}. Hasta que los apruebes, cada oferta se
+            vende como está publicada.
           </p>
         )}
         {changes.map((change) => (

@@ -14,7 +14,8 @@ import { orNotFound, partnerApi, requireStaff } from "#app/lib/partner.server";
 import { redirectWithToast } from "#app/lib/session.server";
 import { seo } from "#app/lib/seo";
 
-export const meta: MetaFunction = () => seo({ title: "Organización", description: "Datos y miembros de una empresa socia.", noindex: true });
+export const meta: MetaFunction = () =>
+  seo({ title: "Organización", description: "Datos y miembros de una empresa socia.", noindex: true });
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireStaff(request);
@@ -37,7 +38,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const form = await readForm(request);
   const intent = form.get("intent");
   const apiFailure = (which: Reply["form"], reply: (msg: string) => SubmissionResult<string[]>) => (error: unknown) => {
-    if (error instanceof ApiError && error.status < 500) return data<Reply>({ form: which, result: reply(error.message) }, { status: error.status });
+    if (error instanceof ApiError && error.status < 500)
+      return data<Reply>({ form: which, result: reply(error.message) }, { status: error.status });
     throw error;
   };
   if (intent === "delete") {

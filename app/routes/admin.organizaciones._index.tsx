@@ -30,9 +30,14 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const created = await partnerApi(request).createOrganization(submission.value);
-    return redirectWithToast(`/admin/organizaciones/${created.uuid}`, { type: "success", text: `Organización «${created.name}» creada. Añade sus miembros.` }, request);
+    return redirectWithToast(
+      `/admin/organizaciones/${created.uuid}`,
+      { type: "success", text: `Organización «${created.name}» creada. Añade sus miembros.` },
+      request,
+    );
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
+    if (error instanceof ApiError && error.status < 500)
+      return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
     throw error;
   }
 }

@@ -8,7 +8,8 @@ import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { seo } from "#app/lib/seo";
 
-export const meta: MetaFunction = () => seo({ title: "Reembolsos pendientes", description: "Ventas cuyo dinero hay que devolver.", noindex: true });
+export const meta: MetaFunction = () =>
+  seo({ title: "Reembolsos pendientes", description: "Ventas cuyo dinero hay que devolver.", noindex: true });
 
 /** Sales paid after their reservation lapsed (refund_required): the money must go back by hand in the provider's panel. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,7 +23,10 @@ export default function Refunds() {
   return (
     <section className="portal-section">
       <h1>Ventas con reembolso pendiente</h1>
-      <p className="muted">Pagos que llegaron cuando la reserva ya había caducado: no tienen cupones y hay que devolver el dinero desde el panel del proveedor de pago.</p>
+      <p className="muted">
+        Pagos que llegaron cuando la reserva ya había caducado: no tienen cupones y hay que devolver el dinero desde el panel del proveedor
+        de pago.
+      </p>
       {count === 0 ? (
         <p className="empty-state">No hay reembolsos pendientes.</p>
       ) : (

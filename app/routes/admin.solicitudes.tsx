@@ -8,7 +8,8 @@ import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
 import { seo } from "#app/lib/seo";
 
-export const meta: MetaFunction = () => seo({ title: "Solicitudes de socios", description: "Negocios que quieren publicar.", noindex: true });
+export const meta: MetaFunction = () =>
+  seo({ title: "Solicitudes de socios", description: "Negocios que quieren publicar.", noindex: true });
 
 /** The businesses that sent «Publica tu oferta» (/empresas), newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,7 +23,9 @@ export default function Leads() {
   return (
     <section className="portal-section">
       <h1>Solicitudes de socios</h1>
-      <p className="muted">Negocios que han enviado «Publica tu oferta». Para darles acceso, crea su organización y añade su cuenta como miembro.</p>
+      <p className="muted">
+        Negocios que han enviado «Publica tu oferta». Para darles acceso, crea su organización y añade su cuenta como miembro.
+      </p>
       {count === 0 ? (
         <p className="empty-state">Todavía no ha llegado ninguna solicitud.</p>
       ) : (

@@ -28,7 +28,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const back = new URLSearchParams(url.searchParams);
   back.delete("borrar");
   return data(
-    { users: results, erasing, query, back: `/admin/usuarios${back.size ? `?${back}` : ""}`, result: submission.status === "success" ? undefined : submission.reply() },
+    {
+      users: results,
+      erasing,
+      query,
+      back: `/admin/usuarios${back.size ? `?${back}` : ""}`,
+      result: submission.status === "success" ? undefined : submission.reply(),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -58,7 +64,8 @@ export default function Users() {
     defaultValue: { email: query.email ?? "", role: query.role ?? "" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: UsersQuerySchema }),
   });
-  const withQuery = (extra: Record<string, string>) => `?${new URLSearchParams({ ...(query.email ? { email: query.email } : {}), ...(query.role ? { role: query.role } : {}), ...extra })}`;
+  const withQuery = (extra: Record<string, string>) =>
+    `?${new URLSearchParams({ ...(query.email ? { email: query.email } : {}), ...(query.role ? { role: query.role } : {}), ...extra })}`;
   return (
     <section className="portal-section">
       <h1>Usuarios</h1>
@@ -79,7 +86,9 @@ export default function Users() {
         />
       ) : null}
       <p className="muted small" role="status">
-        {users.length === 100 ? "Se muestran los 100 primeros: afina la búsqueda." : `${users.length} ${users.length === 1 ? "cuenta" : "cuentas"}.`}
+        {users.length === 100
+          ? "Se muestran los 100 primeros: afina la búsqueda."
+          : `${users.length} ${users.length === 1 ? "cuenta" : "cuentas"}.`}
       </p>
       {users.length === 0 ? (
         <p className="empty-state">Ninguna cuenta coincide con la búsqueda.</p>

@@ -1,5 +1,15 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { addPromoCode, addToCart, CART_FULL_MESSAGE, EMPTY_CART, removeFromCart, removePromoCode, setGift, updateTickets, type Cart } from "#lib/cart";
+import {
+  addPromoCode,
+  addToCart,
+  CART_FULL_MESSAGE,
+  EMPTY_CART,
+  removeFromCart,
+  removePromoCode,
+  setGift,
+  updateTickets,
+  type Cart,
+} from "#lib/cart";
 import { maxTickets } from "#lib/prices";
 import { CartActionSchema, withChosenTickets } from "#lib/schemas/cart";
 import { ticketsInWords } from "#lib/text";
@@ -137,7 +147,10 @@ export async function action({ request }: ActionFunctionArgs) {
                 cart: change.cart,
                 toast: { type: "success", text: `Código «${promo.promo_code}» aplicado.` },
                 // The code's terms, never its text: a code can be personal.
-                event: { name: FUNNEL_EVENTS.promoCodeApplied, properties: { discount_type: promo.discount_type, discount_value: promo.discount_value } },
+                event: {
+                  name: FUNNEL_EVENTS.promoCodeApplied,
+                  properties: { discount_type: promo.discount_type, discount_value: promo.discount_value },
+                },
               };
         } catch (e) {
           if (!(e instanceof ApiError) || e.status >= 500) throw e;
@@ -146,7 +159,10 @@ export async function action({ request }: ActionFunctionArgs) {
         break;
       }
       case "promo-remove":
-        outcome = { cart: removePromoCode(cart, input.promo_code), toast: { type: "success", text: `Código «${input.promo_code}» quitado.` } };
+        outcome = {
+          cart: removePromoCode(cart, input.promo_code),
+          toast: { type: "success", text: `Código «${input.promo_code}» quitado.` },
+        };
         break;
       case "promo-clear":
         outcome = { cart: { ...cart, promoCodes: [] }, toast: { type: "success", text: "Códigos promocionales quitados." } };

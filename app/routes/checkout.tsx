@@ -40,7 +40,12 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [{ lines, totalCents, payable }, reservations] = await Promise.all([
     checkoutLines(cart),
     // Logged in: an unpaid reservation of an offer in the cart can be paid instead of bought again.
-    me ? openReservations(cart.items.map((i) => i.offerUuid), request) : Promise.resolve([]),
+    me
+      ? openReservations(
+          cart.items.map((i) => i.offerUuid),
+          request,
+        )
+      : Promise.resolve([]),
   ]);
   const subtotalCents = lines.reduce((s, l) => s + (l.problem ? 0 : l.unitCents * l.ticketsCount), 0);
   return data(
@@ -125,7 +130,17 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect("/order/", { status: 303, headers });
 }
 
-function CartItemForm({ intent, offerUuid, children, className }: { intent: CartIntent; offerUuid?: string; children: React.ReactNode; className?: string }) {
+function CartItemForm({
+  intent,
+  offerUuid,
+  children,
+  className,
+}: {
+  intent: CartIntent;
+  offerUuid?: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
   const fetcher = useFetcher();
   return (
     <fetcher.Form method="post" action="/cart" className={className}>
@@ -178,10 +193,14 @@ function GiftForm({ line }: { line: CheckoutLine }) {
   const box = useRef<HTMLInputElement>(null);
   const sendInTurn = useSendInTurn(fetcher);
   // Ticked or unticked before the app started (and not saved then): saved now.
-  useChoiceMadeBeforeStart(() => box.current?.checked, line.gift, (gift) => {
-    setChecked(gift);
-    sendInTurn(box.current!.form!);
-  });
+  useChoiceMadeBeforeStart(
+    () => box.current?.checked,
+    line.gift,
+    (gift) => {
+      setChecked(gift);
+      sendInTurn(box.current!.form!);
+    },
+  );
   return (
     <fetcher.Form method="post" action="/cart" className="gift-form">
       <input type="hidden" name="intent" value="gift" />
@@ -230,7 +249,11 @@ function CheckoutItem({ line }: { line: CheckoutLine }) {
           </p>
         ) : null}
       </div>
-      {line.problem ? <p className="item-warning" role="alert">{line.problem}</p> : null}
+      {line.problem ? (
+        <p className="item-warning" role="alert">
+          {line.problem}
+        </p>
+      ) : null}
       {line.notice ? <p className="item-warning">{line.notice}</p> : null}
       <div className="checkout-item-controls">
         {line.option ? <TicketsForm line={line} /> : null}
@@ -383,15 +406,19 @@ function CheckoutDetailsForm() {
             aria-describedby={fields.subs_agreement.errors ? fields.subs_agreement.errorId : undefined}
           />
           <span>
-            He leído y acepto el <a href="/agreement">Acuerdo De Usuario</a> y la{" "}
-            <a href="/privacy-policy">Política de privacidad</a>.
+            He leído y acepto el <a href="/agreement">Acuerdo De Usuario</a> y la <a href="/privacy-policy">Política de privacidad</a>.
           </span>
         </label>
         {errorOf(fields.subs_agreement)}
       </div>
       <div>
         <label className="checkbox">
-          <input type="checkbox" id={fields.mail_agreement.id} name={fields.mail_agreement.name} defaultChecked={fields.mail_agreement.initialValue === "on"} />
+          <input
+            type="checkbox"
+            id={fields.mail_agreement.id}
+            name={fields.mail_agreement.name}
+            defaultChecked={fields.mail_agreement.initialValue === "on"}
+          />
           <span>
             Quiero recibir ofertas por correo (<a href="/marketing-agreement">Consentimiento comercial</a>). Puedes darte de baja en
             cualquier momento.
@@ -458,7 +485,8 @@ function OpenReservations() {
         const title = lines.find((l) => l.offerUuid === r.offerUuid)?.title ?? "una oferta";
         return (
           <p key={r.redirectUrl}>
-            Tienes una reserva sin pagar de «{title}» hasta las {new Date(r.expiresAt).toLocaleTimeString("es-ES", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/Madrid" })}.{" "}
+            Tienes una reserva sin pagar de «{title}» hasta las{" "}
+            {new Date(r.expiresAt).toLocaleTimeString("es-ES", { hour: "2-digit", minute: "2-digit", timeZone: "Europe/Madrid" })}.{" "}
             <a href={r.redirectUrl} className="btn btn-small">
               Continuar con el pago
             </a>

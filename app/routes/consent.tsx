@@ -61,9 +61,8 @@ export default function ConsentPage() {
     <section className="narrow">
       <h1>Configurar cookies</h1>
       <p>
-        Elige qué cookies aceptas. Las necesarias hacen que la tienda funcione; las demás solo se activan si las aceptas, y
-        al retirarlas borramos las que hayan creado.{" "}
-        <Link to="/cookie-policy">Política de cookies</Link>
+        Elige qué cookies aceptas. Las necesarias hacen que la tienda funcione; las demás solo se activan si las aceptas, y al retirarlas
+        borramos las que hayan creado. <Link to="/cookie-policy">Política de cookies</Link>
       </p>
       <p className="muted" data-testid="consent-status">
         {choice

@@ -47,7 +47,9 @@ async function account<T>(request: Request, load: () => Promise<T>): Promise<T> 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
   if (!viewer(session)) throw redirect(LOGIN);
-  const [me, { subscribed }, sessions] = await account(request, () => Promise.all([authApi.me(request), authApi.subscription(request), authApi.sessions(request)]));
+  const [me, { subscribed }, sessions] = await account(request, () =>
+    Promise.all([authApi.me(request), authApi.subscription(request), authApi.sessions(request)]),
+  );
   const paso = new URL(request.url).searchParams.get("paso");
   const newEmail = field(session, "newEmail") ?? null;
   const step = paso === "eliminar" ? "delete" : paso === "confirmar-correo" && newEmail ? "confirm-email" : "account";
@@ -70,7 +72,9 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: setEmailSchema });
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["current_password"] }), { status: 400 });
       const { new_email, current_password } = submission.value;
-      const sent = await attempt(submission, () => authApi.setEmail({ new_email, re_new_email: new_email, current_password }, request), ["current_password"]);
+      const sent = await attempt(submission, () => authApi.setEmail({ new_email, re_new_email: new_email, current_password }, request), [
+        "current_password",
+      ]);
       if ("reply" in sent) return sent.reply;
       session.set("newEmail", new_email);
       return redirect("/cuenta?paso=confirmar-correo", { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
@@ -97,7 +101,11 @@ export async function action({ request }: ActionFunctionArgs) {
       const secret = ["current_password", "new_password", "re_new_password"];
       if (submission.status !== "success") return data(submission.reply({ hideFields: secret }), { status: 400 });
       const { current_password, new_password, re_new_password } = submission.value;
-      const saved = await attempt(submission, () => authApi.setPassword({ current_password, new_password, re_new_password }, request), secret);
+      const saved = await attempt(
+        submission,
+        () => authApi.setPassword({ current_password, new_password, re_new_password }, request),
+        secret,
+      );
       if ("reply" in saved) return saved.reply;
       // Every session of the account ended with the change; this browser carries on with the new pair.
       setAuth(session, saved.ok);
@@ -126,7 +134,10 @@ export async function action({ request }: ActionFunctionArgs) {
     case "end-other-sessions": {
       if (parseWithZod(formData, { schema: endOtherSessionsSchema }).status !== "success") return redirect("/cuenta", 303);
       const { ended } = await account(request, () => authApi.endOtherSessions(request));
-      return done(ended ? "Hemos cerrado la sesión en los demás dispositivos." : "No había sesiones abiertas en otros dispositivos.", DEVICES);
+      return done(
+        ended ? "Hemos cerrado la sesión en los demás dispositivos." : "No había sesiones abiertas en otros dispositivos.",
+        DEVICES,
+      );
     }
     case "delete": {
       const submission = parseWithZod(formData, { schema: deleteAccountSchema });
@@ -160,7 +171,15 @@ function EmailSection() {
           <Form method="post" className="auth-form" {...getFormProps(confirm)}>
             <input type="hidden" name="intent" value="confirm-email" />
             <FormError form={confirm} />
-            <TextField field={confirmFields.code} label="Código de 6 cifras" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
+            <TextField
+              field={confirmFields.code}
+              label="Código de 6 cifras"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              pattern="[0-9]{6}"
+              maxLength={6}
+              className="code-input"
+            />
             <SubmitButton label="Confirmar el nuevo correo" action="/cuenta" className="btn" />
           </Form>
           <Link to="/cuenta">Cancelar</Link>
@@ -171,8 +190,16 @@ function EmailSection() {
           <Form method="post" className="auth-form" {...getFormProps(form)}>
             <input type="hidden" name="intent" value="set-email" />
             <FormError form={form} />
-            <TextField field={fields.new_email} label="Correo nuevo" type="email" autoComplete="email" hint="Te enviaremos un código a esa dirección para confirmarla." />
-            {me.has_password ? <TextField field={fields.current_password} label="Tu contraseña actual" type="password" autoComplete="current-password" /> : null}
+            <TextField
+              field={fields.new_email}
+              label="Correo nuevo"
+              type="email"
+              autoComplete="email"
+              hint="Te enviaremos un código a esa dirección para confirmarla."
+            />
+            {me.has_password ? (
+              <TextField field={fields.current_password} label="Tu contraseña actual" type="password" autoComplete="current-password" />
+            ) : null}
             <SubmitButton label="Enviar código" action="/cuenta" className="btn" />
           </Form>
         </details>
@@ -199,8 +226,16 @@ function PasswordSection() {
         <Form method="post" className="auth-form" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="set-password" />
           <FormError form={form} />
-          {me.has_password ? <TextField field={fields.current_password} label="Contraseña actual" type="password" autoComplete="current-password" /> : null}
-          <TextField field={fields.new_password} label="Contraseña nueva" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />
+          {me.has_password ? (
+            <TextField field={fields.current_password} label="Contraseña actual" type="password" autoComplete="current-password" />
+          ) : null}
+          <TextField
+            field={fields.new_password}
+            label="Contraseña nueva"
+            type="password"
+            autoComplete="new-password"
+            hint={`Al menos ${minLength} caracteres.`}
+          />
           <TextField field={fields.re_new_password} label="Repite la contraseña nueva" type="password" autoComplete="new-password" />
           <SubmitButton label={me.has_password ? "Guardar la contraseña" : "Crear contraseña"} action="/cuenta" className="btn" />
         </Form>
@@ -232,7 +267,8 @@ function SubscriptionSection() {
             <label className="checkbox">
               <input {...getInputProps(fields.consent, { type: "checkbox" })} />
               <span>
-                Quiero recibir ofertas por correo (<a href="/marketing-agreement">Consentimiento comercial</a>). Puedes darte de baja en cualquier momento.
+                Quiero recibir ofertas por correo (<a href="/marketing-agreement">Consentimiento comercial</a>). Puedes darte de baja en
+                cualquier momento.
               </span>
             </label>
             <FieldError field={fields.consent} />
@@ -268,7 +304,11 @@ function DevicesSection() {
                 <Form method="post" action="/cuenta">
                   <input type="hidden" name="intent" value="end-session" />
                   <input type="hidden" name="session" value={s.id} />
-                  <button type="submit" className="btn btn-secondary" aria-label={`Cerrar la sesión de ${s.device} (última actividad: ${lastUse})`}>
+                  <button
+                    type="submit"
+                    className="btn btn-secondary"
+                    aria-label={`Cerrar la sesión de ${s.device} (última actividad: ${lastUse})`}
+                  >
                     Cerrar la sesión
                   </button>
                 </Form>
@@ -299,11 +339,18 @@ function DeleteSection() {
         <Form method="post" className="auth-form" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="delete" />
           <p className="form-error" role="alert">
-            ¿Seguro? Se borrarán tu correo, tus favoritos y tu carrito guardado. Tus compras se conservan sin tus datos personales, y
-            tus cupones siguen valiendo.
+            ¿Seguro? Se borrarán tu correo, tus favoritos y tu carrito guardado. Tus compras se conservan sin tus datos personales, y tus
+            cupones siguen valiendo.
           </p>
           <FormError form={form} />
-          {me.has_password ? <TextField field={fields.current_password} label="Tu contraseña, para confirmar" type="password" autoComplete="current-password" /> : null}
+          {me.has_password ? (
+            <TextField
+              field={fields.current_password}
+              label="Tu contraseña, para confirmar"
+              type="password"
+              autoComplete="current-password"
+            />
+          ) : null}
           <p className="account-links">
             <SubmitButton label="Sí, eliminar mi cuenta" action="/cuenta" className="btn" />
             <Link to="/cuenta" className="btn btn-secondary">

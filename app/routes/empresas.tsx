@@ -30,7 +30,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: BecomePartnerSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    await api("/sales/become_partner/", { method: "POST", body: { ...submission.value, ...captchaFields(formData, submission.value.email) }, request });
+    await api("/sales/become_partner/", {
+      method: "POST",
+      body: { ...submission.value, ...captchaFields(formData, submission.value.email) },
+      request,
+    });
   } catch (error) {
     // 503: the captcha provider is down and the form fails closed; its message says so.
     if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
@@ -38,13 +42,26 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     throw error;
   }
-  return redirectWithToast("/empresas?enviado=1#publica", { type: "success", text: "¡Gracias! Hemos recibido tu solicitud y te escribiremos muy pronto." }, request);
+  return redirectWithToast(
+    "/empresas?enviado=1#publica",
+    { type: "success", text: "¡Gracias! Hemos recibido tu solicitud y te escribiremos muy pronto." },
+    request,
+  );
 }
 
 const BENEFITS = [
-  { title: "Clientes nuevos cerca de ti", text: "Tu oferta aparece a quien busca planes en tu provincia y en tu categoría, en la web y en el correo semanal." },
-  { title: "Sin cuotas fijas", text: "Publicar es gratis. Solo cobramos una comisión por cada cupón vendido, y te pagamos lo vendido cada mes." },
-  { title: "Canjea en segundos", text: "Desde el móvil, en tu portal de socio: escribe el código o escanea el QR del cupón y verás al momento si es válido." },
+  {
+    title: "Clientes nuevos cerca de ti",
+    text: "Tu oferta aparece a quien busca planes en tu provincia y en tu categoría, en la web y en el correo semanal.",
+  },
+  {
+    title: "Sin cuotas fijas",
+    text: "Publicar es gratis. Solo cobramos una comisión por cada cupón vendido, y te pagamos lo vendido cada mes.",
+  },
+  {
+    title: "Canjea en segundos",
+    text: "Desde el móvil, en tu portal de socio: escribe el código o escanea el QR del cupón y verás al momento si es válido.",
+  },
   { title: "Tú decides", text: "Precio, número de entradas, máximo por cliente y fechas. Puedes pausar la oferta cuando lo necesites." },
 ];
 
@@ -67,8 +84,8 @@ export default function Empresas() {
       <section className="business-hero">
         <h1>Llena tu negocio con ofertas</h1>
         <p className="lead">
-          Restaurantes, spas, ocio, viajes o formación: publica una oferta irresistible y llega a miles de clientes que ya buscan planes en tu
-          provincia.
+          Restaurantes, spas, ocio, viajes o formación: publica una oferta irresistible y llega a miles de clientes que ya buscan planes en
+          tu provincia.
         </p>
         <a href="#publica" className="btn btn-large">
           Publica tu oferta
@@ -97,7 +114,8 @@ export default function Empresas() {
         <h2 id="publica-titulo">Publica tu oferta</h2>
         {sent ? (
           <p className="notice notice-success" role="status">
-            ¡Gracias! Hemos recibido tu solicitud. Te hemos enviado una confirmación por correo y te llamaremos en uno o dos días laborables.
+            ¡Gracias! Hemos recibido tu solicitud. Te hemos enviado una confirmación por correo y te llamaremos en uno o dos días
+            laborables.
           </p>
         ) : null}
         <Form method="post" action="/empresas" className="stack-form" {...getFormProps(form)}>
@@ -117,7 +135,11 @@ export default function Empresas() {
             <input id="become-partner-website" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
           </div>
           <Captcha siteKey={siteKey} />
-          <button type="submit" className="btn btn-large" disabled={navigation.state === "submitting" && navigation.formAction === "/empresas"}>
+          <button
+            type="submit"
+            className="btn btn-large"
+            disabled={navigation.state === "submitting" && navigation.formAction === "/empresas"}
+          >
             Enviar solicitud
           </button>
           <p className="muted small">Usaremos tus datos solo para contactarte sobre tu oferta. Consulta la política de privacidad.</p>

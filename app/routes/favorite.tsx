@@ -37,7 +37,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const offers = (await customerApi.favorites(request)).map(toCard);
     return data({ offers, loggedIn: true, recent: recentWhenEmpty(session, offers) }, { headers });
   }
-  const offers = await offersApi.selected(favorites(session)).then((list) => list.map(toCard)).catch(() => []);
+  const offers = await offersApi
+    .selected(favorites(session))
+    .then((list) => list.map(toCard))
+    .catch(() => []);
   return data({ offers, loggedIn: false, recent: recentWhenEmpty(session, offers) }, { headers });
 }
 
@@ -56,7 +59,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const to = backTo(request, formData, "/favorite");
   const parsed = favoriteToggleSchema.safeParse(Object.fromEntries(formData));
   if (!parsed.success) {
-    return finish(request, formData, { to, toast: { type: "error", text: parsed.error.issues[0]?.message ?? "No hemos entendido la petición." } });
+    return finish(request, formData, {
+      to,
+      toast: { type: "error", text: parsed.error.issues[0]?.message ?? "No hemos entendido la petición." },
+    });
   }
   const session = await getSession(request);
   const outcome = await toggleFavorite(request, session, parsed.data.offerUuid.toLowerCase());
@@ -87,8 +93,8 @@ export default function Favorites() {
       )}
       {!loggedIn ? (
         <p className="muted">
-          Sin cuenta guardamos hasta {ANONYMOUS_FAVORITES_MAX} favoritos en este navegador. <Link to="/login?redirectTo=%2Ffavorite">Entra</Link> para
-          tenerlos en todos tus dispositivos.
+          Sin cuenta guardamos hasta {ANONYMOUS_FAVORITES_MAX} favoritos en este navegador.{" "}
+          <Link to="/login?redirectTo=%2Ffavorite">Entra</Link> para tenerlos en todos tus dispositivos.
         </p>
       ) : null}
       {offers.length ? null : <OfferShelf id="vistas-recientemente" title="Vistas recientemente" offers={recent} />}

@@ -1,8 +1,24 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useLocation, useNavigation, useRouteError } from "@remix-run/react";
-import { FeedbackFormSchema, FeedbackPageSchema, FeedbackRateFormSchema, MAX_FEEDBACK_COMMENT, stars, type Feedback } from "#lib/schemas/feedback";
+import {
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  useNavigation,
+  useRouteError,
+} from "@remix-run/react";
+import {
+  FeedbackFormSchema,
+  FeedbackPageSchema,
+  FeedbackRateFormSchema,
+  MAX_FEEDBACK_COMMENT,
+  stars,
+  type Feedback,
+} from "#lib/schemas/feedback";
 import { isUuid } from "#lib/uuid";
 import { ApiError, mailApi, offersApi, type RaterKey } from "#app/lib/api.server";
 import { readForm } from "#app/lib/form.server";
@@ -12,7 +28,10 @@ import { Stars } from "#app/components/stars";
 import { ErrorPage } from "#app/components/error-page";
 import { Honeypot } from "#app/components/honeypot";
 
-export const meta: MetaFunction = () => [...seo({ title: "Tu valoración", description: "Valora tu compra.", noindex: true }), originOnlyReferrerMeta];
+export const meta: MetaFunction = () => [
+  ...seo({ title: "Tu valoración", description: "Valora tu compra.", noindex: true }),
+  originOnlyReferrerMeta,
+];
 export const headers = linkPageHeaders;
 
 const starsLabel = (n: number) => `${n} ${n === 1 ? "estrella" : "estrellas"}`;
@@ -46,7 +65,8 @@ const titleOf = (offer: string) =>
     .catch(() => null);
 
 function failure(error: unknown): never {
-  if (error instanceof ApiError && error.status < 500) throw data({ message: error.message, status: error.status }, { status: error.status, headers: LINK_PAGE_HEADERS });
+  if (error instanceof ApiError && error.status < 500)
+    throw data({ message: error.message, status: error.status }, { status: error.status, headers: LINK_PAGE_HEADERS });
   throw error;
 }
 
@@ -67,12 +87,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   try {
     if ("t" in key && !justSaved && isPersonsClick(request)) {
       const feedback = await mailApi.submitFeedback({ ...key, feedback_stars: chosen.data }, request);
-      return data({ step: "saved" as const, feedback, title: await titleOf(feedback.offer_uuid), rate: chosen.data, justSaved }, { headers: LINK_PAGE_HEADERS });
+      return data(
+        { step: "saved" as const, feedback, title: await titleOf(feedback.offer_uuid), rate: chosen.data, justSaved },
+        { headers: LINK_PAGE_HEADERS },
+      );
     }
     const mine = await mailApi.myFeedback(key, request);
     const title = await titleOf(mine.offer_uuid);
-    if (justSaved && mine.feedback) return data({ step: "saved" as const, feedback: mine.feedback, title, rate: chosen.data, justSaved }, { headers: LINK_PAGE_HEADERS });
-    return data({ step: "confirm" as const, feedback: mine.feedback, title, rate: chosen.data, justSaved: false }, { headers: LINK_PAGE_HEADERS });
+    if (justSaved && mine.feedback)
+      return data({ step: "saved" as const, feedback: mine.feedback, title, rate: chosen.data, justSaved }, { headers: LINK_PAGE_HEADERS });
+    return data(
+      { step: "confirm" as const, feedback: mine.feedback, title, rate: chosen.data, justSaved: false },
+      { headers: LINK_PAGE_HEADERS },
+    );
   } catch (error) {
     return failure(error);
   }
@@ -90,19 +117,28 @@ export async function action({ request }: ActionFunctionArgs) {
     const saved =
       form.intent === "rate"
         ? await mailApi.submitFeedback({ ...key, feedback_stars: form.feedback_stars }, request)
-        : await mailApi.updateFeedback(form.id, { ...("t" in key ? key : {}), feedback_stars: form.feedback_stars, comment: form.comment ?? "" }, request);
+        : await mailApi.updateFeedback(
+            form.id,
+            { ...("t" in key ? key : {}), feedback_stars: form.feedback_stars, comment: form.comment ?? "" },
+            request,
+          );
     // Back to the link with the new stars, so that reloading it keeps them.
     const q = new URLSearchParams({ rate: String(saved.feedback_stars), ...("t" in key ? key : { offer: key.offer_uuid }), guardado: "1" });
     return redirect(`/feedback?${q}`, 303);
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
+    if (error instanceof ApiError && error.status < 500)
+      return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
     throw error;
   }
 }
 
 export default function FeedbackPage() {
   const page = useLoaderData<typeof loader>();
-  return page.step === "saved" ? <Saved feedback={page.feedback} title={page.title} justSaved={page.justSaved} /> : <Confirm rate={page.rate} title={page.title} earlier={page.feedback} />;
+  return page.step === "saved" ? (
+    <Saved feedback={page.feedback} title={page.title} justSaved={page.justSaved} />
+  ) : (
+    <Confirm rate={page.rate} title={page.title} earlier={page.feedback} />
+  );
 }
 
 function StarChoice({ name, value }: { name: string; value: number }) {
@@ -132,7 +168,9 @@ function Confirm({ rate, title, earlier }: { rate: number; title: string | null;
     <section className="narrow">
       <h1>Valora tu compra</h1>
       <p>¿Cuántas estrellas le das a {title ? <strong>«{title}»</strong> : "tu compra"}?</p>
-      {earlier ? <p className="muted">Ya la valoraste con {starsLabel(earlier.feedback_stars)}: si envías otra, sustituirá a la anterior.</p> : null}
+      {earlier ? (
+        <p className="muted">Ya la valoraste con {starsLabel(earlier.feedback_stars)}: si envías otra, sustituirá a la anterior.</p>
+      ) : null}
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="rate" />
         <StarChoice name={fields.feedback_stars.name} value={rate} />

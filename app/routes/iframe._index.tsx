@@ -24,7 +24,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     .mainpage({ region: region.value, category: isCategoryId(category) ? category : undefined, page_size: WIDGET_OFFER_COUNT })
     .catch(() => ({ results: [] }));
   return data(
-    { offers: page.results.slice(0, WIDGET_OFFER_COUNT).map(toCard), region, category: isCategoryId(category) ? CATEGORY_LABELS[category] : null },
+    {
+      offers: page.results.slice(0, WIDGET_OFFER_COUNT).map(toCard),
+      region,
+      category: isCategoryId(category) ? CATEGORY_LABELS[category] : null,
+    },
     // Same for every visitor (no cookies read): shared caches may keep it briefly.
     { headers: { "Cache-Control": "public, max-age=120" } },
   );

@@ -12,14 +12,20 @@ export const meta: MetaFunction = () => [{ title: "Widget de ofertas para tu web
 
 /** One attribute per line, so no line is long enough to wrap inside a word. */
 function embedCode(origin: string, query = ""): string {
-  return [`<iframe src="${origin}/iframe/${query}"`, `  title="Ofertas" width="100%" height="430"`, `  style="border:0" loading="lazy"></iframe>`].join("\n");
+  return [
+    `<iframe src="${origin}/iframe/${query}"`,
+    `  title="Ofertas" width="100%" height="430"`,
+    `  style="border:0" loading="lazy"></iframe>`,
+  ].join("\n");
 }
 
 function scriptCode(origin: string, query = ""): string {
   const params = new URLSearchParams(query);
   // Like the iframe code: one attribute per line, never a break inside a word.
   const data = [...params].map(([k, v]) => `  data-${k}="${v}"`);
-  return data.length ? [`<script src="${origin}/widget.js"`, ...data, `  async></script>`].join("\n") : `<script src="${origin}/widget.js" async></script>`;
+  return data.length
+    ? [`<script src="${origin}/widget.js"`, ...data, `  async></script>`].join("\n")
+    : `<script src="${origin}/widget.js" async></script>`;
 }
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -30,7 +36,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
     { label: "Restaurantes en Barcelona", query: "?region=Barcelona&category=restaurants" },
     ...CATEGORY_IDS.map((id) => ({ label: `Categoría: ${CATEGORY_LABELS[id]}`, query: `?category=${id}` })),
   ];
-  return { variants: variants.map((v) => ({ ...v, code: embedCode(origin, v.query), script: scriptCode(origin, v.query), src: `/iframe/${v.query}` })), origin };
+  return {
+    variants: variants.map((v) => ({
+      ...v,
+      code: embedCode(origin, v.query),
+      script: scriptCode(origin, v.query),
+      src: `/iframe/${v.query}`,
+    })),
+    origin,
+  };
 }
 
 /** Rendered only once React runs; without JS the code beside it stays ordinary selectable text. */
@@ -73,10 +87,9 @@ export default function WidgetRoutes() {
     <main className="widget-docs" aria-labelledby="widget-docs-title">
       <h1 id="widget-docs-title">Widget de ofertas para tu web</h1>
       <p>
-        Muestra 3 ofertas en tu página con una sola línea de HTML. Elige región (<code>region</code>, cualquier
-        provincia) y categoría (<code>category</code>). Cada oferta se abre en una pestaña nueva. El widget no usa
-        cookies. Con <code>widget.js</code> el marco se ajusta solo a la altura de su contenido; el{" "}
-        <code>iframe</code> sin script funciona igual, con la altura que le des.
+        Muestra 3 ofertas en tu página con una sola línea de HTML. Elige región (<code>region</code>, cualquier provincia) y categoría (
+        <code>category</code>). Cada oferta se abre en una pestaña nueva. El widget no usa cookies. Con <code>widget.js</code> el marco se
+        ajusta solo a la altura de su contenido; el <code>iframe</code> sin script funciona igual, con la altura que le des.
       </p>
       {variants.map((v) => (
         <section key={v.query || "default"} className="widget-variant">

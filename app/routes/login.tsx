@@ -32,9 +32,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (viewer(session)) throw redirect(redirectTo);
   const url = new URL(request.url);
   const pendingEmail = field(session, "loginEmail") ?? null;
-  const step: Step = url.searchParams.get("metodo") === "contrasena" ? "password" : url.searchParams.get("paso") === "codigo" && pendingEmail ? "code" : "email";
+  const step: Step =
+    url.searchParams.get("metodo") === "contrasena"
+      ? "password"
+      : url.searchParams.get("paso") === "codigo" && pendingEmail
+        ? "code"
+        : "email";
   return data(
-    { redirectTo, step, pendingEmail, minutes: LOGIN_CODE_MINUTES, captchaSiteKey: captchaSiteKey(), social: enabledSocialProviders(config()) },
+    {
+      redirectTo,
+      step,
+      pendingEmail,
+      minutes: LOGIN_CODE_MINUTES,
+      captchaSiteKey: captchaSiteKey(),
+      social: enabledSocialProviders(config()),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -49,7 +61,9 @@ export async function action({ request }: ActionFunctionArgs) {
     case "send-code": {
       const submission = parseWithZod(formData, { schema: emailStepSchema });
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const sent = await attempt(submission, () => authApi.sendCode(submission.value.email, request, captchaFields(formData, submission.value.email)));
+      const sent = await attempt(submission, () =>
+        authApi.sendCode(submission.value.email, request, captchaFields(formData, submission.value.email)),
+      );
       if ("reply" in sent) return sent.reply;
       session.set("loginEmail", submission.value.email);
       return redirect(here(redirectTo, { paso: "codigo" }), { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
@@ -66,7 +80,9 @@ export async function action({ request }: ActionFunctionArgs) {
     default: {
       const submission = parseWithZod(formData, { schema: passwordLoginSchema });
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["password"] }), { status: 400 });
-      const login = await attempt(submission, () => authApi.create(submission.value.email, submission.value.password, request), ["password"]);
+      const login = await attempt(submission, () => authApi.create(submission.value.email, submission.value.password, request), [
+        "password",
+      ]);
       if ("reply" in login) return login.reply;
       return completeLogin(request, session, login.ok, redirectTo);
     }
@@ -85,7 +101,11 @@ function EmailStep() {
       <FormError form={form} />
       <div className="field">
         <label htmlFor={fields.email.id}>Correo electrónico</label>
-        <input {...getInputProps(fields.email, { type: "email" })} defaultValue={fields.email.initialValue ?? pendingEmail ?? ""} autoComplete="email" />
+        <input
+          {...getInputProps(fields.email, { type: "email" })}
+          defaultValue={fields.email.initialValue ?? pendingEmail ?? ""}
+          autoComplete="email"
+        />
         <small className="muted">Te enviaremos un código de 6 cifras. Si aún no tienes cuenta, la crearemos al entrar.</small>
         <FieldError field={fields.email} />
       </div>
@@ -110,7 +130,14 @@ function CodeStep() {
         <FormError form={form} />
         <div className="field">
           <label htmlFor={fields.code.id}>Código de 6 cifras</label>
-          <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
+          <input
+            {...getInputProps(fields.code, { type: "text" })}
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            className="code-input"
+          />
           <FieldError field={fields.code} />
         </div>
         <Honeypot />

@@ -14,7 +14,8 @@ import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedE
 import { seo } from "#app/lib/seo";
 import { commitSession, flash, getSession } from "#app/lib/session.server";
 
-export const meta: MetaFunction = () => seo({ title: "Recuperar la contraseña", description: "Elige una contraseña nueva con un código por correo.", noindex: true });
+export const meta: MetaFunction = () =>
+  seo({ title: "Recuperar la contraseña", description: "Elige una contraseña nueva con un código por correo.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
@@ -25,10 +26,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const email = pendingLoginEmail(session);
   const step = url.searchParams.get("paso") === "codigo" ? "reset" : "forgot";
-  return data({ redirectTo, step, email, minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH }, { headers: { "Cache-Control": "private, no-store" } });
+  return data(
+    { redirectTo, step, email, minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH },
+    { headers: { "Cache-Control": "private, no-store" } },
+  );
 }
 
-const here = (redirectTo: string, params: Record<string, string> = {}) => `/login/recuperar?${new URLSearchParams({ ...params, redirectTo })}`;
+const here = (redirectTo: string, params: Record<string, string> = {}) =>
+  `/login/recuperar?${new URLSearchParams({ ...params, redirectTo })}`;
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request, { honeypot: true });
@@ -39,7 +44,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const secret = ["code", "new_password", "re_new_password"];
     if (submission.status !== "success") return data(submission.reply({ hideFields: secret }), { status: 400 });
     const { email, code, new_password, re_new_password } = submission.value;
-    const reset = await attempt(submission, () => authApi.resetPasswordConfirm({ email, token: code, new_password, re_new_password }, request), secret);
+    const reset = await attempt(
+      submission,
+      () => authApi.resetPasswordConfirm({ email, token: code, new_password, re_new_password }, request),
+      secret,
+    );
     if ("reply" in reset) return reset.reply;
     // The new password logs the person in; if that fails (an account blocked by staff), the login
     // page says so with the new password in hand.
@@ -49,7 +58,10 @@ export async function action({ request }: ActionFunctionArgs) {
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       flash(session, { type: "success", text: "Has cambiado tu contraseña. Ya puedes entrar con ella." });
-      return redirect(`/login?${new URLSearchParams({ metodo: "contrasena", redirectTo })}`, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
+      return redirect(`/login?${new URLSearchParams({ metodo: "contrasena", redirectTo })}`, {
+        status: 303,
+        headers: { "Set-Cookie": await commitSession(session) },
+      });
     }
   }
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
@@ -68,7 +80,13 @@ function ForgotStep() {
       <input type="hidden" name="intent" value="forgot" />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <FormError form={form} />
-      <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" defaultValue={fields.email.initialValue ?? email ?? ""} />
+      <TextField
+        field={fields.email}
+        label="Correo electrónico"
+        type="email"
+        autoComplete="email"
+        defaultValue={fields.email.initialValue ?? email ?? ""}
+      />
       <Honeypot />
       <SubmitButton label="Enviar código" action="/login/recuperar" />
     </Form>
@@ -89,9 +107,27 @@ function ResetStep() {
         <input type="hidden" name="intent" value="reset" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormError form={form} />
-        {email ? <input type="hidden" name="email" value={email} /> : <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />}
-        <TextField field={fields.code} label="Código de 6 cifras" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
-        <TextField field={fields.new_password} label="Contraseña nueva" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />
+        {email ? (
+          <input type="hidden" name="email" value={email} />
+        ) : (
+          <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
+        )}
+        <TextField
+          field={fields.code}
+          label="Código de 6 cifras"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          className="code-input"
+        />
+        <TextField
+          field={fields.new_password}
+          label="Contraseña nueva"
+          type="password"
+          autoComplete="new-password"
+          hint={`Al menos ${minLength} caracteres.`}
+        />
         <TextField field={fields.re_new_password} label="Repite la contraseña nueva" type="password" autoComplete="new-password" />
         <Honeypot />
         <SubmitButton label="Cambiar la contraseña" action="/login/recuperar" />
@@ -109,7 +145,9 @@ export default function RecoverPassword() {
     <section className="narrow auth-page">
       <h1>Recuperar la contraseña</h1>
       <p className="muted">
-        {step === "reset" ? "Escribe el código del correo y elige una contraseña nueva." : "Te enviaremos un código por correo para que elijas una contraseña nueva."}
+        {step === "reset"
+          ? "Escribe el código del correo y elige una contraseña nueva."
+          : "Te enviaremos un código por correo para que elijas una contraseña nueva."}
       </p>
       {step === "reset" ? <ResetStep /> : <ForgotStep />}
       <p className="auth-alternatives">

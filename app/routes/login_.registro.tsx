@@ -16,7 +16,8 @@ import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedE
 import { seo } from "#app/lib/seo";
 import { commitSession, field, flash, getSession } from "#app/lib/session.server";
 
-export const meta: MetaFunction = () => seo({ title: "Crear una cuenta", description: "Crea tu cuenta de ofertas con correo y contraseña.", noindex: true });
+export const meta: MetaFunction = () =>
+  seo({ title: "Crear una cuenta", description: "Crea tu cuenta de ofertas con correo y contraseña.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const session = await getSession(request);
@@ -27,12 +28,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const step = url.searchParams.get("paso") === "activar" ? "activate" : "register";
   return data(
-    { redirectTo, step, email: pendingLoginEmail(session), minutes: LOGIN_CODE_MINUTES, minLength: PASSWORD_MIN_LENGTH, captchaSiteKey: captchaSiteKey() },
+    {
+      redirectTo,
+      step,
+      email: pendingLoginEmail(session),
+      minutes: LOGIN_CODE_MINUTES,
+      minLength: PASSWORD_MIN_LENGTH,
+      captchaSiteKey: captchaSiteKey(),
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
 
-const here = (redirectTo: string, params: Record<string, string> = {}) => `/login/registro?${new URLSearchParams({ ...params, redirectTo })}`;
+const here = (redirectTo: string, params: Record<string, string> = {}) =>
+  `/login/registro?${new URLSearchParams({ ...params, redirectTo })}`;
 
 export async function action({ request }: ActionFunctionArgs) {
   const formData = await readForm(request, { honeypot: true });
@@ -68,7 +77,11 @@ export async function action({ request }: ActionFunctionArgs) {
       const submission = parseWithZod(formData, { schema: registerSchema });
       if (submission.status !== "success") return data(submission.reply({ hideFields: ["password", "re_password"] }), { status: 400 });
       const { email, password, re_password } = submission.value;
-      const created = await attempt(submission, () => authApi.register({ email, password, re_password, ...captchaFields(formData, email) }, request), ["password", "re_password"]);
+      const created = await attempt(
+        submission,
+        () => authApi.register({ email, password, re_password, ...captchaFields(formData, email) }, request),
+        ["password", "re_password"],
+      );
       if ("reply" in created) return created.reply;
       session.set("loginEmail", email);
       session.set("registration", { email, token: created.ok.registration_token });
@@ -86,7 +99,13 @@ function RegisterStep() {
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <FormError form={form} />
       <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
-      <TextField field={fields.password} label="Contraseña" type="password" autoComplete="new-password" hint={`Al menos ${minLength} caracteres.`} />
+      <TextField
+        field={fields.password}
+        label="Contraseña"
+        type="password"
+        autoComplete="new-password"
+        hint={`Al menos ${minLength} caracteres.`}
+      />
       <TextField field={fields.re_password} label="Repite la contraseña" type="password" autoComplete="new-password" />
       <Captcha siteKey={captchaSiteKey} />
       <Honeypot />
@@ -110,8 +129,20 @@ function ActivateStep() {
         <input type="hidden" name="intent" value="activate" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormError form={form} />
-        {email ? <input type="hidden" name="email" value={email} /> : <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />}
-        <TextField field={fields.code} label="Código de 6 cifras" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} className="code-input" />
+        {email ? (
+          <input type="hidden" name="email" value={email} />
+        ) : (
+          <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
+        )}
+        <TextField
+          field={fields.code}
+          label="Código de 6 cifras"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          className="code-input"
+        />
         <Honeypot />
         <SubmitButton label="Activar mi cuenta" action="/login/registro" />
       </Form>
@@ -137,7 +168,9 @@ export default function Register() {
     <section className="narrow auth-page">
       <h1>{step === "activate" ? "Activa tu cuenta" : "Crear una cuenta"}</h1>
       <p className="muted">
-        {step === "activate" ? "Escribe el código que te hemos enviado por correo." : "Con una cuenta guardas tus favoritos y tienes tus pedidos y cupones en cualquier dispositivo."}
+        {step === "activate"
+          ? "Escribe el código que te hemos enviado por correo."
+          : "Con una cuenta guardas tus favoritos y tienes tus pedidos y cupones en cualquier dispositivo."}
       </p>
       {step === "activate" ? <ActivateStep /> : <RegisterStep />}
       <p className="auth-alternatives">

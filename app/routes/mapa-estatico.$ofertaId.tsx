@@ -7,7 +7,11 @@ import { staticMapUrl } from "#app/lib/maps.server";
 const MAX_BYTES = 1024 * 1024;
 const cache = new Recent<string, { body: ArrayBuffer; type: string }>(200);
 
-const notFound = () => new Response("Mapa no disponible", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+const notFound = () =>
+  new Response("Mapa no disponible", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
 
 /**
  * The offer's static map image, fetched by this server from MAPS_STATIC_URL. The visitor's browser

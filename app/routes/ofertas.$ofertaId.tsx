@@ -1,5 +1,14 @@
 import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useFetcher, useLoaderData, useLocation, useRouteError, type ClientLoaderFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  isRouteErrorResponse,
+  Link,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+  useRouteError,
+  type ClientLoaderFunctionArgs,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { useState } from "react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatDate } from "#lib/dates";
@@ -64,7 +73,10 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     throw error;
   }
   const [nearby, cart, consent] = await Promise.all([
-    offersApi.nearby(offer.uuid, 4).then((r) => r.results.map(toCard)).catch(() => []),
+    offersApi
+      .nearby(offer.uuid, 4)
+      .then((r) => r.results.map(toCard))
+      .catch(() => []),
     getCart(request),
     getConsent(request),
   ]);
@@ -72,7 +84,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   // «Vistas recientemente»: the others this visitor opened, deferred (below the fold, never fails);
   // this one goes first in the session cookie for the next page.
   const session = await getSession(request);
-  const viewedIds = recentlyViewed(session).filter((id) => id !== offer.uuid).slice(0, RECENTLY_VIEWED_SHOWN);
+  const viewedIds = recentlyViewed(session)
+    .filter((id) => id !== offer.uuid)
+    .slice(0, RECENTLY_VIEWED_SHOWN);
   const recent = offersApi
     .selected(viewedIds)
     .then((list) => list.map(toCard))
@@ -91,7 +105,15 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
     image: offer.images.map((i) => `${origin}${i.image_url}`),
     brand: { "@type": "Organization", name: offer.organization.name },
     ...(offer.rating
-      ? { aggregateRating: { "@type": "AggregateRating", ratingValue: offer.rating.average, reviewCount: offer.rating.count, bestRating: 5, worstRating: 1 } }
+      ? {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: offer.rating.average,
+            reviewCount: offer.rating.count,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }
       : {}),
     offers: offer.price_options.map((o) => ({
       "@type": "Offer",
@@ -123,7 +145,11 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
 /** "Calle X 24, 28009 Madrid" already names the city: the province is added only when missing. */
 export function placeOf(address: string, region: string): string {
   if (!address) return region;
-  const fold = (s: string) => s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  const fold = (s: string) =>
+    s
+      .normalize("NFD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase();
   return fold(address).includes(fold(region)) ? address : `${address}, ${region}`;
 }
 
@@ -133,10 +159,16 @@ function AddToCart() {
   const location = useLocation();
   const firstOnSale = offer.price_options.find((o) => o.available > 0);
   const [selected, setSelected] = useState(
-    inCart && offer.price_options.some((o) => o.uuid === inCart.priceOptionUuid && o.available > 0) ? inCart.priceOptionUuid : firstOnSale?.uuid,
+    inCart && offer.price_options.some((o) => o.uuid === inCart.priceOptionUuid && o.available > 0)
+      ? inCart.priceOptionUuid
+      : firstOnSale?.uuid,
   );
   // An option chosen before the app started stays chosen.
-  useChoiceMadeBeforeStart(() => document.querySelector<HTMLInputElement>("#buy input[name=priceOptionUuid]:checked")?.value, selected, setSelected);
+  useChoiceMadeBeforeStart(
+    () => document.querySelector<HTMLInputElement>("#buy input[name=priceOptionUuid]:checked")?.value,
+    selected,
+    setSelected,
+  );
   const option = offer.price_options.find((o) => o.uuid === selected);
   const soldOut = !firstOnSale;
   const adding = fetcher.state !== "idle";
@@ -228,9 +260,7 @@ export default function OfferPage() {
     <article className="offer">
       <nav className="breadcrumbs" aria-label="Migas de pan">
         <Link to="/">Inicio</Link> ›{" "}
-        {isCategoryId(offer.category) ? (
-          <Link to={`/ofertas/category/${offer.category}/`}>{CATEGORY_LABELS[offer.category]}</Link>
-        ) : null}
+        {isCategoryId(offer.category) ? <Link to={`/ofertas/category/${offer.category}/`}>{CATEGORY_LABELS[offer.category]}</Link> : null}
       </nav>
       <div className="offer-layout">
         <div className="offer-media">
@@ -283,9 +313,12 @@ export default function OfferPage() {
         <section className="offer-section">
           <h2>Condiciones</h2>
           <ul>
-            {offer.conditions.split("\n").filter(Boolean).map((c, i) => (
-              <li key={i}>{c}</li>
-            ))}
+            {offer.conditions
+              .split("\n")
+              .filter(Boolean)
+              .map((c, i) => (
+                <li key={i}>{c}</li>
+              ))}
           </ul>
         </section>
       ) : null}

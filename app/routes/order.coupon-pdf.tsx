@@ -23,8 +23,8 @@ export async function action({ request }: ActionFunctionArgs) {
       },
     });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return redirectWithToast("/order/history", { type: "error", text: error.message }, request);
+    if (error instanceof ApiError && error.status < 500)
+      return redirectWithToast("/order/history", { type: "error", text: error.message }, request);
     throw error;
   }
 }
-

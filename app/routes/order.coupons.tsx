@@ -31,8 +31,8 @@ export default function OrderCoupons() {
     <section className="narrow">
       <h1>Tus cupones</h1>
       <p>
-        Pedido nº <strong>{purchase.sale_id.slice(0, 8).toUpperCase()}</strong> para <strong>{purchase.email}</strong>. Enseña cada
-        código (impreso o en el móvil) al llegar al establecimiento.
+        Pedido nº <strong>{purchase.sale_id.slice(0, 8).toUpperCase()}</strong> para <strong>{purchase.email}</strong>. Enseña cada código
+        (impreso o en el móvil) al llegar al establecimiento.
       </p>
       <p>
         <a href={pdf} className="btn" download>

@@ -56,7 +56,11 @@ function Stars({ offer }: { offer: string }) {
     <p className="rate-links">
       <span>Valorar:</span>
       {[1, 2, 3, 4, 5].map((n) => (
-        <Link key={n} to={`/feedback?${new URLSearchParams({ rate: String(n), offer })}`} aria-label={n === 1 ? "Valorar con 1 estrella" : `Valorar con ${n} estrellas`}>
+        <Link
+          key={n}
+          to={`/feedback?${new URLSearchParams({ rate: String(n), offer })}`}
+          aria-label={n === 1 ? "Valorar con 1 estrella" : `Valorar con ${n} estrellas`}
+        >
           {"★".repeat(n)}
         </Link>
       ))}

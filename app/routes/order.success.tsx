@@ -69,8 +69,8 @@ export default function OrderSuccess() {
     <section className="narrow">
       <h1>¡Gracias por tu compra!</h1>
       <p>
-        Compra confirmada para <strong>{purchase.email}</strong>. Te hemos enviado los cupones por correo, con un PDF
-        para imprimir. Guárdalos: los necesitarás para disfrutar de tus ofertas.
+        Compra confirmada para <strong>{purchase.email}</strong>. Te hemos enviado los cupones por correo, con un PDF para imprimir.
+        Guárdalos: los necesitarás para disfrutar de tus ofertas.
       </p>
       <PurchaseCoupons purchase={purchase} />
       <p>

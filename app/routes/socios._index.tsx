@@ -97,7 +97,8 @@ function Verdict({ coupon, justRedeemed, triedAgain }: { coupon: CouponView; jus
   return (
     <section className={`verdict ${ok ? "verdict-done" : "verdict-bad"}`} aria-labelledby="verdict-title" role={ok ? "status" : "alert"}>
       <p id="verdict-title" className="verdict-title">
-        <span aria-hidden="true">{ok ? "✓" : "✕"}</span> {ok ? "Cupón canjeado" : coupon.state === "redeemed" ? "Cupón ya canjeado" : "Cupón no válido"}
+        <span aria-hidden="true">{ok ? "✓" : "✕"}</span>{" "}
+        {ok ? "Cupón canjeado" : coupon.state === "redeemed" ? "Cupón ya canjeado" : "Cupón no válido"}
       </p>
       <p className="verdict-reason">{triedAgain && !ok ? `No se ha vuelto a canjear. ${reason}` : reason}</p>
       {details}
@@ -126,7 +127,11 @@ function QrScanner({ onCode }: { onCode: (code: string) => void }) {
         video.current.srcObject = stream;
         await video.current.play();
         // BarcodeDetector is not in TypeScript's DOM types yet.
-        const Detector = (window as unknown as { BarcodeDetector: new (o: { formats: string[] }) => { detect: (v: HTMLVideoElement) => Promise<{ rawValue: string }[]> } }).BarcodeDetector;
+        const Detector = (
+          window as unknown as {
+            BarcodeDetector: new (o: { formats: string[] }) => { detect: (v: HTMLVideoElement) => Promise<{ rawValue: string }[]> };
+          }
+        ).BarcodeDetector;
         const detector = new Detector({ formats: ["qr_code"] });
         const tick = async () => {
           if (stopped || !video.current) return;

@@ -8,5 +8,10 @@ export const loader = ({ request }: LoaderFunctionArgs) => promoCodesLoader("soc
 export const action = ({ request }: ActionFunctionArgs) => promoCodeAction("socios", request);
 
 export default function PromoCodes() {
-  return <PromoCodesPage base="/socios/codigos" intro="Descuentos que tus clientes escriben en el checkout. Cada código vale para una de tus ofertas." />;
+  return (
+    <PromoCodesPage
+      base="/socios/codigos"
+      intro="Descuentos que tus clientes escriben en el checkout. Cada código vale para una de tus ofertas."
+    />
+  );
 }

@@ -28,7 +28,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const client = partnerApi(request);
   const isNew = params.id === "nueva";
   if (!isNew && !isUuid(params.id)) throw new Response("Not Found", { status: 404 });
-  const [orgs, offer] = await Promise.all([client.organizations({ page_size: PAGE_SIZE_MAX }), isNew ? null : orNotFound(client.offer(params.id!))]);
+  const [orgs, offer] = await Promise.all([
+    client.organizations({ page_size: PAGE_SIZE_MAX }),
+    isNew ? null : orNotFound(client.offer(params.id!)),
+  ]);
   return data({ organizations: orgs.results, offer }, { headers: { "Cache-Control": "private, no-store" } });
 }
 
@@ -49,7 +52,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
     form = await readForm(request, { maxBytes: MAX_UPLOAD_BYTES });
   } catch (error) {
     // Only a picture makes this form that big: say so on the page, not on an error screen.
-    if (error instanceof Response && error.status === 413) return redirectWithToast(here, { type: "error", text: IMAGE_TOO_LARGE }, request);
+    if (error instanceof Response && error.status === 413)
+      return redirectWithToast(here, { type: "error", text: IMAGE_TOO_LARGE }, request);
     throw error;
   }
   const intent = String(form.get("intent") ?? "save");
@@ -59,7 +63,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   };
   if (intent === "upload") {
     const file = form.get("image");
-    if (!(file instanceof File) || file.size === 0) return redirectWithToast(here, { type: "error", text: "Elige una imagen para subir." }, request);
+    if (!(file instanceof File) || file.size === 0)
+      return redirectWithToast(here, { type: "error", text: "Elige una imagen para subir." }, request);
     const role = String(form.get("role") ?? "photo");
     try {
       await client.uploadImage({
@@ -99,9 +104,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
     const saved = id === "nueva" ? await client.createOffer(submission.value) : await client.updateOffer(id, submission.value);
-    return redirectWithToast(`/socios/ofertas/${saved.uuid}`, { type: "success", text: savedMessage(id === "nueva", saved, String(form.get("waiting") ?? "")) }, request);
+    return redirectWithToast(
+      `/socios/ofertas/${saved.uuid}`,
+      { type: "success", text: savedMessage(id === "nueva", saved, String(form.get("waiting") ?? "")) },
+      request,
+    );
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
+    if (error instanceof ApiError && error.status < 500)
+      return data(submission.reply({ formErrors: [error.message] }), { status: error.status });
     throw error;
   }
 }
@@ -114,7 +124,14 @@ function savedMessage(created: boolean, saved: PartnerOffer, waitingBefore: stri
   return "Cambios enviados a revisión. Hasta que el equipo los apruebe, la oferta sigue a la venta como estaba.";
 }
 
-type OptionRow = { uuid?: string; title?: string; actual_price?: string; regular_price?: string; available?: string; per_customer?: string };
+type OptionRow = {
+  uuid?: string;
+  title?: string;
+  actual_price?: string;
+  regular_price?: string;
+  available?: string;
+  per_customer?: string;
+};
 type OfferForm = {
   organization: string;
   title: string;
@@ -135,7 +152,19 @@ const provinceOptions = REGIONS.map((r) => ({ value: r.value, label: r.label }))
 const typeOptions = OFFER_TYPES.map((t) => ({ value: t, label: OFFER_TYPE_LABELS[t] }));
 
 /** One button that posts one intent about one thing (a picture, a change): a form of its own, so it works without JavaScript. */
-function IntentButton({ intent, field, className, inline, children }: { intent: string; field: Record<string, string>; className: string; inline?: boolean; children: ReactNode }) {
+function IntentButton({
+  intent,
+  field,
+  className,
+  inline,
+  children,
+}: {
+  intent: string;
+  field: Record<string, string>;
+  className: string;
+  inline?: boolean;
+  children: ReactNode;
+}) {
   return (
     <Form method="post" className={inline ? "inline-form" : undefined}>
       <input type="hidden" name="intent" value={intent} />
@@ -157,12 +186,13 @@ function RevisionNotice({ revision }: { revision: OfferRevision }) {
       <h2 id="revision-title">{pending ? "Cambios pendientes de revisión" : "Cambios rechazados"}</h2>
       {pending ? (
         <p>
-          Enviados el {formatDateTime(revision.submitted_at)}. Hasta que el equipo los apruebe, la oferta sigue a la venta tal como está publicada.
+          Enviados el {formatDateTime(revision.submitted_at)}. Hasta que el equipo los apruebe, la oferta sigue a la venta tal como está
+          publicada.
         </p>
       ) : (
         <p>
-          El equipo no aprobó los cambios que enviaste el {formatDateTime(revision.submitted_at)}: <strong>{revision.review_note}</strong> La oferta
-          sigue a la venta como estaba.
+          El equipo no aprobó los cambios que enviaste el {formatDateTime(revision.submitted_at)}: <strong>{revision.review_note}</strong>{" "}
+          La oferta sigue a la venta como estaba.
         </p>
       )}
       <RevisionChanges revision={revision} />
@@ -236,8 +266,9 @@ function OfferEditor() {
       {offer?.revision ? <RevisionNotice revision={offer.revision} /> : null}
       {offer && REVIEWED_STATUSES.includes(offer.status) ? (
         <p className="field-hint">
-          La oferta está a la venta: los cambios de título, resumen, descripción, condiciones y precios los revisa el equipo antes de publicarlos, y
-          mientras tanto se sigue vendiendo como está. Las entradas, las fechas, la dirección y la categoría cambian al momento.
+          La oferta está a la venta: los cambios de título, resumen, descripción, condiciones y precios los revisa el equipo antes de
+          publicarlos, y mientras tanto se sigue vendiendo como está. Las entradas, las fechas, la dirección y la categoría cambian al
+          momento.
         </p>
       ) : null}
       <Form method="post" className="stack-form" {...getFormProps(form)}>
@@ -245,7 +276,12 @@ function OfferEditor() {
         <input type="hidden" name="waiting" value={waiting?.uuid ?? ""} />
         <FormError form={form} />
         <div className="form-grid">
-          <SelectField field={fields.organization} label="Empresa" options={organizations.map((o) => ({ value: o.uuid, label: o.name }))} placeholder="Elige la empresa" />
+          <SelectField
+            field={fields.organization}
+            label="Empresa"
+            options={organizations.map((o) => ({ value: o.uuid, label: o.name }))}
+            placeholder="Elige la empresa"
+          />
           <TextField field={fields.title} label="Título" />
           <SelectField field={fields.category} label="Categoría" options={categoryOptions} placeholder="Elige una categoría" />
           <SelectField field={fields.region} label="Provincia" options={provinceOptions} placeholder="Elige una provincia" />
@@ -290,7 +326,13 @@ function OfferEditor() {
           <ul className="image-list">
             {offer.images.map((img) => (
               <li key={img.uuid}>
-                <img src={img.variants[1]?.url ?? img.image_url} alt={img.alt} width={img.variants[1]?.width ?? img.width} height={img.variants[1]?.height ?? img.height} loading="lazy" />
+                <img
+                  src={img.variants[1]?.url ?? img.image_url}
+                  alt={img.alt}
+                  width={img.variants[1]?.width ?? img.width}
+                  height={img.variants[1]?.height ?? img.height}
+                  loading="lazy"
+                />
                 <span className="small">{img.cover ? "Portada" : img.logo ? "Logotipo" : "Galería"}</span>
                 <div className="row-actions">
                   {!img.cover && !img.logo ? (

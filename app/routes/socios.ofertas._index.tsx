@@ -23,14 +23,20 @@ const StatusChange = z.object({ offer: z.string().uuid(), status: z.enum(OFFER_S
 export async function action({ request }: ActionFunctionArgs) {
   await requirePartner(request);
   const parsed = StatusChange.safeParse(Object.fromEntries(await readForm(request)));
-  if (!parsed.success) return redirectWithToast(samePage("/socios/ofertas", request), { type: "error", text: "Acción no válida." }, request);
+  if (!parsed.success)
+    return redirectWithToast(samePage("/socios/ofertas", request), { type: "error", text: "Acción no válida." }, request);
   try {
     await partnerApi(request).updateOffer(parsed.data.offer, { status: parsed.data.status });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return redirectWithToast(samePage("/socios/ofertas", request), { type: "error", text: error.message }, request);
+    if (error instanceof ApiError && error.status < 500)
+      return redirectWithToast(samePage("/socios/ofertas", request), { type: "error", text: error.message }, request);
     throw error;
   }
-  return redirectWithToast(samePage("/socios/ofertas", request), { type: "success", text: `Oferta: ${OFFER_STATUS_LABELS[parsed.data.status]}.` }, request);
+  return redirectWithToast(
+    samePage("/socios/ofertas", request),
+    { type: "success", text: `Oferta: ${OFFER_STATUS_LABELS[parsed.data.status]}.` },
+    request,
+  );
 }
 
 export default function MyOffers() {

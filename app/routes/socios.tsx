@@ -3,7 +3,8 @@ import { NavLink, Outlet } from "@remix-run/react";
 import { requirePartner } from "#app/lib/partner.server";
 import { seo } from "#app/lib/seo";
 
-export const meta: MetaFunction = () => seo({ title: "Portal de socios", description: "Canjea cupones y gestiona tus ofertas.", noindex: true });
+export const meta: MetaFunction = () =>
+  seo({ title: "Portal de socios", description: "Canjea cupones y gestiona tus ofertas.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const me = await requirePartner(request);

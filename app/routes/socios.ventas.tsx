@@ -28,7 +28,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const submission = parseWithZod(url.searchParams, { schema: SalesFilterSchema });
   const filter = submission.status === "success" ? submission.value : {};
   const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
-  const [{ page, ...sales }, choices] = await Promise.all([loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })), offerChoices(request)]);
+  const [{ page, ...sales }, choices] = await Promise.all([
+    loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })),
+    offerChoices(request),
+  ]);
   await keepChosen(choices, query.offer, async (id) => sales.results[0]?.offer.title ?? (await client.offer(id).catch(() => null))?.title);
   const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
   return data(
@@ -66,7 +69,12 @@ export default function Sales() {
           Descargar CSV
         </a>
       </div>
-      <OfferChoiceSearch shown={offersListed} count={offerCount} search={offerSearch} keep={{ date_from: filter.date_from, date_to: filter.date_to }} />
+      <OfferChoiceSearch
+        shown={offersListed}
+        count={offerCount}
+        search={offerSearch}
+        keep={{ date_from: filter.date_from, date_to: filter.date_to }}
+      />
       <Form method="get" className="filters" {...getFormProps(form)}>
         {offerSearch ? <input type="hidden" name="oferta" value={offerSearch} /> : null}
         <TextField field={fields.date_from} label="Desde" type="date" />
@@ -116,7 +124,9 @@ export default function Sales() {
             <tbody>
               {results.map((r) => (
                 <tr key={r.uuid}>
-                  <td data-label="Fecha" className="nowrap">{r.paid_at ? formatShortDateTime(r.paid_at) : "—"}</td>
+                  <td data-label="Fecha" className="nowrap">
+                    {r.paid_at ? formatShortDateTime(r.paid_at) : "—"}
+                  </td>
                   <td data-label="Oferta">
                     <div>
                       {r.offer.title}

@@ -6,7 +6,10 @@ import { LINK_PAGE_HEADERS, linkPageHeaders, originOnlyReferrerMeta } from "#app
 import { seo } from "#app/lib/seo";
 import { ErrorPage } from "#app/components/error-page";
 
-export const meta: MetaFunction = () => [...seo({ title: "Darse de baja", description: "Dejar de recibir ofertas por correo.", noindex: true }), originOnlyReferrerMeta];
+export const meta: MetaFunction = () => [
+  ...seo({ title: "Darse de baja", description: "Dejar de recibir ofertas por correo.", noindex: true }),
+  originOnlyReferrerMeta,
+];
 export const headers = linkPageHeaders;
 
 /**
@@ -59,9 +62,7 @@ export default function Unsubscribe() {
         <p role="status">
           Ya no enviaremos ofertas a <strong>{email}</strong>. Seguirás recibiendo los correos de tus compras (confirmaciones y cupones).
         </p>
-        <p className="muted">
-          Si cambias de idea, marca «Quiero recibir ofertas por correo» en tu próxima compra.
-        </p>
+        <p className="muted">Si cambias de idea, marca «Quiero recibir ofertas por correo» en tu próxima compra.</p>
         <p>
           <Link to="/" className="btn">
             Ir a la página principal
@@ -74,8 +75,8 @@ export default function Unsubscribe() {
     <section className="narrow">
       <h1>¿Quieres dejar de recibir nuestras ofertas?</h1>
       <p>
-        Dejaremos de enviar ofertas por correo a <strong>{email}</strong>. Los correos de tus compras (confirmaciones y cupones)
-        seguirán llegando.
+        Dejaremos de enviar ofertas por correo a <strong>{email}</strong>. Los correos de tus compras (confirmaciones y cupones) seguirán
+        llegando.
       </p>
       <Form method="post" replace>
         <button type="submit" className="btn" disabled={busy}>

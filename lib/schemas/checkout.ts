@@ -85,9 +85,7 @@ export function toCheckoutData(form: CheckoutForm, options: { wallet: boolean; f
     mail_agreement: form.mail_agreement,
     need_receipt: form.need_receipt,
     ...(form.need_receipt || options.wallet ? { user_fullname: form.user_fullname } : {}),
-    ...(form.need_receipt
-      ? { user_tax_number: normalizeTaxId(form.user_tax_number ?? ""), user_address: form.user_address }
-      : {}),
+    ...(form.need_receipt ? { user_tax_number: normalizeTaxId(form.user_tax_number ?? ""), user_address: form.user_address } : {}),
     for_present: options.forPresent,
   };
 }

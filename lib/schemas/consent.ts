@@ -1,6 +1,9 @@
 import { z } from "zod";
 
-const checkbox = z.literal("on").optional().transform((v) => v === "on");
+const checkbox = z
+  .literal("on")
+  .optional()
+  .transform((v) => v === "on");
 
 /** The consent form: the banner's two equal buttons and the «Configurar» switches post here. */
 export const ConsentFormSchema = z.discriminatedUnion("intent", [

@@ -52,5 +52,4 @@ export type CustomerPurchase = {
 
 /** GET /sales/reserve_exists/{offer}/ */
 export type ReserveExists =
-  | { exists: false }
-  | { exists: true; sale_id: string; transaction_id: string; redirect_url: string | null; expires_at: string };
+  { exists: false } | { exists: true; sale_id: string; transaction_id: string; redirect_url: string | null; expires_at: string };

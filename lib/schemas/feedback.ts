@@ -32,7 +32,10 @@ export const FeedbackSchema = z
       .transform((v) => v.toLowerCase())
       .optional(),
   })
-  .refine((v) => v.t || v.offer_uuid, { message: "Falta la oferta que valoras (offer_uuid) o el enlace del correo (t).", path: ["offer_uuid"] });
+  .refine((v) => v.t || v.offer_uuid, {
+    message: "Falta la oferta que valoras (offer_uuid) o el enlace del correo (t).",
+    path: ["offer_uuid"],
+  });
 
 /** PATCH (any field) and PUT (stars required) /public/offers/feedback/{id}/, with the same t. */
 export const FeedbackChangeSchema = z.object({

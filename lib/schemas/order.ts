@@ -68,7 +68,14 @@ export type ValidateOrderResponse = {
 
 export type PaymentAnswer = {
   /** provider_ref: the provider's own id of the payment (PayPal's order id, for its JS SDK buttons). */
-  payment: { sale_id: string; transaction_id: string; provider: string; flow: "hosted" | "redirect"; redirect_url: string; provider_ref: string | null };
+  payment: {
+    sale_id: string;
+    transaction_id: string;
+    provider: string;
+    flow: "hosted" | "redirect";
+    redirect_url: string;
+    provider_ref: string | null;
+  };
 };
 
 /** One bought line as every purchase answer gives it (a sale, the customer's history). */

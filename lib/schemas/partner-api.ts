@@ -130,4 +130,3 @@ export type PartnerLeadRecord = {
   status: string;
   created_at: string;
 };
-

@@ -29,8 +29,7 @@ function capitalise(s: string) {
   return s.replace(/^(el |la |los |las |tu |su )/, "").replace(/^./, (c) => c.toUpperCase());
 }
 
-const nullable = <T extends z.ZodTypeAny>(schema: T) =>
-  z.preprocess((v) => (v === "" || v === undefined ? null : v), schema.nullable());
+const nullable = <T extends z.ZodTypeAny>(schema: T) => z.preprocess((v) => (v === "" || v === undefined ? null : v), schema.nullable());
 
 export const emailField = z
   .string({ required_error: "Escribe un correo electrónico." })
@@ -74,7 +73,13 @@ export const OrganizationSchema = z.object({
   website: nullable(website),
   address: text(200),
   province: nullable(provinceField),
-  logo: nullable(z.string().trim().max(500).regex(/^(\/|https:\/\/)/, "El logotipo debe ser una dirección https o una imagen subida.")),
+  logo: nullable(
+    z
+      .string()
+      .trim()
+      .max(500)
+      .regex(/^(\/|https:\/\/)/, "El logotipo debe ser una dirección https o una imagen subida."),
+  ),
 });
 export type OrganizationInput = z.infer<typeof OrganizationSchema>;
 
@@ -88,11 +93,7 @@ export const moneyField = z.preprocess(
 );
 
 const wholeNumber = (message: string, min: number, max: number) =>
-  z.coerce
-    .number({ invalid_type_error: message, required_error: message })
-    .int(message)
-    .min(min, message)
-    .max(max, message);
+  z.coerce.number({ invalid_type_error: message, required_error: message }).int(message).min(min, message).max(max, message);
 
 export const PriceOptionInput = z
   .object({
@@ -121,7 +122,10 @@ const isoDate = z
 /** A form sends three option rows; the ones left completely blank are not options. */
 const blankRowsDropped = (v: unknown) =>
   Array.isArray(v)
-    ? v.filter((row) => row && typeof row === "object" && Object.entries(row).some(([k, x]) => k !== "uuid" && x !== undefined && x !== null && x !== ""))
+    ? v.filter(
+        (row) =>
+          row && typeof row === "object" && Object.entries(row).some(([k, x]) => k !== "uuid" && x !== undefined && x !== null && x !== ""),
+      )
     : v;
 
 export const MAX_PRICE_OPTIONS = 10;
@@ -198,30 +202,32 @@ const promoDate = nullable(
 
 /** /promocodes/: the same terms the sales side enforces when a buyer uses the code. */
 const promoCodeFields = z.object({
-    code: PromoCodeText.pipe(z.string().regex(/^[A-Z0-9_-]{3,40}$/, "El código: de 3 a 40 letras sin acentos, números, - o _.")),
-    discount_type: z.enum(DISCOUNT_TYPES, { errorMap: () => ({ message: "Elige el tipo de descuento." }) }),
-    discount_value: z.preprocess(
-      (v) => (typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(",", ".") : v),
-      z.string({ required_error: "Escribe el valor del descuento." }).regex(/^\d{1,6}(\.\d{1,2})?$/, "Escribe un número, por ejemplo 10 o 4,50."),
-    ),
-    valid_from: promoDate,
-    valid_until: promoDate,
-    max_uses: nullable(wholeNumber("Los usos totales deben ser un número entero de 1 a 1000000.", 1, 1_000_000)),
-    per_customer_limit: nullable(wholeNumber("Los usos por cliente deben ser un número entero de 1 a 100.", 1, 100)),
-    offer: nullable(z.string().uuid("Elige una oferta.")),
+  code: PromoCodeText.pipe(z.string().regex(/^[A-Z0-9_-]{3,40}$/, "El código: de 3 a 40 letras sin acentos, números, - o _.")),
+  discount_type: z.enum(DISCOUNT_TYPES, { errorMap: () => ({ message: "Elige el tipo de descuento." }) }),
+  discount_value: z.preprocess(
+    (v) => (typeof v === "number" ? String(v) : typeof v === "string" ? v.trim().replace(",", ".") : v),
+    z
+      .string({ required_error: "Escribe el valor del descuento." })
+      .regex(/^\d{1,6}(\.\d{1,2})?$/, "Escribe un número, por ejemplo 10 o 4,50."),
+  ),
+  valid_from: promoDate,
+  valid_until: promoDate,
+  max_uses: nullable(wholeNumber("Los usos totales deben ser un número entero de 1 a 1000000.", 1, 1_000_000)),
+  per_customer_limit: nullable(wholeNumber("Los usos por cliente deben ser un número entero de 1 a 100.", 1, 100)),
+  offer: nullable(z.string().uuid("Elige una oferta.")),
 });
 
 function promoCodeRules(p: Partial<z.infer<typeof promoCodeFields>>, ctx: z.RefinementCtx) {
-    const value = Number(p.discount_value);
-    if (p.discount_type === "percent" && (value <= 0 || value > 100)) {
-      ctx.addIssue({ code: "custom", path: ["discount_value"], message: "Un porcentaje va de 1 a 100." });
-    }
-    if (p.discount_type === "amount" && value <= 0) {
-      ctx.addIssue({ code: "custom", path: ["discount_value"], message: "El descuento debe ser mayor que 0." });
-    }
-    if (p.valid_from && p.valid_until && Date.parse(p.valid_until) < Date.parse(p.valid_from)) {
-      ctx.addIssue({ code: "custom", path: ["valid_until"], message: "La fecha de fin es anterior a la de inicio." });
-    }
+  const value = Number(p.discount_value);
+  if (p.discount_type === "percent" && (value <= 0 || value > 100)) {
+    ctx.addIssue({ code: "custom", path: ["discount_value"], message: "Un porcentaje va de 1 a 100." });
+  }
+  if (p.discount_type === "amount" && value <= 0) {
+    ctx.addIssue({ code: "custom", path: ["discount_value"], message: "El descuento debe ser mayor que 0." });
+  }
+  if (p.valid_from && p.valid_until && Date.parse(p.valid_until) < Date.parse(p.valid_from)) {
+    ctx.addIssue({ code: "custom", path: ["valid_until"], message: "La fecha de fin es anterior a la de inicio." });
+  }
 }
 
 export const PromoCodeSchema = promoCodeFields.superRefine(promoCodeRules);

@@ -26,19 +26,39 @@ export async function someOffer(api: TestApi, skip = 0): Promise<string> {
 /** A new price option on an active offer, with exactly the stock and per-customer limit asked. */
 export async function makeOption(
   api: TestApi,
-  { available, perCustomer = null, price = "20.00", offerId }: { available: number; perCustomer?: number | null; price?: string; offerId?: string },
+  {
+    available,
+    perCustomer = null,
+    price = "20.00",
+    offerId,
+  }: { available: number; perCustomer?: number | null; price?: string; offerId?: string },
 ): Promise<Option> {
   const offer = offerId ?? (await someOffer(api, 10));
   const [row] = await api.db
     .insert(priceOptions)
-    .values({ offerId: offer, title: `Opción de prueba ${randomUUID().slice(0, 8)}`, actualPrice: price, regularPrice: "99.00", available, perCustomer, position: 50 })
+    .values({
+      offerId: offer,
+      title: `Opción de prueba ${randomUUID().slice(0, 8)}`,
+      actualPrice: price,
+      regularPrice: "99.00",
+      available,
+      perCustomer,
+      position: 50,
+    })
     .returning();
   return { uuid: row.id, offerId: offer, price: row.actualPrice };
 }
 
 export async function makePromo(
   api: TestApi,
-  values: { code: string; discountType?: string; discountValue?: string; maxUses?: number | null; perCustomerLimit?: number | null; offerId?: string | null },
+  values: {
+    code: string;
+    discountType?: string;
+    discountValue?: string;
+    maxUses?: number | null;
+    perCustomerLimit?: number | null;
+    offerId?: string | null;
+  },
 ) {
   const [row] = await api.db
     .insert(promoCodes)
@@ -161,7 +181,13 @@ export function expectSpanish(text: unknown) {
  * in base64, not as an `email=` parameter.
  */
 export function expectNoAddress(links: string[], email: string) {
-  const forms = [email, encodeURIComponent(email), Buffer.from(email).toString("base64url"), Buffer.from(email).toString("base64"), email.split("@")[0]];
+  const forms = [
+    email,
+    encodeURIComponent(email),
+    Buffer.from(email).toString("base64url"),
+    Buffer.from(email).toString("base64"),
+    email.split("@")[0],
+  ];
   for (const link of links) {
     expect(link).not.toMatch(/@|%40/i);
     for (const form of forms) expect(link.toLowerCase(), link).not.toContain(form.toLowerCase());

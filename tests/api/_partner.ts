@@ -20,7 +20,10 @@ export const ACTORS = {} as Record<Exclude<Who, "anonymous">, Account>;
 const ROLE_OF: Record<Exclude<Who, "anonymous">, Role> = { customer: "customer", partnerA: "partner", partnerB: "partner", staff: "staff" };
 
 async function makeAccount(api: TestApi, email: string, role: Role, firstName: string): Promise<Account> {
-  const [user] = await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, role, firstName, emailVerifiedAt: new Date() }).returning();
+  const [user] = await api.db
+    .insert(users)
+    .values({ email, passwordHash: DEMO_PASSWORD_HASH, role, firstName, emailVerifiedAt: new Date() })
+    .returning();
   const login = await call(api, "/auth/jwt/create/", { body: { email, password: DEMO_PASSWORD } });
   if (login.status !== 200) throw new Error(JSON.stringify(login.body));
   return { id: user.id, email, role, token: login.body.access };
@@ -68,10 +71,19 @@ export const validOffer = (organization: string, extra: Record<string, unknown> 
 });
 
 export async function png(width = 1200, height = 800): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 40 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 60, b: 40 } } })
+    .png()
+    .toBuffer();
 }
 
-export async function uploadImage(api: TestApi, who: Who, fields: Record<string, string>, file: Buffer, name = "foto.png", type = "image/png") {
+export async function uploadImage(
+  api: TestApi,
+  who: Who,
+  fields: Record<string, string>,
+  file: Buffer,
+  name = "foto.png",
+  type = "image/png",
+) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   form.set("image", new Blob([new Uint8Array(file)], { type }), name);
@@ -90,7 +102,18 @@ export async function activeOffer(api: TestApi, who: "partnerA" | "partnerB", or
   await callAs(api, who, `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "pending_review" } });
   const approved = await callAs(api, "staff", `/offers/${created.body.uuid}/`, { method: "PATCH", body: { status: "active" } });
   if (approved.status !== 200) throw new Error(JSON.stringify(approved.body));
-  return approved.body as { uuid: string; title: string; price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[] };
+  return approved.body as {
+    uuid: string;
+    title: string;
+    price_options: {
+      uuid: string;
+      title: string;
+      actual_price: string;
+      regular_price: string;
+      available: number;
+      per_customer: number | null;
+    }[];
+  };
 }
 
 /** Two organisations, each with a member partner and an active offer that has a cover. */
@@ -108,7 +131,10 @@ export async function makeWorld(api: TestApi): Promise<World> {
     { organizationId: b.id, userId: ACTORS.partnerB.id },
   ]);
   const offers: { uuid: string; option: string }[] = [];
-  for (const [org, who] of [[a.id, "partnerA"], [b.id, "partnerB"]] as const) {
+  for (const [org, who] of [
+    [a.id, "partnerA"],
+    [b.id, "partnerB"],
+  ] as const) {
     const offer = await activeOffer(api, who, org);
     offers.push({ uuid: offer.uuid, option: offer.price_options[0].uuid });
   }

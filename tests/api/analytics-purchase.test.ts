@@ -45,7 +45,11 @@ async function buy(analytics: { device_id: string | null } | undefined, promo?: 
   return { payment, email, coupons: captured.body.items.flatMap((i: { coupons: string[] }) => i.coupons) as string[] };
 }
 
-const outbox = () => query<{ status: string; attempts: number; last_status: number | null }>(api.db, sql`SELECT status, attempts, last_status FROM analytics_outbox`);
+const outbox = () =>
+  query<{ status: string; attempts: number; last_status: number | null }>(
+    api.db,
+    sql`SELECT status, attempts, last_status FROM analytics_outbox`,
+  );
 const makeDue = () => api.db.execute(sql`UPDATE analytics_outbox SET send_after = now() WHERE status = 'queued'`);
 
 describe("server-side purchase event", () => {

@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 const auth = (token: string) => ({ Authorization: `JWT ${token}` });
-const login = (email: string, password: string, headers: Record<string, string> = {}) => call(api, "/auth/jwt/create/", { body: { email, password }, headers });
+const login = (email: string, password: string, headers: Record<string, string> = {}) =>
+  call(api, "/auth/jwt/create/", { body: { email, password }, headers });
 /** The session an access token belongs to (its sid claim). */
 const sessionOf = (access: string): string => JSON.parse(Buffer.from(access.split(".")[1], "base64url").toString()).sid;
 
@@ -92,7 +93,14 @@ describe("access tokens", () => {
     const key = new TextEncoder().encode(api.config.jwtSecret);
     const claims = { email: DEMO_CUSTOMER.email, role: "staff", typ: "access", sid: payload.sid };
     const sign = (alg: string, iss: string, aud: string) =>
-      new SignJWT(claims).setProtectedHeader({ alg }).setIssuer(iss).setAudience(aud).setSubject(payload.sub).setIssuedAt().setExpirationTime("5m").sign(key);
+      new SignJWT(claims)
+        .setProtectedHeader({ alg })
+        .setIssuer(iss)
+        .setAudience(aud)
+        .setSubject(payload.sub)
+        .setIssuedAt()
+        .setExpirationTime("5m")
+        .sign(key);
     const bad = [
       `${h}.${forgedPayload}.${s}`, // payload changed, old signature
       `${h}.${p}.${s.slice(0, -4)}AAAA`, // signature changed
@@ -120,13 +128,30 @@ describe("access tokens", () => {
     const { body } = await login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     const payload = JSON.parse(Buffer.from(body.access.split(".")[1], "base64url").toString());
     const key = new TextEncoder().encode(api.config.jwtSecret);
-    const base = () => new SignJWT({ email: DEMO_CUSTOMER.email, role: "customer", typ: "access", sid: payload.sid }).setProtectedHeader({ alg: "HS256" }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setSubject(payload.sub);
+    const base = () =>
+      new SignJWT({ email: DEMO_CUSTOMER.email, role: "customer", typ: "access", sid: payload.sid })
+        .setProtectedHeader({ alg: "HS256" })
+        .setIssuer(JWT_ISSUER)
+        .setAudience(JWT_AUDIENCE)
+        .setSubject(payload.sub);
     const forever = await base().setIssuedAt().sign(key);
     const noIat = await base().setExpirationTime("5m").sign(key);
     const noSession = await new SignJWT({ email: DEMO_CUSTOMER.email, role: "customer", typ: "access" })
-      .setProtectedHeader({ alg: "HS256" }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setSubject(payload.sub).setIssuedAt().setExpirationTime("5m").sign(key);
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(payload.sub)
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(key);
     const otherSession = await new SignJWT({ email: DEMO_CUSTOMER.email, role: "customer", typ: "access", sid: randomUUID() })
-      .setProtectedHeader({ alg: "HS256" }).setIssuer(JWT_ISSUER).setAudience(JWT_AUDIENCE).setSubject(payload.sub).setIssuedAt().setExpirationTime("5m").sign(key);
+      .setProtectedHeader({ alg: "HS256" })
+      .setIssuer(JWT_ISSUER)
+      .setAudience(JWT_AUDIENCE)
+      .setSubject(payload.sub)
+      .setIssuedAt()
+      .setExpirationTime("5m")
+      .sign(key);
     for (const token of [forever, noIat, noSession, otherSession]) {
       const me = await call(api, "/auth/users/me/", { headers: auth(token) });
       expect(me.status).toBe(401);
@@ -134,7 +159,9 @@ describe("access tokens", () => {
     }
     expect((await call(api, "/auth/jwt/verify/", { body: { token: forever } })).status).toBe(401);
     // The same recipe with an expiry passes: what was refused is the missing claim.
-    expect((await call(api, "/auth/users/me/", { headers: auth(await base().setIssuedAt().setExpirationTime("5m").sign(key)) })).status).toBe(200);
+    expect(
+      (await call(api, "/auth/users/me/", { headers: auth(await base().setIssuedAt().setExpirationTime("5m").sign(key)) })).status,
+    ).toBe(200);
   });
 
   it("a malformed Authorization header is a 401, not a 500", async () => {
@@ -190,7 +217,8 @@ describe("POST /auth/jwt/refresh/", () => {
   it("within the grace window a replay is not taken for theft, and gets the very successor the first use got", async () => {
     const graceful = await startTestApi({ env: { JWT_REFRESH_REUSE_GRACE_SECONDS: "30" } });
     try {
-      const pair = (await call(graceful, "/auth/jwt/create/", { body: { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password } })).body;
+      const pair = (await call(graceful, "/auth/jwt/create/", { body: { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password } }))
+        .body;
       const [a, b] = await Promise.all([
         call(graceful, "/auth/jwt/refresh/", { body: { refresh: pair.refresh } }),
         call(graceful, "/auth/jwt/refresh/", { body: { refresh: pair.refresh } }),
@@ -200,7 +228,10 @@ describe("POST /auth/jwt/refresh/", () => {
       expect(b.body).toEqual(a.body);
       const late = await call(graceful, "/auth/jwt/refresh/", { body: { refresh: pair.refresh } });
       expect(late.body).toEqual(a.body);
-      const rows = await graceful.db.select().from(refreshTokens).where(eq(refreshTokens.familyId, sessionOf(pair.access)));
+      const rows = await graceful.db
+        .select()
+        .from(refreshTokens)
+        .where(eq(refreshTokens.familyId, sessionOf(pair.access)));
       expect(rows).toHaveLength(2);
       // The successor rotates as usual, once; its own replay in the window gets its own successor again.
       const next = await call(graceful, "/auth/jwt/refresh/", { body: { refresh: a.body.refresh } });
@@ -216,10 +247,15 @@ describe("POST /auth/jwt/refresh/", () => {
 /** A customer with a proven address and the demo password (a precomputed hash: fast). */
 async function freshCustomer(role: "customer" | "staff" = "customer") {
   const email = newEmail(role === "staff" ? "empleado" : "sesiones");
-  const [user] = await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, role, emailVerifiedAt: new Date() }).returning();
+  const [user] = await api.db
+    .insert(users)
+    .values({ email, passwordHash: DEMO_PASSWORD_HASH, role, emailVerifiedAt: new Date() })
+    .returning();
   return { ...user, password: DEMO_PASSWORD };
 }
-const PHONE = { "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36" };
+const PHONE = {
+  "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
+};
 const LAPTOP = { "User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0" };
 
 /** Both halves of a session: the access token answers /auth/users/me/, the refresh token rotates. */
@@ -269,7 +305,9 @@ describe("ending sessions", () => {
     expect(Date.parse(mine.last_used_at)).toBeGreaterThan(Date.now() - 60_000);
 
     // From the phone, end the laptop's session.
-    expect((await call(api, `/auth/sessions/${sessionOf(laptop.access)}/`, { method: "DELETE", headers: auth(phone.access) })).status).toBe(204);
+    expect((await call(api, `/auth/sessions/${sessionOf(laptop.access)}/`, { method: "DELETE", headers: auth(phone.access) })).status).toBe(
+      204,
+    );
     expect(await works(laptop)).toMatchObject(dead);
     expect((await call(api, "/auth/sessions/", { headers: auth(phone.access) })).body).toHaveLength(2);
 
@@ -315,7 +353,11 @@ describe("ending sessions", () => {
     const staff = (await login(DEMO_STAFF.email, DEMO_STAFF.password)).body;
     const customer = await freshCustomer();
     const customerPair = (await login(customer.email, customer.password)).body;
-    const off = await call(api, `/auth/users/${customer.id}/`, { method: "PATCH", body: { is_active: false }, headers: auth(staff.access) });
+    const off = await call(api, `/auth/users/${customer.id}/`, {
+      method: "PATCH",
+      body: { is_active: false },
+      headers: auth(staff.access),
+    });
     expect(off.status).toBe(200);
     expect(await works(customerPair)).toMatchObject(dead);
     // Deactivated stays deactivated: neither the password nor a code brings the account back.
@@ -345,7 +387,9 @@ describe("ending sessions", () => {
     for (const path of ["/users/", "/auth/users/me/", "/organizations/", "/customer/favorites/"]) {
       expect((await call(api, path, { headers: auth(pair.access) })).status, path).toBe(401);
     }
-    expect((await call(api, "/customer/subscription/", { body: { subscribed: true, consent: true }, headers: auth(pair.access) })).status).toBe(401);
+    expect(
+      (await call(api, "/customer/subscription/", { body: { subscribed: true, consent: true }, headers: auth(pair.access) })).status,
+    ).toBe(401);
     expect((await call(api, "/auth/jwt/refresh/", { body: { refresh: pair.refresh } })).status).toBe(401);
     expect(await api.db.select().from(accountSessions).where(eq(accountSessions.userId, colleague.id))).toEqual([]);
   });
@@ -359,7 +403,8 @@ describe("token lifetimes", () => {
     const LIFETIME = 3;
     const short = await startTestApi({ env: { JWT_ACCESS_SECONDS: String(LIFETIME) } });
     try {
-      const pair = (await call(short, "/auth/jwt/create/", { body: { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password } })).body;
+      const pair = (await call(short, "/auth/jwt/create/", { body: { email: DEMO_CUSTOMER.email, password: DEMO_CUSTOMER.password } }))
+        .body;
       expect((await call(short, "/auth/users/me/", { headers: auth(pair.access) })).status).toBe(200);
       await new Promise((r) => setTimeout(r, LIFETIME * 1000 + 100));
       const expired = await call(short, "/auth/users/me/", { headers: auth(pair.access) });
@@ -378,9 +423,14 @@ describe("purchases and accounts", () => {
   it("a sale created while logged in belongs to that account, whatever email it goes to", async () => {
     const { body } = await login(DEMO_CUSTOMER.email, DEMO_CUSTOMER.password);
     const option = await makeOption(api, { available: 10 });
-    const token = (await call(api, "/sales/validate/", {
-      body: { items: [{ offer_price_uuid: option.uuid, quantity: 1, saved_price: option.price, slot_id: null, promo_codes: [] }], checkout_data: { subs_agreement: true, email: newEmail(), need_receipt: false, for_present: [] } },
-    })).body.checkout_data.session_token;
+    const token = (
+      await call(api, "/sales/validate/", {
+        body: {
+          items: [{ offer_price_uuid: option.uuid, quantity: 1, saved_price: option.price, slot_id: null, promo_codes: [] }],
+          checkout_data: { subs_agreement: true, email: newEmail(), need_receipt: false, for_present: [] },
+        },
+      })
+    ).body.checkout_data.session_token;
     const created = await call(api, "/sales/create/", { body: { session_token: token }, headers: auth(body.access) });
     expect(created.status).toBe(201);
     const [sale] = await api.db.select().from(sales).where(eq(sales.id, created.body.payment.sale_id));

@@ -12,7 +12,15 @@ const server = setupServer();
 let api: TestApi;
 let turnstile: TurnstileMockState;
 let seq = 0;
-const lead = () => ({ business_name: "Bar Pepe", contact_name: "Pepe Ruiz", email: `pepe${++seq}@barpepe.es`, phone: "912 345 678", province: "Sevilla", category: "restaurants", message: "" });
+const lead = () => ({
+  business_name: "Bar Pepe",
+  contact_name: "Pepe Ruiz",
+  email: `pepe${++seq}@barpepe.es`,
+  phone: "912 345 678",
+  province: "Sevilla",
+  category: "restaurants",
+  message: "",
+});
 
 beforeAll(async () => {
   server.listen({ onUnhandledRequest: (req, print) => (new URL(req.url).hostname === "127.0.0.1" ? undefined : print.error()) });
@@ -62,14 +70,24 @@ describe("the become-partner form's captcha (Turnstile, verified by the API)", (
     expect(refused.body.detail).toBe(CAPTCHA_MESSAGES.missing);
     // A proof made for another address, or by someone without our secret, is no proof.
     const tried = [bare.email];
-    for (const proofFor of [() => noScriptFormProof(api.config.sessionSecrets, "otra@correo.es"), (email: string) => noScriptFormProof(["un-secreto-que-no-es-el-nuestro"], email), () => "123.abc"]) {
+    for (const proofFor of [
+      () => noScriptFormProof(api.config.sessionSecrets, "otra@correo.es"),
+      (email: string) => noScriptFormProof(["un-secreto-que-no-es-el-nuestro"], email),
+      () => "123.abc",
+    ]) {
       const body = lead();
       tried.push(body.email);
       expect((await call(api, "/sales/become_partner/", { body: { ...body, captcha_noscript: proofFor(body.email) } })).status).toBe(400);
     }
     for (const email of tried) expect(await leads()).not.toContain(email);
     const noScript = lead();
-    expect((await call(api, "/sales/become_partner/", { body: { ...noScript, captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript.email) } })).status).toBe(201);
+    expect(
+      (
+        await call(api, "/sales/become_partner/", {
+          body: { ...noScript, captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript.email) },
+        })
+      ).status,
+    ).toBe(201);
     expect(await leads()).toContain(noScript.email);
     expect(turnstile.calls).toHaveLength(0);
   });
@@ -100,7 +118,13 @@ describe("the send-code and registration forms' captcha", () => {
     expect(refused.body.detail).toBe(CAPTCHA_MESSAGES.missing);
     expect(await codesFor(bare)).toBe(0);
     const noScript = `codigo${++seq}@correo.es`;
-    expect((await call(api, "/verification/send-code/", { body: { email: noScript, captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript) } })).status).toBe(200);
+    expect(
+      (
+        await call(api, "/verification/send-code/", {
+          body: { email: noScript, captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript) },
+        })
+      ).status,
+    ).toBe(200);
     expect(await codesFor(noScript)).toBe(1);
   });
 
@@ -110,8 +134,16 @@ describe("the send-code and registration forms' captcha", () => {
     expect((await call(api, "/auth/users/", { body: { ...body(forged), captcha_token: "forged" } })).status).toBe(400);
     expect((await call(api, "/auth/users/", { body: body(forged) })).status).toBe(400);
     expect(await api.db.select().from(users).where(eq(users.email, forged))).toHaveLength(0);
-    expect((await call(api, "/auth/users/", { body: { ...body(`alta${++seq}@correo.es`), captcha_token: "valid-token" } })).status).toBe(201);
+    expect((await call(api, "/auth/users/", { body: { ...body(`alta${++seq}@correo.es`), captcha_token: "valid-token" } })).status).toBe(
+      201,
+    );
     const noScript = `alta${++seq}@correo.es`;
-    expect((await call(api, "/auth/users/", { body: { ...body(noScript), captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript) } })).status).toBe(201);
+    expect(
+      (
+        await call(api, "/auth/users/", {
+          body: { ...body(noScript), captcha_noscript: noScriptFormProof(api.config.sessionSecrets, noScript) },
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -18,13 +18,19 @@ const MONEY = /^\d+\.\d{2}$/;
 
 beforeAll(async () => {
   api = await startTestApi();
-  const [row] = await api.db.select({ n: sql<number>`count(*)::int` }).from(offers).where(eq(offers.status, "active"));
+  const [row] = await api.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(offers)
+    .where(eq(offers.status, "active"));
   activeCount = Number(row.n);
 });
 afterAll(() => api.close());
 
 async function countWhere(where: ReturnType<typeof and>) {
-  const [row] = await api.db.select({ n: sql<number>`count(*)::int` }).from(offers).where(and(eq(offers.status, "active"), where));
+  const [row] = await api.db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(offers)
+    .where(and(eq(offers.status, "active"), where));
   return Number(row.n);
 }
 
@@ -96,10 +102,20 @@ describe("GET /public/offers/", () => {
 
   // Relies on lower() folding non-ASCII letters, which a database created with LC_CTYPE=C does not do.
   it("search finds titles written with upper-case accented letters", async () => {
-    const [offer] = await api.db.select().from(offers).where(eq(offers.id, await someOffer(api, 20)));
+    const [offer] = await api.db
+      .select()
+      .from(offers)
+      .where(eq(offers.id, await someOffer(api, 20)));
     const [created] = await api.db
       .insert(offers)
-      .values({ organizationId: offer.organizationId, title: "ÓPTICA ÚNICA DE ÁVILA", summary: "Revisión visual completa", category: "services", province: "Ávila", rank: 5000 })
+      .values({
+        organizationId: offer.organizationId,
+        title: "ÓPTICA ÚNICA DE ÁVILA",
+        summary: "Revisión visual completa",
+        category: "services",
+        province: "Ávila",
+        rank: 5000,
+      })
       .returning({ id: offers.id });
     try {
       const { body } = await call(api, `/public/offers/?search=optica%20unica`);
@@ -145,7 +161,13 @@ describe("GET /public/offers/", () => {
 
   it("a deep page seeks from where it began before, and is the same page as counted from the start", async () => {
     const inOrder = async () =>
-      (await api.db.select({ id: offers.id }).from(offers).where(eq(offers.status, "active")).orderBy(asc(offers.rank), asc(offers.createdAt), asc(offers.id))).map((r) => r.id);
+      (
+        await api.db
+          .select({ id: offers.id })
+          .from(offers)
+          .where(eq(offers.status, "active"))
+          .orderBy(asc(offers.rank), asc(offers.createdAt), asc(offers.id))
+      ).map((r) => r.id);
     const page = async (n: number) => (await call(api, `/public/offers/?page_size=5&page=${n}`)).body.results.map((o: any) => o.uuid);
     const all = await inOrder();
     const last = Math.ceil(all.length / 5);
@@ -171,7 +193,10 @@ describe("GET /public/offers/", () => {
       new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
         http.get(`${api.url}/public/offers/?page_size=30`, { headers: { "accept-encoding": encoding } }, (res) => {
           const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on("error", reject);
+          res
+            .on("data", (c: Buffer) => chunks.push(c))
+            .on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }))
+            .on("error", reject);
         });
       });
     const zipped = await raw("gzip, deflate");
@@ -188,7 +213,10 @@ describe("GET /public/offers/", () => {
       new Promise<{ status: number; etag?: string; body: Buffer }>((resolve, reject) => {
         http.get(`${api.url}/public/offers/?page_size=12`, { headers: { "accept-encoding": "gzip", ...headers } }, (res) => {
           const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c)).on("end", () => resolve({ status: res.statusCode!, etag: res.headers.etag, body: Buffer.concat(chunks) })).on("error", reject);
+          res
+            .on("data", (c: Buffer) => chunks.push(c))
+            .on("end", () => resolve({ status: res.statusCode!, etag: res.headers.etag, body: Buffer.concat(chunks) }))
+            .on("error", reject);
         });
       });
     const first = await get({});
@@ -256,9 +284,13 @@ describe("GET /public/offers/{id}/", () => {
     expect(body.images.length).toBeGreaterThan(1);
     expect(body.images[0].cover).toBe(true);
     expect(body.images.filter((i: any) => i.cover)).toHaveLength(1);
-    for (const image of body.images) expect(image).toEqual(expect.objectContaining({ image_url: expect.any(String), width: expect.any(Number), height: expect.any(Number) }));
+    for (const image of body.images)
+      expect(image).toEqual(
+        expect.objectContaining({ image_url: expect.any(String), width: expect.any(Number), height: expect.any(Number) }),
+      );
     // Each photo names its 400×250 copy (the file's own size is checked in seed-data.test.ts); the logo has none.
-    for (const image of body.images) expect(image.small_url, image.image_url).toBe(image.logo ? null : image.image_url.replace("/images/demo/", "/images/demo/400/"));
+    for (const image of body.images)
+      expect(image.small_url, image.image_url).toBe(image.logo ? null : image.image_url.replace("/images/demo/", "/images/demo/400/"));
     expect(body.price_options).toHaveLength(2);
     expect(body.price_options[0]).toEqual({
       uuid: seedUuid("price-option", "paella-marinera-barceloneta:0"),
@@ -278,13 +310,27 @@ describe("GET /public/offers/{id}/", () => {
   it("answers the offer's own text and its organisation's contact, and the same card as the listing", async () => {
     const { body } = await call(api, `/public/offers/${PAELLA}/`);
     const [stored] = await api.db
-      .select({ description: offers.description, conditions: offers.conditions, organizationId: offers.organizationId, email: organizations.email, phone: organizations.phone, website: organizations.website, name: organizations.name })
+      .select({
+        description: offers.description,
+        conditions: offers.conditions,
+        organizationId: offers.organizationId,
+        email: organizations.email,
+        phone: organizations.phone,
+        website: organizations.website,
+        name: organizations.name,
+      })
       .from(offers)
       .innerJoin(organizations, eq(organizations.id, offers.organizationId))
       .where(eq(offers.id, PAELLA));
     expect(body.description).toBe(stored.description);
     expect(body.conditions).toBe(stored.conditions);
-    expect(body.organization).toEqual({ uuid: stored.organizationId, name: stored.name, email: stored.email, phone: stored.phone, website: stored.website });
+    expect(body.organization).toEqual({
+      uuid: stored.organizationId,
+      name: stored.name,
+      email: stored.email,
+      phone: stored.phone,
+      website: stored.website,
+    });
     const listed = (await call(api, "/public/offers/?page_size=100")).body.results.find((o: any) => o.uuid === PAELLA);
     const { description: _d, conditions: _c, organization, ...card } = body;
     const { organization: listedOrganization, ...listedCard } = listed;
@@ -381,7 +427,10 @@ describe("GET /public/offers/{id}/nearby/", () => {
     for (const id of ids) {
       for (const size of [1, 6, 20]) {
         const { body } = await call(api, `/public/offers/${id}/nearby/?page_size=${size}`);
-        expect(body.results.map((o: any) => o.uuid), `${id} ${size}`).toEqual(await nearbyByScan(api.db, id, size));
+        expect(
+          body.results.map((o: any) => o.uuid),
+          `${id} ${size}`,
+        ).toEqual(await nearbyByScan(api.db, id, size));
       }
     }
   });

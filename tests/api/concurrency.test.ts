@@ -75,7 +75,11 @@ describe("races", () => {
     const payment = await startSale(api, [{ option, quantity: 3 }], newEmail("carrera"));
     await approveWithoutWebhook(api, payment.transaction_id);
 
-    const body = JSON.stringify({ id: `evt_race_${payment.transaction_id}`, type: "payment.completed", transaction_id: payment.transaction_id });
+    const body = JSON.stringify({
+      id: `evt_race_${payment.transaction_id}`,
+      type: "payment.completed",
+      transaction_id: payment.transaction_id,
+    });
     const webhook = call(api, "/sandbox/webhook/", {
       method: "POST",
       body,
@@ -118,7 +122,8 @@ describe("races", () => {
     const options: Option[] = [];
     for (let i = 0; i < 5; i++) options.push(await makeOption(api, { available: 100, offerId: await someOffer(api, i * 3) }));
     const tokens: string[] = [];
-    for (let i = 0; i < 20; i++) tokens.push(await sessionFor(api, [{ option: options[i % 5], promo: ["CARRERA1"] }], newEmail(`codigo${i}`)));
+    for (let i = 0; i < 20; i++)
+      tokens.push(await sessionFor(api, [{ option: options[i % 5], promo: ["CARRERA1"] }], newEmail(`codigo${i}`)));
 
     const answers = await Promise.all(tokens.map(create));
     expect(tally(answers.map((a) => a.status))).toEqual({ 201: 1, 409: 19 });
@@ -192,19 +197,31 @@ describe("no deadlocks between carts holding the same offers in different orders
   it("40 concurrent creates over 4 shared options in shuffled orders: only 201 or a clean 409", async () => {
     const options: Option[] = [];
     // Two with plenty of stock, two that run out part-way, so both outcomes happen.
-    for (const [i, stock] of [100, 100, 15, 25].entries()) options.push(await makeOption(api, { available: stock, offerId: await someOffer(api, 20 + i * 2) }));
+    for (const [i, stock] of [100, 100, 15, 25].entries())
+      options.push(await makeOption(api, { available: stock, offerId: await someOffer(api, 20 + i * 2) }));
     let seed = 7;
-    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const shuffled = <T>(list: T[]) => list.map((x) => [random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const shuffled = <T>(list: T[]) =>
+      list
+        .map((x) => [random(), x] as const)
+        .sort((a, b) => a[0] - b[0])
+        .map(([, x]) => x);
     const tokens: string[] = [];
     for (let i = 0; i < 40; i++) {
-      tokens.push(await sessionFor(api, shuffled(options).map((option) => ({ option })), newEmail(`orden${i}`)));
+      tokens.push(
+        await sessionFor(
+          api,
+          shuffled(options).map((option) => ({ option })),
+          newEmail(`orden${i}`),
+        ),
+      );
     }
     const answers = await Promise.all(tokens.map(create));
     const statuses = tally(answers.map((a) => a.status));
-    expect(Object.keys(statuses).sort(), JSON.stringify(answers.filter((a) => a.status !== 201 && a.status !== 409).map((a) => a.body))).toEqual(
-      ["201", "409"],
-    );
+    expect(
+      Object.keys(statuses).sort(),
+      JSON.stringify(answers.filter((a) => a.status !== 201 && a.status !== 409).map((a) => a.body)),
+    ).toEqual(["201", "409"]);
     for (const a of answers.filter((a) => a.status === 409)) expect(a.body.detail).toMatch(/agotado/);
     // Nothing oversold, and what was sold is exactly what the 201s reserved.
     expect(statuses[201]).toBe(15);
@@ -225,7 +242,9 @@ describe("an offer's pictures changed from several places at once", () => {
 
     const answers = await Promise.all([
       // Every gallery photo made the cover at once, twice over.
-      ...[...photos.slice(1), ...photos.slice(1)].map((id) => callAs(api, "partnerA", `/offers/images/${id}/`, { method: "PATCH", body: { cover: true } })),
+      ...[...photos.slice(1), ...photos.slice(1)].map((id) =>
+        callAs(api, "partnerA", `/offers/images/${id}/`, { method: "PATCH", body: { cover: true } }),
+      ),
       ...[0, 1, 2].map(() => uploadImage(api, "partnerA", { offer, cover: "true" }, photo)),
       ...[0, 1, 2].map(() => uploadImage(api, "partnerA", { offer, logo: "true" }, square)),
       // The current cover deleted twice while others take its place.
@@ -250,18 +269,30 @@ describe("changes to an offer on sale, sent and reviewed at once", () => {
   it("eight saves and staff's decisions together: each a 2xx or a 409, one change waiting at most, never a 500", async () => {
     const w = await makeWorld(api);
     const offer = await activeOffer(api, "partnerA", w.orgA);
-    const first = (await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: "Primer título propuesto" } })).body.revision;
+    const first = (await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: "Primer título propuesto" } }))
+      .body.revision;
     const answers = await Promise.all([
-      ...Array.from({ length: 8 }, (_, i) => callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: `Título propuesto número ${i}` } })),
+      ...Array.from({ length: 8 }, (_, i) =>
+        callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { title: `Título propuesto número ${i}` } }),
+      ),
       callAs(api, "staff", `/offers/revisions/${first.uuid}/`, { method: "PATCH", body: { status: "approved" } }),
-      callAs(api, "staff", `/offers/revisions/${first.uuid}/`, { method: "PATCH", body: { status: "rejected", review_note: "No es el momento." } }),
+      callAs(api, "staff", `/offers/revisions/${first.uuid}/`, {
+        method: "PATCH",
+        body: { status: "rejected", review_note: "No es el momento." },
+      }),
     ]);
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 200 || s === 409), JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.body))).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      JSON.stringify(answers.filter((a) => a.status !== 200 && a.status !== 409).map((a) => a.body)),
+    ).toBe(true);
     expect(statuses.slice(0, 8)).toEqual(Array(8).fill(200));
     // The first change was decided once at most, and one change waits.
     expect(statuses.slice(8).filter((s) => s === 200).length).toBeLessThanOrEqual(1);
-    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offer_revisions WHERE offer_id = ${offer.uuid} AND status = 'pending'`);
+    const [row] = await query<{ n: number }>(
+      api.db,
+      sql`SELECT count(*)::int AS n FROM offer_revisions WHERE offer_id = ${offer.uuid} AND status = 'pending'`,
+    );
     expect(Number(row.n)).toBe(1);
   });
 });

@@ -33,7 +33,10 @@ afterAll(() => api.close());
 describe("favourites", () => {
   it("toggle adds and removes; the list is newest first; another customer's list is separate", async () => {
     const [x, y] = [await someOffer(api, 1), await someOffer(api, 2)];
-    expect((await call(api, `/customer/favorites/${x}/toggle/`, { method: "POST", headers: as("a") })).body).toMatchObject({ uuid: x, is_favorite: true });
+    expect((await call(api, `/customer/favorites/${x}/toggle/`, { method: "POST", headers: as("a") })).body).toMatchObject({
+      uuid: x,
+      is_favorite: true,
+    });
     await call(api, `/customer/favorites/${y}/toggle/`, { method: "POST", headers: as("a") });
     const list = await call(api, "/customer/favorites/", { headers: as("a") });
     expect(list.status).toBe(200);
@@ -48,7 +51,10 @@ describe("favourites", () => {
   it("sync-list merges: adds what is missing, keeps the rest, ignores unknown offers", async () => {
     const [x, y, z] = [await someOffer(api, 3), await someOffer(api, 4), await someOffer(api, 5)];
     await call(api, `/customer/favorites/${x}/toggle/`, { method: "POST", headers: as("b") });
-    const synced = await call(api, "/customer/favorites/sync-list/", { body: { uuids: [y, z, y, "00000000-0000-4000-8000-000000000000"] }, headers: as("b") });
+    const synced = await call(api, "/customer/favorites/sync-list/", {
+      body: { uuids: [y, z, y, "00000000-0000-4000-8000-000000000000"] },
+      headers: as("b"),
+    });
     expect(synced.status).toBe(200);
     expect(new Set(synced.body.uuids)).toEqual(new Set([x, y, z]));
     const again = await call(api, "/customer/favorites/sync-list/", { body: { uuids: [] }, headers: as("b") });
@@ -57,7 +63,10 @@ describe("favourites", () => {
 
   it("refuses bad ids and unknown offers in Spanish, and anonymous callers with 401", async () => {
     expect((await call(api, "/customer/favorites/nope/toggle/", { method: "POST", headers: as("a") })).status).toBe(400);
-    const unknown = await call(api, "/customer/favorites/00000000-0000-4000-8000-000000000000/toggle/", { method: "POST", headers: as("a") });
+    const unknown = await call(api, "/customer/favorites/00000000-0000-4000-8000-000000000000/toggle/", {
+      method: "POST",
+      headers: as("a"),
+    });
     expect(unknown.status).toBe(404);
     expect((await call(api, "/customer/favorites/sync-list/", { body: { uuids: ["x"] }, headers: as("a") })).status).toBe(400);
     expect((await call(api, "/customer/favorites/")).status).toBe(401);
@@ -65,16 +74,29 @@ describe("favourites", () => {
 });
 
 describe("server cart", () => {
-  const item = (offerUuid: string, priceOptionUuid: string) => ({ offerUuid, priceOptionUuid, ticketsCount: 2, savedPrice: "20.00", slotId: null, gift: false });
+  const item = (offerUuid: string, priceOptionUuid: string) => ({
+    offerUuid,
+    priceOptionUuid,
+    ticketsCount: 2,
+    savedPrice: "20.00",
+    slotId: null,
+    gift: false,
+  });
 
   it("stores the cookie's shape, per customer, and refuses a malformed cart", async () => {
     const option = await makeOption(api, { available: 5 });
     expect((await call(api, "/customer/cart/", { headers: as("a") })).body).toEqual({ items: [], promoCodes: [] });
-    const cart = { items: [item(option.offerId, option.uuid)], promoCodes: [{ promo_code: "AHORRA5", discount_type: "amount", discount_value: "5", offer_uuid: null }] };
+    const cart = {
+      items: [item(option.offerId, option.uuid)],
+      promoCodes: [{ promo_code: "AHORRA5", discount_type: "amount", discount_value: "5", offer_uuid: null }],
+    };
     expect((await call(api, "/customer/cart/update/", { body: cart, headers: as("a") })).status).toBe(200);
     expect((await call(api, "/customer/cart/", { headers: as("a") })).body).toEqual(cart);
     expect((await call(api, "/customer/cart/", { headers: as("b") })).body).toEqual({ items: [], promoCodes: [] });
-    const bad = await call(api, "/customer/cart/update/", { body: { items: [{ ...item(option.offerId, option.uuid), ticketsCount: 0 }], promoCodes: [] }, headers: as("a") });
+    const bad = await call(api, "/customer/cart/update/", {
+      body: { items: [{ ...item(option.offerId, option.uuid), ticketsCount: 0 }], promoCodes: [] },
+      headers: as("a"),
+    });
     expect(bad.status).toBe(400);
     expect((await call(api, "/customer/cart/update/", { body: cart })).status).toBe(401);
   });
@@ -98,14 +120,20 @@ describe("anonymous sessions (clients without cookies)", () => {
     expect((await call(api, "/auth/users/me/", { headers: anon })).status).toBe(401);
 
     // Customer B logs in from that client: what the token kept joins B's account, once.
-    const pair = await call(api, "/auth/jwt/create/", { body: { email: emails.b, password: "ofertas-demo-2026", anonymous_token: created.body.token } });
+    const pair = await call(api, "/auth/jwt/create/", {
+      body: { email: emails.b, password: "ofertas-demo-2026", anonymous_token: created.body.token },
+    });
     expect(pair.status).toBe(200);
     const b = { Authorization: `JWT ${pair.body.access}` };
     expect((await call(api, "/customer/favorites/", { headers: b })).body.map((o: { uuid: string }) => o.uuid)).toContain(offer);
-    expect((await call(api, "/customer/cart/", { headers: b })).body.items.map((i: { offerUuid: string }) => i.offerUuid)).toContain(option.offerId);
+    expect((await call(api, "/customer/cart/", { headers: b })).body.items.map((i: { offerUuid: string }) => i.offerUuid)).toContain(
+      option.offerId,
+    );
     expect((await call(api, "/customer/favorites/", { headers: anon })).body).toEqual([]);
     // A forged anonymous token merges nothing and does not break the login.
-    expect((await call(api, "/auth/jwt/create/", { body: { email: emails.a, password: "ofertas-demo-2026", anonymous_token: "falso" } })).status).toBe(200);
+    expect(
+      (await call(api, "/auth/jwt/create/", { body: { email: emails.a, password: "ofertas-demo-2026", anonymous_token: "falso" } })).status,
+    ).toBe(200);
   });
 
   function item(offerUuid: string, priceOptionUuid: string) {
@@ -117,16 +145,23 @@ describe("purchases", () => {
   it("lists the account's purchases newest first, paginated, with coupons and their state", async () => {
     const option = await makeOption(api, { available: 20 });
     // Reserved while logged in, with any email: the account's (pending until paid).
-    const token = (await call(api, "/sales/validate/", {
-      body: { items: [{ offer_price_uuid: option.uuid, quantity: 1, saved_price: option.price, slot_id: null, promo_codes: [] }], checkout_data: { subs_agreement: true, email: newEmail(), need_receipt: false, for_present: [] } },
-    })).body.checkout_data.session_token;
+    const token = (
+      await call(api, "/sales/validate/", {
+        body: {
+          items: [{ offer_price_uuid: option.uuid, quantity: 1, saved_price: option.price, slot_id: null, promo_codes: [] }],
+          checkout_data: { subs_agreement: true, email: newEmail(), need_receipt: false, for_present: [] },
+        },
+      })
+    ).body.checkout_data.session_token;
     const reserved = await call(api, "/sales/create/", { body: { session_token: token }, headers: as("a") });
     expect(reserved.status).toBe(201);
     // A guest purchase with A's email, not logged in.
     const { purchase: older } = await buy(api, [{ option, quantity: 2 }], emails.a);
     const list1 = await call(api, "/customer/purchases/", { headers: as("a") });
     expect(list1.status).toBe(200);
-    expect(list1.body.results.find((p: { sale_id: string }) => p.sale_id === reserved.body.payment.sale_id)).toMatchObject({ status: "pending" });
+    expect(list1.body.results.find((p: { sale_id: string }) => p.sale_id === reserved.body.payment.sale_id)).toMatchObject({
+      status: "pending",
+    });
     // A guest purchase with customer A's email joins A's account at A's next login (email proven).
     expect(list1.body.results.map((p: { sale_id: string }) => p.sale_id)).not.toContain(older.sale_id);
     tokens.a = await login(emails.a);
@@ -151,7 +186,9 @@ describe("purchases", () => {
     const option = await makeOption(api, { available: 5 });
     const stranger = newEmail("desconocido");
     await buy(api, [{ option }], stranger);
-    expect((await call(api, "/customer/purchases/", { headers: as("b") })).body.results.every((p: { email: string }) => p.email !== stranger)).toBe(true);
+    expect(
+      (await call(api, "/customer/purchases/", { headers: as("b") })).body.results.every((p: { email: string }) => p.email !== stranger),
+    ).toBe(true);
   });
 });
 
@@ -173,7 +210,11 @@ describe("permission matrix: anonymous / customer A / customer B / staff", () =>
     const purchase = (await call(api, "/customer/purchases/", { headers: as("a") })).body.results[0];
     const coupon = purchase.items[0].coupons[0];
     const download = (who?: keyof typeof tokens, uuid = coupon.uuid) =>
-      fetch(`${api.url}/sales/download_coupon/`, { method: "POST", headers: { "content-type": "application/json", ...(who ? as(who) : {}) }, body: JSON.stringify({ coupon: uuid }) });
+      fetch(`${api.url}/sales/download_coupon/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...(who ? as(who) : {}) },
+        body: JSON.stringify({ coupon: uuid }),
+      });
 
     const mine = await download("a");
     expect(mine.status).toBe(200);
@@ -204,12 +245,22 @@ describe("GET /sales/reserve_exists/{id}/", () => {
   it("tells the customer about their own unpaid reservation only", async () => {
     const option = await makeOption(api, { available: 10, offerId: await someOffer(api, 12) });
     const validate = await call(api, "/sales/validate/", {
-      body: { items: [{ offer_price_uuid: option.uuid, quantity: 1, saved_price: option.price, slot_id: null, promo_codes: [] }], checkout_data: { subs_agreement: true, email: emails.b, need_receipt: false, for_present: [] } },
+      body: {
+        items: [{ offer_price_uuid: option.uuid, quantity: 1, saved_price: option.price, slot_id: null, promo_codes: [] }],
+        checkout_data: { subs_agreement: true, email: emails.b, need_receipt: false, for_present: [] },
+      },
     });
-    const created = await call(api, "/sales/create/", { body: { session_token: validate.body.checkout_data.session_token }, headers: as("b") });
+    const created = await call(api, "/sales/create/", {
+      body: { session_token: validate.body.checkout_data.session_token },
+      headers: as("b"),
+    });
     expect(created.status).toBe(201);
     const mine = await call(api, `/sales/reserve_exists/${option.offerId}/`, { headers: as("b") });
-    expect(mine.body).toMatchObject({ exists: true, sale_id: created.body.payment.sale_id, redirect_url: created.body.payment.redirect_url });
+    expect(mine.body).toMatchObject({
+      exists: true,
+      sale_id: created.body.payment.sale_id,
+      redirect_url: created.body.payment.redirect_url,
+    });
     expect((await call(api, `/sales/reserve_exists/${option.offerId}/`, { headers: as("a") })).body).toEqual({ exists: false });
     expect((await call(api, `/sales/reserve_exists/${option.offerId}/`)).status).toBe(401);
     expect((await call(api, "/sales/reserve_exists/nope/", { headers: as("b") })).status).toBe(400);
@@ -224,11 +275,18 @@ describe("marketing subscription of the account", () => {
     const noConsent = await call(api, "/customer/subscription/", { body: { subscribed: true }, headers: as("b") });
     expect(noConsent.status).toBe(400);
     expect(noConsent.body.detail).toMatch(/casilla/);
-    expect((await call(api, "/customer/subscription/", { body: { subscribed: true, consent: true }, headers: as("b") })).body).toEqual({ subscribed: true });
-    const [row] = await query<{ consent_source: string }>(api.db, sql`SELECT consent_source FROM mail_subscriptions WHERE email = ${emails.b}`);
+    expect((await call(api, "/customer/subscription/", { body: { subscribed: true, consent: true }, headers: as("b") })).body).toEqual({
+      subscribed: true,
+    });
+    const [row] = await query<{ consent_source: string }>(
+      api.db,
+      sql`SELECT consent_source FROM mail_subscriptions WHERE email = ${emails.b}`,
+    );
     expect(row.consent_source).toBe("account");
     expect((await call(api, "/customer/subscription/", { headers: as("b") })).body).toEqual({ subscribed: true });
-    expect((await call(api, "/customer/subscription/", { body: { subscribed: false }, headers: as("b") })).body).toEqual({ subscribed: false });
+    expect((await call(api, "/customer/subscription/", { body: { subscribed: false }, headers: as("b") })).body).toEqual({
+      subscribed: false,
+    });
     expect((await call(api, "/customer/subscription/")).status).toBe(401);
     expect((await call(api, "/customer/subscription/", { body: { subscribed: "sí" }, headers: as("b") })).status).toBe(400);
   });
@@ -252,7 +310,9 @@ describe("users: staff or self", () => {
     expect(me.body.first_name).toBe("Ana");
     expect((await call(api, "/auth/users/me/", { method: "PATCH", body: { role: "staff" }, headers: as("a") })).status).toBe(400);
     expect((await call(api, "/auth/users/me/", { method: "PUT", body: { first_name: "Ana" }, headers: as("a") })).status).toBe(400);
-    expect((await call(api, `/auth/users/${me.body.id}/`, { method: "PATCH", body: { role: "partner" }, headers: as("staff") })).body.role).toBe("partner");
+    expect(
+      (await call(api, `/auth/users/${me.body.id}/`, { method: "PATCH", body: { role: "partner" }, headers: as("staff") })).body.role,
+    ).toBe("partner");
     await call(api, `/auth/users/${me.body.id}/`, { method: "PATCH", body: { role: "customer" }, headers: as("staff") });
     tokens.a = await login(emails.a);
   });
@@ -266,7 +326,9 @@ describe("users: staff or self", () => {
     const auth = { Authorization: `JWT ${token}` };
     await call(api, "/customer/subscription/", { body: { subscribed: true, consent: true }, headers: auth });
     expect((await call(api, "/auth/users/me/", { method: "DELETE", body: { current_password: "mal" }, headers: auth })).status).toBe(400);
-    expect((await call(api, "/auth/users/me/", { method: "DELETE", body: { current_password: "ofertas-demo-2026" }, headers: auth })).status).toBe(204);
+    expect(
+      (await call(api, "/auth/users/me/", { method: "DELETE", body: { current_password: "ofertas-demo-2026" }, headers: auth })).status,
+    ).toBe(204);
     // The erased account's token is a 401 everywhere at once (never a 500), and cannot put the
     // address back on the marketing list.
     for (const path of ["/auth/users/me/", "/customer/favorites/", "/customer/purchases/", "/customer/subscription/"]) {
@@ -282,6 +344,11 @@ describe("users: staff or self", () => {
     expect(sale.email).not.toContain(email.split("@")[0]);
     expect(JSON.stringify(sale.checkoutData)).not.toContain(email);
     // The address does not live on in the marketing list or the codes table.
-    expect(await query(api.db, sql`SELECT 1 FROM mail_subscriptions WHERE email = ${email} UNION ALL SELECT 1 FROM login_codes WHERE email = ${email}`)).toEqual([]);
+    expect(
+      await query(
+        api.db,
+        sql`SELECT 1 FROM mail_subscriptions WHERE email = ${email} UNION ALL SELECT 1 FROM login_codes WHERE email = ${email}`,
+      ),
+    ).toEqual([]);
   });
 });

@@ -107,7 +107,10 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("one owner per DATA_DIR"
       await doomed.waitFor(new RegExp(`^phase:${phase}$`));
       if (delay) await sleep(delay);
       await kill9(doomed);
-      expect(readdirSync(dataDir).filter((f) => f === "pglite.init" || f === "pglite").length, `killed at ${phase}+${delay}ms`).toBeLessThanOrEqual(2);
+      expect(
+        readdirSync(dataDir).filter((f) => f === "pglite.init" || f === "pglite").length,
+        `killed at ${phase}+${delay}ms`,
+      ).toBeLessThanOrEqual(2);
     }
     const next = start(dataDir);
     const state = JSON.parse((await next.waitFor(/^state:/)).slice(6));

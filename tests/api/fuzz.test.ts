@@ -21,9 +21,15 @@ type Route = { method: string; path: string };
 function discoverRoutes(router: Router): Route[] {
   const routes: Route[] = [];
   const walk = (stack: unknown[], prefix: string) => {
-    for (const layer of stack as { route?: { path: string; methods: Record<string, boolean> }; name?: string; handle?: { stack?: unknown[] }; regexp?: RegExp }[]) {
+    for (const layer of stack as {
+      route?: { path: string; methods: Record<string, boolean> };
+      name?: string;
+      handle?: { stack?: unknown[] };
+      regexp?: RegExp;
+    }[]) {
       if (layer.route) {
-        for (const method of Object.keys(layer.route.methods)) routes.push({ method: method.toUpperCase(), path: prefix + layer.route.path });
+        for (const method of Object.keys(layer.route.methods))
+          routes.push({ method: method.toUpperCase(), path: prefix + layer.route.path });
       } else if (layer.name === "router" && layer.handle?.stack) {
         walk(layer.handle.stack, prefix + mountPath(layer.regexp));
       }
@@ -36,7 +42,10 @@ function discoverRoutes(router: Router): Route[] {
 function mountPath(regexp?: RegExp): string {
   if (!regexp || (regexp as RegExp & { fast_slash?: boolean }).fast_slash) return "";
   // Express 4 compiles "/public/offers" to /^\/public\/offers\/?(?=\/|$)/i.
-  return regexp.source.replace(/^\^/, "").replace(/\\\/\?\(\?=\\\/\|\$\)$/, "").replace(/\\\//g, "/");
+  return regexp.source
+    .replace(/^\^/, "")
+    .replace(/\\\/\?\(\?=\\\/\|\$\)$/, "")
+    .replace(/\\\//g, "/");
 }
 
 let api: TestApi;
@@ -78,14 +87,20 @@ it(`${RUNS} hostile requests over every route: never a 5xx, never a stack trace`
   const param = (name: string) => fc.oneof(fc.constantFrom(...(known[name] ?? known.id)), hostileText());
   const request = fc.record({
     route: fc.constantFrom(...routes),
-    params: fc.dictionary(fc.constantFrom("id", "provider"), fc.constant(null)).chain(() =>
-      fc.record({ id: param("id"), provider: param("provider") }),
-    ),
+    params: fc
+      .dictionary(fc.constantFrom("id", "provider"), fc.constant(null))
+      .chain(() => fc.record({ id: param("id"), provider: param("provider") })),
     // Mostly the route's own method, sometimes another one.
-    method: fc.oneof({ weight: 5, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE") }),
+    method: fc.oneof(
+      { weight: 5, arbitrary: fc.constant(null) },
+      { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE") },
+    ),
     query: fc.array(
       fc.tuple(
-        fc.oneof({ weight: 4, arbitrary: fc.constantFrom("search", "category", "region", "page", "page_size", "uuids", "transaction_id") }, { weight: 1, arbitrary: hostileText() }),
+        fc.oneof(
+          { weight: 4, arbitrary: fc.constantFrom("search", "category", "region", "page", "page_size", "uuids", "transaction_id") },
+          { weight: 1, arbitrary: hostileText() },
+        ),
         hostileText(),
       ),
       { maxLength: 4 },
@@ -93,11 +108,42 @@ it(`${RUNS} hostile requests over every route: never a 5xx, never a stack trace`
     contentType: fc.constantFrom(...CONTENT_TYPES),
     body: fc.oneof(
       // Shaped like the real bodies, with hostile values in the fields.
-      fc.record({
-        items: fc.array(fc.record({ offer_price_uuid: param("id"), quantity: hostileValue(), saved_price: hostileValue(), slot_id: hostileValue(), promo_codes: fc.array(hostileText(), { maxLength: 6 }) }), { maxLength: 3 }),
-        checkout_data: fc.record({ email: fc.oneof(fc.constant(newEmail("fuzz")), hostileText()), subs_agreement: hostileValue(), need_receipt: hostileValue(), for_present: hostileValue(), user_fullname: hostileText() }),
-      }).map(jsonText),
-      fc.record({ session_token: fc.oneof(fc.constant(sessionToken), hostileText()), transaction_id: param("id"), promo_code: hostileText(), email: hostileText(), password: hostileText(), refresh: hostileText(), token: hostileText(), action: hostileText() }, { requiredKeys: [] }).map(jsonText),
+      fc
+        .record({
+          items: fc.array(
+            fc.record({
+              offer_price_uuid: param("id"),
+              quantity: hostileValue(),
+              saved_price: hostileValue(),
+              slot_id: hostileValue(),
+              promo_codes: fc.array(hostileText(), { maxLength: 6 }),
+            }),
+            { maxLength: 3 },
+          ),
+          checkout_data: fc.record({
+            email: fc.oneof(fc.constant(newEmail("fuzz")), hostileText()),
+            subs_agreement: hostileValue(),
+            need_receipt: hostileValue(),
+            for_present: hostileValue(),
+            user_fullname: hostileText(),
+          }),
+        })
+        .map(jsonText),
+      fc
+        .record(
+          {
+            session_token: fc.oneof(fc.constant(sessionToken), hostileText()),
+            transaction_id: param("id"),
+            promo_code: hostileText(),
+            email: hostileText(),
+            password: hostileText(),
+            refresh: hostileText(),
+            token: hostileText(),
+            action: hostileText(),
+          },
+          { requiredKeys: [] },
+        )
+        .map(jsonText),
       hostileValue().map(jsonText),
       // Not JSON at all, or truncated JSON.
       hostileText(),
@@ -106,7 +152,10 @@ it(`${RUNS} hostile requests over every route: never a 5xx, never a stack trace`
     headers: fc.record(
       {
         "x-forwarded-for": fc.oneof(fc.ipV4(), hostileText()),
-        authorization: fc.oneof(fc.constant("JWT abc.def.ghi"), hostileText().map((t) => `JWT ${t}`)),
+        authorization: fc.oneof(
+          fc.constant("JWT abc.def.ghi"),
+          hostileText().map((t) => `JWT ${t}`),
+        ),
         "ofertas-sandbox-signature": hostileText(),
       },
       { requiredKeys: [] },
@@ -136,8 +185,16 @@ it(`${RUNS} hostile requests over every route: never a 5xx, never a stack trace`
       const problem = problemWith(response.status, text);
       if (problem) throw new Error(`${method} ${path}?${query}\n${r.body.slice(0, 200)}\n→ ${problem}`);
     }),
-    { seed: FUZZ_SEED, numRuns: RUNS, endOnFailure: true, reporter: (details) => {
-      if (details.failed) throw new Error(`Fuzz failed with seed ${details.seed} (FUZZ_SEED=${details.seed} to replay), path ${details.counterexamplePath}:\n${String(details.errorInstance)}`);
-    } },
+    {
+      seed: FUZZ_SEED,
+      numRuns: RUNS,
+      endOnFailure: true,
+      reporter: (details) => {
+        if (details.failed)
+          throw new Error(
+            `Fuzz failed with seed ${details.seed} (FUZZ_SEED=${details.seed} to replay), path ${details.counterexamplePath}:\n${String(details.errorInstance)}`,
+          );
+      },
+    },
   );
 }, 600_000);

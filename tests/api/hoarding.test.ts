@@ -8,7 +8,13 @@ import { query } from "#api/db/client";
 import { checkoutSessions, paymentTransactions, sales } from "#api/db/schema";
 import { limits } from "#api/rate-limit";
 import { purgeStaleCheckoutData } from "#api/services/sales";
-import { CREATES_PER_ADDRESS, MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, PROMO_CODE_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
+import {
+  CREATES_PER_ADDRESS,
+  MAX_UNPAID_SALES_PER_ADDRESS,
+  MAX_UNPAID_SALES_PER_EMAIL,
+  PROMO_CODE_CHECKS,
+  VALIDATES_PER_ADDRESS,
+} from "#lib/limits";
 import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#lib/schemas/order";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { available, expectSpanish, makeOption, newEmail, orderBody, saleStatus, sessionFor, startSale, type Option } from "./_helpers";
@@ -27,12 +33,19 @@ const newAddress = () => `198.51.100.${++addressSeq}`;
 const from = (address: string) => ({ "X-Forwarded-For": address });
 
 const validateFrom = (address: string, body: unknown) => call(api, "/sales/validate/", { body, headers: from(address) });
-const createFrom = (address: string, token: string) => call(api, "/sales/create/", { body: { session_token: token }, headers: from(address) });
+const createFrom = (address: string, token: string) =>
+  call(api, "/sales/create/", { body: { session_token: token }, headers: from(address) });
 
 describe("validate is bounded by the cart's own limits", () => {
   it(`more than ${MAX_CART_ITEMS} items is a Spanish 400`, async () => {
     const options = await Promise.all(Array.from({ length: MAX_CART_ITEMS + 1 }, () => makeOption(api, { available: 5 })));
-    const { status, body } = await validateFrom(newAddress(), orderBody(options.map((o) => ({ option: o })), newEmail()));
+    const { status, body } = await validateFrom(
+      newAddress(),
+      orderBody(
+        options.map((o) => ({ option: o })),
+        newEmail(),
+      ),
+    );
     expect(status).toBe(400);
     expect(body.errors[0].error_text).toBe(`Como máximo ${MAX_CART_ITEMS} ofertas por pedido.`);
   });
@@ -40,10 +53,18 @@ describe("validate is bounded by the cart's own limits", () => {
   it(`more than ${MAX_PROMO_CODES} distinct codes across the items is a Spanish 400`, async () => {
     const a = await makeOption(api, { available: 5 });
     const codes = ["C1", "C2", "C3", "C4", "C5", "C6"];
-    const body = orderBody([{ option, promo: codes.slice(0, 3) }, { option: a, promo: codes.slice(3) }], newEmail());
+    const body = orderBody(
+      [
+        { option, promo: codes.slice(0, 3) },
+        { option: a, promo: codes.slice(3) },
+      ],
+      newEmail(),
+    );
     const answer = await validateFrom(newAddress(), body);
     expect(answer.status).toBe(400);
-    expect(answer.body.errors.map((e: { error_text: string }) => e.error_text)).toContain(`Puedes aplicar como máximo ${MAX_PROMO_CODES} códigos promocionales.`);
+    expect(answer.body.errors.map((e: { error_text: string }) => e.error_text)).toContain(
+      `Puedes aplicar como máximo ${MAX_PROMO_CODES} códigos promocionales.`,
+    );
   });
 });
 
@@ -163,14 +184,21 @@ describe("the sweep purges what nobody needs", () => {
     limits.reset();
     const fresh = await sessionFor(api, [{ option }], newEmail());
     const stale = await sessionFor(api, [{ option }], newEmail());
-    await api.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(checkoutSessions.token, stale));
+    await api.db
+      .update(checkoutSessions)
+      .set({ expiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(checkoutSessions.token, stale));
 
     const old = await startSale(api, [{ option }], newEmail("viejo"));
     const oldApproved = await startSale(api, [{ option }], newEmail("viejo-aprobado"));
     const recent = await startSale(api, [{ option }], newEmail("reciente"));
-    for (const p of [old, oldApproved, recent]) await call(api, `/sales/cancel/${p.sale_id}/`, { body: { transaction_id: p.transaction_id } });
+    for (const p of [old, oldApproved, recent])
+      await call(api, `/sales/cancel/${p.sale_id}/`, { body: { transaction_id: p.transaction_id } });
     const longAgo = new Date(Date.now() - 40 * 24 * 3600_000);
-    await api.db.update(sales).set({ createdAt: longAgo }).where(sql`${sales.id} IN (${old.sale_id}, ${oldApproved.sale_id})`);
+    await api.db
+      .update(sales)
+      .set({ createdAt: longAgo })
+      .where(sql`${sales.id} IN (${old.sale_id}, ${oldApproved.sale_id})`);
     await api.db.update(paymentTransactions).set({ status: "approved" }).where(eq(paymentTransactions.id, oldApproved.transaction_id));
     const paid = await startSale(api, [{ option }], newEmail("pagado"));
     await api.db.update(sales).set({ createdAt: longAgo, status: "paid" }).where(eq(sales.id, paid.sale_id));
@@ -181,7 +209,10 @@ describe("the sweep purges what nobody needs", () => {
     const tokens = (await api.db.select({ t: checkoutSessions.token }).from(checkoutSessions)).map((r) => r.t);
     expect(tokens).toContain(fresh);
     expect(tokens).not.toContain(stale);
-    const left = await query<{ id: string }>(api.db, sql`SELECT id FROM sales WHERE id IN (${old.sale_id}, ${oldApproved.sale_id}, ${recent.sale_id}, ${paid.sale_id})`);
+    const left = await query<{ id: string }>(
+      api.db,
+      sql`SELECT id FROM sales WHERE id IN (${old.sale_id}, ${oldApproved.sale_id}, ${recent.sale_id}, ${paid.sale_id})`,
+    );
     expect(left.map((r) => r.id).sort()).toEqual([oldApproved.sale_id, recent.sale_id, paid.sale_id].sort());
     // Items and transactions went with the sale.
     expect(await query(api.db, sql`SELECT 1 FROM payment_transactions WHERE sale_id = ${old.sale_id}`)).toEqual([]);

@@ -27,7 +27,13 @@ function raw(target: TestApi, path: string, headers: Record<string, string>, bod
   const { port } = new URL(target.origin);
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }>((resolve, reject) => {
     const req = httpRequest(
-      { host: "127.0.0.1", port, path: `/api/v0${path}`, method: body === undefined ? "GET" : "POST", headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: `/api/v0${path}`,
+        method: body === undefined ? "GET" : "POST",
+        headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -54,13 +60,18 @@ describe("the allow-list", () => {
     expect(parseHostHeader("LocalHost:3000")).toBe("localhost");
     expect(parseHostHeader("[::1]:80")).toBe("::1");
     expect(parseHostHeader("ofertas.es.")).toBe("ofertas.es");
-    for (const bad of ["a b", "", "x:99999", "evil.com/path", "a@b", "[zz]", "ofertas.es:80:80", "ñ.es"]) expect(parseHostHeader(bad), bad).toBeNull();
+    for (const bad of ["a b", "", "x:99999", "evil.com/path", "a@b", "[zz]", "ofertas.es:80:80", "ñ.es"])
+      expect(parseHostHeader(bad), bad).toBeNull();
   });
 });
 
 describe("requests for other hosts", () => {
   it("a foreign Host gets an uncacheable Spanish 400, on every route", async () => {
-    for (const path of ["/public/offers/?page_size=1", "/public/offers/mainpage/", "/sandbox/checkout/00000000-0000-4000-8000-000000000000/"]) {
+    for (const path of [
+      "/public/offers/?page_size=1",
+      "/public/offers/mainpage/",
+      "/sandbox/checkout/00000000-0000-4000-8000-000000000000/",
+    ]) {
       const r = await raw(api, path, { Host: "evil.example" });
       expect(r.status, path).toBe(400);
       expect(r.headers["cache-control"]).toBe("no-store");
@@ -116,7 +127,10 @@ describe("the sandbox's signed webhook", () => {
     const paid = await sandboxAction(local, "pay");
     expect(paid.status).toBe(303);
     expect(paid.location).toMatch(/^https:\/\/tienda\.example\/order\/success/);
-    const events = await pinned.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, `evt_payment.completed_${payment.transaction_id}`));
+    const events = await pinned.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.eventId, `evt_payment.completed_${payment.transaction_id}`));
     expect(events).toHaveLength(1);
   });
 });

@@ -21,7 +21,14 @@ import { nearbyByScan } from "#tests/support/nearby";
 const OFFERS = 20_000;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
-type PlanNode = { "Node Type": string; "Relation Name"?: string; "Index Name"?: string; "Index Cond"?: string; Filter?: string; Plans?: PlanNode[] };
+type PlanNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  "Index Name"?: string;
+  "Index Cond"?: string;
+  Filter?: string;
+  Plans?: PlanNode[];
+};
 function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
@@ -90,23 +97,26 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
   it.each([
     ["spa", true, "offers_search_walk_idx"],
     ["paella", false, "offers_search_vector_idx"],
-  ] as const)("a page at the start of one tier (%j, walking: %s) keeps one plan, through %s, its words computed once", async (term, walk, index) => {
-    // What PostgreSQL keeps after five runs of the worker's prepared statement: the plan made
-    // without the words' value, forced here.
-    const { sql: text, params } = new PgDialect().sqlToQuery(tierIds(tierQuery(searchTerms(term), 1), 24, 0, walk, true));
-    expect(params).toHaveLength(1); // the words; LIMIT and OFFSET are in the text
-    const words = `'${String(params[0]).replaceAll("'", "''")}'`;
-    await api.db.transaction(async (tx) => {
-      await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
-      await tx.execute(sql.raw(`PREPARE one_tier(text) AS ${text}`));
-      const ns = await plan(sql.raw(`EXECUTE one_tier(${words})`), (s) => query(tx, s));
-      await tx.execute(sql.raw("DEALLOCATE one_tier"));
-      expectNoSeqScan(ns);
-      expect(indexesOn(ns)).toContain(index);
-      // to_tsquery() of a parameter in a filter would run again for every entry read.
-      expect(ns.map((n) => `${n.Filter ?? ""} ${n["Index Cond"] ?? ""}`).join(" ")).not.toContain("to_tsquery");
-    });
-  });
+  ] as const)(
+    "a page at the start of one tier (%j, walking: %s) keeps one plan, through %s, its words computed once",
+    async (term, walk, index) => {
+      // What PostgreSQL keeps after five runs of the worker's prepared statement: the plan made
+      // without the words' value, forced here.
+      const { sql: text, params } = new PgDialect().sqlToQuery(tierIds(tierQuery(searchTerms(term), 1), 24, 0, walk, true));
+      expect(params).toHaveLength(1); // the words; LIMIT and OFFSET are in the text
+      const words = `'${String(params[0]).replaceAll("'", "''")}'`;
+      await api.db.transaction(async (tx) => {
+        await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+        await tx.execute(sql.raw(`PREPARE one_tier(text) AS ${text}`));
+        const ns = await plan(sql.raw(`EXECUTE one_tier(${words})`), (s) => query(tx, s));
+        await tx.execute(sql.raw("DEALLOCATE one_tier"));
+        expectNoSeqScan(ns);
+        expect(indexesOn(ns)).toContain(index);
+        // to_tsquery() of a parameter in a filter would run again for every entry read.
+        expect(ns.map((n) => `${n.Filter ?? ""} ${n["Index Cond"] ?? ""}`).join(" ")).not.toContain("to_tsquery");
+      });
+    },
+  );
 
   it("a rare word or a deep page sorts its matches, found through the word index", async () => {
     const ns = await plan(tierIds(tierQuery(searchTerms("paella"), 1), 24, 1000, false));
@@ -124,12 +134,19 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     expect(indexesOn(ns)).toContain("offers_search_vector_idx");
   });
 
-  it.each(["cena romántica", "termal"])("staff's offer search %j (the promo-code form's) finds its rows of every status through offers_search_vector_idx", async (term) => {
-    const staff: Scope = { actor: { id: "00000000-0000-0000-0000-000000000000", email: "staff@ofertas.es", role: "staff" }, staff: true, orgs: null };
-    const ns = await plan(sql`SELECT count(*) FROM offers WHERE ${partnerOfferWhere(staff, { search: term })}`);
-    expectNoSeqScan(ns);
-    expect(indexesOn(ns)).toContain("offers_search_vector_idx");
-  });
+  it.each(["cena romántica", "termal"])(
+    "staff's offer search %j (the promo-code form's) finds its rows of every status through offers_search_vector_idx",
+    async (term) => {
+      const staff: Scope = {
+        actor: { id: "00000000-0000-0000-0000-000000000000", email: "staff@ofertas.es", role: "staff" },
+        staff: true,
+        orgs: null,
+      };
+      const ns = await plan(sql`SELECT count(*) FROM offers WHERE ${partnerOfferWhere(staff, { search: term })}`);
+      expectNoSeqScan(ns);
+      expect(indexesOn(ns)).toContain("offers_search_vector_idx");
+    },
+  );
 
   it("a misspelling is looked up in the vocabulary's trigram index, as search_corrections() runs it (sequential scans off)", async () => {
     const ns = await api.db.transaction(async (tx) => {
@@ -141,20 +158,29 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     expect(indexesOn(ns)).not.toContain("search_words_pkey");
   });
 
-  it.each(["spa", "cena", "paella barceloneta", "cena dos"])("search_words counts %j as the rows do, tier by tier, after seeding through its triggers", async (term) => {
-    const terms = searchTerms(term);
-    const row = await searchTiers(api.db, terms);
-    const counted: number[] = [];
-    for (let hits = 0; hits <= terms.length; hits++) {
-      const [r] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active' AND search_vector @@ to_tsquery('simple', ${tierQuery(terms, hits)})`);
-      counted.push(Number(r.n));
-    }
-    expect(counted.reduce((a, b) => a + b)).toBeGreaterThan(0);
-    expect(row.tiers).toEqual([counted.reduce((a, b) => a + b), ...counted]);
-  });
+  it.each(["spa", "cena", "paella barceloneta", "cena dos"])(
+    "search_words counts %j as the rows do, tier by tier, after seeding through its triggers",
+    async (term) => {
+      const terms = searchTerms(term);
+      const row = await searchTiers(api.db, terms);
+      const counted: number[] = [];
+      for (let hits = 0; hits <= terms.length; hits++) {
+        const [r] = await query<{ n: number }>(
+          api.db,
+          sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active' AND search_vector @@ to_tsquery('simple', ${tierQuery(terms, hits)})`,
+        );
+        counted.push(Number(r.n));
+      }
+      expect(counted.reduce((a, b) => a + b)).toBeGreaterThan(0);
+      expect(row.tiers).toEqual([counted.reduce((a, b) => a + b), ...counted]);
+    },
+  );
 
   it("the API answers the same at this size: counts from offer_counts match the rows, search still relevant", async () => {
-    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active' AND category = 'travel'`);
+    const [row] = await query<{ n: number }>(
+      api.db,
+      sql`SELECT count(*)::int AS n FROM offers WHERE status = 'active' AND category = 'travel'`,
+    );
     const { body } = await call(api, "/public/offers/?category=travel&page=400");
     expect(body.count).toBe(Number(row.n));
     const spa = await call(api, "/public/offers/?search=spa");
@@ -163,7 +189,8 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
   });
 
   it("«Cerca de aquí» walks offers_nearby_idx, and answers what ranking every offer by distance answers", async () => {
-    const ns = await plan(sql`SELECT id FROM offers WHERE status = 'active' AND id <> gen_random_uuid() AND latitude IS NOT NULL AND longitude IS NOT NULL
+    const ns =
+      await plan(sql`SELECT id FROM offers WHERE status = 'active' AND id <> gen_random_uuid() AND latitude IS NOT NULL AND longitude IS NOT NULL
                               ORDER BY point(longitude, latitude) <-> point(-3.70, 40.41) LIMIT 16`);
     expectNoSeqScan(ns);
     expect(indexesOn(ns)).toContain("offers_nearby_idx");
@@ -171,7 +198,10 @@ describe.runIf(onPostgres)(`a catalogue of ${OFFERS} offers on PostgreSQL`, () =
     for (const { id } of sample) {
       for (const size of [4, 20]) {
         const near = await nearbyOffers(api.db, id, size);
-        expect(near!.map((o) => o.uuid), `${id} ${size}`).toEqual(await nearbyByScan(api.db, id, size));
+        expect(
+          near!.map((o) => o.uuid),
+          `${id} ${size}`,
+        ).toEqual(await nearbyByScan(api.db, id, size));
       }
     }
   });

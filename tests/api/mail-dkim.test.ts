@@ -18,7 +18,8 @@ const SELECTOR = "correo2026";
 const keys = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const PRIVATE_PEM = keys.privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 /** The TXT record an operator publishes at <selector>._domainkey.<domain> (docs/mail.md). */
-const dkimRecord = (publicKey = keys.publicKey) => `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;
+const dkimRecord = (publicKey = keys.publicKey) =>
+  `v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`;
 
 /** DNS as the verifier asks it, answered here: only our selector's TXT record exists. */
 const resolverFor = (record: string) => async (name: string, type: string) => {
@@ -33,7 +34,15 @@ let buyer = "";
 let saleId = "";
 let offerId = "";
 
-const lead = { business_name: "Bar Pepe", contact_name: "Pepa Pérez", email: "", phone: "600000000", province: "Valencia", category: "restaurants", message: "Hola" };
+const lead = {
+  business_name: "Bar Pepe",
+  contact_name: "Pepa Pérez",
+  email: "",
+  phone: "600000000",
+  province: "Valencia",
+  category: "restaurants",
+  message: "Hola",
+};
 
 /** Every kind of mail (api/mail/messages.ts) with what its template needs, and how to tell it. */
 function everyKind(tag: string) {
@@ -50,8 +59,18 @@ function everyKind(tag: string) {
     { kind: "partner-lead", to: api.config.BUSINESS_EMAIL, data: { ...lead, email: applicant }, subject: /Solicitud de socio/ },
     { kind: "partner-lead-confirmation", to: applicant, data: { ...lead, email: applicant }, subject: /Hemos recibido tu solicitud/ },
     { kind: "account-exists", to: `existe.${tag}.${process.pid}@correo.es`, data: { reason: "register" }, subject: /Ya tienes una cuenta/ },
-    { kind: "no-account", to: `nadie.${tag}.${process.pid}@correo.es`, data: { reason: "reset_password" }, subject: /No hay ninguna cuenta/ },
-    { kind: "password-locked", to: `bloqueo.${tag}.${process.pid}@correo.es`, data: { failures: 10, minutes: 15 }, subject: /Hemos protegido tu cuenta/ },
+    {
+      kind: "no-account",
+      to: `nadie.${tag}.${process.pid}@correo.es`,
+      data: { reason: "reset_password" },
+      subject: /No hay ninguna cuenta/,
+    },
+    {
+      kind: "password-locked",
+      to: `bloqueo.${tag}.${process.pid}@correo.es`,
+      data: { failures: 10, minutes: 15 },
+      subject: /Hemos protegido tu cuenta/,
+    },
   ];
 }
 
@@ -70,9 +89,17 @@ async function deliverAll(settings: Config) {
 
 /** The DKIM-Signature's tags, unfolded. */
 function signatureTags(raw: Buffer): Record<string, string> {
-  const head = raw.toString("utf8").split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " ");
+  const head = raw
+    .toString("utf8")
+    .split(/\r?\n\r?\n/)[0]
+    .replace(/\r?\n[ \t]+/g, " ");
   const value = /^DKIM-Signature:\s*(.*)$/im.exec(head)?.[1] ?? "";
-  return Object.fromEntries(value.split(";").map((t) => t.trim().split(/=(.*)/s).slice(0, 2)).filter(([k]) => k));
+  return Object.fromEntries(
+    value
+      .split(";")
+      .map((t) => t.trim().split(/=(.*)/s).slice(0, 2))
+      .filter(([k]) => k),
+  );
 }
 
 async function verify(raw: Buffer | string, dns = resolver) {
@@ -86,8 +113,11 @@ async function expectSigned(raw: Buffer, kind: string) {
   expect(result.status.result, `${kind}: ${String(result.status.comment)}`).toBe("pass");
   expect(result.signingDomain).toBe(DOMAIN);
   expect(result.selector).toBe(SELECTOR);
-  const signed = signatureTags(raw).h.split(":").map((h) => h.trim().toLowerCase());
-  for (const header of ["from", "to", "subject", "date", "message-id", "mime-version", "content-type"]) expect(signed, kind).toContain(header);
+  const signed = signatureTags(raw)
+    .h.split(":")
+    .map((h) => h.trim().toLowerCase());
+  for (const header of ["from", "to", "subject", "date", "message-id", "mime-version", "content-type"])
+    expect(signed, kind).toContain(header);
   return signed;
 }
 
@@ -113,7 +143,11 @@ beforeAll(async () => {
   expect(captured.body.status).toBe("paid");
   saleId = captured.body.sale_id;
   // What the purchase queued itself is sent (unsigned checks need none of it) before the tests.
-  await deliverDue(api.db, { transport: createMailTransport({ ...api.config, mailDkim: null, SMTP_URL: smtp.url }), config: api.config, log: () => {} });
+  await deliverDue(api.db, {
+    transport: createMailTransport({ ...api.config, mailDkim: null, SMTP_URL: smtp.url }),
+    config: api.config,
+    log: () => {},
+  });
   smtp.messages.length = 0;
 });
 afterAll(async () => {
@@ -154,7 +188,9 @@ describe("DKIM", () => {
     const another = generateKeyPairSync("rsa", { modulusLength: 2048 }).publicKey;
     expect((await verify(raw, resolverFor(dkimRecord(another)))).status.result).toBe("fail");
     // No record at all: not a pass either.
-    expect((await verify(raw, async () => Promise.reject(Object.assign(new Error("no"), { code: "ENOTFOUND" })))).status.result).not.toBe("pass");
+    expect((await verify(raw, async () => Promise.reject(Object.assign(new Error("no"), { code: "ENOTFOUND" })))).status.result).not.toBe(
+      "pass",
+    );
   });
 
   it("signs the .eml files too, when no SMTP_URL is set", async () => {
@@ -188,7 +224,12 @@ describe("DKIM", () => {
   it("is off without the settings, and the settings go all three or none, with an RSA key", async () => {
     const base = { NODE_ENV: "test" as const, SESSION_SECRET: "x".repeat(32), DATA_DIR: "/tmp/ofertas-test-unused" };
     expect(loadConfig(base).mailDkim).toBeNull();
-    const all = { ...base, MAIL_DKIM_DOMAIN: "Ofertas.ES", MAIL_DKIM_SELECTOR: SELECTOR, MAIL_DKIM_PRIVATE_KEY: PRIVATE_PEM.replace(/\n/g, "\\n") };
+    const all = {
+      ...base,
+      MAIL_DKIM_DOMAIN: "Ofertas.ES",
+      MAIL_DKIM_SELECTOR: SELECTOR,
+      MAIL_DKIM_PRIVATE_KEY: PRIVATE_PEM.replace(/\n/g, "\\n"),
+    };
     expect(loadConfig(all).mailDkim).toEqual({ domainName: DOMAIN, keySelector: SELECTOR, privateKey: PRIVATE_PEM.trim() });
     expect(loadConfig({ ...all, MAIL_DKIM_PRIVATE_KEY: PRIVATE_PEM }).mailDkim?.privateKey).toBe(PRIVATE_PEM.trim());
     expect(() => loadConfig({ ...all, MAIL_DKIM_SELECTOR: "" })).toThrow(/van juntas/);

@@ -11,7 +11,17 @@ import { queueFeedbackAfterRedemption } from "#api/services/feedback";
 import { seedDemoRatings } from "#api/db/seed-ratings";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { linksOf, startTestSmtp, type TestSmtp } from "#tests/support/smtp";
-import { capture, expectNoAddress, expectSpanish, makeOption, newEmail, orderBody, sandboxAction, someOffer, type Option } from "./_helpers";
+import {
+  capture,
+  expectNoAddress,
+  expectSpanish,
+  makeOption,
+  newEmail,
+  orderBody,
+  sandboxAction,
+  someOffer,
+  type Option,
+} from "./_helpers";
 
 const OLD_SECRET = "test-secret-for-the-api-suite-0123456789";
 const NEW_SECRET = "nuevo-secreto-de-sesion-0123456789abcdef";
@@ -46,8 +56,13 @@ async function subscription(email: string) {
 const unsubscribeUrl = (email: string, sig: string) => `/customer/unsubscribe/?${new URLSearchParams({ email, sig })}`;
 const unsubscribeToken = (email: string, secret = NEW_SECRET) => sealLink([secret], "unsubscribe", { email });
 const oneClick = (key: Record<string, string>, body: string, type = "application/x-www-form-urlencoded") =>
-  fetch(`${api.url}/customer/unsubscribe/one-click/?${new URLSearchParams(key)}`, { method: "POST", headers: { "content-type": type }, body });
-const mailLink = (purpose: string, key: Record<string, string>) => call(api, `/customer/mail-link/?${new URLSearchParams({ purpose, ...key })}`);
+  fetch(`${api.url}/customer/unsubscribe/one-click/?${new URLSearchParams(key)}`, {
+    method: "POST",
+    headers: { "content-type": type },
+    body,
+  });
+const mailLink = (purpose: string, key: Record<string, string>) =>
+  call(api, `/customer/mail-link/?${new URLSearchParams({ purpose, ...key })}`);
 
 beforeAll(async () => {
   // Rotated secrets: links signed with the old one must keep working.
@@ -155,7 +170,9 @@ describe("marketing consent and /customer/unsubscribe/", () => {
     expect((await mailLink("unsubscribe", { t: activation })).status).toBe(400);
     // The old form is for unsubscribe links only.
     expect((await mailLink("activation", { email, sig: unsubscribeSignature([NEW_SECRET], email) })).status).toBe(400);
-    const feedback = await mailLink("feedback", { t: sealLink([OLD_SECRET], "feedback", { email, offer: "6F1C2D1E-8A8B-4C1A-9D3E-1A2B3C4D5E6F" }) });
+    const feedback = await mailLink("feedback", {
+      t: sealLink([OLD_SECRET], "feedback", { email, offer: "6F1C2D1E-8A8B-4C1A-9D3E-1A2B3C4D5E6F" }),
+    });
     expect(feedback.body).toMatchObject({ email, offer_uuid: "6f1c2d1e-8a8b-4c1a-9d3e-1a2b3c4d5e6f" });
     const unknown = await mailLink("login", { t: activation });
     expect(unknown.status).toBe(400);
@@ -200,7 +217,12 @@ describe("the marketing digest", () => {
     const stays = newEmail("boletin-sigue");
     const leaves = newEmail("boletin-se-va");
     const never = newEmail("boletin-nunca");
-    for (const [email, consent] of [[stays, true], [leaves, true], [never, false]] as const) await purchase(option, email, consent);
+    for (const [email, consent] of [
+      [stays, true],
+      [leaves, true],
+      [never, false],
+    ] as const)
+      await purchase(option, email, consent);
 
     const first = await queueDigestNow(api.db);
     expect(first.queued).toBe(2);
@@ -210,9 +232,15 @@ describe("the marketing digest", () => {
     expect(smtp.messages.some((m) => m.envelopeTo.includes(never) && /Nuevas ofertas/.test(m.subject ?? ""))).toBe(false);
 
     // The raw header lines, unfolded, exactly as a mail provider reads them.
-    const headerLines = mail.raw.toString().split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " ");
+    const headerLines = mail.raw
+      .toString()
+      .split(/\r?\n\r?\n/)[0]
+      .replace(/\r?\n[ \t]+/g, " ");
     expect(headerLines).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
-    const expected = /^List-Unsubscribe: <(https:\/\/ofertas\.example\/api\/v0\/customer\/unsubscribe\/one-click\/\?t=[A-Za-z0-9_-]+)>$/m.exec(headerLines)?.[1];
+    const expected =
+      /^List-Unsubscribe: <(https:\/\/ofertas\.example\/api\/v0\/customer\/unsubscribe\/one-click\/\?t=[A-Za-z0-9_-]+)>$/m.exec(
+        headerLines,
+      )?.[1];
     expect(expected).toBeDefined();
     const token = new URL(expected!).searchParams.get("t");
     expect(openLink([NEW_SECRET], "unsubscribe", token)).toEqual({ email: leaves });
@@ -239,7 +267,8 @@ describe("the marketing digest", () => {
     expect(second.queued).toBe(1);
     await send();
     await smtp.waitFor(stays, { subject: /Nuevas ofertas/ });
-    const digestsTo = (email: string) => smtp.messages.filter((m) => m.envelopeTo.includes(email) && /Nuevas ofertas/.test(m.subject ?? "")).length;
+    const digestsTo = (email: string) =>
+      smtp.messages.filter((m) => m.envelopeTo.includes(email) && /Nuevas ofertas/.test(m.subject ?? "")).length;
     expect(digestsTo(stays)).toBe(2);
     expect(digestsTo(leaves)).toBe(1);
     expect(smtp.messages.length).toBeGreaterThan(before);
@@ -268,10 +297,14 @@ describe("the marketing digest", () => {
 });
 
 describe("/public/offers/feedback/", () => {
-  const post = (body: Record<string, unknown>, headers?: Record<string, string>) => call(api, "/public/offers/feedback/", { body, headers });
+  const post = (body: Record<string, unknown>, headers?: Record<string, string>) =>
+    call(api, "/public/offers/feedback/", { body, headers });
   const linkFor = (email: string, offer: string, secret = NEW_SECRET) => sealLink([secret], "feedback", { email, offer });
   const rows = (email: string) =>
-    query<{ n: number; stars: number }>(api.db, sql`SELECT count(*)::int AS n, max(stars) AS stars FROM offer_feedback WHERE email = ${email}`);
+    query<{ n: number; stars: number }>(
+      api.db,
+      sql`SELECT count(*)::int AS n, max(stars) AS stars FROM offer_feedback WHERE email = ${email}`,
+    );
   /** A customer account with a proven address, logged in: its access token's header. */
   async function account(email: string) {
     await api.db.insert(users).values({ email, passwordHash: DEMO_PASSWORD_HASH, emailVerifiedAt: new Date() });
@@ -337,7 +370,10 @@ describe("/public/offers/feedback/", () => {
     const asOther = await post({ feedback_stars: 1, offer_uuid: option.offerId, user_email: newEmail("otra") }, auth);
     expect(asOther.status).toBe(403);
     // Its own purchases only: the account knows what it bought, so it may be told.
-    const notBought = await post({ feedback_stars: 1, offer_uuid: (await makeOption(api, { available: 5, offerId: await someOffer(api, 4) })).offerId }, auth);
+    const notBought = await post(
+      { feedback_stars: 1, offer_uuid: (await makeOption(api, { available: 5, offerId: await someOffer(api, 4) })).offerId },
+      auth,
+    );
     expect(notBought.status).toBe(403);
     expect(notBought.body.detail).toMatch(/comprado/);
     expect((await call(api, `/public/offers/feedback/mine/?offer_uuid=${option.offerId}`)).status).toBe(403);
@@ -376,7 +412,11 @@ describe("/public/offers/feedback/", () => {
     expect((await call(api, path, { method: "PATCH", body: { comment: "Pésimo.", t: unsubscribeToken(buyer) } })).status).toBe(403);
     expect((await call(api, path, { method: "PATCH", body: { feedback_stars: 1, t: linkFor(other, option.offerId) } })).status).toBe(404);
     expect((await call(api, path, { method: "PATCH", body: { feedback_stars: 1 }, headers: await account(other) })).status).toBe(404);
-    expect((await call(api, `${path}?${new URLSearchParams({ t })}`)).body).toMatchObject({ feedback_stars: 3, comment: "", user_email: buyer });
+    expect((await call(api, `${path}?${new URLSearchParams({ t })}`)).body).toMatchObject({
+      feedback_stars: 3,
+      comment: "",
+      user_email: buyer,
+    });
 
     const patched = await call(api, path, { method: "PATCH", body: { comment: "Muy buena atención.", t } });
     expect(patched.body).toMatchObject({ feedback_stars: 3, comment: "Muy buena atención." });
@@ -386,8 +426,13 @@ describe("/public/offers/feedback/", () => {
     const put = await call(api, path, { method: "PUT", body: { feedback_stars: 4, t } });
     expect(put.body).toMatchObject({ feedback_stars: 4, comment: "" });
     expect((await call(api, path, { method: "PATCH", body: { feedback_stars: 9, t } })).status).toBe(400);
-    expect((await call(api, path, { method: "PATCH", body: { comment: "x" }, headers: await account(buyer) })).body).toMatchObject({ comment: "x" });
-    expect((await call(api, `/public/offers/feedback/6f1c2d1e-8a8b-4c1a-9d3e-1a2b3c4d5e6f/`, { method: "PATCH", body: { comment: "x", t } })).status).toBe(404);
+    expect((await call(api, path, { method: "PATCH", body: { comment: "x" }, headers: await account(buyer) })).body).toMatchObject({
+      comment: "x",
+    });
+    expect(
+      (await call(api, `/public/offers/feedback/6f1c2d1e-8a8b-4c1a-9d3e-1a2b3c4d5e6f/`, { method: "PATCH", body: { comment: "x", t } }))
+        .status,
+    ).toBe(404);
     expect((await call(api, `/public/offers/feedback/nada/`, { method: "PATCH", body: { comment: "x", t } })).status).toBe(404);
   });
 
@@ -409,12 +454,19 @@ describe("/public/offers/feedback/", () => {
     // The link's own reading: its offer and the rating, none before the first.
     const mine = await call(api, `/public/offers/feedback/mine/?${new URLSearchParams({ t })}`);
     expect(mine.body).toEqual({ offer_uuid: option.offerId, feedback: { ...body, feedback_stars: 4 } });
-    const fresh = await call(api, `/public/offers/feedback/mine/?${new URLSearchParams({ t: linkFor(newEmail("sin-valorar"), option.offerId) })}`);
+    const fresh = await call(
+      api,
+      `/public/offers/feedback/mine/?${new URLSearchParams({ t: linkFor(newEmail("sin-valorar"), option.offerId) })}`,
+    );
     expect(fresh.body).toEqual({ offer_uuid: option.offerId, feedback: null });
   });
 
   it("the offer shows its average and count once three buyers have rated", async () => {
-    const option = await makeOption(api, { available: 50, offerId: (await query<{ id: string }>(api.db, sql`SELECT id FROM offers WHERE status = 'active' ORDER BY rank DESC, id LIMIT 1`))[0].id });
+    const option = await makeOption(api, {
+      available: 50,
+      offerId: (await query<{ id: string }>(api.db, sql`SELECT id FROM offers WHERE status = 'active' ORDER BY rank DESC, id LIMIT 1`))[0]
+        .id,
+    });
     const rating = async () => (await call(api, `/public/offers/${option.offerId}/`)).body.rating;
     const buyers = [newEmail("r1"), newEmail("r2"), newEmail("r3")];
     const before = await rating();
@@ -450,13 +502,18 @@ describe("the feedback request", () => {
     const buyer = newEmail("solicitud");
     const paid = await purchase(option, buyer);
     const key = `feedback:${option.offerId}:${buyer}`;
-    const due = async () => new Date((await query<{ send_after: string }>(api.db, sql`SELECT send_after FROM mail_outbox WHERE dedupe_key = ${key}`))[0].send_after).getTime();
+    const due = async () =>
+      new Date(
+        (await query<{ send_after: string }>(api.db, sql`SELECT send_after FROM mail_outbox WHERE dedupe_key = ${key}`))[0].send_after,
+      ).getTime();
     expect(await due()).toBeGreaterThan(Date.now() + 2 * 86_400_000);
     await api.db.transaction((tx) => queueFeedbackAfterRedemption(tx, { couponCode: paid.items[0].coupons[0], delayHours: 0 }));
     expect(await due()).toBeLessThanOrEqual(Date.now() + 1000);
     await send();
     const mail = await smtp.waitFor(buyer, { subject: /Valóralo/ });
-    const links = [...(mail.html as string).matchAll(/href="(https:\/\/ofertas\.example\/feedback\?[^"]+)"/g)].map((m) => new URL(m[1].replace(/&amp;/g, "&")));
+    const links = [...(mail.html as string).matchAll(/href="(https:\/\/ofertas\.example\/feedback\?[^"]+)"/g)].map(
+      (m) => new URL(m[1].replace(/&amp;/g, "&")),
+    );
     expect(links.map((l) => l.searchParams.get("rate"))).toEqual(["1", "2", "3", "4", "5"]);
     for (const l of links) expect([...l.searchParams.keys()]).toEqual(["rate", "t"]);
     const token = links[0].searchParams.get("t");

@@ -32,7 +32,14 @@ const testMessages: Record<string, MessageRenderer> = {
 
 const smtpConfig = () => ({ ...api.config, SMTP_URL: smtp.url });
 const deliver = (overrides: Partial<Parameters<typeof deliverDue>[1]> = {}) =>
-  deliverDue(api.db, { transport: createMailTransport(smtpConfig()), config: smtpConfig(), messages: testMessages, backoff: () => 0, log: () => {}, ...overrides });
+  deliverDue(api.db, {
+    transport: createMailTransport(smtpConfig()),
+    config: smtpConfig(),
+    messages: testMessages,
+    backoff: () => 0,
+    log: () => {},
+    ...overrides,
+  });
 
 async function row(dedupeKey: string) {
   const [r] = await query<{ status: string; attempts: number; last_error: string | null; message_id: string | null }>(
@@ -91,7 +98,13 @@ describe("outbox and worker against a real SMTP server", () => {
 
   it("waits for sendAfter", async () => {
     const to = address("luego");
-    await queueMail(api.db, { kind: "test-note", to, dedupeKey: `later:${to}`, data: { n: 5 }, sendAfter: new Date(Date.now() + 3600_000) });
+    await queueMail(api.db, {
+      kind: "test-note",
+      to,
+      dedupeKey: `later:${to}`,
+      data: { n: 5 },
+      sendAfter: new Date(Date.now() + 3600_000),
+    });
     await deliver();
     expect((await row(`later:${to}`)).status).toBe("queued");
     await api.db.execute(sql`UPDATE mail_outbox SET send_after = now() - interval '1 second' WHERE dedupe_key = ${`later:${to}`}`);
@@ -132,7 +145,11 @@ describe("outbox and worker against a real SMTP server", () => {
     const unknown = address("desconocido");
     await queueMail(api.db, { kind: "no-existe", to: unknown, dedupeKey: `unknown:${unknown}`, data: {} });
     expect(await deliver()).toMatchObject({ failed: 1 });
-    expect(await row(`unknown:${unknown}`)).toMatchObject({ status: "failed", attempts: 1, last_error: "Tipo de correo desconocido: no-existe" });
+    expect(await row(`unknown:${unknown}`)).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      last_error: "Tipo de correo desconocido: no-existe",
+    });
   });
 
   it("skips a message its template says no longer applies", async () => {
@@ -147,7 +164,9 @@ describe("outbox and worker against a real SMTP server", () => {
     const to = address("interrumpido");
     await queueMail(api.db, { kind: "test-note", to, dedupeKey: `crash:${to}`, data: { n: 8 } });
     // What a process that crashed after claiming leaves behind: 'sending' with an expired lease.
-    await api.db.execute(sql`UPDATE mail_outbox SET status = 'sending', attempts = 1, claimed_until = now() - interval '1 second' WHERE dedupe_key = ${`crash:${to}`}`);
+    await api.db.execute(
+      sql`UPDATE mail_outbox SET status = 'sending', attempts = 1, claimed_until = now() - interval '1 second' WHERE dedupe_key = ${`crash:${to}`}`,
+    );
     await deliver();
     const r = await row(`crash:${to}`);
     expect(r.status).toBe("failed");
@@ -163,7 +182,13 @@ describe("outbox and worker against a real SMTP server", () => {
     try {
       const results = await Promise.all([
         deliver({ batch: 4 }),
-        deliverDue(other?.db ?? api.db, { transport: createMailTransport(smtpConfig()), config: smtpConfig(), messages: testMessages, log: () => {}, batch: 4 }),
+        deliverDue(other?.db ?? api.db, {
+          transport: createMailTransport(smtpConfig()),
+          config: smtpConfig(),
+          messages: testMessages,
+          log: () => {},
+          batch: 4,
+        }),
         deliver({ batch: 4 }),
       ]);
       let total = results.reduce((n, r) => n + r.sent, 0);

@@ -7,7 +7,18 @@ import { deliverDue } from "#api/mail/worker";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { pdfPageCount, pdfText } from "#tests/support/pdf";
 import { startTestSmtp, type TestSmtp } from "#tests/support/smtp";
-import { approveWithoutWebhook, buy, capture, couponCount, makeOption, newEmail, sandboxAction, saleStatus, startSale, validate } from "./_helpers";
+import {
+  approveWithoutWebhook,
+  buy,
+  capture,
+  couponCount,
+  makeOption,
+  newEmail,
+  sandboxAction,
+  saleStatus,
+  startSale,
+  validate,
+} from "./_helpers";
 
 let api: TestApi;
 let smtp: TestSmtp;
@@ -62,8 +73,10 @@ describe("purchase confirmation", () => {
     const email = newEmail("atomico");
     const payment = await startSale(api, [{ option }], email);
     await approveWithoutWebhook(api, payment.transaction_id);
-    await api.db.execute(sql.raw(`
-      CREATE FUNCTION refuse_mail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'buzón roto'; END $$`));
+    await api.db.execute(
+      sql.raw(`
+      CREATE FUNCTION refuse_mail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'buzón roto'; END $$`),
+    );
     await api.db.execute(sql.raw(`CREATE TRIGGER refuse_mail BEFORE INSERT ON mail_outbox FOR EACH ROW EXECUTE FUNCTION refuse_mail()`));
     try {
       expect((await capture(api, payment)).status).toBe(500);
@@ -103,8 +116,15 @@ describe("purchase confirmation", () => {
     }
     expect(mail.text).toContain(purchase.items[0].title);
     // When it was paid, on a Madrid clock (the API's process runs in UTC here, as on most hosts).
-    const madrid = new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(purchase.paid_at));
-    const utc = new Intl.DateTimeFormat("es-ES", { timeZone: "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(purchase.paid_at));
+    const madrid = new Intl.DateTimeFormat("es-ES", {
+      timeZone: "Europe/Madrid",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    }).format(new Date(purchase.paid_at));
+    const utc = new Intl.DateTimeFormat("es-ES", { timeZone: "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(
+      new Date(purchase.paid_at),
+    );
     expect(madrid).not.toBe(utc);
     expect(mail.text).toContain(`, ${madrid}.`);
     expect(mail.text).not.toContain(`, ${utc}.`);
@@ -114,7 +134,9 @@ describe("purchase confirmation", () => {
     // A reply goes where the footer says to write, not to the no-reply sender.
     expect(mail.replyTo?.value.map((a) => a.address)).toEqual([api.config.SUPPORT_EMAIL]);
     // Each condition on a line of its own, as the partner wrote them.
-    const conditions = String(purchase.items[0].conditions ?? "").split("\n").filter((l) => l.trim());
+    const conditions = String(purchase.items[0].conditions ?? "")
+      .split("\n")
+      .filter((l) => l.trim());
     expect(conditions.length, "the demo offer lists several conditions").toBeGreaterThan(1);
     for (const [i, line] of conditions.entries()) {
       expect(mail.text).toMatch(new RegExp(`^${line.slice(0, 24).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`, "m"));
@@ -159,6 +181,8 @@ describe("the signed purchase link", () => {
     expect((await call(api, `/sales/purchase/no-es-uuid/?sig=${sig}`)).status).toBe(404);
     const pdf = await fetch(`${api.url}/sales/purchase/${payment.sale_id}/vouchers.pdf?sig=${sig}`);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
-    expect(await pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain((await call(api, `/sales/purchase/${payment.sale_id}/?sig=${sig}`)).body.items[0].coupons[0]);
+    expect(await pdfText(Buffer.from(await pdf.arrayBuffer()))).toContain(
+      (await call(api, `/sales/purchase/${payment.sale_id}/?sig=${sig}`)).body.items[0].coupons[0],
+    );
   });
 });

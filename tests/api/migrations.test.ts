@@ -30,7 +30,9 @@ it("two processes starting at once apply each migration once and load the demo c
     expect(Number(row.n)).toBe(SEED_OFFERS.length);
     const versions = await query<{ version: string }>(api.db, sql`SELECT version FROM schema_migrations ORDER BY version`);
     // Every file in the folder, each once (the list grows with each issue's migration).
-    const files = (await readdir(fileURLToPath(new URL("../../api/db/migrations/", import.meta.url)))).filter((f) => f.endsWith(".sql")).sort();
+    const files = (await readdir(fileURLToPath(new URL("../../api/db/migrations/", import.meta.url))))
+      .filter((f) => f.endsWith(".sql"))
+      .sort();
     expect(files).toEqual(expect.arrayContaining(["0001_catalogue.sql", "0002_sales.sql"]));
     expect(versions.map((v) => v.version)).toEqual(files);
   } finally {

@@ -43,7 +43,10 @@ async function cardsFromTables(ids: string[]): Promise<unknown[]> {
 
 /** offer_cards()' text: compact JSON (migration 0021), exactly what JSON.stringify writes of it. */
 async function cardsText(ids: string[]): Promise<string> {
-  const [row] = await query<{ cards: string | null }>(api.db, sql`SELECT offer_cards(${sql.param(ids)}::uuid[], ${MIN_RATINGS_SHOWN}::int, false) AS cards`);
+  const [row] = await query<{ cards: string | null }>(
+    api.db,
+    sql`SELECT offer_cards(${sql.param(ids)}::uuid[], ${MIN_RATINGS_SHOWN}::int, false) AS cards`,
+  );
   const text = row.cards ?? "[]";
   expect(text).toBe(JSON.stringify(JSON.parse(text)));
   return text;
@@ -56,7 +59,16 @@ async function cards(ids: string[]): Promise<unknown[]> {
 async function newOffer(organizationId: string, title: string): Promise<string> {
   const [row] = await api.db
     .insert(offers)
-    .values({ organizationId, title, summary: `Resumen de ${title}`, category: "restaurants", province: "Madrid", address: "Calle Mayor 1", latitude: 40.4, longitude: -3.7 })
+    .values({
+      organizationId,
+      title,
+      summary: `Resumen de ${title}`,
+      category: "restaurants",
+      province: "Madrid",
+      address: "Calle Mayor 1",
+      latitude: 40.4,
+      longitude: -3.7,
+    })
     .returning({ id: offers.id });
   await api.db.insert(offerImages).values([
     {
@@ -84,18 +96,31 @@ async function newOffer(organizationId: string, title: string): Promise<string> 
 }
 
 it("a page's cards stay what the tables say after every kind of change, and a sale touches no kept card", async () => {
-  const [org] = await api.db.insert(organizations).values({ name: `Casa ${randomUUID().slice(0, 6)}` }).returning({ id: organizations.id });
+  const [org] = await api.db
+    .insert(organizations)
+    .values({ name: `Casa ${randomUUID().slice(0, 6)}` })
+    .returning({ id: organizations.id });
   const [other] = await api.db.insert(organizations).values({ name: "Otra casa" }).returning({ id: organizations.id });
-  const ids = [await newOffer(org.id, "Cena para dos"), await newOffer(org.id, "Menú degustación"), await newOffer(other.id, "Circuito termal")];
+  const ids = [
+    await newOffer(org.id, "Cena para dos"),
+    await newOffer(org.id, "Menú degustación"),
+    await newOffer(other.id, "Circuito termal"),
+  ];
   const page = [ids[2], ids[0], ids[1]]; // the order asked, not the order made
   // The same text: values, keys and their order.
   const agree = async (step: string) => expect(await cardsText(page), step).toBe(JSON.stringify(await cardsFromTables(page)));
 
   await agree("new offers, with images and price options");
   const images = ((await cards([ids[0]])) as { images: OfferImage[] }[])[0].images;
-  expect(images.map((i) => [i.alt, i.small_url])).toEqual([["Portada", null], ["Segunda", `/img/${ids[0]}-b-200.jpg`]]);
+  expect(images.map((i) => [i.alt, i.small_url])).toEqual([
+    ["Portada", null],
+    ["Segunda", `/img/${ids[0]}-b-200.jpg`],
+  ]);
 
-  await api.db.update(offers).set({ title: "Cena romántica para dos", summary: "Con vino", validUntil: "2030-12-31", latitude: null }).where(eq(offers.id, ids[0]));
+  await api.db
+    .update(offers)
+    .set({ title: "Cena romántica para dos", summary: "Con vino", validUntil: "2030-12-31", latitude: null })
+    .where(eq(offers.id, ids[0]));
   await agree("an edited offer");
   await api.db.update(offers).set({ organizationId: other.id }).where(eq(offers.id, ids[1]));
   await agree("an offer moved to another partner");
@@ -103,30 +128,52 @@ it("a page's cards stay what the tables say after every kind of change, and a sa
   await agree("a renamed partner");
 
   await api.db.update(offerImages).set({ alt: "Portada nueva" }).where(eq(offerImages.offerId, ids[2]));
-  await api.db.update(offerImages).set({ variants: [] }).where(sql`${offerImages.offerId} = ${ids[1]} AND NOT ${offerImages.cover}`);
+  await api.db
+    .update(offerImages)
+    .set({ variants: [] })
+    .where(sql`${offerImages.offerId} = ${ids[1]} AND NOT ${offerImages.cover}`);
   await api.db.delete(offerImages).where(sql`${offerImages.offerId} = ${ids[0]} AND ${offerImages.cover}`);
-  await api.db.insert(offerImages).values({ offerId: ids[1], imageUrl: "/img/extra.jpg", width: 400, height: 300, alt: "Extra", position: 0 });
+  await api.db
+    .insert(offerImages)
+    .values({ offerId: ids[1], imageUrl: "/img/extra.jpg", width: 400, height: 300, alt: "Extra", position: 0 });
   await agree("images changed, removed and added");
   await api.db.delete(priceOptions).where(eq(priceOptions.offerId, ids[2]));
   await agree("an offer left without price options");
 
   const stars = [5, 4, 4, 2];
-  for (const [i, n] of stars.entries()) await api.db.insert(offerFeedback).values({ offerId: ids[2], email: `comprador${i}@example.com`, stars: n });
+  for (const [i, n] of stars.entries())
+    await api.db.insert(offerFeedback).values({ offerId: ids[2], email: `comprador${i}@example.com`, stars: n });
   await agree("ratings given");
   expect(((await cards([ids[2]])) as { rating: unknown }[])[0].rating).toEqual({ average: 3.8, count: 4 });
   await api.db.update(offerFeedback).set({ stars: 1 }).where(eq(offerFeedback.email, "comprador0@example.com"));
   await agree("a rating changed");
-  await api.db.delete(offerFeedback).where(sql`${offerFeedback.offerId} = ${ids[2]} AND ${offerFeedback.email} <> 'comprador1@example.com'`);
+  await api.db
+    .delete(offerFeedback)
+    .where(sql`${offerFeedback.offerId} = ${ids[2]} AND ${offerFeedback.email} <> 'comprador1@example.com'`);
   await agree("ratings withdrawn below the number shown");
   expect(((await cards([ids[2]])) as { rating: unknown }[])[0].rating).toBeNull();
 
   // What sales and the daily sweeps change is read live or is not on the card: no head is rewritten.
-  const before = await query<{ offer_id: string; xmin: string }>(api.db, sql`SELECT offer_id, xmin::text FROM offer_card_heads WHERE offer_id = ANY(${sql.param(ids)}::uuid[]) ORDER BY offer_id`);
-  await api.db.update(priceOptions).set({ available: sql`${priceOptions.available} - 3` }).where(eq(priceOptions.offerId, ids[0]));
+  const before = await query<{ offer_id: string; xmin: string }>(
+    api.db,
+    sql`SELECT offer_id, xmin::text FROM offer_card_heads WHERE offer_id = ANY(${sql.param(ids)}::uuid[]) ORDER BY offer_id`,
+  );
+  await api.db
+    .update(priceOptions)
+    .set({ available: sql`${priceOptions.available} - 3` })
+    .where(eq(priceOptions.offerId, ids[0]));
   await api.db.update(offers).set({ rank: 5, status: "archived" }).where(eq(offers.id, ids[1]));
-  expect(await query(api.db, sql`SELECT offer_id, xmin::text FROM offer_card_heads WHERE offer_id = ANY(${sql.param(ids)}::uuid[]) ORDER BY offer_id`)).toEqual(before);
+  expect(
+    await query(
+      api.db,
+      sql`SELECT offer_id, xmin::text FROM offer_card_heads WHERE offer_id = ANY(${sql.param(ids)}::uuid[]) ORDER BY offer_id`,
+    ),
+  ).toEqual(before);
   await agree("stock sold and an offer archived");
-  const [archived] = await query<{ cards: string | null }>(api.db, sql`SELECT offer_cards(${sql.param([ids[1]])}::uuid[], 0, true) AS cards`);
+  const [archived] = await query<{ cards: string | null }>(
+    api.db,
+    sql`SELECT offer_cards(${sql.param([ids[1]])}::uuid[], 0, true) AS cards`,
+  );
   expect(archived.cards, "active_only skips an archived offer").toBeNull();
 
   await api.db.delete(offers).where(eq(offers.id, ids[1]));

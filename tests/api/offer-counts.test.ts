@@ -62,7 +62,10 @@ it("every listing's count stays what the offers say after every kind of change",
   ).map((r) => r.id);
   await agree("four offers inserted in one statement, in a province new to the catalogue");
 
-  await api.db.update(offers).set({ status: "archived" }).where(inArray(offers.id, [ids[0], ids[2]]));
+  await api.db
+    .update(offers)
+    .set({ status: "archived" })
+    .where(inArray(offers.id, [ids[0], ids[2]]));
   await agree("two archived");
   await api.db.update(offers).set({ category: "leisure" }).where(eq(offers.id, ids[1]));
   await agree("a category changed");

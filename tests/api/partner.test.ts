@@ -98,12 +98,19 @@ describe("offer status", () => {
     const payment = await startSale(api, [{ option: { uuid: w.optionA, price: "59.90" }, quantity: 2 }], newEmail());
     const offer = (await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body;
     expect(offer.price_options[0].sold).toBeGreaterThanOrEqual(2);
-    const options = offer.price_options.map((o: any, i: number) => ({ ...o, actual_price: i === 0 ? "49,90" : o.actual_price, available: i === 0 ? before - 2 : o.available }));
+    const options = offer.price_options.map((o: any, i: number) => ({
+      ...o,
+      actual_price: i === 0 ? "49,90" : o.actual_price,
+      available: i === 0 ? before - 2 : o.available,
+    }));
     const r = await callAs(api, "partnerA", `/offers/${w.offerA}/`, { method: "PATCH", body: { price_options: options } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     // The offer is on sale: its new price waits for staff.
     expect(r.body.price_options[0].actual_price).toBe("59.90");
-    const approved = await callAs(api, "staff", `/offers/revisions/${r.body.revision.uuid}/`, { method: "PATCH", body: { status: "approved" } });
+    const approved = await callAs(api, "staff", `/offers/revisions/${r.body.revision.uuid}/`, {
+      method: "PATCH",
+      body: { status: "approved" },
+    });
     expect(approved.status).toBe(200);
     expect((await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body.price_options[0].actual_price).toBe("49.90");
     const [line] = await api.db.select().from(saleItems).where(eq(saleItems.saleId, payment.sale_id));
@@ -116,7 +123,9 @@ describe("offer status", () => {
   });
 
   it("validates offers in Spanish, field by field", async () => {
-    const r = await callAs(api, "partnerA", "/offers/", { body: validOffer(w.orgA, { title: "x", price_options: [{ title: "Una", actual_price: "30", regular_price: "20", available: 1 }] }) });
+    const r = await callAs(api, "partnerA", "/offers/", {
+      body: validOffer(w.orgA, { title: "x", price_options: [{ title: "Una", actual_price: "30", regular_price: "20", available: 1 }] }),
+    });
     expect(r.status).toBe(400);
     expect(Object.keys(r.body.errors)).toEqual(expect.arrayContaining(["title", "price_options.0.actual_price"]));
     expectSpanish(r.body.detail);
@@ -125,10 +134,21 @@ describe("offer status", () => {
 
 describe("changes to an offer on sale wait for staff, and the shop keeps the approved version", () => {
   const form = (offer: Awaited<ReturnType<typeof activeOffer>>, extra: Record<string, unknown> = {}) =>
-    validOffer(w.orgA, { price_options: offer.price_options.map(({ uuid, title, actual_price, regular_price, available, per_customer }) => ({ uuid, title, actual_price, regular_price, available, per_customer })), ...extra });
+    validOffer(w.orgA, {
+      price_options: offer.price_options.map(({ uuid, title, actual_price, regular_price, available, per_customer }) => ({
+        uuid,
+        title,
+        actual_price,
+        regular_price,
+        available,
+        per_customer,
+      })),
+      ...extra,
+    });
   const patch = (who: "partnerA" | "staff", id: string, body: object) => callAs(api, who, `/offers/${id}/`, { method: "PATCH", body });
   const publicOffer = async (id: string) => (await call(api, `/public/offers/${id}/`)).body;
-  const decide = (id: string, body: object, who: "staff" | "partnerA" = "staff") => callAs(api, who, `/offers/revisions/${id}/`, { method: "PATCH", body });
+  const decide = (id: string, body: object, who: "staff" | "partnerA" = "staff") =>
+    callAs(api, who, `/offers/revisions/${id}/`, { method: "PATCH", body });
 
   it("new words and prices wait as a revision, stock applies at once; staff approve and the shop changes", async () => {
     const offer = await activeOffer(api, "partnerA", w.orgA, { title: "Cena de temporada en la terraza" });
@@ -141,14 +161,25 @@ describe("changes to an offer on sale wait for staff, and the shop keeps the app
         conditions: "Reserva con 48 horas.",
         price_options: [
           { uuid: two.uuid, title: two.title, actual_price: "49,90", regular_price: two.regular_price, available: 45, per_customer: 4 },
-          { uuid: four.uuid, title: four.title, actual_price: four.actual_price, regular_price: four.regular_price, available: 12, per_customer: null },
+          {
+            uuid: four.uuid,
+            title: four.title,
+            actual_price: four.actual_price,
+            regular_price: four.regular_price,
+            available: 12,
+            per_customer: null,
+          },
           { title: "Menú para 6", actual_price: "150", regular_price: "260", available: 5, per_customer: null },
         ],
       }),
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
     // The live offer is unchanged in what staff review; its tickets changed now.
-    expect(saved.body).toMatchObject({ status: "active", title: "Cena de temporada en la terraza", description: "Una cena larga y tranquila." });
+    expect(saved.body).toMatchObject({
+      status: "active",
+      title: "Cena de temporada en la terraza",
+      description: "Una cena larga y tranquila.",
+    });
     expect(saved.body.price_options.map((o: any) => [o.title, o.actual_price, o.available])).toEqual([
       ["Menú para 2", "59.90", 45],
       ["Menú para 4", "109.00", 12],
@@ -185,7 +216,9 @@ describe("changes to an offer on sale wait for staff, and the shop keeps the app
     // Staff's queue has it, with the offer; the other business's partner sees nothing of it.
     const queue = await callAs(api, "staff", "/offers/revisions/?page_size=100");
     expect(queue.status).toBe(200);
-    expect(queue.body.results.find((r: any) => r.uuid === revision.uuid)).toMatchObject({ offer: { uuid: offer.uuid, title: "Cena de temporada en la terraza", organization: { uuid: w.orgA } } });
+    expect(queue.body.results.find((r: any) => r.uuid === revision.uuid)).toMatchObject({
+      offer: { uuid: offer.uuid, title: "Cena de temporada en la terraza", organization: { uuid: w.orgA } },
+    });
     expect((await callAs(api, "partnerB", "/offers/revisions/")).body.results.map((r: any) => r.uuid)).not.toContain(revision.uuid);
     expect((await callAs(api, "partnerA", "/offers/revisions/")).body.results.map((r: any) => r.uuid)).toContain(revision.uuid);
     // Only staff decide.
@@ -196,7 +229,11 @@ describe("changes to an offer on sale wait for staff, and the shop keeps the app
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     expect(approved.body.status).toBe("approved");
     const after = await publicOffer(offer.uuid);
-    expect(after).toMatchObject({ title: "Cena de temporada renovada", description: "Ahora con postre de la casa.", conditions: "Reserva con 48 horas." });
+    expect(after).toMatchObject({
+      title: "Cena de temporada renovada",
+      description: "Ahora con postre de la casa.",
+      conditions: "Reserva con 48 horas.",
+    });
     expect(after.price_options.map((o: any) => [o.title, o.actual_price, o.available])).toEqual([
       ["Menú para 2", "49.90", 45],
       ["Menú para 4", "109.00", 12],
@@ -246,7 +283,10 @@ describe("changes to an offer on sale wait for staff, and the shop keeps the app
     expect((await publicOffer(offer.uuid)).title).toBe("Ruta en kayak por la costa brava");
 
     const draft = (await callAs(api, "partnerA", "/offers/", { body: validOffer(w.orgA) })).body;
-    expect((await patch("partnerA", draft.uuid, { title: "Un borrador con otro título" })).body).toMatchObject({ title: "Un borrador con otro título", revision: null });
+    expect((await patch("partnerA", draft.uuid, { title: "Un borrador con otro título" })).body).toMatchObject({
+      title: "Un borrador con otro título",
+      revision: null,
+    });
 
     const waiting = (await patch("partnerA", offer.uuid, { title: "Ruta en kayak al atardecer" })).body.revision;
     expect((await patch("partnerA", offer.uuid, { status: "archived" })).body.revision).toBeNull();
@@ -261,9 +301,15 @@ describe("changes to an offer on sale wait for staff, and the shop keeps the app
     });
     expect(r.status).toBe(409);
     expectSpanish(r.body.detail);
-    expect((await callAs(api, "partnerA", `/offers/${offer.uuid}/`)).body).toMatchObject({ revision: null, price_options: [{ title: "Menú para 2" }, { title: "Menú para 4" }] });
+    expect((await callAs(api, "partnerA", `/offers/${offer.uuid}/`)).body).toMatchObject({
+      revision: null,
+      price_options: [{ title: "Menú para 2" }, { title: "Menú para 4" }],
+    });
     // Removing one of two (unsold) applies at once: it only sells less.
-    const one = await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PUT", body: form(offer, { price_options: form(offer).price_options.slice(0, 1) }) });
+    const one = await callAs(api, "partnerA", `/offers/${offer.uuid}/`, {
+      method: "PUT",
+      body: form(offer, { price_options: form(offer).price_options.slice(0, 1) }),
+    });
     expect(one.status).toBe(200);
     expect(one.body.price_options).toHaveLength(1);
     expect(one.body.revision).toBeNull();
@@ -275,7 +321,10 @@ describe("POST /offers/images/", () => {
     const r = await uploadImage(api, "partnerA", { offer: w.offerA, alt: "Sala" }, await png(1600, 1200));
     expect(r.status).toBe(201);
     expect(r.body).toMatchObject({ width: 800, height: 500, cover: false, logo: false, alt: "Sala" });
-    expect(r.body.variants.map((v: any) => [v.width, v.height])).toEqual([[800, 500], [400, 250]]);
+    expect(r.body.variants.map((v: any) => [v.width, v.height])).toEqual([
+      [800, 500],
+      [400, 250],
+    ]);
     const file = await fetch(`${api.origin}${r.body.image_url}`);
     expect(file.headers.get("content-type")).toBe("image/webp");
     expect(file.headers.get("cache-control")).toMatch(/immutable/);
@@ -376,7 +425,9 @@ describe("pictures from a phone, and what the upload route refuses", () => {
           headers: { "content-type": "multipart/form-data; boundary=foto", "content-length": String(5 * 1024 * 1024), ...headers },
         });
         // Only the first 64 KB go out: an answer can only come from a server that did not wait for the rest.
-        req.write(`--foto\r\nContent-Disposition: form-data; name="offer"\r\n\r\n${offer}\r\n--foto\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n`);
+        req.write(
+          `--foto\r\nContent-Disposition: form-data; name="offer"\r\n\r\n${offer}\r\n--foto\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\n\r\n`,
+        );
         req.write(Buffer.alloc(64 * 1024, 7));
         const timer = setTimeout(() => {
           req.destroy();
@@ -404,7 +455,13 @@ describe("pictures from a phone, and what the upload route refuses", () => {
     const offer = await draft();
     // 19 already there (made directly: 19 uploads would only slow the suite).
     await api.db.insert(offerImages).values(
-      Array.from({ length: 19 }, (_, i) => ({ offerId: offer, imageUrl: `/images/demo/relleno-${i}.webp`, width: 800, height: 500, position: i })),
+      Array.from({ length: 19 }, (_, i) => ({
+        offerId: offer,
+        imageUrl: `/images/demo/relleno-${i}.webp`,
+        width: 800,
+        height: 500,
+        position: i,
+      })),
     );
     const small = await png(400, 250);
     const twentieth = await uploadImage(api, "partnerA", { offer }, small);
@@ -448,7 +505,12 @@ describe("pictures from a phone, and what the upload route refuses", () => {
 
 describe("coupons", () => {
   it("verifies a code with or without dashes, and redeems it once", async () => {
-    const [code] = await couponsFor(api, w.optionB, (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price, 1);
+    const [code] = await couponsFor(
+      api,
+      w.optionB,
+      (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price,
+      1,
+    );
     const compact = code.replace(/-/g, "").toLowerCase();
     const v = await callAs(api, "partnerB", "/verification/coupon/", { body: { code: compact } });
     expect(v.status).toBe(200);
@@ -471,20 +533,31 @@ describe("coupons", () => {
     const option = (await callAs(api, "partnerA", `/offers/${w.offerA}/`)).body.price_options[1].uuid;
     const [code] = await couponsFor(api, option, price, 1);
     const { body } = await callAs(api, "partnerA", "/verification/coupon/", { body: { code } });
-    const results = await Promise.all(Array.from({ length: 6 }, () => callAs(api, "partnerA", `/sales/redeem/${body.uuid}/`, { method: "POST" })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => callAs(api, "partnerA", `/sales/redeem/${body.uuid}/`, { method: "POST" })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409, 409]);
-    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM coupons WHERE code = ${code} AND redeemed_at IS NOT NULL`);
+    const [row] = await query<{ n: number }>(
+      api.db,
+      sql`SELECT count(*)::int AS n FROM coupons WHERE code = ${code} AND redeemed_at IS NOT NULL`,
+    );
     expect(Number(row.n)).toBe(1);
   });
 
   it("redeeming brings the buyer's feedback mail forward to hours, and never queues a second one", async () => {
     const price = (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price;
     const [code] = await couponsFor(api, w.optionB, price, 1);
-    const [buyer] = await query<{ email: string }>(api.db, sql`
-      SELECT s.email FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id WHERE c.code = ${code}`);
+    const [buyer] = await query<{ email: string }>(
+      api.db,
+      sql`
+      SELECT s.email FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id WHERE c.code = ${code}`,
+    );
     const feedbackMail = () =>
-      query<{ send_after: string | Date }>(api.db, sql`
-        SELECT send_after FROM mail_outbox WHERE kind = 'feedback-request' AND recipient = ${buyer.email.toLowerCase()}`);
+      query<{ send_after: string | Date }>(
+        api.db,
+        sql`
+        SELECT send_after FROM mail_outbox WHERE kind = 'feedback-request' AND recipient = ${buyer.email.toLowerCase()}`,
+      );
     const queued = await feedbackMail();
     expect(queued).toHaveLength(1);
     // The purchase asks FEEDBACK_DELAY_DAYS later (3 by default): days away.
@@ -530,15 +603,30 @@ describe("coupons", () => {
 
 describe("promo codes", () => {
   it("a partner manages codes of its own offers only; staff any", async () => {
-    const mine = await callAs(api, "partnerA", "/promocodes/", { body: { code: "socioa10", discount_type: "percent", discount_value: "10", offer: w.offerA, max_uses: 5 } });
+    const mine = await callAs(api, "partnerA", "/promocodes/", {
+      body: { code: "socioa10", discount_type: "percent", discount_value: "10", offer: w.offerA, max_uses: 5 },
+    });
     expect(mine.status, JSON.stringify(mine.body)).toBe(201);
     expect(mine.body).toMatchObject({ code: "SOCIOA10", offer: w.offerA, max_uses: 5, used_count: 0 });
-    expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "GLOBALA", discount_type: "percent", discount_value: "10" } })).status).toBe(400);
-    expect((await callAs(api, "partnerA", "/promocodes/", { body: { code: "AJENO", discount_type: "percent", discount_value: "10", offer: w.offerB } })).status).toBe(404);
+    expect(
+      (await callAs(api, "partnerA", "/promocodes/", { body: { code: "GLOBALA", discount_type: "percent", discount_value: "10" } })).status,
+    ).toBe(400);
+    expect(
+      (
+        await callAs(api, "partnerA", "/promocodes/", {
+          body: { code: "AJENO", discount_type: "percent", discount_value: "10", offer: w.offerB },
+        })
+      ).status,
+    ).toBe(404);
     expect((await callAs(api, "partnerB", `/promocodes/${mine.body.uuid}/`)).status).toBe(404);
-    const again = await callAs(api, "partnerA", "/promocodes/", { body: { code: "SOCIOA10", discount_type: "amount", discount_value: "1", offer: w.offerA } });
+    const again = await callAs(api, "partnerA", "/promocodes/", {
+      body: { code: "SOCIOA10", discount_type: "amount", discount_value: "1", offer: w.offerA },
+    });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ detail: "Elige otro código: este no está disponible.", errors: { code: ["Elige otro código: este no está disponible."] } });
+    expect(again.body).toEqual({
+      detail: "Elige otro código: este no está disponible.",
+      errors: { code: ["Elige otro código: este no está disponible."] },
+    });
     const bad = await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`, { method: "PATCH", body: { discount_value: "150" } });
     expect(bad.status).toBe(400);
     const list = await callAs(api, "partnerA", "/promocodes/");
@@ -560,7 +648,8 @@ describe("promo codes: nothing learnt about anyone else's", () => {
     const theirs = await callAs(api, "partnerB", "/promocodes/", { body: body("AJENO15", w.offerB) });
     expect([own.status, theirs.status]).toEqual([201, 201]);
     const answers = [];
-    for (const code of ["PROPIO15", "ajeno15", "BIENVENIDA10"]) answers.push(await callAs(api, "partnerA", "/promocodes/", { body: body(code, w.offerA) }));
+    for (const code of ["PROPIO15", "ajeno15", "BIENVENIDA10"])
+      answers.push(await callAs(api, "partnerA", "/promocodes/", { body: body(code, w.offerA) }));
     // Renaming a code to a taken one, too.
     const mine = await callAs(api, "partnerA", "/promocodes/", { body: body("RENOMBRAR15", w.offerA) });
     for (const code of ["AJENO15", "BIENVENIDA10"]) {
@@ -569,10 +658,16 @@ describe("promo codes: nothing learnt about anyone else's", () => {
     }
     for (const answer of answers) {
       expect(answer.status).toBe(409);
-      expect(answer.body).toEqual({ detail: "Elige otro código: este no está disponible.", errors: { code: ["Elige otro código: este no está disponible."] } });
+      expect(answer.body).toEqual({
+        detail: "Elige otro código: este no está disponible.",
+        errors: { code: ["Elige otro código: este no está disponible."] },
+      });
     }
     // Still unique: each code once, the renamed one unchanged.
-    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM promo_codes WHERE code IN ('PROPIO15', 'AJENO15', 'BIENVENIDA10', 'RENOMBRAR15')`);
+    const [row] = await query<{ n: number }>(
+      api.db,
+      sql`SELECT count(*)::int AS n FROM promo_codes WHERE code IN ('PROPIO15', 'AJENO15', 'BIENVENIDA10', 'RENOMBRAR15')`,
+    );
     expect(Number(row.n)).toBe(4);
     expect((await callAs(api, "partnerA", `/promocodes/${mine.body.uuid}/`)).body.code).toBe("RENOMBRAR15");
   });
@@ -608,11 +703,21 @@ describe("promo codes: nothing learnt about anyone else's", () => {
 });
 
 describe("POST /sales/become_partner/", () => {
-  const lead = { business_name: "Bar Pepe", contact_name: "Pepe Ruiz", email: "pepe@barpepe.es", phone: "912 345 678", province: "Sevilla", category: "restaurants", message: "Queremos publicar." };
+  const lead = {
+    business_name: "Bar Pepe",
+    contact_name: "Pepe Ruiz",
+    email: "pepe@barpepe.es",
+    phone: "912 345 678",
+    province: "Sevilla",
+    category: "restaurants",
+    message: "Queremos publicar.",
+  };
 
   it("stores the lead; a bot that fills the honeypot gets the same answer and nothing is stored", async () => {
     expect((await call(api, "/sales/become_partner/", { body: lead })).status).toBe(201);
-    expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "bot@spam.es", website: "http://spam" } })).status).toBe(201);
+    expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "bot@spam.es", website: "http://spam" } })).status).toBe(
+      201,
+    );
     const rows = await api.db.select().from(partnerLeads);
     expect(rows.map((r) => r.email)).toEqual(["pepe@barpepe.es"]);
     const bad = await call(api, "/sales/become_partner/", { body: { ...lead, email: "no", province: "Narnia" } });
@@ -629,15 +734,19 @@ describe("POST /sales/become_partner/", () => {
         business_name: "Premio para ti https://premio.example",
         contact_name: "Has ganado un iPhone",
         phone: "912 345 678",
-        message: "Reclámalo en <a href=\"https://premio.example/x\">premio.example/x</a>\ny menú del día.",
+        message: 'Reclámalo en <a href="https://premio.example/x">premio.example/x</a>\ny menú del día.',
       };
       expect((await call(api, "/sales/become_partner/", { body: { ...lead, ...typed, email: applicant } })).status).toBe(201);
-      expect((await call(api, "/sales/become_partner/", { body: { ...lead, email: "robot@spam.es", website: "http://spam" } })).status).toBe(201);
+      expect(
+        (await call(api, "/sales/become_partner/", { body: { ...lead, email: "robot@spam.es", website: "http://spam" } })).status,
+      ).toBe(201);
       const config = { ...api.config, SMTP_URL: smtp.url };
       const sent = await deliverDue(api.db, { transport: createMailTransport(config), config, log: () => {} });
       expect(sent.failed).toBe(0);
 
-      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, { subject: /Solicitud de socio: Premio para ti https:\/\/premio\.example \(Sevilla, Restaurantes\)/ });
+      const team = await smtp.waitFor(api.config.BUSINESS_EMAIL, {
+        subject: /Solicitud de socio: Premio para ti https:\/\/premio\.example \(Sevilla, Restaurantes\)/,
+      });
       expect(team.replyTo?.value[0].address).toBe(applicant);
       for (const part of [team.text ?? "", team.html || ""]) {
         expect(part).toContain("Has ganado un iPhone");
@@ -651,7 +760,10 @@ describe("POST /sales/become_partner/", () => {
         for (const words of ["premio", "Premio", "iPhone", "912 345 678", "menú del día", "Sevilla"]) expect(part).not.toContain(words);
       }
       // Its outbox row holds nothing the sender typed either.
-      const [row] = await query<{ data: unknown }>(api.db, sql`SELECT data FROM mail_outbox WHERE kind = 'partner-lead-confirmation' AND recipient = ${applicant}`);
+      const [row] = await query<{ data: unknown }>(
+        api.db,
+        sql`SELECT data FROM mail_outbox WHERE kind = 'partner-lead-confirmation' AND recipient = ${applicant}`,
+      );
       expect(row.data).toEqual({});
       expect(confirmation.replyTo?.value[0].address).toBe(api.config.BUSINESS_EMAIL);
       expect(confirmation.headers.has("list-unsubscribe")).toBe(false);
@@ -666,7 +778,8 @@ describe("POST /sales/become_partner/", () => {
 
   it("is rate-limited per applicant, with a Spanish 429", async () => {
     const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } })).status);
+    for (let i = 0; i < 4; i++)
+      statuses.push((await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } })).status);
     expect(statuses).toEqual([201, 201, 201, 429]);
     const limited = await call(api, "/sales/become_partner/", { body: { ...lead, email: "insistente@bar.es" } });
     expectSpanish(limited.body.detail);
@@ -734,7 +847,10 @@ describe("lists in pages (a catalogue of 100,000 offers has thousands of organis
 describe("GET /offers/?search= (a partner's list, the promo-code form's offer search)", () => {
   it("finds every word at a word start of the title or summary, folded, whatever the status; a partner only its own", async () => {
     const created = await callAs(api, "partnerA", "/offers/", {
-      body: validOffer(w.orgA, { title: "Sesión de flotación en Chamberí", summary: "Noventa minutos de calma, muy cerca de la Plaza de España." }),
+      body: validOffer(w.orgA, {
+        title: "Sesión de flotación en Chamberí",
+        summary: "Noventa minutos de calma, muy cerca de la Plaza de España.",
+      }),
     });
     expect(created.status).toBe(201);
     const id = created.body.uuid as string;
@@ -754,7 +870,8 @@ describe("GET /offers/?search= (a partner's list, the promo-code form's offer se
     expect(await found("partnerB", "flotacion")).toBe(false);
     // Every result of a search has each of its words at a word start.
     const { body } = await callAs(api, "staff", "/offers/?page_size=100&search=spa");
-    for (const o of body.results as { title: string; summary: string }[]) expect(foldText(`${o.title} ${o.summary}`)).toMatch(/(^|[^a-z0-9])spa/);
+    for (const o of body.results as { title: string; summary: string }[])
+      expect(foldText(`${o.title} ${o.summary}`)).toMatch(/(^|[^a-z0-9])spa/);
   });
 });
 
@@ -807,8 +924,13 @@ describe("a partner's sales beyond a page (and beyond the 5,000 rows they were o
   });
 
   it("exports every coupon in the CSV, oldest sale first, each once", async () => {
-    const csv = await fetch(`${api.url}/sales/partner/?format=csv&offer=${offer}`, { headers: (await import("./_partner")).as("partnerB") });
-    const lines = (await csv.text()).replace(/^\uFEFF/, "").trim().split("\r\n");
+    const csv = await fetch(`${api.url}/sales/partner/?format=csv&offer=${offer}`, {
+      headers: (await import("./_partner")).as("partnerB"),
+    });
+    const lines = (await csv.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
     expect(lines).toHaveLength(N + 1);
     const codes = lines.slice(1).map((l) => l.split(";")[7]);
     expect(new Set(codes).size).toBe(N);

@@ -32,17 +32,35 @@ const everyone = (ok: number): Expect => ({ anonymous: ok, customer: ok, partner
 const offerOfA = async () => (await callAs(api, "partnerA", "/offers/", { body: validOffer(w.orgA) })).body.uuid as string;
 const imageOfA = async () => (await uploadImage(api, "partnerA", { offer: w.offerA }, await png(800, 500))).body.uuid as string;
 const promoOfA = async () =>
-  (await callAs(api, "partnerA", "/promocodes/", { body: { code: `MATRIZ${++seq}`, discount_type: "amount", discount_value: "2", offer: w.offerA } })).body.uuid as string;
+  (
+    await callAs(api, "partnerA", "/promocodes/", {
+      body: { code: `MATRIZ${++seq}`, discount_type: "amount", discount_value: "2", offer: w.offerA },
+    })
+  ).body.uuid as string;
 /** A change to A's offer on sale, waiting for staff: a new title each time, so a new revision. */
 const revisionOfA = async () =>
-  (await callAs(api, "partnerA", `/offers/${w.offerA}/`, { method: "PATCH", body: { title: `Título propuesto número ${++seq}` } })).body.revision.uuid as string;
+  (await callAs(api, "partnerA", `/offers/${w.offerA}/`, { method: "PATCH", body: { title: `Título propuesto número ${++seq}` } })).body
+    .revision.uuid as string;
 const emptyOrgOfA = async () => (await callAs(api, "partnerA", "/organizations/", { body: organization() })).body.uuid as string;
-const couponOfA = async () => (await callAs(api, "staff", "/verification/coupon/", { body: { code: coupons.shift() } })).body.uuid as string;
+const couponOfA = async () =>
+  (await callAs(api, "staff", "/verification/coupon/", { body: { code: coupons.shift() } })).body.uuid as string;
 
 const freshUser = async (role: "customer" | "partner" = "customer") =>
-  (await api.db.insert(users).values({ email: `persona${++seq}.${Date.now()}@correo.es`, role }).returning())[0];
+  (
+    await api.db
+      .insert(users)
+      .values({ email: `persona${++seq}.${Date.now()}@correo.es`, role })
+      .returning()
+  )[0];
 
-const organization = () => ({ name: `Empresa ${++seq}`, tax_id: "B-12345674", email: "hola@empresa.es", phone: "912345678", website: "empresa.es", province: "Madrid" });
+const organization = () => ({
+  name: `Empresa ${++seq}`,
+  tax_id: "B-12345674",
+  email: "hola@empresa.es",
+  phone: "912345678",
+  website: "empresa.es",
+  province: "Madrid",
+});
 const promo = () => ({ code: `NUEVO${++seq}`, discount_type: "percent", discount_value: "15", offer: w.offerA });
 
 type Row = {
@@ -57,36 +75,121 @@ const rows: Row[] = [
   { name: "GET /offers/", expect: listSide, run: (who) => callAs(api, who, "/offers/") },
   { name: "POST /offers/", expect: partnerSide(201), run: (who) => callAs(api, who, "/offers/", { body: validOffer(w.orgA) }) },
   { name: "GET /offers/{id}/", expect: partnerSide(200), run: (who) => callAs(api, who, `/offers/${w.offerA}/`) },
-  { name: "PUT /offers/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/offers/${w.offerA}/`, { method: "PUT", body: validOffer(w.orgA, { price_options: (await callAs(api, "staff", `/offers/${w.offerA}/`)).body.price_options }) }) },
-  { name: "PATCH /offers/{id}/", expect: partnerSide(200), run: (who) => callAs(api, who, `/offers/${w.offerA}/`, { method: "PATCH", body: { summary: `Resumen cambiado por ${who} para la prueba.` } }) },
-  { name: "DELETE /offers/{id}/", expect: partnerSide(204), run: async (who) => callAs(api, who, `/offers/${await offerOfA()}/`, { method: "DELETE" }) },
+  {
+    name: "PUT /offers/{id}/",
+    expect: partnerSide(200),
+    run: async (who) =>
+      callAs(api, who, `/offers/${w.offerA}/`, {
+        method: "PUT",
+        body: validOffer(w.orgA, { price_options: (await callAs(api, "staff", `/offers/${w.offerA}/`)).body.price_options }),
+      }),
+  },
+  {
+    name: "PATCH /offers/{id}/",
+    expect: partnerSide(200),
+    run: (who) =>
+      callAs(api, who, `/offers/${w.offerA}/`, { method: "PATCH", body: { summary: `Resumen cambiado por ${who} para la prueba.` } }),
+  },
+  {
+    name: "DELETE /offers/{id}/",
+    expect: partnerSide(204),
+    run: async (who) => callAs(api, who, `/offers/${await offerOfA()}/`, { method: "DELETE" }),
+  },
   { name: "GET /offers/images/", expect: partnerSide(200), run: (who) => callAs(api, who, `/offers/images/?offer=${w.offerA}`) },
-  { name: "POST /offers/images/", expect: partnerSide(201), run: async (who) => uploadImage(api, who, { offer: w.offerA }, await png(800, 500)) },
-  { name: "PATCH /offers/images/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/offers/images/${await imageOfA()}/`, { method: "PATCH", body: { alt: "Texto" } }) },
-  { name: "DELETE /offers/images/{id}/", expect: partnerSide(204), run: async (who) => callAs(api, who, `/offers/images/${await imageOfA()}/`, { method: "DELETE" }) },
+  {
+    name: "POST /offers/images/",
+    expect: partnerSide(201),
+    run: async (who) => uploadImage(api, who, { offer: w.offerA }, await png(800, 500)),
+  },
+  {
+    name: "PATCH /offers/images/{id}/",
+    expect: partnerSide(200),
+    run: async (who) => callAs(api, who, `/offers/images/${await imageOfA()}/`, { method: "PATCH", body: { alt: "Texto" } }),
+  },
+  {
+    name: "DELETE /offers/images/{id}/",
+    expect: partnerSide(204),
+    run: async (who) => callAs(api, who, `/offers/images/${await imageOfA()}/`, { method: "DELETE" }),
+  },
   { name: "GET /offers/revisions/", expect: listSide, run: (who) => callAs(api, who, "/offers/revisions/") },
-  { name: "PATCH /offers/revisions/{id}/", expect: staffOnly(200), run: async (who) => callAs(api, who, `/offers/revisions/${await revisionOfA()}/`, { method: "PATCH", body: { status: "rejected", review_note: "Motivo de la prueba." } }) },
-  { name: "DELETE /offers/revisions/{id}/", expect: partnerSide(204), run: async (who) => callAs(api, who, `/offers/revisions/${await revisionOfA()}/`, { method: "DELETE" }) },
+  {
+    name: "PATCH /offers/revisions/{id}/",
+    expect: staffOnly(200),
+    run: async (who) =>
+      callAs(api, who, `/offers/revisions/${await revisionOfA()}/`, {
+        method: "PATCH",
+        body: { status: "rejected", review_note: "Motivo de la prueba." },
+      }),
+  },
+  {
+    name: "DELETE /offers/revisions/{id}/",
+    expect: partnerSide(204),
+    run: async (who) => callAs(api, who, `/offers/revisions/${await revisionOfA()}/`, { method: "DELETE" }),
+  },
   { name: "GET /organizations/", expect: listSide, run: (who) => callAs(api, who, "/organizations/") },
-  { name: "POST /organizations/", expect: { ...listSide, partnerA: 201, partnerB: 201, staff: 201 }, run: (who) => callAs(api, who, "/organizations/", { body: organization() }) },
+  {
+    name: "POST /organizations/",
+    expect: { ...listSide, partnerA: 201, partnerB: 201, staff: 201 },
+    run: (who) => callAs(api, who, "/organizations/", { body: organization() }),
+  },
   { name: "GET /organizations/{id}/", expect: partnerSide(200), run: (who) => callAs(api, who, `/organizations/${w.orgA}/`) },
-  { name: "PUT /organizations/{id}/", expect: partnerSide(200), run: (who) => callAs(api, who, `/organizations/${w.orgA}/`, { method: "PUT", body: { ...organization(), name: "Restaurante A" } }) },
-  { name: "PATCH /organizations/{id}/", expect: partnerSide(200), run: (who) => callAs(api, who, `/organizations/${w.orgA}/`, { method: "PATCH", body: { phone: "+34 600 000 000" } }) },
-  { name: "DELETE /organizations/{id}/", expect: staffOnly(204), run: async (who) => callAs(api, who, `/organizations/${await emptyOrgOfA()}/`, { method: "DELETE" }) },
+  {
+    name: "PUT /organizations/{id}/",
+    expect: partnerSide(200),
+    run: (who) => callAs(api, who, `/organizations/${w.orgA}/`, { method: "PUT", body: { ...organization(), name: "Restaurante A" } }),
+  },
+  {
+    name: "PATCH /organizations/{id}/",
+    expect: partnerSide(200),
+    run: (who) => callAs(api, who, `/organizations/${w.orgA}/`, { method: "PATCH", body: { phone: "+34 600 000 000" } }),
+  },
+  {
+    name: "DELETE /organizations/{id}/",
+    expect: staffOnly(204),
+    run: async (who) => callAs(api, who, `/organizations/${await emptyOrgOfA()}/`, { method: "DELETE" }),
+  },
   { name: "GET /promocodes/", expect: listSide, run: (who) => callAs(api, who, "/promocodes/") },
   { name: "POST /promocodes/", expect: partnerSide(201), run: (who) => callAs(api, who, "/promocodes/", { body: promo() }) },
   { name: "GET /promocodes/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`) },
-  { name: "PUT /promocodes/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "PUT", body: promo() }) },
-  { name: "PATCH /promocodes/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "PATCH", body: { max_uses: 3 } }) },
-  { name: "DELETE /promocodes/{id}/", expect: partnerSide(204), run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "DELETE" }) },
+  {
+    name: "PUT /promocodes/{id}/",
+    expect: partnerSide(200),
+    run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "PUT", body: promo() }),
+  },
+  {
+    name: "PATCH /promocodes/{id}/",
+    expect: partnerSide(200),
+    run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "PATCH", body: { max_uses: 3 } }),
+  },
+  {
+    name: "DELETE /promocodes/{id}/",
+    expect: partnerSide(204),
+    run: async (who) => callAs(api, who, `/promocodes/${await promoOfA()}/`, { method: "DELETE" }),
+  },
   { name: "GET /sales/partner/", expect: listSide, run: (who) => callAs(api, who, "/sales/partner/") },
-  { name: "POST /verification/coupon/", expect: partnerSide(200), run: async (who) => callAs(api, who, "/verification/coupon/", { body: { code: coupons[0] } }) },
-  { name: "POST /sales/redeem/{id}/", expect: partnerSide(200), run: async (who) => callAs(api, who, `/sales/redeem/${await couponOfA()}/`, { method: "POST" }) },
+  {
+    name: "POST /verification/coupon/",
+    expect: partnerSide(200),
+    run: async (who) => callAs(api, who, "/verification/coupon/", { body: { code: coupons[0] } }),
+  },
+  {
+    name: "POST /sales/redeem/{id}/",
+    expect: partnerSide(200),
+    run: async (who) => callAs(api, who, `/sales/redeem/${await couponOfA()}/`, { method: "POST" }),
+  },
   { name: "GET /partner-leads/", expect: staffOnly(200), run: (who) => callAs(api, who, "/partner-leads/") },
   { name: "GET /sales/refund_required/", expect: staffOnly(200), run: (who) => callAs(api, who, "/sales/refund_required/") },
   { name: "GET /users/", expect: staffOnly(200), run: (who) => callAs(api, who, "/users/?role=partner") },
-  { name: "DELETE /users/{id}/", expect: staffOnly(204), run: async (who) => callAs(api, who, `/users/${(await freshUser()).id}/`, { method: "DELETE" }) },
-  { name: "POST /organizations/{id}/members/", expect: staffOnly(201), run: async (who) => callAs(api, who, `/organizations/${w.orgA}/members/`, { body: { email: (await freshUser()).email } }) },
+  {
+    name: "DELETE /users/{id}/",
+    expect: staffOnly(204),
+    run: async (who) => callAs(api, who, `/users/${(await freshUser()).id}/`, { method: "DELETE" }),
+  },
+  {
+    name: "POST /organizations/{id}/members/",
+    expect: staffOnly(201),
+    run: async (who) => callAs(api, who, `/organizations/${w.orgA}/members/`, { body: { email: (await freshUser()).email } }),
+  },
   {
     name: "DELETE /organizations/{id}/members/{user}/",
     expect: staffOnly(204),
@@ -100,7 +203,17 @@ const rows: Row[] = [
     name: "POST /sales/become_partner/",
     expect: everyone(201),
     run: (who) =>
-      callAs(api, who, "/sales/become_partner/", { body: { business_name: `Negocio ${who}`, contact_name: "Ana", email: `ana.${who}@negocio.es`, phone: "600000000", province: "Madrid", category: "services", message: "" } }),
+      callAs(api, who, "/sales/become_partner/", {
+        body: {
+          business_name: `Negocio ${who}`,
+          contact_name: "Ana",
+          email: `ana.${who}@negocio.es`,
+          phone: "600000000",
+          province: "Madrid",
+          category: "services",
+          message: "",
+        },
+      }),
   },
 ];
 

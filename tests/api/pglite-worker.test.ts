@@ -24,14 +24,29 @@ it("answers rows with the types PGlite gives, and drizzle's raw timestamps", asy
     sql`SELECT 1 AS one, 'ñandú' AS word, '{"a":[1,2]}'::json AS doc, 12.50::numeric AS money, true AS yes, NULL AS nothing,
                '2026-01-02 03:04:05+00'::timestamptz AS at, ${"{x,y}"}::text[] AS list`,
   );
-  expect(row).toEqual({ one: 1, word: "ñandú", doc: { a: [1, 2] }, money: "12.50", yes: true, nothing: null, at: "2026-01-02 03:04:05+00", list: ["x", "y"] });
+  expect(row).toEqual({
+    one: 1,
+    word: "ñandú",
+    doc: { a: [1, 2] },
+    money: "12.50",
+    yes: true,
+    nothing: null,
+    at: "2026-01-02 03:04:05+00",
+    list: ["x", "y"],
+  });
 });
 
 it("gives back long texts whole (they cross as bytes), beside short ones and over several rows", async () => {
   const long = "Cena romántica para dos, con cava y postre 🍰. ".repeat(200); // over 4096 characters
-  const [row] = await query<{ long: string; short: string; again: string }>(handle.db, sql`SELECT ${long}::text AS long, 'ñ' AS short, ${long}::text AS again`);
+  const [row] = await query<{ long: string; short: string; again: string }>(
+    handle.db,
+    sql`SELECT ${long}::text AS long, 'ñ' AS short, ${long}::text AS again`,
+  );
   expect(row).toEqual({ long, short: "ñ", again: long });
-  const rows = await query<{ n: number; text: string }>(handle.db, sql`SELECT n, repeat('á', 5000 + n) AS text FROM generate_series(1, 3) AS n`);
+  const rows = await query<{ n: number; text: string }>(
+    handle.db,
+    sql`SELECT n, repeat('á', 5000 + n) AS text FROM generate_series(1, 3) AS n`,
+  );
   expect(rows.map((r) => r.text.length)).toEqual([5001, 5002, 5003]);
   expect(rows.every((r) => /^á+$/.test(r.text))).toBe(true);
 });
@@ -116,14 +131,18 @@ describe("reads kept as prepared statements", () => {
   });
 
   it("passes a bad value's error, and the next statement still runs", async () => {
-    const bad = await handle.db.execute(sql`SELECT name FROM things WHERE id = ${"uno"}::int`).catch((e: { cause?: unknown }) => e.cause ?? e);
+    const bad = await handle.db
+      .execute(sql`SELECT name FROM things WHERE id = ${"uno"}::int`)
+      .catch((e: { cause?: unknown }) => e.cause ?? e);
     expect(bad).toMatchObject({ code: "22P02" });
     expect(await count()).toBeGreaterThan(0);
   });
 
   it("passes an error that only running the statement finds, each time, and the next statement still runs", async () => {
     for (let round = 0; round < 3; round++) {
-      const failed = await handle.db.execute(sql`SELECT 10 / (id - ${1}::int) AS q FROM things WHERE id = 1`).catch((e: { cause?: unknown }) => e.cause ?? e);
+      const failed = await handle.db
+        .execute(sql`SELECT 10 / (id - ${1}::int) AS q FROM things WHERE id = 1`)
+        .catch((e: { cause?: unknown }) => e.cause ?? e);
       expect(failed).toMatchObject({ code: "22012" });
       expect(await count()).toBeGreaterThan(0);
     }
@@ -180,7 +199,8 @@ it("starts a new database from a dump of another: the same rows, and from then o
     await handle.dump!(file);
     const copy = await openDatabase({ dataDir: "memory://", from: file });
     try {
-      const names = async (db: DatabaseHandle["db"]) => (await query<{ name: string }>(db, sql`SELECT name FROM things WHERE id >= 900 ORDER BY id`)).map((r) => r.name);
+      const names = async (db: DatabaseHandle["db"]) =>
+        (await query<{ name: string }>(db, sql`SELECT name FROM things WHERE id >= 900 ORDER BY id`)).map((r) => r.name);
       expect(await names(copy.db)).toEqual(["copiada"]);
       await copy.db.execute(sql`INSERT INTO things VALUES (901, 'solo en la copia')`);
       expect(await names(copy.db)).toEqual(["copiada", "solo en la copia"]);

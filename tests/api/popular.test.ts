@@ -51,7 +51,10 @@ describe("GET /public/offers/popular/", () => {
 
   it("takes the listing's region and category filters, and refuses unknown ones in Spanish", async () => {
     const ranked = await popular();
-    const [first] = await query<{ province: string; category: string }>(api.db, sql`SELECT province, category FROM offers WHERE id = ${ranked[0]}`);
+    const [first] = await query<{ province: string; category: string }>(
+      api.db,
+      sql`SELECT province, category FROM offers WHERE id = ${ranked[0]}`,
+    );
     expect(await popular(`?region=${encodeURIComponent(first.province)}&category=${first.category}`)).toContain(ranked[0]);
     const other = first.province === "Madrid" ? "Barcelona" : "Madrid";
     expect(await popular(`?region=${other}`)).not.toContain(ranked[0]);

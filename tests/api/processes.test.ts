@@ -18,7 +18,8 @@ let api: TestApi;
 let others: DatabaseHandle[] = [];
 beforeAll(async () => {
   api = await startTestApi();
-  if (api.databaseUrl) others = await Promise.all([openDatabase({ databaseUrl: api.databaseUrl }), openDatabase({ databaseUrl: api.databaseUrl })]);
+  if (api.databaseUrl)
+    others = await Promise.all([openDatabase({ databaseUrl: api.databaseUrl }), openDatabase({ databaseUrl: api.databaseUrl })]);
 });
 afterAll(async () => {
   await Promise.all(others.map((o) => o.close()));
@@ -40,7 +41,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
     await expect(b.consume("send-code:email:compartido@correo.es", opts)).rejects.toMatchObject({ status: 429 });
     await expect(a.consume("send-code:email:compartido@correo.es", opts)).rejects.toMatchObject({ status: 429 });
     expect(await b.remaining("send-code:email:otro@correo.es", opts)).toBe(3);
-    const rows = await query<{ key: string; points: number }>(api.db, sql`SELECT key, points FROM rate_limits WHERE key LIKE '%compartido%'`);
+    const rows = await query<{ key: string; points: number }>(
+      api.db,
+      sql`SELECT key, points FROM rate_limits WHERE key LIKE '%compartido%'`,
+    );
     expect(rows).toHaveLength(1);
   });
 
@@ -55,7 +59,11 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
     const started = [];
     for (let i = 0; i < 6; i++) started.push(await startSale(api, [{ option, quantity: 2 }], `barrido${i}@correo.es`));
     expect(await available(api, option.uuid)).toBe(8);
-    for (const s of started) await api.db.update(sales).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sales.id, s.sale_id));
+    for (const s of started)
+      await api.db
+        .update(sales)
+        .set({ expiresAt: new Date(Date.now() - 60_000) })
+        .where(eq(sales.id, s.sale_id));
     const swept = await Promise.all([...others, ...others].map((o) => sweepExpiredReservations(o.db)));
     expect(swept.reduce((a, b) => a + b, 0)).toBe(6);
     expect(await available(api, option.uuid)).toBe(20);
@@ -77,7 +85,10 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
     }
     expect(claimed).toHaveLength(40);
     expect(new Set(claimed).size).toBe(40);
-    const [row] = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM analytics_outbox WHERE status = 'sending' AND attempts = 1`);
+    const [row] = await query<{ n: number }>(
+      api.db,
+      sql`SELECT count(*)::int AS n FROM analytics_outbox WHERE status = 'sending' AND attempts = 1`,
+    );
     expect(Number(row.n)).toBe(40);
   });
 
@@ -86,16 +97,31 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))("on PostgreSQL", () => {
     const search = async () => listOffers(a.db, { search: "xilófono" }, { page: 1, pageSize: 24 });
     const [{ organizationId }] = await b.db.select({ organizationId: offers.organizationId }).from(offers).limit(1);
     const row = { summary: "Para toda la familia", category: "training" as const, province: "Madrid", organizationId };
-    const made = await b.db.insert(offers).values({ ...row, title: "Taller de xilófono" }).returning({ id: offers.id });
+    const made = await b.db
+      .insert(offers)
+      .values({ ...row, title: "Taller de xilófono" })
+      .returning({ id: offers.id });
     try {
       expect((await search()).count).toBe(1);
       expect((await search()).count).toBe(1); // now from a's kept tiers
-      made.push(...(await b.db.insert(offers).values({ ...row, title: "Xilófono para peques" }).returning({ id: offers.id })));
+      made.push(
+        ...(await b.db
+          .insert(offers)
+          .values({ ...row, title: "Xilófono para peques" })
+          .returning({ id: offers.id })),
+      );
       const after = await search();
       expect(after.count).toBe(2);
-      expect((JSON.parse(after.resultsJson.toString()) as { uuid: string }[]).map((o) => o.uuid).sort()).toEqual(made.map((m) => m.id).sort());
+      expect((JSON.parse(after.resultsJson.toString()) as { uuid: string }[]).map((o) => o.uuid).sort()).toEqual(
+        made.map((m) => m.id).sort(),
+      );
     } finally {
-      await b.db.delete(offers).where(inArray(offers.id, made.map((m) => m.id)));
+      await b.db.delete(offers).where(
+        inArray(
+          offers.id,
+          made.map((m) => m.id),
+        ),
+      );
     }
   });
 });

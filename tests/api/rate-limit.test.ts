@@ -54,13 +54,20 @@ describe("middleware form", () => {
     limits = createLimits();
     const app = express();
     app.set("trust proxy", "loopback");
-    app.get("/a", rateLimit({ name: "a", windowMs: 60_000, max: 2, message: "Demasiados intentos. Espera un minuto.", store: limits }), (_req, res) => {
-      res.json({ ok: true });
-    });
-    app.get("/b", handle(async (req, res) => {
-      await limits.consume(`b:ip:${req.ip}`, { points: 1, durationSec: 60 });
-      res.json({ ok: true });
-    }));
+    app.get(
+      "/a",
+      rateLimit({ name: "a", windowMs: 60_000, max: 2, message: "Demasiados intentos. Espera un minuto.", store: limits }),
+      (_req, res) => {
+        res.json({ ok: true });
+      },
+    );
+    app.get(
+      "/b",
+      handle(async (req, res) => {
+        await limits.consume(`b:ip:${req.ip}`, { points: 1, durationSec: 60 });
+        res.json({ ok: true });
+      }),
+    );
     app.use(errorHandler(() => {}));
     server = app.listen(0, "127.0.0.1");
     await new Promise((r) => server.once("listening", r));

@@ -32,9 +32,16 @@ describe("a payment without a readable amount", () => {
     const payment = await startSale(api, [{ option, quantity: 2 }], newEmail("sin-importe"));
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
-      const providers = providerSaying({ status: "pending", amountCents: 0, currency: "EUR", unreadable: "rapyd da el pago por hecho sin un importe y una moneda legibles (importe \"1,00\")" });
+      const providers = providerSaying({
+        status: "pending",
+        amountCents: 0,
+        currency: "EUR",
+        unreadable: 'rapyd da el pago por hecho sin un importe y una moneda legibles (importe "1,00")',
+      });
       await expect(captureSale(api.db, providers, payment.sale_id, payment.transaction_id)).rejects.toMatchObject({ status: 409 });
-      expect(warn.mock.calls.map((c) => String(c[0])).join("\n")).toContain(`Venta ${payment.sale_id} sigue pendiente: rapyd da el pago por hecho`);
+      expect(warn.mock.calls.map((c) => String(c[0])).join("\n")).toContain(
+        `Venta ${payment.sale_id} sigue pendiente: rapyd da el pago por hecho`,
+      );
     } finally {
       warn.mockRestore();
     }

@@ -45,7 +45,10 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 async function expireSale(saleId: string) {
-  await api.db.update(sales).set({ expiresAt: new Date(Date.now() - 60_000) }).where(eq(sales.id, saleId));
+  await api.db
+    .update(sales)
+    .set({ expiresAt: new Date(Date.now() - 60_000) })
+    .where(eq(sales.id, saleId));
 }
 
 function errorTexts(body: any): string[] {
@@ -168,12 +171,18 @@ describe("POST /sales/validate/ errors", () => {
 
   it("one ticket left or allowed is said in the singular", async () => {
     const last = await makeOption(api, { available: 1 });
-    expect(errorTexts((await validate(api, [{ option: last, quantity: 2 }], newEmail())).body)).toEqual([expect.stringMatching(/^Solo queda 1 entrada de «/)]);
+    expect(errorTexts((await validate(api, [{ option: last, quantity: 2 }], newEmail())).body)).toEqual([
+      expect.stringMatching(/^Solo queda 1 entrada de «/),
+    ]);
     const single = await makeOption(api, { available: 50, perCustomer: 1 });
     const email = newEmail();
-    expect(errorTexts((await validate(api, [{ option: single, quantity: 2 }], email)).body)).toEqual([expect.stringMatching(/^Puedes comprar como máximo 1 entrada más de «/)]);
+    expect(errorTexts((await validate(api, [{ option: single, quantity: 2 }], email)).body)).toEqual([
+      expect.stringMatching(/^Puedes comprar como máximo 1 entrada más de «/),
+    ]);
     await buy(api, [{ option: single }], email);
-    expect(errorTexts((await validate(api, [{ option: single }], email)).body)).toEqual([expect.stringMatching(/^Ya has comprado el máximo de 1 entrada de «.*» por cliente\.$/)]);
+    expect(errorTexts((await validate(api, [{ option: single }], email)).body)).toEqual([
+      expect.stringMatching(/^Ya has comprado el máximo de 1 entrada de «.*» por cliente\.$/),
+    ]);
   });
 
   it("per_customer counts the tickets the same email already paid for", async () => {
@@ -214,10 +223,7 @@ describe("POST /sales/validate/ errors", () => {
   it("reports every problem of the cart at once", async () => {
     const { status, body } = await validate(
       api,
-      [
-        { option: { uuid: randomUUID(), price: "10.00" } },
-        { option: PAELLA, savedPrice: "2.00", promo: ["VERANO2025"] },
-      ],
+      [{ option: { uuid: randomUUID(), price: "10.00" } }, { option: PAELLA, savedPrice: "2.00", promo: ["VERANO2025"] }],
       newEmail(),
     );
     expect(status).toBe(400);
@@ -269,9 +275,21 @@ describe("POST /sales/validate/ errors", () => {
     ["without the user agreement", { subs_agreement: false }, [MESSAGES.agreementRequired]],
     ["with a bad email", { email: "no-es-un-correo" }, [MESSAGES.emailInvalid]],
     ["with an empty email", { email: "" }, [MESSAGES.emailRequired, MESSAGES.emailInvalid]],
-    ["with a receipt but no tax id", { need_receipt: true, user_fullname: "Ana Pérez", user_address: "Calle Mayor 1, Madrid" }, [MESSAGES.taxIdRequired]],
-    ["with a receipt and a bad NIF", { need_receipt: true, user_fullname: "Ana Pérez", user_address: "Calle Mayor 1, Madrid", user_tax_number: "12345678A" }, [MESSAGES.taxIdInvalid]],
-    ["with a receipt and nothing else", { need_receipt: true }, [MESSAGES.fullNameRequired, MESSAGES.taxIdRequired, MESSAGES.addressRequired]],
+    [
+      "with a receipt but no tax id",
+      { need_receipt: true, user_fullname: "Ana Pérez", user_address: "Calle Mayor 1, Madrid" },
+      [MESSAGES.taxIdRequired],
+    ],
+    [
+      "with a receipt and a bad NIF",
+      { need_receipt: true, user_fullname: "Ana Pérez", user_address: "Calle Mayor 1, Madrid", user_tax_number: "12345678A" },
+      [MESSAGES.taxIdInvalid],
+    ],
+    [
+      "with a receipt and nothing else",
+      { need_receipt: true },
+      [MESSAGES.fullNameRequired, MESSAGES.taxIdRequired, MESSAGES.addressRequired],
+    ],
   ])("checkout_data %s → 400 with errors", async (_name, checkout, expected) => {
     const body = orderBody([{ option: BRUNCH }], newEmail(), checkout);
     const response = await call(api, "/sales/validate/", { body });
@@ -352,7 +370,10 @@ describe("the payment flow", () => {
   it("a checkout session that lapsed cannot become a sale", async () => {
     const option = await makeOption(api, { available: 3 });
     const token = await sessionFor(api, [{ option }], newEmail());
-    await api.db.update(checkoutSessions).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(checkoutSessions.token, token));
+    await api.db
+      .update(checkoutSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(checkoutSessions.token, token));
     const { status, body } = await call(api, "/sales/create/", { body: { session_token: token } });
     expect(status).toBe(400);
     expectSpanish(body.detail);
@@ -363,7 +384,14 @@ describe("the payment flow", () => {
     const a = await makeOption(api, { available: 10, price: "15.00" });
     const b = await makeOption(api, { available: 10, price: "8.00" });
     const email = newEmail();
-    const payment = await startSale(api, [{ option: a, quantity: 3 }, { option: b, quantity: 2 }], email);
+    const payment = await startSale(
+      api,
+      [
+        { option: a, quantity: 3 },
+        { option: b, quantity: 2 },
+      ],
+      email,
+    );
     const paid = await sandboxAction(payment, "pay");
     expect(paid.status).toBe(303);
     expect(paid.location).toBe(`${api.origin}/order/success?transaction_id=${payment.transaction_id}`);

@@ -35,7 +35,12 @@ async function titles(term: string, extra = "") {
   const { status, body } = await call(api, `/public/offers/?search=${encodeURIComponent(term)}&page_size=100${extra}`);
   expect(status).toBe(200);
   expect(body.results).toHaveLength(Math.min(body.count, 100));
-  return { count: body.count as number, uuids: body.results.map((o: any) => o.uuid) as string[], titles: body.results.map((o: any) => o.title) as string[], body };
+  return {
+    count: body.count as number,
+    uuids: body.results.map((o: any) => o.uuid) as string[],
+    titles: body.results.map((o: any) => o.title) as string[],
+    body,
+  };
 }
 
 describe("search relevance", () => {
@@ -44,7 +49,10 @@ describe("search relevance", () => {
     expect(r.titles.some((t) => /spa\b/i.test(t))).toBe(true);
     expect(r.uuids).toContain(THERMAL);
     for (const t of r.titles) expect(t).not.toMatch(/Maspalomas|española|Sevilla/);
-    const all = await query<{ id: string; title: string; summary: string }>(api.db, sql`SELECT id, title, summary FROM offers WHERE status = 'active'`);
+    const all = await query<{ id: string; title: string; summary: string }>(
+      api.db,
+      sql`SELECT id, title, summary FROM offers WHERE status = 'active'`,
+    );
     const espana = all.filter((o) => /España|Maspalomas|español/i.test(o.title + o.summary)).map((o) => o.id);
     expect(espana.length).toBeGreaterThan(0);
     for (const id of espana) expect(r.uuids).not.toContain(id);
@@ -96,7 +104,13 @@ describe("search relevance", () => {
   it("title matches rank before summary-only matches", async () => {
     // "masaje" is in the thermal circuit's title; give another offer the word in its summary only,
     // and a better catalogue rank, to show relevance wins over rank.
-    const [created] = await insertOffers({ title: "Sesión de bienestar", summary: "Incluye un masaje de pies", category: "health_and_beauty", province: "Madrid", rank: 0 });
+    const [created] = await insertOffers({
+      title: "Sesión de bienestar",
+      summary: "Incluye un masaje de pies",
+      category: "health_and_beauty",
+      province: "Madrid",
+      rank: 0,
+    });
     try {
       const r = await titles("masaje");
       expect(r.uuids.indexOf(THERMAL)).toBeLessThan(r.uuids.indexOf(created.id));
@@ -151,11 +165,17 @@ describe("search relevance", () => {
 describe("listing counts kept by triggers", () => {
   it("the count follows inserts, status changes and deletes", async () => {
     const before = (await call(api, "/public/offers/?category=training&region=Soria")).body.count;
-    const [a] = await insertOffers({ title: "Curso A", summary: "x", category: "training", province: "Soria" }, { title: "Curso B", summary: "x", category: "training", province: "Soria" });
+    const [a] = await insertOffers(
+      { title: "Curso A", summary: "x", category: "training", province: "Soria" },
+      { title: "Curso B", summary: "x", category: "training", province: "Soria" },
+    );
     expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before + 2);
     await api.db.update(offers).set({ status: "archived" }).where(eq(offers.id, a.id));
     expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before + 1);
-    await api.db.update(offers).set({ province: "Teruel" }).where(sql`${offers.title} = 'Curso B'`);
+    await api.db
+      .update(offers)
+      .set({ province: "Teruel" })
+      .where(sql`${offers.title} = 'Curso B'`);
     expect((await call(api, "/public/offers/?category=training&region=Soria")).body.count).toBe(before);
     expect((await call(api, "/public/offers/?category=training&region=Teruel")).body.results.map((o: any) => o.title)).toContain("Curso B");
     await api.db.delete(offers).where(sql`${offers.title} IN ('Curso A', 'Curso B')`);
@@ -167,8 +187,14 @@ describe("listing counts kept by triggers", () => {
 describe("search counts kept by triggers (search_words)", () => {
   it("a word's count follows inserts, edits of the title, status changes and deletes", async () => {
     const count = async (word: string) => (await call(api, `/public/offers/?search=${word}`)).body.count as number;
-    const vocabulary = async (word: string) => (await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM search_words WHERE word = ${word}`))[0].n;
-    const [a] = await insertOffers({ title: "Zarzuela en el Teatro Olímpico", summary: "Butaca de platea", category: "leisure", province: "Madrid" });
+    const vocabulary = async (word: string) =>
+      (await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM search_words WHERE word = ${word}`))[0].n;
+    const [a] = await insertOffers({
+      title: "Zarzuela en el Teatro Olímpico",
+      summary: "Butaca de platea",
+      category: "leisure",
+      province: "Madrid",
+    });
     try {
       expect(await count("olimpico")).toBe(1);
       expect(await count("platea")).toBe(1);
@@ -191,11 +217,18 @@ describe("search counts kept by triggers (search_words)", () => {
   it("new words go straight into the GIN indexes, with no pending list for every search to read (PGlite never vacuums)", async () => {
     // gin_clean_pending_list() merges what is pending and says how many pages that was.
     const pending = async () =>
-      (await query<{ words: number; vectors: number }>(
-        api.db,
-        sql`SELECT gin_clean_pending_list('search_words_trgm_idx'::regclass)::int AS words, gin_clean_pending_list('offers_search_vector_idx'::regclass)::int AS vectors`,
-      ))[0];
-    const [a] = await insertOffers({ title: "Espectáculo de marionetas", summary: "Títeres para toda la familia", category: "leisure", province: "Madrid" });
+      (
+        await query<{ words: number; vectors: number }>(
+          api.db,
+          sql`SELECT gin_clean_pending_list('search_words_trgm_idx'::regclass)::int AS words, gin_clean_pending_list('offers_search_vector_idx'::regclass)::int AS vectors`,
+        )
+      )[0];
+    const [a] = await insertOffers({
+      title: "Espectáculo de marionetas",
+      summary: "Títeres para toda la familia",
+      category: "leisure",
+      province: "Madrid",
+    });
     try {
       await api.db.update(offers).set({ title: "Espectáculo de marionetas y ventriloquía" }).where(eq(offers.id, a.id));
       expect(await pending()).toEqual({ words: 0, vectors: 0 });
@@ -213,14 +246,24 @@ describe("a search's tiers kept between searches (search_version, migration 0027
 
   it("the tiers are read once and kept while search_version stands; when it moves, they are read again", async () => {
     const made: string[] = [];
-    const [a] = await insertOffers({ title: "Clase de marimba", summary: "Percusión para adultos", category: "training", province: "Madrid" });
+    const [a] = await insertOffers({
+      title: "Clase de marimba",
+      summary: "Percusión para adultos",
+      category: "training",
+      province: "Madrid",
+    });
     made.push(a.id);
     try {
       expect(await count("marimba")).toBe(1);
       const kept = await version();
       // A second marimba moves the number; setting it back makes the kept tiers look current,
       // so the search still counts one: it answered from what it kept, not from search_words.
-      const [b] = await insertOffers({ title: "Marimba para principiantes", summary: "Cinco clases", category: "training", province: "Madrid" });
+      const [b] = await insertOffers({
+        title: "Marimba para principiantes",
+        summary: "Cinco clases",
+        category: "training",
+        province: "Madrid",
+      });
       made.push(b.id);
       expect(await version()).not.toBe(kept);
       await api.db.execute(sql`UPDATE search_version SET v = ${kept}::bigint`);
@@ -239,8 +282,14 @@ describe("a search's tiers kept between searches (search_version, migration 0027
 
   it("only a change to the words moves search_version: a new price or rank leaves it", async () => {
     const before = await version();
-    await api.db.update(offers).set({ rank: sql`${offers.rank} + 1` }).where(eq(offers.id, PAELLA));
-    await api.db.update(offers).set({ rank: sql`${offers.rank} - 1` }).where(eq(offers.id, PAELLA));
+    await api.db
+      .update(offers)
+      .set({ rank: sql`${offers.rank} + 1` })
+      .where(eq(offers.id, PAELLA));
+    await api.db
+      .update(offers)
+      .set({ rank: sql`${offers.rank} - 1` })
+      .where(eq(offers.id, PAELLA));
     expect(await version()).toBe(before);
     await api.db.update(offers).set({ status: "paused" }).where(eq(offers.id, PAELLA));
     await api.db.update(offers).set({ status: "active" }).where(eq(offers.id, PAELLA));

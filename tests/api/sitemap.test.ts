@@ -61,7 +61,10 @@ describe("the sitemap of an empty catalogue", () => {
   afterAll(() => api?.close());
 
   it("still has its pages and one empty offers' file", async () => {
-    expect(locs(await sitemapIndexXml(ORIGIN, listingOf(api)))).toEqual([`${ORIGIN}/sitemaps/paginas.xml`, `${ORIGIN}/sitemaps/ofertas-1.xml`]);
+    expect(locs(await sitemapIndexXml(ORIGIN, listingOf(api)))).toEqual([
+      `${ORIGIN}/sitemaps/paginas.xml`,
+      `${ORIGIN}/sitemaps/ofertas-1.xml`,
+    ]);
     const xml = await sitemapFileXml(ORIGIN, "ofertas-1.xml", listingOf(api));
     expect(xml).toContain("<urlset");
     expect(locs(xml!)).toEqual([]);

@@ -80,29 +80,50 @@ describe("POST /auth/jwt/google/ and /apple/: ID tokens checked against the prov
     });
 
     const spoiled: [string, (email: string) => Promise<string>][] = [
-      ["another audience (a token for some other app)", (email) => signIdToken(providers, provider, { email, aud: "someone-elses-client-id" })],
+      [
+        "another audience (a token for some other app)",
+        (email) => signIdToken(providers, provider, { email, aud: "someone-elses-client-id" }),
+      ],
       ["another issuer", (email) => signIdToken(providers, provider, { email, iss: "https://evil.example" })],
       ["an expired token", (email) => signIdToken(providers, provider, { email, iat: now() - 3 * hour, exp: now() - 2 * hour })],
       [
         "a key the provider never published",
         async (email) => {
           const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
-          return signIdToken(providers, provider, { email }, { keys: { privateKey, jwk: { ...(await exportJWK(publicKey)), kid: providers[provider].keys.jwk.kid } } });
+          return signIdToken(
+            providers,
+            provider,
+            { email },
+            { keys: { privateKey, jwk: { ...(await exportJWK(publicKey)), kid: providers[provider].keys.jwk.kid } } },
+          );
         },
       ],
       [
         "HS256 signed with the public key (algorithm confusion)",
         (email) =>
-          new SignJWT({ email, email_verified: true, iss: provider === "google" ? "https://accounts.google.com" : "https://appleid.apple.com", aud: providers[provider].clientId, sub: "x" })
+          new SignJWT({
+            email,
+            email_verified: true,
+            iss: provider === "google" ? "https://accounts.google.com" : "https://appleid.apple.com",
+            aud: providers[provider].clientId,
+            sub: "x",
+          })
             .setProtectedHeader({ alg: "HS256", kid: providers[provider].keys.jwk.kid })
             .setIssuedAt()
             .setExpirationTime("1h")
             .sign(new TextEncoder().encode(JSON.stringify(providers[provider].keys.jwk))),
       ],
-      ["a tampered payload", async (email) => {
-        const [h, , s] = (await signIdToken(providers, provider, { email })).split(".");
-        return [h, Buffer.from(JSON.stringify({ email: "victima@correo.es", aud: providers[provider].clientId })).toString("base64url"), s].join(".");
-      }],
+      [
+        "a tampered payload",
+        async (email) => {
+          const [h, , s] = (await signIdToken(providers, provider, { email })).split(".");
+          return [
+            h,
+            Buffer.from(JSON.stringify({ email: "victima@correo.es", aud: providers[provider].clientId })).toString("base64url"),
+            s,
+          ].join(".");
+        },
+      ],
     ];
     for (const [what, make] of spoiled) {
       it(`${provider}: ${what} is refused with a Spanish 401 and no account`, async () => {
@@ -146,7 +167,9 @@ describe("POST /auth/jwt/google/ and /apple/: ID tokens checked against the prov
     const user = await userBy(email);
     const [sale] = await api.db.select().from(sales).where(eq(sales.id, purchase.sale_id));
     expect(sale.userId).toBe(user.id);
-    const again = await call(api, "/auth/jwt/apple/", { body: { id_token: await signIdToken(providers, "apple", { email: email.toUpperCase() }) } });
+    const again = await call(api, "/auth/jwt/apple/", {
+      body: { id_token: await signIdToken(providers, "apple", { email: email.toUpperCase() }) },
+    });
     expect((await session(again.body.access)).body.user.email).toBe(email);
     expect((await api.db.select().from(users).where(eq(users.email, email))).length).toBe(1);
   });
@@ -154,7 +177,9 @@ describe("POST /auth/jwt/google/ and /apple/: ID tokens checked against the prov
   it("a registration never activated is activated, and the password its unproven registrant chose stops working", async () => {
     const email = newEmail("prehijack");
     await api.db.insert(users).values({ email, passwordHash: await hashPassword("clave-del-intruso-123"), isActive: false });
-    expect((await call(api, "/auth/jwt/google/", { body: { id_token: await signIdToken(providers, "google", { email }) } })).status).toBe(200);
+    expect((await call(api, "/auth/jwt/google/", { body: { id_token: await signIdToken(providers, "google", { email }) } })).status).toBe(
+      200,
+    );
     const user = await userBy(email);
     expect(user.isActive).toBe(true);
     expect(user.passwordHash).toBeNull();
@@ -231,10 +256,18 @@ describe("a provider is enabled only when configured", () => {
     expect(() => loadConfig({ ...base, GOOGLE_CLIENT_ID: "x" })).toThrow(ConfigError);
     expect(() => loadConfig({ ...base, FACEBOOK_APP_SECRET: "x" })).toThrow(/FACEBOOK_APP_ID/);
     expect(() => loadConfig({ ...base, APPLE_CLIENT_ID: "x", APPLE_TEAM_ID: "T" })).toThrow(/APPLE_/);
-    expect(() => loadConfig({ ...base, APPLE_CLIENT_ID: "x", APPLE_TEAM_ID: "T", APPLE_KEY_ID: "K", APPLE_PRIVATE_KEY: "not a key" })).toThrow(/\.p8/);
+    expect(() =>
+      loadConfig({ ...base, APPLE_CLIENT_ID: "x", APPLE_TEAM_ID: "T", APPLE_KEY_ID: "K", APPLE_PRIVATE_KEY: "not a key" }),
+    ).toThrow(/\.p8/);
     const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
     const pem = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
-    const apple = loadConfig({ ...base, APPLE_CLIENT_ID: "x", APPLE_TEAM_ID: "T", APPLE_KEY_ID: "K", APPLE_PRIVATE_KEY: pem.replace(/\n/g, "\\n") });
+    const apple = loadConfig({
+      ...base,
+      APPLE_CLIENT_ID: "x",
+      APPLE_TEAM_ID: "T",
+      APPLE_KEY_ID: "K",
+      APPLE_PRIVATE_KEY: pem.replace(/\n/g, "\\n"),
+    });
     expect(enabledSocialProviders(apple)).toEqual(["apple"]);
     expect(enabledSocialProviders(loadConfig({ ...base, ...SOCIAL_ENV }))).toEqual(["google", "apple", "facebook"]);
     expect(enabledSocialProviders(loadConfig(base))).toEqual([]);

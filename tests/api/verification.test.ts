@@ -85,9 +85,17 @@ describe("login by emailed code", () => {
     await call(api, "/verification/send-code/", { body: { email }, headers: from() });
     const newer = await mailedCode(email);
     if (old !== newer) expect((await call(api, "/verification/verify-code/", { body: { email, code: old } })).body.valid).toBe(false);
-    const [row] = await api.db.select().from(loginCodes).where(eq(loginCodes.email, email)).orderBy(sql`created_at DESC`).limit(1);
+    const [row] = await api.db
+      .select()
+      .from(loginCodes)
+      .where(eq(loginCodes.email, email))
+      .orderBy(sql`created_at DESC`)
+      .limit(1);
     expect(Math.abs(row.expiresAt.getTime() - row.createdAt.getTime() - 10 * 60_000)).toBeLessThan(2000);
-    await api.db.update(loginCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(loginCodes.id, row.id));
+    await api.db
+      .update(loginCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(loginCodes.id, row.id));
     const late = await call(api, "/verification/otp-login/", { body: { email, code: newer } });
     expect(late.status).toBe(400);
     expect(late.body.detail).toBe("El código ha caducado o ya se ha usado. Pide uno nuevo.");
@@ -117,7 +125,8 @@ describe("login by emailed code", () => {
 describe("send-code rate limits", () => {
   it("per email: 5 codes an hour, then a Spanish 429", async () => {
     const email = newEmail("limite");
-    for (let i = 0; i < 5; i++) expect((await call(api, "/verification/send-code/", { body: { email }, headers: from() })).status).toBe(200);
+    for (let i = 0; i < 5; i++)
+      expect((await call(api, "/verification/send-code/", { body: { email }, headers: from() })).status).toBe(200);
     const sixth = await call(api, "/verification/send-code/", { body: { email }, headers: from() });
     expect(sixth.status).toBe(429);
     expect(sixth.body.detail).toMatch(/Espera un rato/);
@@ -125,31 +134,45 @@ describe("send-code rate limits", () => {
 
   it("per client address: 30 codes an hour, whatever the emails", async () => {
     const headers = { "X-Forwarded-For": "10.250.0.1" };
-    for (let i = 0; i < 30; i++) expect((await call(api, "/verification/send-code/", { body: { email: newEmail("ip") }, headers })).status).toBe(200);
+    for (let i = 0; i < 30; i++)
+      expect((await call(api, "/verification/send-code/", { body: { email: newEmail("ip") }, headers })).status).toBe(200);
     const over = await call(api, "/verification/send-code/", { body: { email: newEmail("ip") }, headers });
     expect(over.status).toBe(429);
     expect(over.headers.get("retry-after")).toBeTruthy();
     // Another address is not affected.
-    expect((await call(api, "/verification/send-code/", { body: { email: newEmail("ip") }, headers: { "X-Forwarded-For": "10.250.0.2" } })).status).toBe(200);
+    expect(
+      (await call(api, "/verification/send-code/", { body: { email: newEmail("ip") }, headers: { "X-Forwarded-For": "10.250.0.2" } }))
+        .status,
+    ).toBe(200);
   });
 });
 
 describe("password accounts (djoser)", () => {
   it("register → inactive → activation code → login; reset password by code; set_password", async () => {
     const email = newEmail("registro");
-    const created = await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() });
+    const created = await call(api, "/auth/users/", {
+      body: { email, password: "una-clave-larga", re_password: "una-clave-larga" },
+      headers: from(),
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ email, is_active: false });
     expect(created.body.registration_token).toMatch(/^[\w-]{43}$/);
     expect((await call(api, "/auth/jwt/create/", { body: { email, password: "una-clave-larga" } })).status).toBe(401);
-    const mismatch = await call(api, "/auth/users/", { body: { email: newEmail(), password: "una-clave-larga", re_password: "otra-clave" }, headers: from() });
+    const mismatch = await call(api, "/auth/users/", {
+      body: { email: newEmail(), password: "una-clave-larga", re_password: "otra-clave" },
+      headers: from(),
+    });
     expect(mismatch.body.detail).toMatch(/no coinciden/);
     expect(mismatch.body).toEqual({ detail: expect.any(String), errors: { re_password: [expect.stringMatching(/no coinciden/)] } });
-    expect((await call(api, "/auth/users/", { body: { email: newEmail(), password: "corta", re_password: "corta" }, headers: from() })).status).toBe(400);
+    expect(
+      (await call(api, "/auth/users/", { body: { email: newEmail(), password: "corta", re_password: "corta" }, headers: from() })).status,
+    ).toBe(400);
 
     const code = await mailedCode(email, "account-activation");
     expect((await call(api, "/auth/users/activation/", { body: { uid: created.body.id, token: wrong(code) } })).status).toBe(400);
-    const activated = await call(api, "/auth/users/activation/", { body: { uid: created.body.id, token: code, registration_token: created.body.registration_token } });
+    const activated = await call(api, "/auth/users/activation/", {
+      body: { uid: created.body.id, token: code, registration_token: created.body.registration_token },
+    });
     // The code proves the address: activation logs the person in, like a code login, and the
     // client that registered (it holds the ticket) keeps its password.
     expect(activated.status).toBe(200);
@@ -173,16 +196,32 @@ describe("password accounts (djoser)", () => {
     const fresh = (await call(api, "/auth/jwt/create/", { body: { email, password: "otra-clave-larga" } })).body;
 
     const auth = { Authorization: `JWT ${fresh.access}` };
-    const badCurrent = await call(api, "/auth/users/set_password/", { body: { current_password: "mal", new_password: "tercera-clave", re_new_password: "tercera-clave" }, headers: auth });
+    const badCurrent = await call(api, "/auth/users/set_password/", {
+      body: { current_password: "mal", new_password: "tercera-clave", re_new_password: "tercera-clave" },
+      headers: auth,
+    });
     expect(badCurrent.status).toBe(400);
-    expect(badCurrent.body).toEqual({ detail: "La contraseña actual no es correcta.", errors: { current_password: ["La contraseña actual no es correcta."] } });
-    expect((await call(api, "/auth/users/set_password/", { body: { current_password: "otra-clave-larga", new_password: "tercera-clave", re_new_password: "tercera-clave" }, headers: auth })).status).toBe(200);
+    expect(badCurrent.body).toEqual({
+      detail: "La contraseña actual no es correcta.",
+      errors: { current_password: ["La contraseña actual no es correcta."] },
+    });
+    expect(
+      (
+        await call(api, "/auth/users/set_password/", {
+          body: { current_password: "otra-clave-larga", new_password: "tercera-clave", re_new_password: "tercera-clave" },
+          headers: auth,
+        })
+      ).status,
+    ).toBe(200);
     expect((await call(api, "/auth/jwt/create/", { body: { email, password: "tercera-clave" } })).status).toBe(200);
   });
 
   it("activation and reset_password_confirm take the email instead of the uid (the mailed links name the email)", async () => {
     const email = newEmail("porcorreo");
-    expect((await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() })).status).toBe(201);
+    expect(
+      (await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() }))
+        .status,
+    ).toBe(201);
     const code = await mailedCode(email, "account-activation");
     expect((await call(api, "/auth/users/activation/", { body: { email: newEmail("nadie"), token: code } })).status).toBe(400);
     expect((await call(api, "/auth/users/activation/", { body: { token: code } })).status).toBe(400);
@@ -210,13 +249,24 @@ describe("password accounts (djoser)", () => {
     const me = (await call(api, "/auth/users/me/", { headers: auth })).body;
     const next = newEmail("nuevo");
     const otherDevice = (await call(api, "/verification/otp-login/", { body: { email, code: await codeFor(email) } })).body;
-    const asked = await call(api, "/auth/users/set_email/", { body: { new_email: next, re_new_email: next }, headers: { ...auth, ...from() } });
+    const asked = await call(api, "/auth/users/set_email/", {
+      body: { new_email: next, re_new_email: next },
+      headers: { ...auth, ...from() },
+    });
     expect(asked.status).toBe(202);
     // Nothing changes before the new address proves itself.
     expect((await call(api, "/auth/users/me/", { headers: auth })).body.email).toBe(email);
     const code = await mailedCode(next, "email-change");
-    expect((await call(api, "/auth/users/reset_email_confirm/", { body: { uid: me.id, token: code, new_email: newEmail("otro"), re_new_email: "x@y.es" } })).status).toBe(400);
-    const done = await call(api, "/auth/users/reset_email_confirm/", { body: { uid: me.id, token: code, new_email: next, re_new_email: next } });
+    expect(
+      (
+        await call(api, "/auth/users/reset_email_confirm/", {
+          body: { uid: me.id, token: code, new_email: newEmail("otro"), re_new_email: "x@y.es" },
+        })
+      ).status,
+    ).toBe(400);
+    const done = await call(api, "/auth/users/reset_email_confirm/", {
+      body: { uid: me.id, token: code, new_email: next, re_new_email: next },
+    });
     // A fresh pair for the new address (the old family is revoked), so /cuenta stays logged in.
     expect(done.status).toBe(200);
     expect((await call(api, "/auth/jwt/refresh/", { body: { refresh: pair.refresh } })).status).toBe(401);
@@ -245,7 +295,9 @@ describe("an address is a way in only once its owner proves it", () => {
     const victim = newEmail("victima");
     expect((await call(api, "/auth/users/reset_email/", { body: { email: attacker.email }, headers: from() })).status).toBe(204);
     const own = await mailedCode(attacker.email, "email-change");
-    const asked = await call(api, "/auth/users/reset_email_confirm/", { body: { uid: attacker.id, token: own, new_email: victim, re_new_email: victim } });
+    const asked = await call(api, "/auth/users/reset_email_confirm/", {
+      body: { uid: attacker.id, token: own, new_email: victim, re_new_email: victim },
+    });
     // The code from the current address proves the account, not the new address.
     expect(asked.status).toBe(202);
     expect((await api.db.select().from(users).where(eq(users.id, attacker.id)))[0].email).toBe(attacker.email);
@@ -253,13 +305,30 @@ describe("an address is a way in only once its owner proves it", () => {
     expect((await passwordLogin(victim, DEMO_PASSWORD)).status).toBe(401);
     // The old code is spent, and a guess at the new address's code is just a wrong code.
     const victimCode = await mailedCode(victim, "email-change");
-    expect((await call(api, "/auth/users/reset_email_confirm/", { body: { uid: attacker.id, token: own, new_email: victim, re_new_email: victim } })).status).toBe(400);
-    expect((await call(api, "/auth/users/reset_email_confirm/", { body: { uid: attacker.id, token: wrong(victimCode), new_email: victim, re_new_email: victim } })).status).toBe(400);
+    expect(
+      (
+        await call(api, "/auth/users/reset_email_confirm/", {
+          body: { uid: attacker.id, token: own, new_email: victim, re_new_email: victim },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await call(api, "/auth/users/reset_email_confirm/", {
+          body: { uid: attacker.id, token: wrong(victimCode), new_email: victim, re_new_email: victim },
+        })
+      ).status,
+    ).toBe(400);
     expect((await api.db.select().from(users).where(eq(users.id, attacker.id)))[0].email).toBe(attacker.email);
     // Only the code that reached the new address applies it.
-    const applied = await call(api, "/auth/users/reset_email_confirm/", { body: { uid: attacker.id, token: victimCode, new_email: victim, re_new_email: victim } });
+    const applied = await call(api, "/auth/users/reset_email_confirm/", {
+      body: { uid: attacker.id, token: victimCode, new_email: victim, re_new_email: victim },
+    });
     expect(applied.status).toBe(200);
-    expect((await call(api, "/auth/users/me/", { headers: bearer(applied.body.access) })).body).toMatchObject({ email: victim, email_verified: true });
+    expect((await call(api, "/auth/users/me/", { headers: bearer(applied.body.access) })).body).toMatchObject({
+      email: victim,
+      email_verified: true,
+    });
   });
 
   it("password login refuses an address never proven, with the answer of a wrong password", async () => {
@@ -282,13 +351,19 @@ describe("an address is a way in only once its owner proves it", () => {
     const option = await makeOption(api, { available: 5 });
     const { purchase } = await buy(api, [{ option }], email);
     const victim = (await call(api, "/verification/otp-login/", { body: { email, code: await codeFor(email) } })).body;
-    expect((await call(api, "/customer/purchases/", { headers: bearer(victim.access) })).body.results.map((p: { sale_id: string }) => p.sale_id)).toContain(purchase.sale_id);
+    expect(
+      (await call(api, "/customer/purchases/", { headers: bearer(victim.access) })).body.results.map((p: { sale_id: string }) => p.sale_id),
+    ).toContain(purchase.sale_id);
 
     // The attacker's session and password are gone: no coupons, no voucher, no later purchases.
-    for (const path of ["/customer/purchases/", "/auth/users/me/"]) expect((await call(api, path, { headers: bearer(attacker.access) })).status, path).toBe(401);
+    for (const path of ["/customer/purchases/", "/auth/users/me/"])
+      expect((await call(api, path, { headers: bearer(attacker.access) })).status, path).toBe(401);
     expect((await call(api, "/auth/jwt/refresh/", { body: { refresh: attacker.refresh } })).status).toBe(401);
     expect((await passwordLogin(email, DEMO_PASSWORD)).status).toBe(401);
-    expect((await call(api, "/auth/users/me/", { headers: bearer(victim.access) })).body).toMatchObject({ email_verified: true, has_password: false });
+    expect((await call(api, "/auth/users/me/", { headers: bearer(victim.access) })).body).toMatchObject({
+      email_verified: true,
+      has_password: false,
+    });
   });
 
   it("activation keeps the registered password only for the client that registered; a stranger's registration gives way", async () => {
@@ -300,15 +375,22 @@ describe("an address is a way in only once its owner proves it", () => {
     expect([stranger.status, owner.status]).toEqual([201, 201]);
     // The stranger's ticket is worth nothing now, even with the code (which only the owner has).
     const code = await mailedCode(email, "account-activation");
-    const withStrangersTicket = await call(api, "/auth/users/activation/", { body: { email, token: code, registration_token: stranger.body.registration_token } });
+    const withStrangersTicket = await call(api, "/auth/users/activation/", {
+      body: { email, token: code, registration_token: stranger.body.registration_token },
+    });
     expect(withStrangersTicket.body.has_password).toBe(false);
     expect((await passwordLogin(email, "clave-del-extrano")).status).toBe(401);
     expect((await passwordLogin(email, "clave-de-la-duena")).status).toBe(401);
 
     // The owner's own registration, activated with its own ticket, keeps the owner's password.
     const other = newEmail("registro-propio");
-    const mine = await call(api, "/auth/users/", { body: { email: other, password: "clave-de-la-duena", re_password: "clave-de-la-duena" }, headers: from() });
-    const activated = await call(api, "/auth/users/activation/", { body: { email: other, token: await mailedCode(other, "account-activation"), registration_token: mine.body.registration_token } });
+    const mine = await call(api, "/auth/users/", {
+      body: { email: other, password: "clave-de-la-duena", re_password: "clave-de-la-duena" },
+      headers: from(),
+    });
+    const activated = await call(api, "/auth/users/activation/", {
+      body: { email: other, token: await mailedCode(other, "account-activation"), registration_token: mine.body.registration_token },
+    });
     expect(activated.body.has_password).toBe(true);
     expect((await passwordLogin(other, "clave-de-la-duena")).status).toBe(200);
   });
@@ -321,7 +403,12 @@ describe("an address is a way in only once its owner proves it", () => {
     expect(login.body.code).toBe("account_deactivated");
     await call(api, "/auth/users/reset_password/", { body: { email: user.email }, headers: from() });
     const reset = await call(api, "/auth/users/reset_password_confirm/", {
-      body: { email: user.email, token: await mailedCode(user.email, "password-reset"), new_password: "clave-nueva-larga", re_new_password: "clave-nueva-larga" },
+      body: {
+        email: user.email,
+        token: await mailedCode(user.email, "password-reset"),
+        new_password: "clave-nueva-larga",
+        re_new_password: "clave-nueva-larga",
+      },
     });
     expect(reset.status).toBe(403);
     expect((await api.db.select().from(users).where(eq(users.id, user.id)))[0].isActive).toBe(false);
@@ -351,14 +438,18 @@ describe("no answer tells whether an address has an account", () => {
     const unknown = newEmail("desconocida");
     const active = await provenAccount("activa");
     const pending = newEmail("pendiente");
-    await call(api, "/auth/users/", { body: { email: pending, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() });
+    await call(api, "/auth/users/", {
+      body: { email: pending, password: "una-clave-larga", re_password: "una-clave-larga" },
+      headers: from(),
+    });
     const activate = (email: string, token: string) => call(api, "/auth/users/activation/", { body: { email, token } });
     // Nobody asked for a code for the first two: the same «caducado».
     const [a, b] = [await activate(unknown, "123456"), await activate(active.email, "123456")];
     expect([a.status, b.status]).toEqual([400, 400]);
     expect(b.body).toEqual(a.body);
     // Once a code was asked for each (a resend), a wrong code reads the same for all three.
-    for (const email of [unknown, active.email]) expect((await call(api, "/auth/users/resend_activation/", { body: { email }, headers: from() })).status).toBe(204);
+    for (const email of [unknown, active.email])
+      expect((await call(api, "/auth/users/resend_activation/", { body: { email }, headers: from() })).status).toBe(204);
     const code = await mailedCode(pending, "account-activation");
     const answers = [await activate(unknown, wrong(code)), await activate(active.email, wrong(code)), await activate(pending, wrong(code))];
     expect(answers.map((r) => r.status)).toEqual([400, 400, 400]);
@@ -372,13 +463,20 @@ describe("no answer tells whether an address has an account", () => {
   it("reset_password does the same work for every address, and reset_password_confirm answers alike", async () => {
     const account = await provenAccount("con-cuenta");
     const nobody = newEmail("sin-cuenta");
-    for (const email of [account.email, nobody]) expect((await call(api, "/auth/users/reset_password/", { body: { email }, headers: from() })).status).toBe(204);
+    for (const email of [account.email, nobody])
+      expect((await call(api, "/auth/users/reset_password/", { body: { email }, headers: from() })).status).toBe(204);
     // One code row and one mail each: a reset code for the account, a notice for the other.
-    const codes = await query<{ email: string }>(api.db, sql`SELECT email FROM login_codes WHERE email IN (${account.email}, ${nobody}) AND purpose = 'reset_password'`);
+    const codes = await query<{ email: string }>(
+      api.db,
+      sql`SELECT email FROM login_codes WHERE email IN (${account.email}, ${nobody}) AND purpose = 'reset_password'`,
+    );
     expect(codes.map((c) => c.email).sort()).toEqual([account.email, nobody].sort());
     expect(await mailKinds(account.email)).toEqual(["password-reset"]);
     expect(await mailKinds(nobody)).toEqual(["no-account"]);
-    const confirm = (email: string, token: string) => call(api, "/auth/users/reset_password_confirm/", { body: { email, token, new_password: "clave-nueva-larga", re_new_password: "clave-nueva-larga" } });
+    const confirm = (email: string, token: string) =>
+      call(api, "/auth/users/reset_password_confirm/", {
+        body: { email, token, new_password: "clave-nueva-larga", re_new_password: "clave-nueva-larga" },
+      });
     const code = await mailedCode(account.email, "password-reset");
     const [x, y] = [await confirm(account.email, wrong(code)), await confirm(nobody, wrong(code))];
     expect(x.status).toBe(400);
@@ -414,12 +512,18 @@ describe("no answer tells whether an address has an account", () => {
     const asker = await provenAccount("pide-cambio");
     const owner = await provenAccount("duena-del-correo");
     const pair = (await passwordLogin(asker.email, DEMO_PASSWORD)).body;
-    const ask = (email: string) => call(api, "/auth/users/set_email/", { body: { current_password: DEMO_PASSWORD, new_email: email, re_new_email: email }, headers: { ...bearer(pair.access), ...from() } });
+    const ask = (email: string) =>
+      call(api, "/auth/users/set_email/", {
+        body: { current_password: DEMO_PASSWORD, new_email: email, re_new_email: email },
+        headers: { ...bearer(pair.access), ...from() },
+      });
     const [taken, free] = [await ask(owner.email), await ask(newEmail("libre-para-cambio"))];
     expect(taken.status).toBe(202);
     expect(free.body).toEqual(taken.body);
     expect(await mailKinds(owner.email)).toEqual(["account-exists"]);
-    const confirmTaken = await call(api, "/auth/users/reset_email_confirm/", { body: { uid: asker.id, token: "123456", new_email: owner.email, re_new_email: owner.email } });
+    const confirmTaken = await call(api, "/auth/users/reset_email_confirm/", {
+      body: { uid: asker.id, token: "123456", new_email: owner.email, re_new_email: owner.email },
+    });
     expect(confirmTaken.status).toBe(400);
     expect((await api.db.select().from(users).where(eq(users.id, asker.id)))[0].email).toBe(asker.email);
   });
@@ -428,7 +532,8 @@ describe("no answer tells whether an address has an account", () => {
 describe("limits per person", () => {
   it("password-reset codes: at most 5 an hour per address, with or without an account, whatever the client address", async () => {
     for (const email of [(await provenAccount("reset-limite")).email, newEmail("reset-limite-sin")]) {
-      for (let i = 0; i < 5; i++) expect((await call(api, "/auth/users/reset_password/", { body: { email }, headers: from() })).status).toBe(204);
+      for (let i = 0; i < 5; i++)
+        expect((await call(api, "/auth/users/reset_password/", { body: { email }, headers: from() })).status).toBe(204);
       const sixth = await call(api, "/auth/users/reset_password/", { body: { email }, headers: from() });
       expect(sixth.status).toBe(429);
       expect(sixth.body.detail).toMatch(/Espera un rato/);
@@ -439,10 +544,17 @@ describe("limits per person", () => {
 
   it("activation codes: at most 5 an hour per address, registration and resends together", async () => {
     const email = newEmail("activar-limite");
-    expect((await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() })).status).toBe(201);
-    for (let i = 0; i < 4; i++) expect((await call(api, "/auth/users/resend_activation/", { body: { email }, headers: from() })).status).toBe(204);
+    expect(
+      (await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() }))
+        .status,
+    ).toBe(201);
+    for (let i = 0; i < 4; i++)
+      expect((await call(api, "/auth/users/resend_activation/", { body: { email }, headers: from() })).status).toBe(204);
     expect((await call(api, "/auth/users/resend_activation/", { body: { email }, headers: from() })).status).toBe(429);
-    expect((await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() })).status).toBe(429);
+    expect(
+      (await call(api, "/auth/users/", { body: { email, password: "una-clave-larga", re_password: "una-clave-larga" }, headers: from() }))
+        .status,
+    ).toBe(429);
     expect(await mailKinds(email)).toHaveLength(5);
   });
 
@@ -461,7 +573,9 @@ describe("limits per person", () => {
     expect(await mailKinds(user.email)).toEqual(["password-locked"]);
 
     // The owner logs in by code: the password works again.
-    expect((await call(api, "/verification/otp-login/", { body: { email: user.email, code: await codeFor(user.email) } })).status).toBe(200);
+    expect((await call(api, "/verification/otp-login/", { body: { email: user.email, code: await codeFor(user.email) } })).status).toBe(
+      200,
+    );
     expect((await passwordLogin(user.email, DEMO_PASSWORD)).status).toBe(200);
   });
 

@@ -26,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 let eventSeq = 0;
-function event(payment: Pick<Payment, "transaction_id">, type = "payment.completed", id = `evt_test_${++eventSeq}_${payment.transaction_id}`) {
+function event(
+  payment: Pick<Payment, "transaction_id">,
+  type = "payment.completed",
+  id = `evt_test_${++eventSeq}_${payment.transaction_id}`,
+) {
   return JSON.stringify({ id, type, transaction_id: payment.transaction_id });
 }
 
@@ -87,7 +91,12 @@ describe("POST /sandbox/webhook/", () => {
     const early = await deliver(body);
     expect(early.status).toBe(200);
     expect(await saleStatus(api, payment.sale_id)).toBe("pending");
-    expect(await api.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, JSON.parse(body).id))).toHaveLength(0);
+    expect(
+      await api.db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.eventId, JSON.parse(body).id)),
+    ).toHaveLength(0);
 
     await approveWithoutWebhook(api, payment.transaction_id);
     const retry = await deliver(body);
@@ -96,11 +105,15 @@ describe("POST /sandbox/webhook/", () => {
   });
 
   it("an event about an unknown transaction or of another type is acknowledged and ignored", async () => {
-    const unknown = await deliver(JSON.stringify({ id: "evt_unknown_tx", type: "payment.completed", transaction_id: "00000000-0000-4000-8000-000000000000" }));
+    const unknown = await deliver(
+      JSON.stringify({ id: "evt_unknown_tx", type: "payment.completed", transaction_id: "00000000-0000-4000-8000-000000000000" }),
+    );
     expect(unknown.status).toBe(200);
     // Another shop on the same provider account: its reference is not one of our uuids.
     for (const reference of ["pedido-1234", "", 42]) {
-      const foreign = await deliver(JSON.stringify({ id: `evt_foreign_${String(reference)}`, type: "payment.completed", transaction_id: reference }));
+      const foreign = await deliver(
+        JSON.stringify({ id: `evt_foreign_${String(reference)}`, type: "payment.completed", transaction_id: reference }),
+      );
       expect(foreign.status, String(reference)).toBe(200);
     }
     const { payment } = await approvedSale();
@@ -115,7 +128,10 @@ describe("POST /sandbox/webhook/", () => {
     const answers = await Promise.all([
       deliver(body, signSandboxPayload("not-the-secret", body)),
       deliver(body, signSandboxPayload(secret, body.replace("payment.completed", "payment.failed"))),
-      deliver(body, signSandboxPayload(secret, body).replace(/v1=([0-9a-f])/, (_m, c) => `v1=${c === "0" ? "1" : "0"}`)),
+      deliver(
+        body,
+        signSandboxPayload(secret, body).replace(/v1=([0-9a-f])/, (_m, c) => `v1=${c === "0" ? "1" : "0"}`),
+      ),
       deliver(body, "t=1,v1=zz"),
       deliver(body, "garbage"),
       deliver(body, ""),
@@ -127,7 +143,12 @@ describe("POST /sandbox/webhook/", () => {
     expect(await saleStatus(api, payment.sale_id)).toBe("pending");
     expect(await couponCount(api, payment.sale_id)).toBe(0);
     expect(await available(api, option.uuid)).toBe(9);
-    expect(await api.db.select().from(webhookEvents).where(eq(webhookEvents.eventId, JSON.parse(body).id))).toHaveLength(0);
+    expect(
+      await api.db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.eventId, JSON.parse(body).id)),
+    ).toHaveLength(0);
   });
 
   it("a missing signature header → 400", async () => {

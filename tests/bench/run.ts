@@ -84,7 +84,11 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   let json: unknown = null;
   try {
@@ -238,7 +242,11 @@ function scriptsOf(html: string, pageUrl: string): string[] {
     const url = new URL(spec.replace(/&amp;/g, "&"), pageUrl);
     if (url.origin === new URL(pageUrl).origin) found.add(url.href);
   };
-  const attr = (attrs: string, name: string) => new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(attrs)?.slice(1).find((v) => v !== undefined);
+  const attr = (attrs: string, name: string) =>
+    new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i")
+      .exec(attrs)
+      ?.slice(1)
+      .find((v) => v !== undefined);
 
   for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     const [, attrs, content] = m;
@@ -348,7 +356,8 @@ async function pageWeight(origin: string): Promise<PageWeight[]> {
     ),
   );
   const missed = results.filter((p) => p.missedPreloads > 0);
-  for (const p of missed) console.log(`note: ${p.page} statically imports ${p.missedPreloads} chunk(s) not listed in its HTML (counted above)`);
+  for (const p of missed)
+    console.log(`note: ${p.page} statically imports ${p.missedPreloads} chunk(s) not listed in its HTML (counted above)`);
   console.log("(gzip: as transferred when the server compressed it, otherwise gzip -9 computed here; KB = 1024 B)");
 
   console.log("\nBudgets:");
@@ -379,7 +388,8 @@ async function pageWeight(origin: string): Promise<PageWeight[]> {
  * PayPal's buttons (/order/) and the captcha (its forms) are the necessary tools of the pages
  * that use them: shown beside, as information.
  */
-const CONSENT_GATED = /^(app\/lib\/(third-party|tracking|map)\.client\.ts|app\/components\/third-party\.tsx|lib\/tracking\.ts|node_modules\/(@amplitude|leaflet|@rrweb|rrweb)\/)/;
+const CONSENT_GATED =
+  /^(app\/lib\/(third-party|tracking|map)\.client\.ts|app\/components\/third-party\.tsx|lib\/tracking\.ts|node_modules\/(@amplitude|leaflet|@rrweb|rrweb)\/)/;
 const NECESSARY_TOOLS = /^(app\/components\/(captcha|wallet-buttons)\.tsx|lib\/captcha\.ts)$/;
 
 /** The same third parties as the E2E "third-party" server: every key set, no host ever reached. */
@@ -396,7 +406,10 @@ const THIRD_PARTY_ENV: Record<string, string> = {
 };
 
 type BundleStats = { chunks: Record<string, { modules: { id: string; renderedLength: number; gzip: number }[] }> };
-type BrowserManifest = { entry: { module: string; imports: string[] }; routes: Record<string, { id: string; parentId?: string; path?: string; module: string; imports?: string[] }> };
+type BrowserManifest = {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, { id: string; parentId?: string; path?: string; module: string; imports?: string[] }>;
+};
 
 /** Bytes (each module gzipped alone, so an upper bound) of the matching modules in these chunks. */
 function moduleBytes(stats: BundleStats, chunks: Iterable<string>, pattern: RegExp): { gzip: number; modules: string[] } {
@@ -434,7 +447,17 @@ async function consentGatedWeight() {
     const { origin } = server;
     const first = await getJson<{ results: { uuid: string }[] }>(`${origin}/api/v0/public/offers/?page_size=1`);
     const offerId = first.results[0]?.uuid;
-    const pages = ["/", "/ofertas/", ...(offerId ? [`/ofertas/${offerId}/`] : []), "/checkout/", "/login", "/login/registro", "/empresas", "/favorite", "/consent"];
+    const pages = [
+      "/",
+      "/ofertas/",
+      ...(offerId ? [`/ofertas/${offerId}/`] : []),
+      "/checkout/",
+      "/login",
+      "/login/registro",
+      "/empresas",
+      "/favorite",
+      "/consent",
+    ];
     const [accepted, rejected] = [await consentCookie(origin, "accept-all"), await consentCookie(origin, "reject-all")];
     const fetchJs = jsFetcher();
     const rows: (string | number)[][] = [];
@@ -449,7 +472,17 @@ async function consentGatedWeight() {
       const gatedWithConsent = moduleBytes(stats, yes.all, CONSENT_GATED).gzip;
       const necessary = moduleBytes(stats, none.all, NECESSARY_TOOLS);
       const name = page.replace(offerId ?? "\0", "{uuid}");
-      rows.push([name, none.jsGzip, no.jsGzip, gated, tags ? "yes" : "no", yes.jsGzip, `+${yes.jsGzip - no.jsGzip}`, gatedWithConsent, necessary.gzip ? `${necessary.gzip} (${necessary.modules.map((m) => path.basename(m)).join(", ")})` : 0]);
+      rows.push([
+        name,
+        none.jsGzip,
+        no.jsGzip,
+        gated,
+        tags ? "yes" : "no",
+        yes.jsGzip,
+        `+${yes.jsGzip - no.jsGzip}`,
+        gatedWithConsent,
+        necessary.gzip ? `${necessary.gzip} (${necessary.modules.map((m) => path.basename(m)).join(", ")})` : 0,
+      ]);
       figure(
         `consent-gated JS in first load without consent, ${name}`,
         fmtBytes(gated) + (tags ? " + a script tag" : ""),
@@ -459,7 +492,17 @@ async function consentGatedWeight() {
     }
     console.log(
       table(
-        ["page", "JS, no choice", "JS, rejected", "gated in it", "tag", "JS, accepted", "difference", "gated, accepted", "necessary tools (info)"],
+        [
+          "page",
+          "JS, no choice",
+          "JS, rejected",
+          "gated in it",
+          "tag",
+          "JS, accepted",
+          "difference",
+          "gated, accepted",
+          "necessary tools (info)",
+        ],
         rows,
       ),
     );
@@ -488,9 +531,16 @@ async function consentGatedWeight() {
       for (const o of offenders.slice(0, 5)) console.log(`  consent-gated code in ${o}`);
       if (offenders.length > 5) console.log(`  … and in ${offenders.length - 5} more routes`);
       console.log(`  necessary tools' code (configuration-gated, info): ${necessaryRoutes.join("; ") || "none"}`);
-      figure(`consent-gated JS in first load, every route (${routes})`, offenders.length ? `${offenders.length} routes carry some` : "0 B in each", "0 B", offenders.length === 0);
+      figure(
+        `consent-gated JS in first load, every route (${routes})`,
+        offenders.length ? `${offenders.length} routes carry some` : "0 B in each",
+        "0 B",
+        offenders.length === 0,
+      );
     }
-    console.log("(gated bytes: each module of issue 12's consent-gated integrations gzipped alone, from build/bundle-stats.json; JS: gzip as transferred)");
+    console.log(
+      "(gated bytes: each module of issue 12's consent-gated integrations gzipped alone, from build/bundle-stats.json; JS: gzip as transferred)",
+    );
   } finally {
     await stop(server);
   }
@@ -556,7 +606,13 @@ function errorText(json: unknown): string {
 async function buyer(origin: string, i: number, choice: Choice): Promise<BuyerOutcome> {
   const started = performance.now();
   const ms = () => performance.now() - started;
-  const fail = (step: string, status: number, json: unknown): BuyerOutcome => ({ kind: "failed", step, detail: `${status} ${errorText(json)}`, ms: ms(), choice });
+  const fail = (step: string, status: number, json: unknown): BuyerOutcome => ({
+    kind: "failed",
+    step,
+    detail: `${status} ${errorText(json)}`,
+    ms: ms(),
+    choice,
+  });
 
   const validate = await postJson(`${origin}/api/v0/sales/validate/`, {
     items: [{ offer_price_uuid: choice.option.uuid, quantity: 1, saved_price: choice.option.actual_price, slot_id: null, promo_codes: [] }],
@@ -635,9 +691,13 @@ async function checkout(origin: string): Promise<number> {
   const outcomes = await Promise.all(
     Array.from({ length: BUYERS }, (_, i) => {
       const choice = choices.length > 1 && i % 4 === 3 ? plenty : scarce;
-      return buyer(origin, i, choice).catch(
-        (error: unknown): BuyerOutcome => ({ kind: "failed", step: "network", detail: String(error), ms: performance.now() - started, choice }),
-      );
+      return buyer(origin, i, choice).catch((error: unknown): BuyerOutcome => ({
+        kind: "failed",
+        step: "network",
+        detail: String(error),
+        ms: performance.now() - started,
+        choice,
+      }));
     }),
   );
   const wallSeconds = (performance.now() - started) / 1000;
@@ -723,14 +783,28 @@ function serverRssMb(server: Server): number {
   return max;
 }
 
-async function load(url: string, server?: Server, seconds = LOAD_SECONDS, connections = LOAD_CONNECTIONS, headers: Record<string, string> = {}): Promise<Load> {
+async function load(
+  url: string,
+  server?: Server,
+  seconds = LOAD_SECONDS,
+  connections = LOAD_CONNECTIONS,
+  headers: Record<string, string> = {},
+): Promise<Load> {
   let rssMb = 0;
   const sampler = server ? setInterval(() => (rssMb = Math.max(rssMb, serverRssMb(server))), 250) : undefined;
   try {
     const r = await autocannon({ url, connections, duration: seconds, headers: { "accept-encoding": "gzip", ...headers } });
     // No answer at all within the run is a failure, not a latency of 0.
     const none = r.requests.total === 0;
-    return { rps: r.requests.average, mean: none ? Infinity : r.latency.mean, p50: none ? Infinity : r.latency.p50, p99: none ? Infinity : r.latency.p99, requests: r.requests.total, bad: r.non2xx + r.errors + r.timeouts, rssMb };
+    return {
+      rps: r.requests.average,
+      mean: none ? Infinity : r.latency.mean,
+      p50: none ? Infinity : r.latency.p50,
+      p99: none ? Infinity : r.latency.p99,
+      requests: r.requests.total,
+      bad: r.non2xx + r.errors + r.timeouts,
+      rssMb,
+    };
   } finally {
     if (sampler) clearInterval(sampler);
   }
@@ -760,7 +834,13 @@ async function ssrFloor(shop: Server) {
   heading("SSR: GET / against a bare Remix page (tests/bench/floor)");
   await run("npx", ["remix", "vite:build", "--logLevel", "warn"], FLOOR_DIR);
   const port = await freePort();
-  const floor = spawnServer(process.execPath, ["server.mjs"], FLOOR_DIR, { ...process.env, NODE_ENV: "production", PORT: String(port) }, `http://127.0.0.1:${port}`);
+  const floor = spawnServer(
+    process.execPath,
+    ["server.mjs"],
+    FLOOR_DIR,
+    { ...process.env, NODE_ENV: "production", PORT: String(port) },
+    `http://127.0.0.1:${port}`,
+  );
   try {
     await waitReady(floor, "/");
     // The anonymous page is kept rendered (document-cache.server.ts); a visitor with a cookie
@@ -772,7 +852,11 @@ async function ssrFloor(shop: Server) {
     await load(`${shop.origin}/`, undefined, 5, undefined, personal);
     const runs: { floor: Load; shop: Load; rendered: Load }[] = [];
     for (let i = 0; i < 2; i++) {
-      runs.push({ floor: await load(`${floor.origin}/`), shop: await load(`${shop.origin}/`, shop), rendered: await load(`${shop.origin}/`, shop, undefined, undefined, personal) });
+      runs.push({
+        floor: await load(`${floor.origin}/`),
+        shop: await load(`${shop.origin}/`, shop),
+        rendered: await load(`${shop.origin}/`, shop, undefined, undefined, personal),
+      });
     }
     const mean = (pick: (l: (typeof runs)[number]) => number) => runs.reduce((a, r) => a + pick(r), 0) / runs.length;
     const floorRps = mean((r) => r.floor.rps);
@@ -783,13 +867,27 @@ async function ssrFloor(shop: Server) {
     console.log(
       table(
         LOAD_HEAD,
-        runs.flatMap((r, i) => [loadRow(`floor / (run ${i + 1})`, r.floor), loadRow(`shop / (run ${i + 1})`, r.shop), loadRow(`shop / with a cookie (run ${i + 1})`, r.rendered)]),
+        runs.flatMap((r, i) => [
+          loadRow(`floor / (run ${i + 1})`, r.floor),
+          loadRow(`shop / (run ${i + 1})`, r.shop),
+          loadRow(`shop / with a cookie (run ${i + 1})`, r.rendered),
+        ]),
       ),
     );
-    figure("GET / req/s vs bare Remix floor", `${shopRps.toFixed(0)} vs ${floorRps.toFixed(0)} req/s = ${(shopRps / floorRps).toFixed(2)}×`, "≥ 0.6×", shopRps / floorRps >= 0.6);
+    figure(
+      "GET / req/s vs bare Remix floor",
+      `${shopRps.toFixed(0)} vs ${floorRps.toFixed(0)} req/s = ${(shopRps / floorRps).toFixed(2)}×`,
+      "≥ 0.6×",
+      shopRps / floorRps >= 0.6,
+    );
     // The bare page's own p99 beside it: when that is near 50 ms too, the machine is what is slow.
     figure("GET / p99 at 10 connections", fmtMs(shopP99), `< 50 ms; the bare page ${fmtMs(floorP99)}`, shopP99 < 50);
-    figure("GET / rendered for a visitor with a cookie vs floor", `${renderedRps.toFixed(0)} vs ${floorRps.toFixed(0)} req/s = ${(renderedRps / floorRps).toFixed(2)}×`, "the page no cache keeps", null);
+    figure(
+      "GET / rendered for a visitor with a cookie vs floor",
+      `${renderedRps.toFixed(0)} vs ${floorRps.toFixed(0)} req/s = ${(renderedRps / floorRps).toFixed(2)}×`,
+      "the page no cache keeps",
+      null,
+    );
   } finally {
     await stop(floor);
   }
@@ -815,15 +913,30 @@ async function lighthouseRun(url: string): Promise<LighthouseRun> {
   const out = await new Promise<string>((resolve, reject) => {
     const child = spawn(
       path.join(ROOT, "node_modules/.bin/lighthouse"),
-      [url, "--output=json", "--output-path=stdout", "--only-categories=performance", "--quiet", "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage"],
-      { cwd: ROOT, env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" }, stdio: ["ignore", "pipe", "pipe"] },
+      [
+        url,
+        "--output=json",
+        "--output-path=stdout",
+        "--only-categories=performance",
+        "--quiet",
+        "--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage",
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CHROME_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
     );
     const chunks: Buffer[] = [];
     let err = "";
     child.stdout.on("data", (c: Buffer) => chunks.push(c));
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
     child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(Buffer.concat(chunks).toString("utf8")) : reject(new Error(`lighthouse ${url}: exit ${code}\n${err.slice(-500)}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(Buffer.concat(chunks).toString("utf8"))
+        : reject(new Error(`lighthouse ${url}: exit ${code}\n${err.slice(-500)}`)),
+    );
   });
   if (process.env.BENCH_LIGHTHOUSE_DIR) writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${Date.now()}.json`), out);
   const lhr = JSON.parse(out) as { categories: { performance: { score: number } }; audits: Record<string, { numericValue: number }> };
@@ -847,7 +960,16 @@ async function lighthouse(origin: string) {
     const median = (pick: (r: LighthouseRun) => number) => percentile(runs.map(pick), 50);
     const m = { score: median((r) => r.score), lcp: median((r) => r.lcp), tbt: median((r) => r.tbt), cls: median((r) => r.cls) };
     const name = page.replace(first.results[0].uuid, "{uuid}");
-    rows.push([name, m.score, `${(m.lcp / 1000).toFixed(2)} s`, fmtMs(m.tbt), m.cls.toFixed(3), runs.map((r) => r.score).join("/"), runs.map((r) => Math.round(r.tbt)).join("/"), runs.map((r) => (r.lcp / 1000).toFixed(2)).join("/")]);
+    rows.push([
+      name,
+      m.score,
+      `${(m.lcp / 1000).toFixed(2)} s`,
+      fmtMs(m.tbt),
+      m.cls.toFixed(3),
+      runs.map((r) => r.score).join("/"),
+      runs.map((r) => Math.round(r.tbt)).join("/"),
+      runs.map((r) => (r.lcp / 1000).toFixed(2)).join("/"),
+    ]);
     figure(
       `Lighthouse ${name}`,
       `score ${m.score}, LCP ${(m.lcp / 1000).toFixed(2)} s, TBT ${fmtMs(m.tbt)}, CLS ${m.cls.toFixed(3)}`,
@@ -933,7 +1055,12 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
         await load(url, undefined, results.length === 0 ? 3 : 1);
         results.push([name, await load(url, server, Math.min(LOAD_SECONDS, 5)), group]);
       }
-      console.log(table([...LOAD_HEAD, "max RSS"], results.map(([n, l]) => [...loadRow(n, l), `${l.rssMb.toFixed(0)} MB`])));
+      console.log(
+        table(
+          [...LOAD_HEAD, "max RSS"],
+          results.map(([n, l]) => [...loadRow(n, l), `${l.rssMb.toFixed(0)} MB`]),
+        ),
+      );
       const db = kind === "pglite" ? "PGlite" : "PostgreSQL";
       // A target that answered with errors has no latency to judge: it fails its group.
       const worst = (group: string) => Math.max(...results.filter((r) => r[2] === group).map((r) => judgedP99(r[1])));
@@ -971,7 +1098,12 @@ async function catalogueAtScale(kind: "pglite" | "postgres") {
         const both = await load(`${two.origin}/`, two);
         await stop(two);
         console.log(table(LOAD_HEAD, [loadRow("GET / (1 process)", one), loadRow("GET / (WEB_CONCURRENCY=2)", both)]));
-        figure("GET / on PostgreSQL, 1 → 2 processes", `${one.rps.toFixed(0)} → ${both.rps.toFixed(0)} req/s (${(both.rps / one.rps).toFixed(2)}×)`, `${os.cpus().length} cores shared`, null);
+        figure(
+          "GET / on PostgreSQL, 1 → 2 processes",
+          `${one.rps.toFixed(0)} → ${both.rps.toFixed(0)} req/s (${(both.rps / one.rps).toFixed(2)}×)`,
+          `${os.cpus().length} cores shared`,
+          null,
+        );
       }
     } finally {
       await stop(server);
@@ -990,7 +1122,9 @@ async function main(): Promise<number> {
   heading("Server");
   const tStart = Date.now();
   const server = await startServer();
-  console.log(`production server at ${server.origin} (fresh DATA_DIR ${server.dataDir}), ready in ${((Date.now() - tStart) / 1000).toFixed(1)} s`);
+  console.log(
+    `production server at ${server.origin} (fresh DATA_DIR ${server.dataDir}), ready in ${((Date.now() - tStart) / 1000).toFixed(1)} s`,
+  );
   const tBench = Date.now();
   try {
     const only = (process.env.BENCH_ONLY ?? "weight,ssr,throughput,lighthouse,checkout,scale").split(",");
@@ -998,7 +1132,13 @@ async function main(): Promise<number> {
     if (only.includes("weight")) {
       const weights = await pageWeight(server.origin);
       const home = weights.find((w) => w.page === "/");
-      if (home) figure("first-load JS of /", `${fmtBytes(home.jsGzip)} gzip`, `React + Remix ${fmtBytes(FRAMEWORK_BASELINE)} + 20 KB`, home.jsGzip <= HOME_BUDGET);
+      if (home)
+        figure(
+          "first-load JS of /",
+          `${fmtBytes(home.jsGzip)} gzip`,
+          `React + Remix ${fmtBytes(FRAMEWORK_BASELINE)} + 20 KB`,
+          home.jsGzip <= HOME_BUDGET,
+        );
       await consentGatedWeight();
     }
     if (only.includes("ssr")) await ssrFloor(server);
@@ -1011,9 +1151,16 @@ async function main(): Promise<number> {
       await catalogueAtScale("postgres");
     }
     heading("Summary (issue 9)");
-    console.log(table(["measure", "result", "reference", ""], figures.map((f) => [f.measure, f.result, f.reference, f.pass === null ? "info" : f.pass ? "PASS" : "FAIL"])));
+    console.log(
+      table(
+        ["measure", "result", "reference", ""],
+        figures.map((f) => [f.measure, f.result, f.reference, f.pass === null ? "info" : f.pass ? "PASS" : "FAIL"]),
+      ),
+    );
     heading("Done");
-    console.log(`bench ${((Date.now() - tBench) / 1000).toFixed(1)} s (total with start-up/build ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+    console.log(
+      `bench ${((Date.now() - tBench) / 1000).toFixed(1)} s (total with start-up/build ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    );
     return oversold === 0 ? 0 : 1;
   } catch (error) {
     if (!interrupted) console.error("\nserver log (last lines):\n" + server.log.slice(-20).join("\n"));

@@ -45,7 +45,16 @@ const PAGES = [
  * visitor gets the same document with JavaScript on or off, so it is checked once, in the "js"
  * project, which also makes sure it still ships none.
  */
-const WITHOUT_BUNDLE = new Set(["/contacts", "/agreement", "/marketing-agreement", "/privacy-policy", "/cookie-policy", "/no-existe/de-verdad", "/iframe/", "/iframe/?region=Madrid&category=restaurants"]);
+const WITHOUT_BUNDLE = new Set([
+  "/contacts",
+  "/agreement",
+  "/marketing-agreement",
+  "/privacy-policy",
+  "/cookie-policy",
+  "/no-existe/de-verdad",
+  "/iframe/",
+  "/iframe/?region=Madrid&category=restaurants",
+]);
 const BUNDLE_SCRIPTS = `script[type=module], script[type="${DEFERRED_TYPE}"]`;
 
 // One test per page, so the pages are checked in parallel; each loads once per viewport.
@@ -68,7 +77,10 @@ for (const path of PAGES) {
 const ACCOUNT_PAGES = [
   { user: DEMO_CUSTOMER, paths: ["/cuenta", "/order/history", "/favorite"] },
   { user: DEMO_PARTNER, paths: ["/socios", "/socios/ofertas/", "/socios/ofertas/nueva", "/socios/ventas", "/socios/codigos"] },
-  { user: DEMO_STAFF, paths: ["/admin", "/admin/codigos", "/admin/organizaciones", "/admin/usuarios", "/admin/reembolsos", "/admin/solicitudes"] },
+  {
+    user: DEMO_STAFF,
+    paths: ["/admin", "/admin/codigos", "/admin/organizaciones", "/admin/usuarios", "/admin/reembolsos", "/admin/solicitudes"],
+  },
 ];
 for (const { user, paths } of ACCOUNT_PAGES) {
   test(`logged in as ${user.email}: ${paths.join(", ")} have no axe violations and no sideways scroll`, async ({ page, js, helper }) => {

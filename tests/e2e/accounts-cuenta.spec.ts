@@ -41,7 +41,9 @@ test("/cuenta: change the password, subscribe (with the box ticked on purpose) a
   await page.getByRole("region", { name: "Contraseña" }).getByLabel("Repite la contraseña nueva").fill("clave-cambiada-1");
   await page.getByRole("region", { name: "Contraseña" }).getByRole("button", { name: "Guardar la contraseña" }).click();
   await expect(page.getByText("Hemos guardado tu contraseña.", { exact: false }).first()).toBeAttached();
-  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: "clave-cambiada-1" } })).status()).toBe(200);
+  expect(
+    (await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: "clave-cambiada-1" } })).status(),
+  ).toBe(200);
   // A new password ends every other session; this browser carries on.
   await expectLoggedOut(laptop);
   await laptop.context.close();
@@ -55,7 +57,10 @@ test("/cuenta: change the password, subscribe (with the box ticked on purpose) a
     await mail.getByRole("button", { name: "Suscribirme" }).click();
     await expect(page.getByText("Marca la casilla para recibir nuestras ofertas por correo.")).toBeVisible();
   }
-  await page.getByRole("region", { name: "Ofertas por correo" }).getByLabel(/Quiero recibir ofertas por correo/).check();
+  await page
+    .getByRole("region", { name: "Ofertas por correo" })
+    .getByLabel(/Quiero recibir ofertas por correo/)
+    .check();
   await page.getByRole("region", { name: "Ofertas por correo" }).getByRole("button", { name: "Suscribirme" }).click();
   await expect(page.getByRole("region", { name: "Ofertas por correo" }).getByText("Recibes nuestras ofertas por correo.")).toBeVisible();
   await page.getByRole("region", { name: "Ofertas por correo" }).getByRole("button", { name: "Darme de baja" }).click();
@@ -125,7 +130,9 @@ test("«Eliminar mi cuenta» asks first; confirmed, the account is gone and the 
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByText("Hemos eliminado tu cuenta.", { exact: false }).first()).toBeAttached();
   await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
-  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: customer.password } })).status()).toBe(401);
+  expect(
+    (await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: customer.password } })).status(),
+  ).toBe(401);
 });
 
 test("«Dispositivos con sesión abierta»: end the phone's session, then every session but this one", async ({ page, js, browser }) => {

@@ -4,7 +4,10 @@ import { E2E_INBOX, waitForMail } from "./mail";
 
 const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? "")?.[1] ?? "";
 
-test("registration with activation: email and password → the code from the mail → logged in, back where the customer was", async ({ page, js }) => {
+test("registration with activation: email and password → the code from the mail → logged in, back where the customer was", async ({
+  page,
+  js,
+}) => {
   const email = uniqueEmail("registro");
   await page.goto("/login?redirectTo=%2Ffavorite");
   await ready(page, js);
@@ -58,7 +61,9 @@ function mailLink(html: string, path: string): string {
 
 test("the activation link from the mail works on another device (the link's token names the address)", async ({ page, browser, js }) => {
   const email = uniqueEmail("activar-enlace");
-  const created = await page.request.post("/api/v0/auth/users/", { data: { email, password: "una-clave-larga", re_password: "una-clave-larga" } });
+  const created = await page.request.post("/api/v0/auth/users/", {
+    data: { email, password: "una-clave-larga", re_password: "una-clave-larga" },
+  });
   expect(created.status()).toBe(201);
   const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });
   const other = await browser.newContext({ javaScriptEnabled: js, baseURL: test.info().project.use.baseURL });
@@ -72,7 +77,9 @@ test("the activation link from the mail works on another device (the link's toke
   await phone.getByRole("button", { name: "Activar mi cuenta" }).click();
   await expectLoggedInAs(phone, email);
   // Whoever chose the password is not known to own the address: activated elsewhere, it is not kept.
-  await expect(phone.getByText(/La contraseña solo se guarda si activas la cuenta en el navegador donde la elegiste/).first()).toBeAttached();
+  await expect(
+    phone.getByText(/La contraseña solo se guarda si activas la cuenta en el navegador donde la elegiste/).first(),
+  ).toBeAttached();
   expect((await phone.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "una-clave-larga" } })).status()).toBe(401);
   await other.close();
 });
@@ -92,12 +99,16 @@ test("registering an address that already has an account looks the same; its own
   expect(notice.text).not.toMatch(/\b\d{6}\b/);
   // The account is as it was.
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: owner })).status()).toBe(200);
-  expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email: owner.email, password: "clave-de-otra-persona" } })).status()).toBe(401);
+  expect(
+    (await page.request.post("/api/v0/auth/jwt/create/", { data: { email: owner.email, password: "clave-de-otra-persona" } })).status(),
+  ).toBe(401);
 });
 
 test("forgotten password: «¿Has olvidado tu contraseña?» → a code by mail → a new password → logged in", async ({ page, js }) => {
   const email = uniqueEmail("recuperar");
-  const created = await page.request.post("/api/v0/auth/users/", { data: { email, password: "la-clave-vieja", re_password: "la-clave-vieja" } });
+  const created = await page.request.post("/api/v0/auth/users/", {
+    data: { email, password: "la-clave-vieja", re_password: "la-clave-vieja" },
+  });
   expect(created.status()).toBe(201);
 
   await page.goto("/login?metodo=contrasena&redirectTo=%2Fcuenta");
@@ -124,9 +135,15 @@ test("forgotten password: «¿Has olvidado tu contraseña?» → a code by mail 
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: { email, password: "la-clave-nueva" } })).status()).toBe(200);
 });
 
-test("the password-reset link from the mail opens the code step for that address on another device; a link from an older mail too", async ({ page, browser, js }) => {
+test("the password-reset link from the mail opens the code step for that address on another device; a link from an older mail too", async ({
+  page,
+  browser,
+  js,
+}) => {
   const email = uniqueEmail("recuperar-enlace");
-  const created = await page.request.post("/api/v0/auth/users/", { data: { email, password: "la-clave-vieja", re_password: "la-clave-vieja" } });
+  const created = await page.request.post("/api/v0/auth/users/", {
+    data: { email, password: "la-clave-vieja", re_password: "la-clave-vieja" },
+  });
   expect(created.status()).toBe(201);
   expect((await page.request.post("/api/v0/auth/users/reset_password/", { data: { email } })).status()).toBeLessThan(300);
   const mail = await waitForMail(E2E_INBOX, email, { subject: /cambiar la contraseña/ });
@@ -152,7 +169,8 @@ test("the public forms carry a honeypot: a bot that fills it (or leaves it out) 
   await expect(page.locator('input[name="name__confirm"]')).toBeHidden();
   await expect(page.locator('input[name="name__confirm"]')).toHaveValue("");
   const email = uniqueEmail("bot");
-  const post = (path: string, form: Record<string, string>) => request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
+  const post = (path: string, form: Record<string, string>) =>
+    request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
   for (const path of ["/login", "/login/registro", "/login/recuperar"]) {
     const filled = await post(path, { intent: "send-code", email, name__confirm: "http://spam.example" });
     expect(filled.status(), path).toBe(400);

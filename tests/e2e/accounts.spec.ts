@@ -45,7 +45,10 @@ test("after 10 wrong passwords the address logs in only by code; the owner is to
   const customer = await newCustomer(page);
   // From ten different connections: the limit is the address's, not the connection's.
   for (let i = 0; i < 10; i++) {
-    await page.request.post("/api/v0/auth/jwt/create/", { data: { email: customer.email, password: `adivinanza-${i}` }, headers: { "X-Forwarded-For": `10.77.${i}.1` } });
+    await page.request.post("/api/v0/auth/jwt/create/", {
+      data: { email: customer.email, password: `adivinanza-${i}` },
+      headers: { "X-Forwarded-For": `10.77.${i}.1` },
+    });
   }
   await page.goto("/login?metodo=contrasena");
   await ready(page, js);

@@ -83,12 +83,16 @@ test("the header: a province chosen before the app starts takes effect when it d
 async function twoOptionOffer(page: Page): Promise<OfferSummary> {
   const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as { results: OfferSummary[] };
   const max = (o: OfferSummary["price_options"][number]) => Math.min(o.available, o.per_customer ?? Infinity);
-  const offer = results.find((o) => o.price_options.length > 1 && max(o.price_options[1]) >= 2 && max(o.price_options[0]) > max(o.price_options[1]));
+  const offer = results.find(
+    (o) => o.price_options.length > 1 && max(o.price_options[1]) >= 2 && max(o.price_options[0]) > max(o.price_options[1]),
+  );
   if (!offer) throw new Error("no offer with two options on sale");
   return offer;
 }
 
-test("the offer page: an option and tickets chosen before the app starts are kept; the heart and «Añadir al carrito» work meanwhile", async ({ page }) => {
+test("the offer page: an option and tickets chosen before the app starts are kept; the heart and «Añadir al carrito» work meanwhile", async ({
+  page,
+}) => {
   const offer = await twoOptionOffer(page);
   const second = offer.price_options[1];
   await page.goto(`/ofertas/${offer.uuid}/`);

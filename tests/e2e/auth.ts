@@ -53,7 +53,10 @@ export async function newCustomer(page: Page): Promise<Credentials> {
   // Each customer from an address of its own, as real people are: the per-connection limit on
   // account mails would otherwise count every test's registrations against one loopback address.
   const from = `10.${100 + (process.pid % 100)}.${Math.floor(seq / 250)}.${(seq % 250) + 1}`;
-  const created = await page.request.post("/api/v0/auth/users/", { data: { email, password, re_password: password }, headers: { "X-Forwarded-For": from } });
+  const created = await page.request.post("/api/v0/auth/users/", {
+    data: { email, password, re_password: password },
+    headers: { "X-Forwarded-For": from },
+  });
   expect(created.status(), await created.text()).toBe(201);
   const { registration_token } = (await created.json()) as { registration_token: string };
   const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });

@@ -42,7 +42,8 @@ export async function check(page: Page, js: boolean, name: string, problems: Pro
     await target.unrouteAll();
     await target.route("**/*", (route) => {
       const request = route.request();
-      if (request.isNavigationRequest() && request.url() === url) return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
+      if (request.isNavigationRequest() && request.url() === url)
+        return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
       if (request.resourceType() === "script") return route.abort();
       return route.continue();
     });
@@ -55,10 +56,19 @@ export async function check(page: Page, js: boolean, name: string, problems: Pro
   {
     // A toast fading in is measured mid-fade by color-contrast (a flake seen in CI): let every
     // running animation settle first, as a person would see the page.
-    await target.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity), null, { timeout: 5_000 }).catch(() => {});
+    await target
+      .waitForFunction(
+        () => document.getAnimations().every((a) => a.playState !== "running" || a.effect?.getTiming().iterations === Infinity),
+        null,
+        { timeout: 5_000 },
+      )
+      .catch(() => {});
     // …and none may start while axe runs (a toast's 5 s are up mid-analysis on a loaded machine,
     // and its fade-out was measured half transparent): animations jump to their end state.
-    await target.addStyleTag({ content: "*, *::before, *::after { animation-duration: 0s !important; animation-delay: 0s !important; transition-duration: 0s !important; transition-delay: 0s !important; }" });
+    await target.addStyleTag({
+      content:
+        "*, *::before, *::after { animation-duration: 0s !important; animation-delay: 0s !important; transition-duration: 0s !important; transition-delay: 0s !important; }",
+    });
     // A lazy iframe below the fold never loads in a page nobody scrolls, and axe waits a second
     // for each before skipping it unchecked: on /iframe/routes 8 of the 13 widget previews went
     // unchecked, and each analysis took ~11 s. Loaded first, all are checked in ~7.
@@ -91,14 +101,22 @@ export async function check(page: Page, js: boolean, name: string, problems: Pro
       .setLegacyMode(true)
       .analyze();
     for (const v of results.violations) {
-      problems.push(`${name}: ${v.id} (${v.nodes.length}) ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+      problems.push(
+        `${name}: ${v.id} (${v.nodes.length}) ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(" | ")}`,
+      );
     }
     const { doc, view } = await target.evaluate(() => ({ doc: document.documentElement.scrollWidth, view: window.innerWidth }));
     if (doc > view) problems.push(`${name}: scrolls sideways (${doc} px > ${view} px)`);
     // A table that is one card per row on a phone (.stack-table) must fit in its cards: a long
     // email overflowed its cell, cut off by the table's scroll box, which the check above misses.
-    const overflowing = await target.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>(".stack-table td")].filter((td) => getComputedStyle(td).display === "grid" && td.scrollWidth > td.clientWidth).length,
+    const overflowing = await target.evaluate(
+      () =>
+        [...document.querySelectorAll<HTMLElement>(".stack-table td")].filter(
+          (td) => getComputedStyle(td).display === "grid" && td.scrollWidth > td.clientWidth,
+        ).length,
     );
     if (overflowing > 0) problems.push(`${name}: ${overflowing} stacked table cells wider than their card`);
   }

@@ -91,10 +91,13 @@ test.describe("browsing: home → category → offer → search → region → 4
       return card!.querySelector(".card-title")!.textContent!.trim();
     });
     const cardInView = () =>
-      page.locator("article.card", { hasText: title }).first().evaluate((card) => {
-        const box = card.getBoundingClientRect();
-        return box.top >= 0 && box.bottom <= window.innerHeight;
-      });
+      page
+        .locator("article.card", { hasText: title })
+        .first()
+        .evaluate((card) => {
+          const box = card.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        });
     await page.locator("article.card", { hasText: title }).first().getByRole("link").click();
     await expect(page).toHaveURL(/\/ofertas\/[0-9a-f-]{36}\/$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(title);
@@ -132,7 +135,10 @@ test.describe("browsing: home → category → offer → search → region → 4
     await expect(dialog).toBeVisible();
     // It still closes on the page a result leads to.
     await dialog.getByRole("searchbox").fill("paella");
-    await dialog.getByRole("button", { name: /Paella marinera/ }).first().click();
+    await dialog
+      .getByRole("button", { name: /Paella marinera/ })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/ofertas\/[0-9a-f-]{36}\/$/);
     await expect(dialog).toBeHidden();
   });
@@ -194,11 +200,14 @@ test.describe("browsing: home → category → offer → search → region → 4
 
   test("a phone, and a desktop column at density 1, load the cards' 400 px pictures, and the gallery's", async ({ page }) => {
     // naturalWidth is in CSS pixels once srcset picked a file (400 ÷ its density): > 0 says it loaded.
-    const loaded = (img: HTMLImageElement) => (img.complete ? `${new URL(img.currentSrc).pathname} ${img.naturalWidth > 0 ? "loaded" : "broken"}` : "");
+    const loaded = (img: HTMLImageElement) =>
+      img.complete ? `${new URL(img.currentSrc).pathname} ${img.naturalWidth > 0 ? "loaded" : "broken"}` : "";
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 800 });
       await page.goto("/");
-      await expect.poll(() => page.locator("article.card img").first().evaluate(loaded), `${width} px`).toMatch(/^\/images\/demo\/400\/[a-z0-9-]+\.webp loaded$/);
+      await expect
+        .poll(() => page.locator("article.card img").first().evaluate(loaded), `${width} px`)
+        .toMatch(/^\/images\/demo\/400\/[a-z0-9-]+\.webp loaded$/);
     }
     await page.locator("article.card a.card-link").first().click();
     const gallery = page.locator(".gallery img").first();

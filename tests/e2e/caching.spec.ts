@@ -50,7 +50,9 @@ test("static assets come precompressed: brotli, gzip or plain as the browser ask
   expect(api.headers()["content-encoding"]).toBeUndefined();
 });
 
-test("a page with nothing deferred leaves whole: gzipped once with a Content-Length, or plain when gzip is refused", async ({ request }) => {
+test("a page with nothing deferred leaves whole: gzipped once with a Content-Length, or plain when gzip is refused", async ({
+  request,
+}) => {
   const gz = await request.get("/", { headers: { "accept-encoding": "gzip" } });
   const plain = await request.get("/", { headers: { "accept-encoding": "gzip;q=0, identity" } });
   expect(gz.headers()["content-encoding"]).toBe("gzip");
@@ -72,7 +74,10 @@ test("a page with nothing deferred leaves whole: gzipped once with a Content-Len
   expect(a).toContain("window.__remixContext.streamController.close();");
 });
 
-test("an anonymous page is kept: the next visitor with the same address, region and consent choice gets it, with its age", async ({ page, request }) => {
+test("an anonymous page is kept: the next visitor with the same address, region and consent choice gets it, with its age", async ({
+  page,
+  request,
+}) => {
   // An address no other test asks for: the first request renders it.
   const url = `/ofertas/?search=${`guardada${Date.now()}${Math.random().toString(36).slice(2, 6)}`}`;
   const first = await request.get(url);
@@ -84,7 +89,11 @@ test("an anonymous page is kept: the next visitor with the same address, region 
   expect(second.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
   // A visitor whose session holds a region (page.request: the browser's cookies; request: none)
   // shares that region's page, not the anonymous one.
-  await page.request.post("/region", { form: { region: "Madrid", redirectTo: url }, headers: { "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
+  await page.request.post("/region", {
+    form: { region: "Madrid", redirectTo: url },
+    headers: { "Sec-Fetch-Site": "same-origin" },
+    maxRedirects: 0,
+  });
   const inMadrid = await page.request.get(url);
   expect(inMadrid.headers()["age"]).toBeUndefined();
   // React writes a comment between a text and the value that follows it.
@@ -96,7 +105,11 @@ test("an anonymous page is kept: the next visitor with the same address, region 
   expect(await (await request.get(url)).text()).not.toMatch(madrid);
 });
 
-test("a kept page never reaches a visitor who is logged in, has a cart or has a message waiting, and theirs is never kept", async ({ page, request, js }) => {
+test("a kept page never reaches a visitor who is logged in, has a cart or has a message waiting, and theirs is never kept", async ({
+  page,
+  request,
+  js,
+}) => {
   /** The home page as a visitor with no cookie gets it: the kept one. */
   const anonymous = async () => {
     await request.get("/");
@@ -138,7 +151,8 @@ test("an offer whose link was hovered opens with the data the hover loaded: not 
   const asked: string[] = [];
   page.on("request", (r) => {
     const url = new URL(r.url());
-    if (/^\/ofertas\/[0-9a-f-]{36}\.data$/.test(url.pathname) && !/^root$/.test(url.searchParams.get("_routes") ?? "")) asked.push(url.pathname);
+    if (/^\/ofertas\/[0-9a-f-]{36}\.data$/.test(url.pathname) && !/^root$/.test(url.searchParams.get("_routes") ?? ""))
+      asked.push(url.pathname);
   });
   await page.goto("/");
   await ready(page, js);

@@ -44,7 +44,9 @@ test("a business finds «Publica tu oferta» from the footer and sends its appli
     expect(confirmation.html || "").not.toContain(typed);
   }
   const teamMail = async () =>
-    (await readInbox(E2E_INBOX)).find((m) => m.replyTo?.value[0].address === applicant && /Solicitud de socio: Taberna La Viña/.test(m.subject ?? ""))?.text;
+    (await readInbox(E2E_INBOX)).find(
+      (m) => m.replyTo?.value[0].address === applicant && /Solicitud de socio: Taberna La Viña/.test(m.subject ?? ""),
+    )?.text;
   await expect.poll(teamMail, { timeout: 15_000 }).toContain("955 123 456");
   await expect.poll(teamMail).toContain("https://lavina.example/carta");
 });

@@ -4,7 +4,14 @@ export type OfferSummary = {
   uuid: string;
   title: string;
   region: string;
-  price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[];
+  price_options: {
+    uuid: string;
+    title: string;
+    actual_price: string;
+    regular_price: string;
+    available: number;
+    per_customer: number | null;
+  }[];
   rating?: { average: number; count: number } | null;
 };
 

@@ -47,7 +47,9 @@ test.describe("without JavaScript", () => {
 test("the ticket field's maximum follows the chosen option, without JavaScript too (one field per option)", async ({ page, js }) => {
   const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as { results: OfferSummary[] };
   const max = (o: OfferSummary["price_options"][number]) => Math.min(o.available, o.per_customer ?? Infinity);
-  const offer = results.find((o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 1);
+  const offer = results.find(
+    (o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 1,
+  );
   test.skip(!offer, "no offer whose second option allows fewer tickets than the first");
   const [first, second] = offer!.price_options;
   await page.goto(`/ofertas/${offer!.uuid}/`);
@@ -75,14 +77,22 @@ test("the ticket field's maximum follows the chosen option, without JavaScript t
 test("tickets posted beyond the chosen option's limit are clamped, with a message", async ({ page }) => {
   const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as { results: OfferSummary[] };
   const max = (o: OfferSummary["price_options"][number]) => Math.min(o.available, o.per_customer ?? Infinity);
-  const offer = results.find((o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 0);
+  const offer = results.find(
+    (o) => o.price_options.length > 1 && max(o.price_options[0]) > max(o.price_options[1]) && max(o.price_options[1]) > 0,
+  );
   test.skip(!offer, "no offer whose second option allows fewer tickets than the first");
   const [first, second] = offer!.price_options;
   await page.goto(`/ofertas/${offer!.uuid}/`);
   await acceptCookies(page);
   // A client that ignores the field's maximum (an old page, a script) posts the first option's maximum.
   const answer = await page.request.post("/cart", {
-    form: { intent: "add", offerUuid: offer!.uuid, priceOptionUuid: second.uuid, [`ticketsCount.${second.uuid}`]: String(max(first)), redirectTo: `/ofertas/${offer!.uuid}/` },
+    form: {
+      intent: "add",
+      offerUuid: offer!.uuid,
+      priceOptionUuid: second.uuid,
+      [`ticketsCount.${second.uuid}`]: String(max(first)),
+      redirectTo: `/ofertas/${offer!.uuid}/`,
+    },
     headers: { "Sec-Fetch-Site": "same-origin" },
     maxRedirects: 0,
   });
@@ -90,22 +100,31 @@ test("tickets posted beyond the chosen option's limit are clamped, with a messag
   expect(answer.status()).toBe(303);
   await page.reload();
   const n = max(second);
-  await expect(page.getByText(`Esta opción admite como máximo ${n} ${n === 1 ? "entrada" : "entradas"}: hemos añadido ${n}.`)).toBeVisible();
+  await expect(
+    page.getByText(`Esta opción admite como máximo ${n} ${n === 1 ? "entrada" : "entradas"}: hemos añadido ${n}.`),
+  ).toBeVisible();
   await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(n));
 });
 
-test("«Continuar» on /checkout and the feedback form carry the honeypot: filled in or left out is refused, the page's own form goes through", async ({ page, js }) => {
+test("«Continuar» on /checkout and the feedback form carry the honeypot: filled in or left out is refused, the page's own form goes through", async ({
+  page,
+  js,
+}) => {
   test.skip(js, "the same posts with JavaScript on would test nothing more");
   await addToCart(page, js, await roomyOffer(page), 1);
   await openCheckout(page, js);
   await expect(page.locator('form#checkout input[name="name__confirm"]')).toBeHidden();
 
   // page.request shares the browser's cookies: the same cart, as a bot replaying the form would.
-  const post = (path: string, form: Record<string, string>) => page.request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
+  const post = (path: string, form: Record<string, string>) =>
+    page.request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
   const details = { email: "bot-o-persona@example.es", subs_agreement: "on" };
   const forms: [string, Record<string, string>][] = [
     ["/checkout/", details],
-    ["/feedback?rate=5&t=enlace-de-prueba", { intent: "edit", id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", comment: "Visita http://spam.example" }],
+    [
+      "/feedback?rate=5&t=enlace-de-prueba",
+      { intent: "edit", id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", comment: "Visita http://spam.example" },
+    ],
   ];
   for (const [path, form] of forms) {
     for (const honeypot of [{ name__confirm: "http://spam.example" }, {}] as Record<string, string>[]) {
@@ -119,7 +138,14 @@ test("«Continuar» on /checkout and the feedback form carry the honeypot: fille
   expect(ok.status()).toBe(303);
   expect(ok.headers().location).toMatch(/\/order\/$/);
   // …and the feedback form reaches its own checks (an unknown id), not the honeypot's refusal.
-  expect(await (await post("/feedback?rate=5&t=enlace-de-prueba", { intent: "edit", id: "00000000-0000-4000-8000-000000000000", feedback_stars: "5", name__confirm: "" })).text()).not.toContain(
-    "No hemos podido enviar el formulario",
-  );
+  expect(
+    await (
+      await post("/feedback?rate=5&t=enlace-de-prueba", {
+        intent: "edit",
+        id: "00000000-0000-4000-8000-000000000000",
+        feedback_stars: "5",
+        name__confirm: "",
+      })
+    ).text(),
+  ).not.toContain("No hemos podido enviar el formulario");
 });

@@ -11,8 +11,39 @@ import { FUZZ_SEED, hostileText, hostileValue, jsonText, pathSegment, problemWit
 const RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 500);
 
 const ACTIONS = ["/cart", "/checkout/", "/region", "/consent", "/buscar", "/login", "/logout", "/order/"];
-const PAGES = ["/", "/ofertas/", "/checkout/", "/buscar", "/login", "/order/", "/order/success", "/order/cancel", "/sitemap.xml", "/sitemaps/ofertas-1.xml", "/iframe/"];
-const FIELDS = ["intent", "offerUuid", "priceOptionUuid", "ticketsCount", "slotId", "gift", "promo_code", "email", "password", "region", "consent", "uuid", "title", "redirectTo", "_enhanced", "user_fullname", "need_receipt", "subs_agreement"];
+const PAGES = [
+  "/",
+  "/ofertas/",
+  "/checkout/",
+  "/buscar",
+  "/login",
+  "/order/",
+  "/order/success",
+  "/order/cancel",
+  "/sitemap.xml",
+  "/sitemaps/ofertas-1.xml",
+  "/iframe/",
+];
+const FIELDS = [
+  "intent",
+  "offerUuid",
+  "priceOptionUuid",
+  "ticketsCount",
+  "slotId",
+  "gift",
+  "promo_code",
+  "email",
+  "password",
+  "region",
+  "consent",
+  "uuid",
+  "title",
+  "redirectTo",
+  "_enhanced",
+  "user_fullname",
+  "need_receipt",
+  "subs_agreement",
+];
 const INTENTS = ["add", "update", "remove", "clear", "gift", "promo-add", "promo-remove", "promo-clear"];
 
 test.describe.configure({ mode: "serial" });
@@ -30,7 +61,13 @@ test(`${RUNS} hostile requests over every storefront action: never a 5xx, never 
   const withHoneypot = (pairs: fc.Arbitrary<[string, string][]>) =>
     fc.tuple(pairs, fc.boolean()).map(([p, honeypot]) => (honeypot ? [...p, ["name__confirm", ""] as [string, string]] : p));
   const body = fc.oneof(
-    { weight: 4, arbitrary: withHoneypot(fc.array(field, { maxLength: 6 })).map((pairs) => ({ type: "application/x-www-form-urlencoded", data: queryString(pairs) })) },
+    {
+      weight: 4,
+      arbitrary: withHoneypot(fc.array(field, { maxLength: 6 })).map((pairs) => ({
+        type: "application/x-www-form-urlencoded",
+        data: queryString(pairs),
+      })),
+    },
     {
       weight: 2,
       arbitrary: withHoneypot(fc.array(field, { maxLength: 4 })).map((pairs) => ({
@@ -40,19 +77,41 @@ test(`${RUNS} hostile requests over every storefront action: never a 5xx, never 
     },
     { weight: 1, arbitrary: hostileValue().map((v) => ({ type: "application/json", data: jsonText(v) })) },
     { weight: 1, arbitrary: hostileText().map((t) => ({ type: "multipart/form-data", data: t })) },
-    { weight: 1, arbitrary: fc.tuple(fc.constantFrom("", "text/plain", "application/xml", "multipart/mixed", "application/x-www-form-urlencoded; charset=utf-16"), hostileText()).map(([type, data]) => ({ type, data })) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom("", "text/plain", "application/xml", "multipart/mixed", "application/x-www-form-urlencoded; charset=utf-16"),
+          hostileText(),
+        )
+        .map(([type, data]) => ({ type, data })),
+    },
   );
   const target = fc.oneof(
     { weight: 6, arbitrary: fc.record({ method: fc.constant("POST"), path: fc.constantFrom(...ACTIONS) }) },
-    { weight: 2, arbitrary: fc.record({ method: fc.constantFrom("POST", "PUT", "PATCH", "DELETE"), path: fc.oneof(fc.constantFrom(...PAGES), hostileText().map((t) => `/${pathSegment(t)}`)) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        method: fc.constantFrom("POST", "PUT", "PATCH", "DELETE"),
+        path: fc.oneof(
+          fc.constantFrom(...PAGES),
+          hostileText().map((t) => `/${pathSegment(t)}`),
+        ),
+      }),
+    },
     { weight: 2, arbitrary: fc.record({ method: fc.constant("GET"), path: fc.constantFrom(...PAGES) }) },
   );
   const query = fc.array(
-    fc.tuple(fc.oneof(fc.constantFrom("_data", "redirectTo", "q", "page", "region", "category", "transaction_id", "index"), hostileText()), fc.oneof(fc.constantFrom("root", "routes/_index", "routes/cart", "/€"), hostileText())),
+    fc.tuple(
+      fc.oneof(fc.constantFrom("_data", "redirectTo", "q", "page", "region", "category", "transaction_id", "index"), hostileText()),
+      fc.oneof(fc.constantFrom("root", "routes/_index", "routes/cart", "/€"), hostileText()),
+    ),
     { maxLength: 3 },
   );
   const cookie = fc.option(
-    fc.tuple(fc.constantFrom("__cart", "__session", "__checkout", "__toast", "consent"), hostileText()).map(([n, v]) => `${n}=${pathSegment(v)}`),
+    fc
+      .tuple(fc.constantFrom("__cart", "__session", "__checkout", "__toast", "consent"), hostileText())
+      .map(([n, v]) => `${n}=${pathSegment(v)}`),
     { freq: 3 },
   );
   const site = fc.constantFrom("same-origin", "same-origin", "same-origin", undefined, "cross-site", "none");
@@ -80,7 +139,8 @@ test(`${RUNS} hostile requests over every storefront action: never a 5xx, never 
       numRuns: RUNS,
       endOnFailure: true,
       reporter: (details) => {
-        if (details.failed) throw new Error(`Fuzz failed with seed ${details.seed} (FUZZ_SEED=${details.seed} to replay):\n${String(details.errorInstance)}`);
+        if (details.failed)
+          throw new Error(`Fuzz failed with seed ${details.seed} (FUZZ_SEED=${details.seed} to replay):\n${String(details.errorInstance)}`);
       },
     },
   );

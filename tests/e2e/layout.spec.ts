@@ -38,12 +38,17 @@ test.describe("phones (375 px)", () => {
       // stay there, in the way of the very next click.
       const header = await box(page, "header.site-header");
       // Polled: the toast slides in from above.
-      await expect.poll(async () => (await page.locator("[data-toast-region] [role=status]").first().boundingBox())?.y ?? 0).toBeGreaterThanOrEqual(header.y + header.height);
+      await expect
+        .poll(async () => (await page.locator("[data-toast-region] [role=status]").first().boundingBox())?.y ?? 0)
+        .toBeGreaterThanOrEqual(header.y + header.height);
       await page.getByRole("link", { name: /^Carrito/ }).click({ trial: true, timeout: 2000 });
     }
   });
 
-  test("«Añadido al carrito» leaves the open cart panel readable: on a phone the toasts sit at the bottom, over the buy bar", async ({ page, js }) => {
+  test("«Añadido al carrito» leaves the open cart panel readable: on a phone the toasts sit at the bottom, over the buy bar", async ({
+    page,
+    js,
+  }) => {
     test.skip(!js, "toasts and the cart panel are the app's");
     const offer = await openRoomyOffer(page, js);
     await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
@@ -52,7 +57,11 @@ test.describe("phones (375 px)", () => {
     await page.getByRole("link", { name: /^Carrito/ }).click();
     const line = page.locator(".cart-panel .cart-line").first();
     await expect(line).toContainText(offer.title);
-    const [t, l, bar] = [(await toast.boundingBox())!, (await line.boundingBox())!, (await page.getByRole("group", { name: "Comprar" }).boundingBox())!];
+    const [t, l, bar] = [
+      (await toast.boundingBox())!,
+      (await line.boundingBox())!,
+      (await page.getByRole("group", { name: "Comprar" }).boundingBox())!,
+    ];
     // Nothing of the first line under the toast, and the toast clear of the buy bar.
     expect(t.y >= l.y + l.height || t.y + t.height <= l.y).toBe(true);
     expect(t.y + t.height).toBeLessThanOrEqual(bar.y);
@@ -65,7 +74,11 @@ test.describe("phones (375 px)", () => {
     await page.goto("/checkout/");
     const input = (await page.getByLabel("Código promocional").boundingBox())!;
     const apply = (await page.getByRole("button", { name: "Aplicar" }).boundingBox())!;
-    const overlaps = apply.x < input.x + input.width && input.x < apply.x + apply.width && apply.y < input.y + input.height && input.y < apply.y + apply.height;
+    const overlaps =
+      apply.x < input.x + input.width &&
+      input.x < apply.x + apply.width &&
+      apply.y < input.y + input.height &&
+      input.y < apply.y + apply.height;
     expect(overlaps).toBe(false);
   });
 
@@ -115,7 +128,10 @@ test.describe("phones (375 px)", () => {
     await ready(page, js);
     const code = page.getByLabel("Código del cupón");
     await code.fill("abcd-efgh-jklm");
-    const shown = await code.evaluate((input: HTMLInputElement) => ({ size: parseFloat(getComputedStyle(input).fontSize), hidden: input.scrollWidth - input.clientWidth }));
+    const shown = await code.evaluate((input: HTMLInputElement) => ({
+      size: parseFloat(getComputedStyle(input).fontSize),
+      hidden: input.scrollWidth - input.clientWidth,
+    }));
     // The fields' `font: inherit` had kept it at the body's 16 px.
     expect(shown.size).toBeGreaterThanOrEqual(22);
     expect(shown.hidden).toBeLessThanOrEqual(0);
@@ -151,7 +167,9 @@ test.describe("desktop (1280 px)", () => {
     const footer = await box(page, ".site-footer .footer-links");
     expect(Math.round(heading.x)).toBe(Math.round(logo.x));
     expect(Math.round(footer.x)).toBe(Math.round(logo.x));
-    const prices = await page.locator("main article.card .price-actual").evaluateAll((els) => els.slice(0, 4).map((e) => e.getBoundingClientRect().bottom));
+    const prices = await page
+      .locator("main article.card .price-actual")
+      .evaluateAll((els) => els.slice(0, 4).map((e) => e.getBoundingClientRect().bottom));
     expect(new Set(prices.map(Math.round)).size).toBe(1);
     // Every category is on screen, the last («Formación») included: nothing hides off the edge.
     const navBox = (await page.getByRole("navigation", { name: "Categorías" }).boundingBox())!;
@@ -165,7 +183,10 @@ test.describe("desktop (1280 px)", () => {
     expect(navInfo.x).toBe(navHome.x);
   });
 
-  test("the cart panel shows a total, keeps «· 1 entrada» on one line, and is gone when «Comprar» opens the checkout", async ({ page, js }) => {
+  test("the cart panel shows a total, keeps «· 1 entrada» on one line, and is gone when «Comprar» opens the checkout", async ({
+    page,
+    js,
+  }) => {
     test.skip(!js, "without JS the cart button is a link to /checkout");
     const offer = await openRoomyOffer(page, js);
     await page.getByRole("button", { name: "Añadir al carrito" }).click();
@@ -251,7 +272,8 @@ test.describe("desktop (1280 px)", () => {
       await page.getByRole("button", { name: "Aplicar" }).click({ timeout: 2000 });
       await expect(page.getByText(`El código promocional «${code}» no existe.`).first()).toBeVisible();
     }
-    if (js) await expect(toasts).toHaveText(["El código promocional «NOEXISTE3» no existe.", "El código promocional «NOEXISTE2» no existe."]);
+    if (js)
+      await expect(toasts).toHaveText(["El código promocional «NOEXISTE3» no existe.", "El código promocional «NOEXISTE2» no existe."]);
     await page.getByLabel("Código promocional").fill("bienvenida10");
     await page.getByRole("button", { name: "Aplicar" }).click({ trial: true, timeout: 2000 });
   });
@@ -260,7 +282,9 @@ test.describe("desktop (1280 px)", () => {
 test("tablet (800 px): two columns of cards, the buy box beside the gallery", async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 1000 });
   await page.goto("/ofertas/");
-  const xs = await page.locator("main article.card").evaluateAll((els) => els.slice(0, 4).map((e) => Math.round(e.getBoundingClientRect().x)));
+  const xs = await page
+    .locator("main article.card")
+    .evaluateAll((els) => els.slice(0, 4).map((e) => Math.round(e.getBoundingClientRect().x)));
   expect(new Set(xs).size).toBe(2);
   const offer = await roomyOffer(page);
   await page.goto(`/ofertas/${offer.uuid}/`);

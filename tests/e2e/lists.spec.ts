@@ -25,7 +25,10 @@ test("«Populares ahora» on the home page: the most bought this week, below the
   expect(titles).toHaveLength(4);
   for (const title of titles) expect(ranking).toContain(title);
   // Below the fold: after the page's own list.
-  const listBottom = await page.locator("main .grid").first().evaluate((e) => e.getBoundingClientRect().bottom);
+  const listBottom = await page
+    .locator("main .grid")
+    .first()
+    .evaluate((e) => e.getBoundingClientRect().bottom);
   const shelfTop = await shelf.evaluate((e) => e.getBoundingClientRect().top);
   expect(shelfTop).toBeGreaterThan(listBottom);
   // Cards link to the offer, like any other card.
@@ -76,7 +79,10 @@ test("the search dialog (or /buscar) shows «Populares ahora» under 3 character
   for (const title of titles) expect(ranking).toContain(title);
 });
 
-test("«Vistas recientemente»: the offer page lists the others opened, newest first; an empty /favorite shows them", async ({ page, js }) => {
+test("«Vistas recientemente»: the offer page lists the others opened, newest first; an empty /favorite shows them", async ({
+  page,
+  js,
+}) => {
   const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=5")).json()) as { results: OfferSummary[] };
   const [a, b, c] = results;
   await page.goto(`/ofertas/${a.uuid}/`);

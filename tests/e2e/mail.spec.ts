@@ -55,7 +55,10 @@ test("purchase → the confirmation mail has the coupon codes and a PDF that con
   await page.getByLabel(/He leído y acepto/).check();
   const consent = page.getByLabel(/Quiero recibir ofertas por correo/);
   await expect(consent).not.toBeChecked();
-  await expect(page.getByRole("main").getByRole("link", { name: "Consentimiento comercial" })).toHaveAttribute("href", "/marketing-agreement");
+  await expect(page.getByRole("main").getByRole("link", { name: "Consentimiento comercial" })).toHaveAttribute(
+    "href",
+    "/marketing-agreement",
+  );
   await page.getByRole("button", { name: "Continuar" }).click();
   await page.getByRole("button", { name: "Pagar" }).click();
   await page.getByRole("button", { name: "Pagar" }).click();
@@ -89,7 +92,12 @@ async function ratingOf(request: APIRequestContext, link: string) {
   return ((await mine.json()) as { feedback: { feedback_stars: number } | null }).feedback;
 }
 
-test("feedback links → a person's click saves, a scanner only asks → the rating shows on the offer once three buyers rated", async ({ page, js, browser, playwright }) => {
+test("feedback links → a person's click saves, a scanner only asks → the rating shows on the offer once three buyers rated", async ({
+  page,
+  js,
+  browser,
+  playwright,
+}) => {
   // An offer of its own per project, far down the list, so no other test rates it.
   // Unrated offers only: the demo catalogue seeds ratings on a few.
   const all = (await offers(page)).filter((o) => !o.rating);
@@ -97,7 +105,9 @@ test("feedback links → a person's click saves, a scanner only asks → the rat
   const buyers = [uniqueEmail("valora-a"), uniqueEmail("valora-b"), uniqueEmail("valora-c")];
   for (const buyer of buyers) await buyThroughApi(page.request, offer, buyer);
   // FEEDBACK_DELAY_DAYS=0 for the browser suite: the request is sent right after the purchase.
-  const links = await Promise.all(buyers.map(async (buyer) => linkIn((await waitForMail(E2E_INBOX, buyer, { subject: /Valóralo/ })).html as string, "/feedback?rate=4&")));
+  const links = await Promise.all(
+    buyers.map(async (buyer) => linkIn((await waitForMail(E2E_INBOX, buyer, { subject: /Valóralo/ })).html as string, "/feedback?rate=4&")),
+  );
   for (const link of links) expect(link).not.toMatch(/email=|%40|@/);
 
   // A mail scanner fetches every star link of the first mail: each answers the question, none saves.
@@ -121,7 +131,11 @@ test("feedback links → a person's click saves, a scanner only asks → the rat
 
   // A browser that opens the link as a prefetch (a link preview, a scanner with a browser) gets the
   // same page with those stars chosen, and the button saves.
-  const previewing = await browser.newContext({ javaScriptEnabled: js, baseURL: test.info().project.use.baseURL, extraHTTPHeaders: { "Sec-Purpose": "prefetch" } });
+  const previewing = await browser.newContext({
+    javaScriptEnabled: js,
+    baseURL: test.info().project.use.baseURL,
+    extraHTTPHeaders: { "Sec-Purpose": "prefetch" },
+  });
   const preview = await previewing.newPage();
   await preview.goto(links[1]);
   await ready(preview, js);
@@ -159,7 +173,10 @@ test("feedback links → a person's click saves, a scanner only asks → the rat
   // A link without its token (as mails had before) rates for nobody but the logged-in buyer.
   await page.goto(`/feedback?rate=1&offer=${offer.uuid}&email=${encodeURIComponent(buyers[0])}`);
   await expect(page.getByRole("heading", { name: "No hemos podido guardar tu valoración" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Entrar en mi cuenta para valorarla" })).toHaveAttribute("href", /^\/login\?redirectTo=%2Ffeedback%3Frate%3D1%26offer%3D[0-9a-f-]+$/);
+  await expect(page.getByRole("link", { name: "Entrar en mi cuenta para valorarla" })).toHaveAttribute(
+    "href",
+    /^\/login\?redirectTo=%2Ffeedback%3Frate%3D1%26offer%3D[0-9a-f-]+$/,
+  );
   await page.goto(links[0].replace(/t=[^&]+/, "t=AXNvbG8tdW4tZW5zYXlv"));
   await expect(page.getByRole("heading", { name: "No hemos podido guardar tu valoración" })).toBeVisible();
   expect(await ratingOf(page.request, links[0])).toMatchObject({ feedback_stars: 4 });
@@ -169,7 +186,10 @@ test("feedback links → a person's click saves, a scanner only asks → the rat
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("a logged-in buyer rates from a link without a token (Mis pedidos, older mails): asked first, saved on the button", async ({ page, js }) => {
+test("a logged-in buyer rates from a link without a token (Mis pedidos, older mails): asked first, saved on the button", async ({
+  page,
+  js,
+}) => {
   const customer = await newCustomer(page);
   const offer = (await offers(page))[js ? 3 : 4];
   await buyThroughApi(page.request, offer, customer.email);
@@ -203,11 +223,18 @@ const DIGEST = /Nuevas ofertas/;
 
 /** A header as sent (mailparser folds the List-* family into a structure of its own). */
 function rawHeader(mail: ReceivedMail, name: string): string | undefined {
-  const head = mail.raw.toString("utf8").split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " ");
+  const head = mail.raw
+    .toString("utf8")
+    .split(/\r?\n\r?\n/)[0]
+    .replace(/\r?\n[ \t]+/g, " ");
   return new RegExp(`^${name}:\\s*(.*)$`, "im").exec(head)?.[1].trim();
 }
 
-test("npm run digest → the digest's unsubscribe link → confirm → unsubscribed, and no second digest; the one-click POST needs no cookie", async ({ page, js, playwright }) => {
+test("npm run digest → the digest's unsubscribe link → confirm → unsubscribed, and no second digest; the one-click POST needs no cookie", async ({
+  page,
+  js,
+  playwright,
+}) => {
   const all = await offers(page);
   const email = uniqueEmail(`baja-${js ? "js" : "nojs"}`);
   const other = uniqueEmail(`one-click-${js ? "js" : "nojs"}`);
@@ -272,7 +299,10 @@ test("npm run digest → the digest's unsubscribe link → confirm → unsubscri
   await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
 });
 
-test("an unsubscribe link from a mail sent before link tokens (email and sig) still works, and the address leaves the URL", async ({ page, js }) => {
+test("an unsubscribe link from a mail sent before link tokens (email and sig) still works, and the address leaves the URL", async ({
+  page,
+  js,
+}) => {
   const email = uniqueEmail(`baja-antigua-${js ? "js" : "nojs"}`);
   await buyThroughApi(page.request, (await offers(page))[2], email, true);
   // The signature those mails carried: HMAC under the server's session secret (its data dir's, here).
@@ -283,42 +313,51 @@ test("an unsubscribe link from a mail sent before link tokens (email and sig) st
   await expect(page.getByText(email)).toBeVisible();
   await page.getByRole("button", { name: "Sí, darme de baja" }).click();
   await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
-  const forged = await page.goto(`/unsubscribe?${new URLSearchParams({ email, sig: unsubscribeSignature(["otro-secreto-que-no-es-el-nuestro"], email) })}`);
+  const forged = await page.goto(
+    `/unsubscribe?${new URLSearchParams({ email, sig: unsubscribeSignature(["otro-secreto-que-no-es-el-nuestro"], email) })}`,
+  );
   expect(forged?.status()).toBe(400);
   await expect(page.getByRole("heading", { name: "Este enlace no es válido" })).toBeVisible();
   await page.goto("/unsubscribe?email=solo%40correo.es");
   await expect(page).toHaveURL(/\/$/);
 });
 
-axeTest("the pages mail links open (rating: asked and saved; unsubscribe: asked and done) have no axe violations at 375 and 1280", async ({ browser, page, js, helper }) => {
-  axeTest.setTimeout(120_000);
-  const problems: Problem[] = [];
-  const checkBoth = async (on: Page, name: string) => {
-    for (const viewport of VIEWPORTS) {
-      await on.setViewportSize(viewport);
-      await check(on, js, `${name} at ${viewport.width}`, problems, helper);
-    }
-  };
-  const buyer = uniqueEmail(`axe-enlaces-${js ? "js" : "nojs"}`);
-  await buyThroughApi(page.request, (await offers(page))[5], buyer, true);
-  const link = linkIn((await waitForMail(E2E_INBOX, buyer, { subject: /Valóralo/ })).html as string, "/feedback?rate=3&");
-  // As a link preview opens it, so the question is shown before anything is saved.
-  const previewing = await browser.newContext({ javaScriptEnabled: js, baseURL: axeTest.info().project.use.baseURL, extraHTTPHeaders: { "Sec-Purpose": "prefetch" } });
-  const preview = await previewing.newPage();
-  await preview.goto(link);
-  await ready(preview, js);
-  await checkBoth(preview, "/feedback, asked");
-  await preview.getByRole("button", { name: "Enviar valoración" }).click();
-  await expect(preview.getByText("Hemos guardado tu valoración.")).toBeVisible();
-  await checkBoth(preview, "/feedback, saved");
-  await previewing.close();
+axeTest(
+  "the pages mail links open (rating: asked and saved; unsubscribe: asked and done) have no axe violations at 375 and 1280",
+  async ({ browser, page, js, helper }) => {
+    axeTest.setTimeout(120_000);
+    const problems: Problem[] = [];
+    const checkBoth = async (on: Page, name: string) => {
+      for (const viewport of VIEWPORTS) {
+        await on.setViewportSize(viewport);
+        await check(on, js, `${name} at ${viewport.width}`, problems, helper);
+      }
+    };
+    const buyer = uniqueEmail(`axe-enlaces-${js ? "js" : "nojs"}`);
+    await buyThroughApi(page.request, (await offers(page))[5], buyer, true);
+    const link = linkIn((await waitForMail(E2E_INBOX, buyer, { subject: /Valóralo/ })).html as string, "/feedback?rate=3&");
+    // As a link preview opens it, so the question is shown before anything is saved.
+    const previewing = await browser.newContext({
+      javaScriptEnabled: js,
+      baseURL: axeTest.info().project.use.baseURL,
+      extraHTTPHeaders: { "Sec-Purpose": "prefetch" },
+    });
+    const preview = await previewing.newPage();
+    await preview.goto(link);
+    await ready(preview, js);
+    await checkBoth(preview, "/feedback, asked");
+    await preview.getByRole("button", { name: "Enviar valoración" }).click();
+    await expect(preview.getByText("Hemos guardado tu valoración.")).toBeVisible();
+    await checkBoth(preview, "/feedback, saved");
+    await previewing.close();
 
-  const secret = readFileSync(path.join(process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data", "session-secret"), "utf8").trim();
-  await page.goto(`/unsubscribe?${new URLSearchParams({ email: buyer, sig: unsubscribeSignature([secret], buyer) })}`);
-  await ready(page, js);
-  await checkBoth(page, "/unsubscribe, asked");
-  await page.getByRole("button", { name: "Sí, darme de baja" }).click();
-  await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
-  await checkBoth(page, "/unsubscribe, done");
-  expect(problems, problems.join("\n")).toEqual([]);
-});
+    const secret = readFileSync(path.join(process.env.E2E_DATA_DIR ?? "/tmp/ofertas-e2e-data", "session-secret"), "utf8").trim();
+    await page.goto(`/unsubscribe?${new URLSearchParams({ email: buyer, sig: unsubscribeSignature([secret], buyer) })}`);
+    await ready(page, js);
+    await checkBoth(page, "/unsubscribe, asked");
+    await page.getByRole("button", { name: "Sí, darme de baja" }).click();
+    await expect(page.getByRole("heading", { name: "Te has dado de baja" })).toBeVisible();
+    await checkBoth(page, "/unsubscribe, done");
+    expect(problems, problems.join("\n")).toEqual([]);
+  },
+);

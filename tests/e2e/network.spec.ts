@@ -93,7 +93,9 @@ test.describe("when the network fails, with JavaScript", () => {
     await addToCart(page, js, offer, 2);
     await page.getByRole("link", { name: /^Carrito/ }).click();
     await expect(page.getByRole("heading", { name: "Tu carrito" })).toBeVisible();
-    await failsInPlace(page, /\/cart\.data/, offer.title, () => page.getByRole("button", { name: `Quitar ${offer.title} del carrito` }).click());
+    await failsInPlace(page, /\/cart\.data/, offer.title, () =>
+      page.getByRole("button", { name: `Quitar ${offer.title} del carrito` }).click(),
+    );
     await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText("2");
 
     // The checkout: each line's forms, the promo code, emptying the cart, and «Continuar».
@@ -105,7 +107,12 @@ test.describe("when the network fails, with JavaScript", () => {
     await page.getByLabel("Código promocional").fill("BIENVENIDA10");
     await failsInPlace(page, /\/cart\.data/, title, () => page.getByRole("button", { name: "Aplicar" }).click());
     await expect(page.getByLabel("Código promocional")).toHaveValue("BIENVENIDA10");
-    await failsInPlace(page, /\/cart\.data/, title, () => page.getByRole("button", { name: `Quitar ${offer.title}` }).first().click());
+    await failsInPlace(page, /\/cart\.data/, title, () =>
+      page
+        .getByRole("button", { name: `Quitar ${offer.title}` })
+        .first()
+        .click(),
+    );
     await failsInPlace(page, /\/cart\.data/, title, () => page.getByRole("button", { name: "Vaciar carrito" }).click());
     await expect(page.getByRole("link", { name: offer.title }).first()).toBeVisible();
     await page.getByLabel("Correo electrónico").fill("sin-red@example.es");

@@ -10,7 +10,18 @@ async function headersFor(request: APIRequestContext, user: { email: string; pas
   return { Authorization: `JWT ${((await login.json()) as { access: string }).access}` };
 }
 
-export type MadeOffer = { uuid: string; title: string; price_options: { uuid: string; title: string; actual_price: string; regular_price: string; available: number; per_customer: number | null }[] };
+export type MadeOffer = {
+  uuid: string;
+  title: string;
+  price_options: {
+    uuid: string;
+    title: string;
+    actual_price: string;
+    regular_price: string;
+    available: number;
+    per_customer: number | null;
+  }[];
+};
 
 /**
  * Offers of the demo partner made through the API, as a real client would, so a test of one
@@ -18,7 +29,9 @@ export type MadeOffer = { uuid: string; title: string; price_options: { uuid: st
  */
 export async function partnerOffer(request: APIRequestContext, title: string, { active }: { active: boolean }): Promise<MadeOffer> {
   const partner = () => headersFor(request, DEMO_PARTNER);
-  const { results } = (await (await request.get("/api/v0/organizations/", { headers: await partner() })).json()) as { results: { uuid: string }[] };
+  const { results } = (await (await request.get("/api/v0/organizations/", { headers: await partner() })).json()) as {
+    results: { uuid: string }[];
+  };
   const created = await request.post("/api/v0/offers/", {
     headers: await partner(),
     data: {
@@ -35,27 +48,50 @@ export async function partnerOffer(request: APIRequestContext, title: string, { 
   expect(created.status(), await created.text()).toBe(201);
   const offer = (await created.json()) as MadeOffer;
   if (!active) return offer;
-  const cover = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 30, g: 90, b: 140 } } }).png().toBuffer();
+  const cover = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 30, g: 90, b: 140 } } })
+    .png()
+    .toBuffer();
   const uploaded = await request.post("/api/v0/offers/images/", {
     headers: await partner(),
-    multipart: { offer: offer.uuid, cover: "true", alt: "Kayaks en la orilla", image: { name: "portada.png", mimeType: "image/png", buffer: cover } },
+    multipart: {
+      offer: offer.uuid,
+      cover: "true",
+      alt: "Kayaks en la orilla",
+      image: { name: "portada.png", mimeType: "image/png", buffer: cover },
+    },
   });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
-  expect((await request.patch(`/api/v0/offers/${offer.uuid}/`, { headers: await partner(), data: { status: "pending_review" } })).status()).toBe(200);
-  const approved = await request.patch(`/api/v0/offers/${offer.uuid}/`, { headers: await headersFor(request, DEMO_STAFF), data: { status: "active" } });
+  expect(
+    (await request.patch(`/api/v0/offers/${offer.uuid}/`, { headers: await partner(), data: { status: "pending_review" } })).status(),
+  ).toBe(200);
+  const approved = await request.patch(`/api/v0/offers/${offer.uuid}/`, {
+    headers: await headersFor(request, DEMO_STAFF),
+    data: { status: "active" },
+  });
   expect(approved.status()).toBe(200);
   return (await approved.json()) as MadeOffer;
 }
 
 /** The demo partner changes an offer through the API; answers the change now waiting, if any. */
-export async function proposeChange(request: APIRequestContext, offer: string, change: Record<string, unknown>): Promise<{ uuid: string } | null> {
+export async function proposeChange(
+  request: APIRequestContext,
+  offer: string,
+  change: Record<string, unknown>,
+): Promise<{ uuid: string } | null> {
   const saved = await request.patch(`/api/v0/offers/${offer}/`, { headers: await headersFor(request, DEMO_PARTNER), data: change });
   expect(saved.status(), await saved.text()).toBe(200);
   return ((await saved.json()) as { revision: { uuid: string } | null }).revision;
 }
 
 /** Staff decide a change through the API. */
-export async function decideChange(request: APIRequestContext, revision: string, decision: { status: "approved" } | { status: "rejected"; review_note: string }) {
-  const decided = await request.patch(`/api/v0/offers/revisions/${revision}/`, { headers: await headersFor(request, DEMO_STAFF), data: decision });
+export async function decideChange(
+  request: APIRequestContext,
+  revision: string,
+  decision: { status: "approved" } | { status: "rejected"; review_note: string },
+) {
+  const decided = await request.patch(`/api/v0/offers/revisions/${revision}/`, {
+    headers: await headersFor(request, DEMO_STAFF),
+    data: decision,
+  });
   expect(decided.status(), await decided.text()).toBe(200);
 }

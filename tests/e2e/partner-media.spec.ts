@@ -8,7 +8,10 @@ import { partnerOffer } from "./partner-fixtures";
  * A partner's picture as a phone takes it (2–5 MB) goes up from the offer's page, with and without
  * JavaScript; one over 5 MB is refused with a message on the same page.
  */
-test("a phone's photo of several MB uploads from the offer page; one over 5 MB is refused with a message", async ({ page, js }, testInfo) => {
+test("a phone's photo of several MB uploads from the offer page; one over 5 MB is refused with a message", async ({
+  page,
+  js,
+}, testInfo) => {
   test.setTimeout(90_000);
   const offer = await partnerOffer(page.request, `Ruta en kayak ${testInfo.project.name} ${Date.now().toString(36)}`, { active: false });
   await loginAs(page, DEMO_PARTNER);
@@ -17,7 +20,9 @@ test("a phone's photo of several MB uploads from the offer page; one over 5 MB i
 
   const photo = await phonePhoto();
   expect(photo.length).toBeGreaterThan(2 * 1024 * 1024);
-  await page.getByLabel("Imagen (JPEG, PNG o WebP, hasta 5 MB)").setInputFiles({ name: "IMG_2041.jpg", mimeType: "image/jpeg", buffer: photo });
+  await page
+    .getByLabel("Imagen (JPEG, PNG o WebP, hasta 5 MB)")
+    .setInputFiles({ name: "IMG_2041.jpg", mimeType: "image/jpeg", buffer: photo });
   await page.getByLabel("Descripción de la imagen").fill("Kayaks al atardecer");
   await page.getByRole("button", { name: "Subir imagen" }).click();
   await expect(page.getByText("Imagen subida.").first()).toBeVisible({ timeout: 30_000 });
@@ -32,7 +37,9 @@ test("a phone's photo of several MB uploads from the offer page; one over 5 MB i
   // Over the limit: said on the page, nothing else changes.
   await ready(page, js);
   const tooBig = Buffer.concat([photo, Buffer.alloc(5 * 1024 * 1024 - photo.length + 200_000, 1)]);
-  await page.getByLabel("Imagen (JPEG, PNG o WebP, hasta 5 MB)").setInputFiles({ name: "IMG_2042.jpg", mimeType: "image/jpeg", buffer: tooBig });
+  await page
+    .getByLabel("Imagen (JPEG, PNG o WebP, hasta 5 MB)")
+    .setInputFiles({ name: "IMG_2042.jpg", mimeType: "image/jpeg", buffer: tooBig });
   await page.getByRole("button", { name: "Subir imagen" }).click();
   await expect(page.getByText("La imagen pesa más de 5 MB. Redúcela y vuelve a subirla.").first()).toBeVisible({ timeout: 30_000 });
   await expect(page.locator(".image-list li")).toHaveCount(1);

@@ -9,7 +9,11 @@ import { decideChange, partnerOffer, proposeChange } from "./partner-fixtures";
  * wait for review: the partner sees what they sent, staff approve or reject it on /admin, and only
  * then does the shop change. With and without JavaScript.
  */
-test("changes to an offer on sale wait for staff; the shop sells the approved version until they approve", async ({ page, browser, js }, testInfo) => {
+test("changes to an offer on sale wait for staff; the shop sells the approved version until they approve", async ({
+  page,
+  browser,
+  js,
+}, testInfo) => {
   test.setTimeout(120_000);
   const tag = `${testInfo.project.name} ${Date.now().toString(36)}`;
   const title = `Ruta en kayak ${tag}`;
@@ -26,7 +30,9 @@ test("changes to an offer on sale wait for staff; the shop sells the approved ve
   await form.getByLabel("Precio de oferta 1 (€)").fill("19,90");
   await form.getByLabel("Entradas a la venta 1").fill("25");
   await form.getByRole("button", { name: "Guardar cambios" }).click();
-  await expect(page.getByText("Cambios enviados a revisión. Hasta que el equipo los apruebe, la oferta sigue a la venta como estaba.").first()).toBeVisible();
+  await expect(
+    page.getByText("Cambios enviados a revisión. Hasta que el equipo los apruebe, la oferta sigue a la venta como estaba.").first(),
+  ).toBeVisible();
   const notice = page.getByRole("region", { name: "Cambios pendientes de revisión" });
   await expect(notice).toContainText(`Propuesto: ${renamed}`);
   await expect(notice).toContainText("Ahora: 25,00 € (precio habitual 40,00 €)");
@@ -42,7 +48,10 @@ test("changes to an offer on sale wait for staff; the shop sells the approved ve
   const shop = await shopper.newPage();
   await shop.goto(`/ofertas/${offer.uuid}/`);
   await expect(shop.getByRole("heading", { level: 1 })).toHaveText(title);
-  const live = (await (await shop.request.get(`/api/v0/public/offers/${offer.uuid}/`)).json()) as { title: string; price_options: { actual_price: string; available: number }[] };
+  const live = (await (await shop.request.get(`/api/v0/public/offers/${offer.uuid}/`)).json()) as {
+    title: string;
+    price_options: { actual_price: string; available: number }[];
+  };
   expect(live).toMatchObject({ title, price_options: [{ actual_price: "25.00", available: 25 }] });
 
   // Staff see the change beside what is on sale, and approve it.
@@ -98,7 +107,11 @@ test("changes to an offer on sale wait for staff; the shop sells the approved ve
   await shopper.close();
 });
 
-test("a change waiting and one rejected, on the partner's pages and in staff's review, have no axe violations at 375 and 1280", async ({ page, js, helper }, testInfo) => {
+test("a change waiting and one rejected, on the partner's pages and in staff's review, have no axe violations at 375 and 1280", async ({
+  page,
+  js,
+  helper,
+}, testInfo) => {
   test.setTimeout(180_000);
   const tag = `${testInfo.project.name} ${Date.now().toString(36)}`;
   const waiting = await partnerOffer(page.request, `Paseo en velero ${tag}`, { active: true });

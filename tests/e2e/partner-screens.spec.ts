@@ -31,7 +31,10 @@ test("ventas: filter by offer and date, download the CSV", async ({ page, js }) 
   const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
   expect(download.suggestedFilename()).toMatch(/^ventas-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path())!, "utf8");
-  const lines = csv.replace(/^\uFEFF/, "").trim().split(/\r?\n/);
+  const lines = csv
+    .replace(/^\uFEFF/, "")
+    .trim()
+    .split(/\r?\n/);
   expect(lines[0]).toContain("Fecha de pago;Venta;Oferta");
   expect(lines).toHaveLength(filteredCount + 1);
   for (const line of lines.slice(1)) expect(line).toContain("Paella marinera");
@@ -71,7 +74,11 @@ test("ventas: filter by offer and date, download the CSV", async ({ page, js }) 
 });
 
 /** A partner's promo code, made on «Códigos promocionales», takes money off at the checkout; then it is edited and deleted (after a confirmation). */
-test("promo code: a partner creates one, a buyer uses it at checkout, the partner edits and deletes it", async ({ page, browser, js }, testInfo) => {
+test("promo code: a partner creates one, a buyer uses it at checkout, the partner edits and deletes it", async ({
+  page,
+  browser,
+  js,
+}, testInfo) => {
   test.setTimeout(90_000);
   const code = `SOCIO${testInfo.project.name === "js" ? "J" : "N"}${Date.now().toString(36).toUpperCase()}`;
   await loginAs(page, DEMO_PARTNER);
@@ -109,7 +116,9 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
   // A buyer applies it at the checkout: 25 % off the paella.
   const shopper = await browser.newContext({ javaScriptEnabled: js, baseURL: testInfo.project.use.baseURL });
   const shop = await shopper.newPage();
-  const { results } = (await (await shop.request.get(`/api/v0/public/offers/?search=${encodeURIComponent("Paella marinera")}`)).json()) as { results: OfferSummary[] };
+  const { results } = (await (await shop.request.get(`/api/v0/public/offers/?search=${encodeURIComponent("Paella marinera")}`)).json()) as {
+    results: OfferSummary[];
+  };
   const paella = results.find((o) => o.title.startsWith("Paella marinera"))!;
   await addToCart(shop, js, paella, 1);
   await openCheckout(shop, js);
@@ -146,7 +155,10 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
  * Staff choose among every offer of the shop: the «Oferta» list holds the newest 100, and a GET
  * search by title narrows it (at 100,000 offers a select of all of them is no choice).
  */
-test("promo code: staff narrow the «Oferta» list by title, and a code keeps its offer whatever the list holds", async ({ page, js }, testInfo) => {
+test("promo code: staff narrow the «Oferta» list by title, and a code keeps its offer whatever the list holds", async ({
+  page,
+  js,
+}, testInfo) => {
   const code = `STAFF${testInfo.project.name === "js" ? "J" : "N"}${Date.now().toString(36).toUpperCase()}`;
   await loginAs(page, DEMO_STAFF);
   await page.goto("/admin/codigos");
@@ -171,7 +183,10 @@ test("promo code: staff narrow the «Oferta» list by title, and a code keeps it
   await expect(page.getByRole("row", { name: new RegExp(code) })).toContainText("Circuito termal");
 
   // Its page, with a search that matches nothing: the list still holds the code's own offer, chosen.
-  await page.getByRole("row", { name: new RegExp(code) }).getByRole("link", { name: `Editar ${code}` }).click();
+  await page
+    .getByRole("row", { name: new RegExp(code) })
+    .getByRole("link", { name: `Editar ${code}` })
+    .click();
   await expect(page.getByRole("heading", { level: 1, name: `Código ${code}` })).toBeVisible();
   await page.goto(`${new URL(page.url()).pathname}?oferta=zzzz`);
   await expect(page.getByText("0 ofertas coinciden con «zzzz».")).toBeVisible();
@@ -183,7 +198,10 @@ test("promo code: staff narrow the «Oferta» list by title, and a code keeps it
 
 test("a change made on a later page of a portal list comes back to that page", async ({ page }) => {
   await loginAs(page, DEMO_PARTNER);
-  const answer = await page.request.post("/socios/ofertas?index&page=3", { form: { offer: "no-es-una-oferta", status: "paused" }, maxRedirects: 0 });
+  const answer = await page.request.post("/socios/ofertas?index&page=3", {
+    form: { offer: "no-es-una-oferta", status: "paused" },
+    maxRedirects: 0,
+  });
   expect(answer.status()).toBe(303);
   expect(answer.headers().location).toBe("/socios/ofertas?page=3");
 });
@@ -222,11 +240,16 @@ test("admin users: search by email and role, erase after a confirmation", async 
 
 test("admin organisations come 50 a page, through plain links", async ({ page, js }) => {
   // Enough organisations for a second page (the demo has fewer); made once, through the API.
-  const { access } = (await (await page.request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_STAFF.email, password: DEMO_STAFF.password } })).json()) as { access: string };
+  const { access } = (await (
+    await page.request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_STAFF.email, password: DEMO_STAFF.password } })
+  ).json()) as { access: string };
   const headers = { Authorization: `JWT ${access}` };
   const { count } = (await (await page.request.get("/api/v0/organizations/?page_size=1", { headers })).json()) as { count: number };
   for (let i = count; i <= 50; i++) {
-    const made = await page.request.post("/api/v0/organizations/", { headers, data: { name: `Paginación ${String(i).padStart(2, "0")}`, tax_id: "B12345674", email: "hola@paginacion.es" } });
+    const made = await page.request.post("/api/v0/organizations/", {
+      headers,
+      data: { name: `Paginación ${String(i).padStart(2, "0")}`, tax_id: "B12345674", email: "hola@paginacion.es" },
+    });
     expect(made.status(), await made.text()).toBe(201);
   }
 
@@ -253,7 +276,10 @@ test("admin organisations come 50 a page, through plain links", async ({ page, j
   await expect(rows.first()).toBeVisible();
 });
 
-test("admin organisations: a valid CIF is required, a member is added by email and removed after confirming", async ({ page, js }, testInfo) => {
+test("admin organisations: a valid CIF is required, a member is added by email and removed after confirming", async ({
+  page,
+  js,
+}, testInfo) => {
   const person = await newCustomer(page);
   await loginAs(page, DEMO_STAFF);
   await page.goto("/admin/organizaciones");

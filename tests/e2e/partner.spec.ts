@@ -7,7 +7,11 @@ import { addToCart, expect, fillCheckout, openCheckout, ready, test, type OfferS
  * The partner's whole loop: publish an offer with two price options and a picture, staff approve
  * it, it sells, and the partner redeems a coupon at the till (once).
  */
-test("partner publishes, staff approve, a customer buys 2, the partner redeems one coupon once, the buyer's history shows it", async ({ page, browser, js }, testInfo) => {
+test("partner publishes, staff approve, a customer buys 2, the partner redeems one coupon once, the buyer's history shows it", async ({
+  page,
+  browser,
+  js,
+}, testInfo) => {
   test.setTimeout(120_000);
   const title = `Cata de vinos ${testInfo.project.name} ${Date.now().toString(36)}`;
   await loginAs(page, DEMO_PARTNER);
@@ -34,7 +38,9 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   const offerId = /\/socios\/ofertas\/([0-9a-f-]{36})/.exec(page.url())![1];
 
   // 2. A picture: any PNG becomes the WebP cover.
-  const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 120, g: 20, b: 40 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 120, g: 20, b: 40 } } })
+    .png()
+    .toBuffer();
   await page.getByLabel("Imagen (JPEG, PNG o WebP, hasta 5 MB)").setInputFiles({ name: "cata.png", mimeType: "image/png", buffer: png });
   await page.getByRole("button", { name: "Subir imagen" }).click();
   await expect(page.locator(".image-list").getByText("Portada")).toBeVisible();

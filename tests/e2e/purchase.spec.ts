@@ -82,7 +82,10 @@ test("checkout errors are shown next to their fields, and the cart can be edited
   await page.getByLabel("NIF, NIE o CIF").fill("12345678A");
   // Without JS the browser's own checks would stop an invalid email: submit past them, as a
   // browser that ignores them would, so the server's messages are what we see.
-  await page.locator("form#checkout").evaluate((f) => f.setAttribute("novalidate", "")).catch(() => undefined);
+  await page
+    .locator("form#checkout")
+    .evaluate((f) => f.setAttribute("novalidate", ""))
+    .catch(() => undefined);
   await page.getByRole("button", { name: "Continuar" }).click();
   // Next to each field (without JS the summary at the top repeats them as links).
   const fieldErrors = page.locator(".field-error");

@@ -24,7 +24,11 @@ test("forms posted from another site are refused before any action runs", async 
     maxRedirects: 0,
   });
   expect(foreign.status()).toBe(403);
-  const badOrigin = await request.post("/region", { form: { region: "Madrid" }, headers: { Origin: "http://evil.example" }, maxRedirects: 0 });
+  const badOrigin = await request.post("/region", {
+    form: { region: "Madrid" },
+    headers: { Origin: "http://evil.example" },
+    maxRedirects: 0,
+  });
   expect(badOrigin.status()).toBe(403);
   const ours = await request.post("/region", { form: { region: "Madrid" }, headers: { "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
   expect(ours.status()).toBe(303);
@@ -40,7 +44,11 @@ test("an action's body it cannot read is a Spanish 400, never a 500", async ({ r
     { path: "/consent", headers: { "content-type": "text/plain" }, data: "consent=accepted" },
   ];
   for (const c of cases) {
-    const response = await request.post(c.path, { headers: { "Sec-Fetch-Site": "same-origin", ...c.headers }, data: c.data, maxRedirects: 0 });
+    const response = await request.post(c.path, {
+      headers: { "Sec-Fetch-Site": "same-origin", ...c.headers },
+      data: c.data,
+      maxRedirects: 0,
+    });
     expect(response.status(), `${c.path} ${JSON.stringify(c.headers)}`).toBe(400);
     const text = await response.text();
     expect(text).toMatch(/formulario|petición|caracteres/);
@@ -166,12 +174,16 @@ test("a kept page's CSP lists the hash of each of its inline scripts, no nonce, 
     const csp = response.headers()["content-security-policy"];
     const scriptSrc = csp.split("; ").find((d) => d.startsWith("script-src "))!;
     expect(scriptSrc, path).toMatch(/^script-src 'self'( 'sha256-[\w+/]+=*')+$/);
-    for (const part of ["object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"]) expect(csp).toContain(part);
+    for (const part of ["object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"])
+      expect(csp).toContain(part);
     const html = await response.text();
     expect(html, path).not.toMatch(/<script[^>]*\snonce=/);
     const inline = [...html.matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
     expect(inline.length, path).toBeGreaterThan(2);
-    for (const text of inline) expect(scriptSrc, `${path}: ${text.slice(0, 60)}`).toContain(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+    for (const text of inline)
+      expect(scriptSrc, `${path}: ${text.slice(0, 60)}`).toContain(
+        `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`,
+      );
     // With JavaScript the app starts (the layout marks <html class="js"> once hydrated): the
     // loader, then Remix's module it adds, both allowed by hash.
     if (js) await expect(page.locator("html.js")).toHaveCount(1);

@@ -86,7 +86,10 @@ test("at phone width the 3 offers fit about 430 px", async ({ page }) => {
   }
 });
 
-test("/iframe/routes: a live preview and both embed codes per variant, codes that never break inside a word, copy buttons only with JS", async ({ page, js }) => {
+test("/iframe/routes: a live preview and both embed codes per variant, codes that never break inside a word, copy buttons only with JS", async ({
+  page,
+  js,
+}) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto("/iframe/routes");
   const sections = page.locator(".widget-variant");

@@ -88,7 +88,9 @@ export function allpayReferenceSignature(params: Record<string, unknown>, apiKey
       if (text !== "" && key !== "sign") chunks.push(text);
     }
   }
-  return createHash("sha256").update(`${chunks.join(":")}:${apiKey}`).digest("hex");
+  return createHash("sha256")
+    .update(`${chunks.join(":")}:${apiKey}`)
+    .digest("hex");
 }
 
 /**

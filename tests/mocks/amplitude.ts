@@ -19,8 +19,17 @@ export function amplitudeHandlers(state: AmplitudeMockState): HttpHandler[] {
       const batch = (await request.json()) as AmplitudeBatch;
       state.batches.push(batch);
       const status = state.answers.shift() ?? 200;
-      if (status === 200) return HttpResponse.json({ code: 200, events_ingested: batch.events.length, payload_size_bytes: 100, server_upload_time: Date.now() });
-      return HttpResponse.json({ code: status, error: status === 429 ? "Too many requests for some devices and users" : "Invalid request" }, { status });
+      if (status === 200)
+        return HttpResponse.json({
+          code: 200,
+          events_ingested: batch.events.length,
+          payload_size_bytes: 100,
+          server_upload_time: Date.now(),
+        });
+      return HttpResponse.json(
+        { code: status, error: status === 429 ? "Too many requests for some devices and users" : "Invalid request" },
+        { status },
+      );
     }),
   ];
 }

@@ -47,7 +47,9 @@ export type PaypalMockState = {
   certUrl: string;
 };
 
-export function createPaypalMockState(init: Partial<Pick<PaypalMockState, "apiBase" | "clientId" | "clientSecret" | "webhookId">> = {}): PaypalMockState {
+export function createPaypalMockState(
+  init: Partial<Pick<PaypalMockState, "apiBase" | "clientId" | "clientSecret" | "webhookId">> = {},
+): PaypalMockState {
   const apiBase = (init.apiBase ?? "https://api-m.sandbox.paypal.com").replace(/\/+$/, "");
   return {
     apiBase,
@@ -127,11 +129,11 @@ export function paypalHandlers(state: PaypalMockState): HttpHandler[] {
       if (request.headers.get("authorization") !== expected) {
         return HttpResponse.json({ error: "invalid_client", error_description: "Client Authentication failed" }, { status: 401 });
       }
-      if (!request.headers.get("content-type")?.includes("application/x-www-form-urlencoded") || form.get("grant_type") !== "client_credentials") {
-        return HttpResponse.json(
-          { error: "unsupported_grant_type", error_description: "Grant Type is NULL" },
-          { status: 400 },
-        );
+      if (
+        !request.headers.get("content-type")?.includes("application/x-www-form-urlencoded") ||
+        form.get("grant_type") !== "client_credentials"
+      ) {
+        return HttpResponse.json({ error: "unsupported_grant_type", error_description: "Grant Type is NULL" }, { status: 400 });
       }
       const token = `A21AA${randomUUID().replace(/-/g, "")}`;
       state.accessTokens.add(token);
@@ -220,7 +222,10 @@ export function paypalHandlers(state: PaypalMockState): HttpHandler[] {
       if (order.failNextCaptureWith) {
         const issue = order.failNextCaptureWith;
         order.failNextCaptureWith = undefined;
-        return unprocessable(issue, "The instrument presented was either declined by the processor or bank, or it can't be used for this payment.");
+        return unprocessable(
+          issue,
+          "The instrument presented was either declined by the processor or bank, or it can't be used for this payment.",
+        );
       }
       order.captures.push({ id: newId("CAP"), status: "COMPLETED", amount: unitAmount(order), requestId });
       order.status = "COMPLETED";
@@ -281,20 +286,36 @@ function validateCreate(body: Record<string, unknown>): { issue: string; field: 
   const unit = units[0] as Record<string, any>;
   const amount = unit?.amount;
   if (typeof amount?.currency_code !== "string" || !/^[A-Z]{3}$/.test(amount.currency_code)) {
-    return { issue: "INVALID_PARAMETER_VALUE", field: "/purchase_units/@reference_id=='default'/amount/currency_code", description: "Currency code is invalid or is not currently supported." };
+    return {
+      issue: "INVALID_PARAMETER_VALUE",
+      field: "/purchase_units/@reference_id=='default'/amount/currency_code",
+      description: "Currency code is invalid or is not currently supported.",
+    };
   }
   if (typeof amount?.value !== "string" || !/^\d{1,10}(\.\d{2})?$/.test(amount.value)) {
-    return { issue: "DECIMAL_PRECISION", field: "/purchase_units/@reference_id=='default'/amount/value", description: "If the currency supports decimals, only two decimal place precision is supported." };
+    return {
+      issue: "DECIMAL_PRECISION",
+      field: "/purchase_units/@reference_id=='default'/amount/value",
+      description: "If the currency supports decimals, only two decimal place precision is supported.",
+    };
   }
   for (const field of ["custom_id", "description"] as const) {
     if (unit[field] !== undefined && (typeof unit[field] !== "string" || unit[field].length > 127)) {
-      return { issue: "INVALID_STRING_LENGTH", field: `/purchase_units/@reference_id=='default'/${field}`, description: "The value of a field is either too short or too long." };
+      return {
+        issue: "INVALID_STRING_LENGTH",
+        field: `/purchase_units/@reference_id=='default'/${field}`,
+        description: "The value of a field is either too short or too long.",
+      };
     }
   }
   const paypal = (body.payment_source as any)?.paypal;
   const context = paypal?.experience_context ?? (body.application_context as any);
   if (typeof context?.return_url !== "string" || typeof context?.cancel_url !== "string") {
-    return { issue: "MISSING_REQUIRED_PARAMETER", field: "/payment_source/paypal/experience_context/return_url", description: "A required field / parameter is missing." };
+    return {
+      issue: "MISSING_REQUIRED_PARAMETER",
+      field: "/payment_source/paypal/experience_context/return_url",
+      description: "A required field / parameter is missing.",
+    };
   }
   return null;
 }
@@ -372,7 +393,9 @@ function notFound(): Response {
   return HttpResponse.json(
     {
       name: "RESOURCE_NOT_FOUND",
-      details: [{ issue: "INVALID_RESOURCE_ID", description: "Specified resource ID does not exist. Please check the resource ID and try again." }],
+      details: [
+        { issue: "INVALID_RESOURCE_ID", description: "Specified resource ID does not exist. Please check the resource ID and try again." },
+      ],
       message: "The specified resource does not exist.",
       debug_id: debugId(),
     },

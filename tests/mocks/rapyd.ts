@@ -44,7 +44,9 @@ export type RapydMockState = {
   now: () => number;
 };
 
-export function createRapydMockState(init: Partial<Pick<RapydMockState, "apiBase" | "accessKey" | "secretKey" | "now">> = {}): RapydMockState {
+export function createRapydMockState(
+  init: Partial<Pick<RapydMockState, "apiBase" | "accessKey" | "secretKey" | "now">> = {},
+): RapydMockState {
   return {
     apiBase: (init.apiBase ?? "https://sandboxapi.rapyd.net").replace(/\/+$/, ""),
     accessKey: init.accessKey ?? "rak_TESTACCESSKEY0000001",
@@ -171,10 +173,18 @@ export function rapydHandlers(state: RapydMockState): HttpHandler[] {
         return rapydError(400, "INVALID_FIELDS", "The request body is not valid JSON.");
       }
       if (typeof body.amount !== "number" || !(body.amount > 0)) {
-        return rapydError(400, "ERROR_CREATE_CHECKOUT_INVALID_AMOUNT", "The request tried to create a checkout page, but the amount was missing or not a positive number.");
+        return rapydError(
+          400,
+          "ERROR_CREATE_CHECKOUT_INVALID_AMOUNT",
+          "The request tried to create a checkout page, but the amount was missing or not a positive number.",
+        );
       }
       if (typeof body.currency !== "string" || typeof body.country !== "string") {
-        return rapydError(400, "ERROR_CREATE_CHECKOUT_INVALID_FIELDS", "The request tried to create a checkout page, but the country or currency was missing.");
+        return rapydError(
+          400,
+          "ERROR_CREATE_CHECKOUT_INVALID_FIELDS",
+          "The request tried to create a checkout page, but the country or currency was missing.",
+        );
       }
 
       const id = `checkout_${hex(32)}`;

@@ -55,21 +55,27 @@ async function rsaKeys(): Promise<Keys> {
   return { privateKey, jwk: { ...(await exportJWK(publicKey)), kid: randomUUID(), alg: "RS256", use: "sig" } };
 }
 
-export async function createSocialMockState(init: {
-  googleClientId?: string;
-  googleClientSecret?: string;
-  appleClientId?: string;
-  appleTeamId?: string;
-  appleKeyId?: string;
-  /** The .p8 key the shop signs its client secret with; the mock checks that JWT with it. */
-  applePrivateKey?: string;
-  /** Or a fixed client secret the shop sends as it is. */
-  appleClientSecret?: string;
-  facebookAppId?: string;
-  facebookAppSecret?: string;
-} = {}): Promise<SocialMockState> {
+export async function createSocialMockState(
+  init: {
+    googleClientId?: string;
+    googleClientSecret?: string;
+    appleClientId?: string;
+    appleTeamId?: string;
+    appleKeyId?: string;
+    /** The .p8 key the shop signs its client secret with; the mock checks that JWT with it. */
+    applePrivateKey?: string;
+    /** Or a fixed client secret the shop sends as it is. */
+    appleClientSecret?: string;
+    facebookAppId?: string;
+    facebookAppSecret?: string;
+  } = {},
+): Promise<SocialMockState> {
   return {
-    google: { clientId: init.googleClientId ?? "google-client-test", clientSecret: init.googleClientSecret ?? "google-secret-test", keys: await rsaKeys() },
+    google: {
+      clientId: init.googleClientId ?? "google-client-test",
+      clientSecret: init.googleClientSecret ?? "google-secret-test",
+      keys: await rsaKeys(),
+    },
     apple: {
       clientId: init.appleClientId ?? "es.ofertas.web",
       teamId: init.appleTeamId ?? "TEAM123456",
@@ -102,9 +108,7 @@ export async function signIdToken(
     exp: now + 3600,
     email_verified: provider === "apple" ? "true" : true,
   };
-  return new SignJWT({ ...base, ...claims })
-    .setProtectedHeader({ alg: options.alg ?? "RS256", kid: keys.jwk.kid })
-    .sign(keys.privateKey);
+  return new SignJWT({ ...base, ...claims }).setProtectedHeader({ alg: options.alg ?? "RS256", kid: keys.jwk.kid }).sign(keys.privateKey);
 }
 
 /** A Facebook user token as the OAuth dialog would give it, for our app unless told otherwise. */
@@ -121,14 +125,17 @@ export function facebookToken(state: SocialMockState, person: { email?: string; 
 }
 
 const s256 = (verifier: string) => createHash("sha256").update(verifier).digest("base64url");
-const oauthError = (error: string, description: string, status = 400) => HttpResponse.json({ error, error_description: description }, { status });
-const graphError = (message: string, code = 190) => HttpResponse.json({ error: { message, type: "OAuthException", code, fbtrace_id: "mock" } }, { status: 400 });
+const oauthError = (error: string, description: string, status = 400) =>
+  HttpResponse.json({ error, error_description: description }, { status });
+const graphError = (message: string, code = 190) =>
+  HttpResponse.json({ error: { message, type: "OAuthException", code, fbtrace_id: "mock" } }, { status: 400 });
 
 /** The code's consent, if the PKCE verifier and redirect_uri match what the authorization asked. */
 function redeem(form: URLSearchParams): MockConsent | Response {
   const consent = readCode(form.get("code") ?? "");
   if (!consent) return oauthError("invalid_grant", "Malformed auth code.");
-  if (consent.outage) return new Response("<html><body>503 Service Unavailable</body></html>", { status: 503, headers: { "Content-Type": "text/html" } });
+  if (consent.outage)
+    return new Response("<html><body>503 Service Unavailable</body></html>", { status: 503, headers: { "Content-Type": "text/html" } });
   if (form.get("redirect_uri") !== consent.redirectUri) return oauthError("redirect_uri_mismatch", "Bad Request");
   if (s256(form.get("code_verifier") ?? "") !== consent.codeChallenge) return oauthError("invalid_grant", "Invalid code verifier.");
   return consent;
@@ -164,7 +171,13 @@ export function socialHandlers(state: SocialMockState): HttpHandler[] {
         nonce: consent.nonce,
         azp: state.google.clientId,
       });
-      return HttpResponse.json({ access_token: `ya29.${randomUUID()}`, expires_in: 3599, token_type: "Bearer", scope: "openid email profile", id_token: idToken });
+      return HttpResponse.json({
+        access_token: `ya29.${randomUUID()}`,
+        expires_in: 3599,
+        token_type: "Bearer",
+        scope: "openid email profile",
+        id_token: idToken,
+      });
     }),
     http.post(SOCIAL_ENDPOINTS.apple.token, async ({ request }) => {
       record(request);
@@ -177,7 +190,13 @@ export function socialHandlers(state: SocialMockState): HttpHandler[] {
       const consent = redeem(form);
       if (consent instanceof Response) return consent;
       const idToken = await signIdToken(state, "apple", { email: consent.email, nonce: consent.nonce, nonce_supported: true });
-      return HttpResponse.json({ access_token: `a${randomUUID()}`, token_type: "Bearer", expires_in: 3600, refresh_token: `r${randomUUID()}`, id_token: idToken });
+      return HttpResponse.json({
+        access_token: `a${randomUUID()}`,
+        token_type: "Bearer",
+        expires_in: 3600,
+        refresh_token: `r${randomUUID()}`,
+        id_token: idToken,
+      });
     }),
     http.get(SOCIAL_ENDPOINTS.facebook.token, ({ request }) => {
       record(request);
@@ -188,14 +207,19 @@ export function socialHandlers(state: SocialMockState): HttpHandler[] {
       }
       const consent = redeem(query);
       if (consent instanceof Response) return consent.status === 503 ? consent : graphError("Invalid verification code format.", 100);
-      return HttpResponse.json({ access_token: facebookToken(state, { email: consent.email, firstName: consent.givenName }), token_type: "bearer", expires_in: 5183944 });
+      return HttpResponse.json({
+        access_token: facebookToken(state, { email: consent.email, firstName: consent.givenName }),
+        token_type: "bearer",
+        expires_in: 5183944,
+      });
     }),
     http.get(`${SOCIAL_ENDPOINTS.facebook.graph}/debug_token`, ({ request }) => {
       record(request);
       if (state.down) return HttpResponse.error();
       const query = new URL(request.url).searchParams;
       // The app token (app id|secret) decides whose tokens may be inspected.
-      if (query.get("access_token") !== `${state.facebook.appId}|${state.facebook.appSecret}`) return graphError("Invalid OAuth access token.");
+      if (query.get("access_token") !== `${state.facebook.appId}|${state.facebook.appSecret}`)
+        return graphError("Invalid OAuth access token.");
       const token = state.facebookTokens.get(query.get("input_token") ?? "");
       if (!token) return HttpResponse.json({ data: { is_valid: false, error: { code: 190, message: "Invalid OAuth access token." } } });
       return HttpResponse.json({
@@ -219,7 +243,11 @@ export function socialHandlers(state: SocialMockState): HttpHandler[] {
       if (!token) return graphError("Invalid OAuth access token.");
       const proof = createHmac("sha256", state.facebook.appSecret).update(accessToken).digest("hex");
       if (query.get("appsecret_proof") !== proof) return graphError("Invalid appsecret_proof provided in the API argument", 100);
-      return HttpResponse.json({ id: token.userId, ...(token.email ? { email: token.email } : {}), ...(token.firstName ? { first_name: token.firstName } : {}) });
+      return HttpResponse.json({
+        id: token.userId,
+        ...(token.email ? { email: token.email } : {}),
+        ...(token.firstName ? { first_name: token.firstName } : {}),
+      });
     }),
   ];
 }

@@ -18,13 +18,17 @@ export function turnstileHandlers(state: TurnstileMockState): HttpHandler[] {
       const form = new URLSearchParams(await request.text());
       state.calls.push(form);
       if (state.status !== 200) return new HttpResponse("upstream error", { status: state.status });
-      if (form.get("secret") !== TURNSTILE_TEST_SECRET) return HttpResponse.json({ success: false, "error-codes": ["invalid-input-secret"] });
+      if (form.get("secret") !== TURNSTILE_TEST_SECRET)
+        return HttpResponse.json({ success: false, "error-codes": ["invalid-input-secret"] });
       const token = form.get("response") ?? "";
       if (token === "valid-token" && !state.used.has(token)) {
         state.used.add(token);
         return HttpResponse.json({ success: true, challenge_ts: new Date().toISOString(), hostname: "localhost", "error-codes": [] });
       }
-      return HttpResponse.json({ success: false, "error-codes": [state.used.has(token) ? "timeout-or-duplicate" : "invalid-input-response"] });
+      return HttpResponse.json({
+        success: false,
+        "error-codes": [state.used.has(token) ? "timeout-or-duplicate" : "invalid-input-response"],
+      });
     }),
   ];
 }

@@ -88,7 +88,11 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
 }
 
 /** JSON call helper: returns status and parsed body. */
-export async function call<T = any>(api: TestApi, path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function call<T = any>(
+  api: TestApi,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const response = await fetch(`${api.url}${path}`, {
     method: init.method ?? (init.body === undefined ? "GET" : "POST"),
     headers: { "content-type": "application/json", ...init.headers },

@@ -3,7 +3,8 @@ import path from "node:path";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 /** pdf.js's own copies of the 14 standard fonts, which the vouchers use without embedding them. */
-const standardFontDataUrl = path.join(path.dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts") + path.sep;
+const standardFontDataUrl =
+  path.join(path.dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json")), "standard_fonts") + path.sep;
 
 /**
  * The text of each page of a PDF as a reader would copy it, by pdf.js (Mozilla's reader, in

@@ -14,4 +14,3 @@ export const listingOf =
 export const locs = (xml: string) => [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
 /** The offers a sitemap file names, in its order. */
 export const offerIds = (xml: string) => locs(xml).flatMap((url) => /\/ofertas\/([0-9a-f-]{36})\/$/.exec(url)?.[1] ?? []);
-

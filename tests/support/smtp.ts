@@ -142,7 +142,10 @@ export async function waitForMail(inboxDir: string, to: string, { subject, timeo
 export function linksOf(mail: { html?: string | false; text?: string; raw: Buffer }): string[] {
   const html = [...String(mail.html || "").matchAll(/href="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
   const text = [...(mail.text ?? "").matchAll(/https?:\/\/[^\s\]>)]+/g)].map((m) => m[0]);
-  const head = mail.raw.toString("utf8").split(/\r?\n\r?\n/)[0].replace(/\r?\n[ \t]+/g, " ");
+  const head = mail.raw
+    .toString("utf8")
+    .split(/\r?\n\r?\n/)[0]
+    .replace(/\r?\n[ \t]+/g, " ");
   const header = [...head.matchAll(/^List-Unsubscribe:\s*<([^>]+)>/gim)].map((m) => m[1]);
   return [...html, ...text, ...header].filter((link) => /^https?:\/\//.test(link));
 }

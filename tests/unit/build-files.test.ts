@@ -43,7 +43,11 @@ describe("buildFiles", () => {
 
   it("sends brotli, gzip or the plain file as the browser asks, each with the file's own type", async () => {
     const types = new Set<string | null>();
-    for (const [accept, encoding] of [["br, gzip", "br"], ["gzip", "gzip"], ["identity", null]] as const) {
+    for (const [accept, encoding] of [
+      ["br, gzip", "br"],
+      ["gzip", "gzip"],
+      ["identity", null],
+    ] as const) {
       const response = await get("/assets/layout-abc123.js?v=1", accept);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-encoding")).toBe(encoding);

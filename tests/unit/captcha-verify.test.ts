@@ -17,7 +17,8 @@ const secrets = ["un-secreto-de-prueba-largo", "el-secreto-anterior-largo"];
 const keys = { CAPTCHA_SECRET: TURNSTILE_TEST_SECRET, sessionSecrets: secrets };
 const EMAIL = "ana@correo.es";
 /** requireCaptcha as an endpoint calls it: the configuration, the posted body, its address. */
-const check = (token: unknown, c: { CAPTCHA_SECRET?: string; sessionSecrets: string[] } = keys) => requireCaptcha(c, { captcha_token: token }, EMAIL);
+const check = (token: unknown, c: { CAPTCHA_SECRET?: string; sessionSecrets: string[] } = keys) =>
+  requireCaptcha(c, { captcha_token: token }, EMAIL);
 beforeEach(() => {
   turnstile = createTurnstileMockState();
   server.use(...turnstileHandlers(turnstile));
@@ -76,7 +77,9 @@ describe("captcha verification (Turnstile siteverify)", () => {
     const proof = noScriptFormProof(secrets, EMAIL, now);
     await expect(requireCaptcha(keys, { captcha_noscript: proof }, EMAIL)).resolves.toBeUndefined();
     // Signed under the previous secret (rotation), for the same address written otherwise.
-    await expect(requireCaptcha(keys, { captcha_noscript: noScriptFormProof(secrets.slice(1), EMAIL, now) }, " ANA@correo.es")).resolves.toBeUndefined();
+    await expect(
+      requireCaptcha(keys, { captcha_noscript: noScriptFormProof(secrets.slice(1), EMAIL, now) }, " ANA@correo.es"),
+    ).resolves.toBeUndefined();
     const refused = [
       noScriptFormProof(secrets, "otra@correo.es", now),
       noScriptFormProof(["un-secreto-que-no-es-el-nuestro"], EMAIL, now),
@@ -86,7 +89,8 @@ describe("captcha verification (Turnstile siteverify)", () => {
       `${Math.floor(now / 1000)}.`,
       "x".repeat(500),
     ];
-    for (const bad of refused) expect((await refusal(requireCaptcha(keys, { captcha_noscript: bad }, EMAIL))).detail).toBe(CAPTCHA_MESSAGES.missing);
+    for (const bad of refused)
+      expect((await refusal(requireCaptcha(keys, { captcha_noscript: bad }, EMAIL))).detail).toBe(CAPTCHA_MESSAGES.missing);
     expect((await refusal(requireCaptcha(keys, { captcha_noscript: 7 }, EMAIL))).status).toBe(400);
     expect(turnstile.calls).toHaveLength(0);
   });

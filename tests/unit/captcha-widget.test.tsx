@@ -37,6 +37,9 @@ describe("Captcha widget", () => {
     (window as { turnstile?: unknown }).turnstile = { render: renderWidget, remove: vi.fn() };
     script.onload?.(new Event("load"));
     await waitFor(() => expect(renderWidget).toHaveBeenCalledTimes(1));
-    expect(renderWidget).toHaveBeenCalledWith(getByTestId("captcha"), expect.objectContaining({ sitekey: "1x00000000000000000000AA", language: "es", "response-field-name": "cf-turnstile-response" }));
+    expect(renderWidget).toHaveBeenCalledWith(
+      getByTestId("captcha"),
+      expect.objectContaining({ sitekey: "1x00000000000000000000AA", language: "es", "response-field-name": "cf-turnstile-response" }),
+    );
   });
 });

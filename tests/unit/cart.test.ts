@@ -138,7 +138,9 @@ describe("promo codes", () => {
     cart = addPromoCode(cart, code("NAVIDAD")).cart;
     cart = addPromoCode(cart, code("VERANO", { discount_type: "amount", discount_value: "5" })).cart;
     expect(cart.promoCodes.map((c) => c.promo_code).sort()).toEqual(["NAVIDAD", "VERANO"]);
-    expect(cart.promoCodes.find((c) => c.promo_code === "VERANO")).toEqual(code("VERANO", { discount_type: "amount", discount_value: "5" }));
+    expect(cart.promoCodes.find((c) => c.promo_code === "VERANO")).toEqual(
+      code("VERANO", { discount_type: "amount", discount_value: "5" }),
+    );
   });
 
   it(`refuses more than ${MAX_PROMO_CODES} codes, leaving the cart unchanged`, () => {

@@ -16,7 +16,14 @@ function offerWith(uuid: string, option: { available: number; per_customer: numb
     price_options: [{ uuid: `${uuid}-o`, title: "Para dos", actual_price: "20.00", regular_price: "30.00", ...option }],
   } as unknown as OfferSummary;
 }
-const line = (uuid: string, ticketsCount: number) => ({ offerUuid: uuid, priceOptionUuid: `${uuid}-o`, ticketsCount, savedPrice: "20.00", slotId: null, gift: false });
+const line = (uuid: string, ticketsCount: number) => ({
+  offerUuid: uuid,
+  priceOptionUuid: `${uuid}-o`,
+  ticketsCount,
+  savedPrice: "20.00",
+  slotId: null,
+  gift: false,
+});
 
 describe("ticket words", () => {
   it("say one ticket in the singular", () => {
@@ -27,7 +34,13 @@ describe("ticket words", () => {
   });
 
   it("the checkout's stock and per-customer messages agree with the number", async () => {
-    offers.splice(0, offers.length, offerWith("a", { available: 1, per_customer: null }), offerWith("b", { available: 50, per_customer: 1 }), offerWith("c", { available: 2, per_customer: null }));
+    offers.splice(
+      0,
+      offers.length,
+      offerWith("a", { available: 1, per_customer: null }),
+      offerWith("b", { available: 50, per_customer: 1 }),
+      offerWith("c", { available: 2, per_customer: null }),
+    );
     const { lines } = await checkoutLines({ items: [line("a", 2), line("b", 2), line("c", 3)], promoCodes: [] });
     expect(lines.map((l) => l.problem)).toEqual([
       "Solo queda 1 entrada. Reduce la cantidad para continuar.",

@@ -141,7 +141,14 @@ describe("toCheckoutData (spec 5: receipt fields dropped without a receipt)", ()
   it("with a wallet provider keeps the full name (only)", () => {
     const value = valueOf({ ...minimal, user_fullname: "Ana Pérez", user_tax_number: "12345678Z", user_address: "Calle 1" }, true);
     const data = toCheckoutData(value, { wallet: true, forPresent: [] });
-    expect(data).toEqual({ subs_agreement: true, email: "ana@correo.es", mail_agreement: false, need_receipt: false, user_fullname: "Ana Pérez", for_present: [] });
+    expect(data).toEqual({
+      subs_agreement: true,
+      email: "ana@correo.es",
+      mail_agreement: false,
+      need_receipt: false,
+      user_fullname: "Ana Pérez",
+      for_present: [],
+    });
   });
 
   it("with a receipt keeps every field and normalises the tax id", () => {
@@ -195,7 +202,13 @@ describe("CheckoutDataSchema (API side)", () => {
 
   it("applies the receipt rules and defaults", () => {
     expect(CheckoutDataSchema.parse(base)).toEqual({ ...base, mail_agreement: false, need_receipt: false, for_present: [] });
-    const result = CheckoutDataSchema.safeParse({ ...base, need_receipt: true, user_fullname: "Ana", user_address: "Calle 1", user_tax_number: "B12345675" });
+    const result = CheckoutDataSchema.safeParse({
+      ...base,
+      need_receipt: true,
+      user_fullname: "Ana",
+      user_address: "Calle 1",
+      user_tax_number: "B12345675",
+    });
     expect(result.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["user_tax_number", MESSAGES.taxIdInvalid]]);
   });
 

@@ -88,7 +88,10 @@ describe("OfferCard", () => {
   it("writes a rating's average as Intl.NumberFormat('es-ES') does, without it", () => {
     const intl = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
     for (const v of [0, 1, 2.25, 3.35, 4.45, 4.66, 4.95, 5]) expect(ratingDecimal(v)).toBe(intl.format(v));
-    fc.assert(fc.property(fc.double({ min: 0, max: 5, noNaN: true }), (v) => ratingDecimal(v) === intl.format(v)), { numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 5, noNaN: true }), (v) => ratingDecimal(v) === intl.format(v)),
+      { numRuns: 5000 },
+    );
   });
 
   it("draws an average to the nearer half star", () => {
@@ -96,7 +99,17 @@ describe("OfferCard", () => {
       const { filled, half, empty } = starGlyphs(v);
       return `${filled.length}${half ? "½" : ""}+${empty.length}`;
     };
-    expect([4.5, 4.7, 4.74, 4.75, 4.2, 4.25, 0, 0.2, 5].map(drawn)).toEqual(["4½+0", "4½+0", "4½+0", "5+0", "4+1", "4½+0", "0+5", "0+5", "5+0"]);
+    expect([4.5, 4.7, 4.74, 4.75, 4.2, 4.25, 0, 0.2, 5].map(drawn)).toEqual([
+      "4½+0",
+      "4½+0",
+      "4½+0",
+      "5+0",
+      "4+1",
+      "4½+0",
+      "0+5",
+      "0+5",
+      "5+0",
+    ]);
   });
 
   it("links the picture, title, place, rating and price to the offer, with the heart beside the link", () => {
@@ -123,7 +136,15 @@ describe("OfferCard", () => {
 
   it("shows what a partner typed as text, never as markup", () => {
     const title = `<img src=x onerror="alert(1)"> Spa & "relax" 'total'`;
-    const { container } = render(<OfferCard offer={card({ title, region: "<b>Madrid</b>", cover: { image_url: `/x.webp" onload="alert(2)`, small_url: `/y.webp" onerror="alert(3)`, width: 1, height: 1 } })} />);
+    const { container } = render(
+      <OfferCard
+        offer={card({
+          title,
+          region: "<b>Madrid</b>",
+          cover: { image_url: `/x.webp" onload="alert(2)`, small_url: `/y.webp" onerror="alert(3)`, width: 1, height: 1 },
+        })}
+      />,
+    );
     expect(screen.getByRole("heading", { level: 2 }).textContent).toBe(title);
     expect(screen.getByRole("link")).toHaveTextContent("<b>Madrid</b> · Salud y belleza");
     expect(container.querySelectorAll("img")).toHaveLength(1);
@@ -141,9 +162,15 @@ describe("OfferCard", () => {
   });
 
   it("a picture without a smaller copy is the one picture, with no srcset", () => {
-    const { container } = render(<OfferCard offer={card({ cover: { image_url: "/api/v0/media/antigua.webp", small_url: null, width: 800, height: 500 } })} />);
+    const { container } = render(
+      <OfferCard offer={card({ cover: { image_url: "/api/v0/media/antigua.webp", small_url: null, width: 800, height: 500 } })} />,
+    );
     const img = container.querySelector("img")!;
-    expect([img.getAttribute("src"), img.getAttribute("srcset"), img.getAttribute("sizes")]).toEqual(["/api/v0/media/antigua.webp", null, null]);
+    expect([img.getAttribute("src"), img.getAttribute("srcset"), img.getAttribute("sizes")]).toEqual([
+      "/api/v0/media/antigua.webp",
+      null,
+      null,
+    ]);
   });
 
   it("in the widget (a new tab) it has no heart", () => {

@@ -2,7 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "#lib/config.server";
 
-const base = { NODE_ENV: "test", SESSION_SECRET: "test-secret-for-the-port-test-0123456789", DATA_DIR: "/tmp/ofertas-test-unused" } as const;
+const base = {
+  NODE_ENV: "test",
+  SESSION_SECRET: "test-secret-for-the-port-test-0123456789",
+  DATA_DIR: "/tmp/ofertas-test-unused",
+} as const;
 
 describe("PORT", () => {
   it("refuses a port Node's fetch will not connect to, at start, naming it", async () => {

@@ -28,7 +28,19 @@ describe("consent choice", () => {
     expect(withdrawn(all, makeChoice({ analytics: false, marketing: true }))).toEqual(["analytics"]);
     expect(withdrawn(all, none)).toEqual(["analytics", "marketing"]);
     expect(withdrawn(null, none)).toEqual([]);
-    const names = ["__cart", "__session", "ofertas_consent", "AMP_abc123", "AMP_MKTG_abc123", "_ga", "_ga_X1Y2Z3", "_gid", "_gcl_au", "_fbp", "gallery"];
+    const names = [
+      "__cart",
+      "__session",
+      "ofertas_consent",
+      "AMP_abc123",
+      "AMP_MKTG_abc123",
+      "_ga",
+      "_ga_X1Y2Z3",
+      "_gid",
+      "_gcl_au",
+      "_fbp",
+      "gallery",
+    ];
     expect(cookiesToRemove(names, ["analytics"])).toEqual(["AMP_abc123", "AMP_MKTG_abc123"]);
     expect(cookiesToRemove(names, ["marketing"])).toEqual(["_ga", "_ga_X1Y2Z3", "_gid", "_gcl_au", "_fbp"]);
   });
@@ -68,9 +80,17 @@ describe("what analytics may send", () => {
     const dir = (pkg: string) => path.dirname(require.resolve(`${pkg}/package.json`));
     const browser = dir("@amplitude/analytics-browser");
     const autocapture = dir("@amplitude/plugin-autocapture-browser");
-    expect(readFileSync(path.join(browser, "lib/esm/storage/local-storage.js"), "utf8")).toContain(`MAX_ARRAY_LENGTH = ${ANALYTICS_SETTINGS.storedEventsMax};`);
-    expect(readFileSync(path.join(autocapture, "lib/esm/data-extractor.js"), "utf8")).toContain(`substring(0, ${ANALYTICS_SETTINGS.textMaxLength})`);
-    expect(readFileSync(path.join(autocapture, "lib/esm/constants.js"), "utf8")).toContain(`MAX_ATTRIBUTE_LENGTH = ${ANALYTICS_SETTINGS.attributeMaxLength};`);
-    expect(readFileSync(path.join(autocapture, "lib/esm/hierarchy.js"), "utf8")).toContain(`MAX_HIERARCHY_LENGTH = ${ANALYTICS_SETTINGS.hierarchyMaxLength};`);
+    expect(readFileSync(path.join(browser, "lib/esm/storage/local-storage.js"), "utf8")).toContain(
+      `MAX_ARRAY_LENGTH = ${ANALYTICS_SETTINGS.storedEventsMax};`,
+    );
+    expect(readFileSync(path.join(autocapture, "lib/esm/data-extractor.js"), "utf8")).toContain(
+      `substring(0, ${ANALYTICS_SETTINGS.textMaxLength})`,
+    );
+    expect(readFileSync(path.join(autocapture, "lib/esm/constants.js"), "utf8")).toContain(
+      `MAX_ATTRIBUTE_LENGTH = ${ANALYTICS_SETTINGS.attributeMaxLength};`,
+    );
+    expect(readFileSync(path.join(autocapture, "lib/esm/hierarchy.js"), "utf8")).toContain(
+      `MAX_HIERARCHY_LENGTH = ${ANALYTICS_SETTINGS.hierarchyMaxLength};`,
+    );
   });
 });

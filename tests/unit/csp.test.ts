@@ -22,7 +22,11 @@ describe("contentSecurityPolicy, the one CSP builder", () => {
   });
 
   it("form-action lists the configured payment providers' pages", () => {
-    const csp = contentSecurityPolicy({ nonce: "n", framable: false, config: { ...base, PAYPAL_CLIENT_ID: "id", RAPYD_ACCESS_KEY: "k", ALLPAY_LOGIN: "l" } });
+    const csp = contentSecurityPolicy({
+      nonce: "n",
+      framable: false,
+      config: { ...base, PAYPAL_CLIENT_ID: "id", RAPYD_ACCESS_KEY: "k", ALLPAY_LOGIN: "l" },
+    });
     expect(csp).toContain("form-action 'self' https://www.sandbox.paypal.com https://sandboxcheckout.rapyd.net https://allpay.to");
   });
 
@@ -30,7 +34,11 @@ describe("contentSecurityPolicy, the one CSP builder", () => {
     const csp = contentSecurityPolicy({
       nonce: "n",
       framable: false,
-      config: { ...base, CSP_EXTRA_SOURCES: "script-src https://www.googletagmanager.com; frame-src https://challenges.cloudflare.com 'none';x; connect-src evil.example;default-src *" },
+      config: {
+        ...base,
+        CSP_EXTRA_SOURCES:
+          "script-src https://www.googletagmanager.com; frame-src https://challenges.cloudflare.com 'none';x; connect-src evil.example;default-src *",
+      },
     });
     expect(csp).toContain("script-src 'self' 'nonce-n' https://www.googletagmanager.com");
     expect(csp).toContain("frame-src 'self' https://challenges.cloudflare.com 'none'");
@@ -49,7 +57,7 @@ describe("a shared page's policy: its inline scripts by hash", () => {
   it("hashes the text of each inline script as the browser does (UTF-8), once each, never a script with a src", () => {
     const html =
       '<html><head><script type="application/ld+json">{"a":"€"}</script><script src="/assets/a.js"></script></head>' +
-      "<body><script>window.__remixContext = {};</script><script type=\"text/x-deferred-module\" id=\"app-modules\">import(\"/assets/entry.client-a.js\");</script>" +
+      '<body><script>window.__remixContext = {};</script><script type="text/x-deferred-module" id="app-modules">import("/assets/entry.client-a.js");</script>' +
       '<script>window.__remixContext = {};</script><script async="" type="module" src="/assets/b.js"></script><script>\n</script></body></html>';
     expect(inlineScriptHashes(html)).toEqual([
       sha('{"a":"€"}'),
@@ -62,8 +70,12 @@ describe("a shared page's policy: its inline scripts by hash", () => {
 
   it("lists the hashes where the nonce would be, with everything else the same", () => {
     const hashed = contentSecurityPolicy({ scriptHashes: ["'sha256-a'", "'sha256-b'"], framable: false, config: base });
-    expect(hashed).toMatch(/^script-src 'self' 'sha256-a' 'sha256-b'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'/);
-    expect(hashed.replace(/ 'sha256-[ab]'/g, "")).toBe(contentSecurityPolicy({ nonce: "n", framable: false, config: base }).replace(" 'nonce-n'", ""));
+    expect(hashed).toMatch(
+      /^script-src 'self' 'sha256-a' 'sha256-b'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'/,
+    );
+    expect(hashed.replace(/ 'sha256-[ab]'/g, "")).toBe(
+      contentSecurityPolicy({ nonce: "n", framable: false, config: base }).replace(" 'nonce-n'", ""),
+    );
     // A page without inline scripts (the information pages ship none) allows only files of this origin.
     expect(contentSecurityPolicy({ scriptHashes: [], framable: false, config: base })).toMatch(/^script-src 'self'; /);
   });

@@ -15,7 +15,7 @@ describe("dates are Madrid time, whatever the machine's zone", () => {
       expect(formatDate("2026-07-15T12:52:00.000Z", "dd MMMM yyyy, HH:mm")).toBe("15 julio 2026, 14:52");
       expect(formatDate(new Date("2026-01-15T23:30:00Z"))).toBe("16 enero 2026");
       expect(formatDate("2026-01-15T23:30:00Z", "dd/MM/yyyy")).toBe("16/01/2026");
-            // The words between date and time are the ICU version's («, » or « a las »).
+      // The words between date and time are the ICU version's («, » or « a las »).
       expect(formatDateTime("2026-07-15T12:52:00Z")).toMatch(/^15 de julio de 2026(,| a las) 14:52$/);
       expect(formatShortDateTime("2026-01-15T23:30:00Z")).toMatch(/^16\/1\/26,? 0:30$/);
       // A calendar date is that day everywhere.

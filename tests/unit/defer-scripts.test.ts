@@ -22,7 +22,9 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     expect(out).not.toMatch(/<script[^>]* type="module"/);
     // The same elements stay, inert, so React hydrates the tree Remix rendered.
     expect(out.match(new RegExp(`<link rel="${DEFERRED_PRELOAD}" href="/assets/(entry\\.client-a|layout-b)\\.js"/>`, "g"))).toHaveLength(2);
-    expect(out).toContain(`<script nonce="n0nce==" type="${DEFERRED_TYPE}" id="app-modules">;\nimport * as route0 from "/assets/root-c.js";\nimport("/assets/entry.client-a.js");</script>`);
+    expect(out).toContain(
+      `<script nonce="n0nce==" type="${DEFERRED_TYPE}" id="app-modules">;\nimport * as route0 from "/assets/root-c.js";\nimport("/assets/entry.client-a.js");</script>`,
+    );
   });
 
   it("adds, with the nonce, a loader right after the inert script (the last node of <body>), the rest untouched", () => {
@@ -31,7 +33,9 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     expect(loader![1]).toContain('["/assets/entry.client-a.js","/assets/layout-b.js"]');
     expect(loader![1]).toContain("requestAnimationFrame");
     expect(out.startsWith('<html><head><link rel="stylesheet" href="/assets/styles-x.css"/></head><body><main>Hola</main>')).toBe(true);
-    expect(out.endsWith('</body></html><!--$--><script nonce="n0nce==">window.__remixContext.streamController.close();</script><!--/$-->')).toBe(true);
+    expect(
+      out.endsWith('</body></html><!--$--><script nonce="n0nce==">window.__remixContext.streamController.close();</script><!--/$-->'),
+    ).toBe(true);
   });
 
   /** A browser's document as far as the loader uses it; `added` collects what it appends. */
@@ -52,7 +56,11 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     new Function("document", "requestAnimationFrame", "setTimeout", "PerformanceObserver", loader)(...args);
   /** A PerformanceObserver of the given entry types that records what the loader asks of it. */
   function fakeObserver(types: string[]) {
-    const seen = { observed: [] as unknown[], disconnected: false, report: undefined as ((list: { getEntries: () => unknown[] }) => void) | undefined };
+    const seen = {
+      observed: [] as unknown[],
+      disconnected: false,
+      report: undefined as ((list: { getEntries: () => unknown[] }) => void) | undefined,
+    };
     class FakeObserver {
       static supportedEntryTypes = types;
       constructor(callback: typeof seen.report) {
@@ -109,9 +117,17 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     const { FakeObserver, seen } = fakeObserver(["paint", "largest-contentful-paint"]);
     const { tasks, setTimeout } = fakeTimers();
     run(loaderOf(out), document, () => {}, setTimeout, FakeObserver);
-    expect(seen.observed).toEqual([{ type: "paint", buffered: true }, { type: "largest-contentful-paint", buffered: true }]);
+    expect(seen.observed).toEqual([
+      { type: "paint", buffered: true },
+      { type: "largest-contentful-paint", buffered: true },
+    ]);
     // First paint: a heading of 20,000 px². The picture could still be the largest: wait.
-    seen.report!({ getEntries: () => [{ name: "first-contentful-paint", entryType: "paint" }, { name: "", entryType: "largest-contentful-paint", size: 20000 }] });
+    seen.report!({
+      getEntries: () => [
+        { name: "first-contentful-paint", entryType: "paint" },
+        { name: "", entryType: "largest-contentful-paint", size: 20000 },
+      ],
+    });
     expect(tasks.map((t) => t.ms)).toEqual([3000]);
     // The picture shown (its entry counts what is in view).
     seen.report!({ getEntries: () => [{ name: "", entryType: "largest-contentful-paint", size: 30000 }] });
@@ -133,7 +149,13 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     const { document, added } = browserDocument();
     let frame: (() => void) | undefined;
     let task: (() => void) | undefined;
-    run(loaderOf(out), document, (f: () => void) => (frame = f), (f: () => void) => (task = f), undefined);
+    run(
+      loaderOf(out),
+      document,
+      (f: () => void) => (frame = f),
+      (f: () => void) => (task = f),
+      undefined,
+    );
     // Nothing before the frame has been painted.
     expect(added).toEqual([]);
     frame!();
@@ -144,7 +166,13 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
 
   it("a hidden tab (no animation frames, no paint until shown) starts at once", () => {
     const { document, added } = browserDocument(true);
-    run(loaderOf(out), document, () => {}, () => {}, fakeObserver(["paint"]).FakeObserver);
+    run(
+      loaderOf(out),
+      document,
+      () => {},
+      () => {},
+      fakeObserver(["paint"]).FakeObserver,
+    );
     expect(added).toEqual(appModules);
   });
 

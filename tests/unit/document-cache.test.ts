@@ -25,14 +25,20 @@ const SECONDS = 60;
 
 beforeAll(async () => {
   const app = express();
-  app.use(documentCache({ seconds: SECONDS, policy: (path, hashes) => `script-src 'self' ${hashes.join(" ")}; for ${path}`, now: () => t }));
+  app.use(
+    documentCache({ seconds: SECONDS, policy: (path, hashes) => `script-src 'self' ${hashes.join(" ")}; for ${path}`, now: () => t }),
+  );
   app.use((req, res) => {
     renders++;
-    const html = `<!DOCTYPE html><html><body>render ${renders} for ${req.headers.cookie ?? "nobody"}<script>go()</script></body></html>`.padEnd(2_000);
+    const html =
+      `<!DOCTYPE html><html><body>render ${renders} for ${req.headers.cookie ?? "nobody"}<script>go()</script></body></html>`.padEnd(2_000);
     const share = res.locals.shareDocument as ShareDocument | undefined;
     const headers = new Headers({ "Content-Type": "text/html; charset=utf-8", Vary: "Cookie", "Cache-Control": "from the render" });
     share?.({ html: Buffer.from(html), scriptHashes: ["'sha256-go'"], headers });
-    res.status(200).set({ "Content-Type": "text/html; charset=utf-8", Vary: "Cookie", "X-Offered": share ? "yes" : "no" }).send(html);
+    res
+      .status(200)
+      .set({ "Content-Type": "text/html; charset=utf-8", Vary: "Cookie", "X-Offered": share ? "yes" : "no" })
+      .send(html);
   });
   ({ origin, close } = await listen(app));
 });
@@ -44,7 +50,8 @@ afterAll(async () => {
   }
 });
 
-const get = (path: string, headers: Record<string, string> = {}, method = "GET") => fetch(`${origin}${path}`, { method, headers, redirect: "manual" });
+const get = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+  fetch(`${origin}${path}`, { method, headers, redirect: "manual" });
 const body = async (r: Response) => (await r.text()).trimEnd();
 
 /** The signed session cookie holding `data` (flash: a message for the next page). */
@@ -132,7 +139,14 @@ describe("documentCache", () => {
     const url = fresh();
     const shared = await body(await get(url));
     const personal: [string, Record<string, string>, string?][] = [
-      ["a login", { cookie: await session({ authData: { commonData: { access: "a", refresh: "r", token_expired_at: 0, isAuth: true, email: "ana@example.es" } } }) }],
+      [
+        "a login",
+        {
+          cookie: await session({
+            authData: { commonData: { access: "a", refresh: "r", token_expired_at: 0, isAuth: true, email: "ana@example.es" } },
+          }),
+        },
+      ],
       ["a login by header", { authorization: "Bearer a" }],
       ["a cart", { cookie: "__cart=eyJpdGVtcyI6W119.sig" }],
       ["a checkout", { cookie: "__checkout=x" }],
@@ -150,7 +164,11 @@ describe("documentCache", () => {
       expect(response.headers.get("age"), what).toBeNull();
       expect(await body(response), what).not.toBe(shared);
     }
-    for (const [method, address] of [["POST", url], ["HEAD", url], ["GET", "/ofertas.data"]]) {
+    for (const [method, address] of [
+      ["POST", url],
+      ["HEAD", url],
+      ["GET", "/ofertas.data"],
+    ]) {
       const response = await get(address, {}, method);
       expect(response.headers.get("x-offered"), `${method} ${address}`).toBe("no");
     }

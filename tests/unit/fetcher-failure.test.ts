@@ -14,7 +14,9 @@ describe("toastOnFailure (the clientAction of fetcher forms)", () => {
   });
 
   it("turns a network failure into a toast and a { failed } answer", async () => {
-    await expect(toastOnFailure(args(() => Promise.reject(new TypeError("Failed to fetch"))))).resolves.toEqual({ failed: NETWORK_FAILURE_TEXT });
+    await expect(toastOnFailure(args(() => Promise.reject(new TypeError("Failed to fetch"))))).resolves.toEqual({
+      failed: NETWORK_FAILURE_TEXT,
+    });
     expect(showToast).toHaveBeenLastCalledWith("error", NETWORK_FAILURE_TEXT);
   });
 

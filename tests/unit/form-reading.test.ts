@@ -42,7 +42,7 @@ describe("readForm: the one form reader of every storefront action", () => {
     const bodies: [string, string][] = [
       ["multipart/form-data", "--x\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--x--"],
       ["multipart/form-data; boundary=zzz", "--x\r\nContent-Disposition: form-data; name=a\r\n\r\n1\r\n--x--"],
-      ["multipart/form-data; boundary=x", "--x\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1"],
+      ["multipart/form-data; boundary=x", '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1'],
     ];
     for (const [type, body] of bodies) {
       const r = await refusal(readForm(post(body, type)));

@@ -38,7 +38,8 @@ describe("gzipWhole", () => {
 });
 
 describe("keptGzip", () => {
-  const listing = (stock: number) => Buffer.from(JSON.stringify({ count: 2, results: [{ title: "Circuito termal para dos", available: stock }] }).repeat(60));
+  const listing = (stock: number) =>
+    Buffer.from(JSON.stringify({ count: 2, results: [{ title: "Circuito termal para dos", available: stock }] }).repeat(60));
   it("deflates a body sent again under its key only once, and a body that changed anew", () => {
     const first = keptGzip("/api/v0/public/offers/", listing(180));
     // Equal bytes built apart (as each request's are) get the very gzip sent before.
@@ -47,7 +48,7 @@ describe("keptGzip", () => {
     expect(changed.gzip).not.toBe(first.gzip);
     expect(gunzipSync(changed.gzip).equals(listing(179))).toBe(true);
     // What was worked out from the old gzip (its ETag) goes with it.
-    first.etag = "W/\"viejo\"";
+    first.etag = 'W/"viejo"';
     expect(keptGzip("/api/v0/public/offers/", listing(180)).etag).toBeUndefined();
   });
   it("never hands out another key's gzip, nor one for other bytes under the same key", () => {

@@ -31,7 +31,9 @@ describe("redirectPastLastPage", () => {
     expect(locationOf(() => redirectPastLastPage(request("/admin"), 1, 0, 50))).toBeNull();
   });
   it("sends a page past the end to the last page, keeping the other parameters", () => {
-    expect(locationOf(() => redirectPastLastPage(request("/admin/organizaciones?search=bar&page=3"), 3, 60, 50))).toBe("/admin/organizaciones?search=bar&page=2");
+    expect(locationOf(() => redirectPastLastPage(request("/admin/organizaciones?search=bar&page=3"), 3, 60, 50))).toBe(
+      "/admin/organizaciones?search=bar&page=2",
+    );
   });
   it("sends it to the bare path when the last page is the first, and an emptied list there too", () => {
     expect(locationOf(() => redirectPastLastPage(request("/socios/ofertas?page=2"), 2, 50, 50))).toBe("/socios/ofertas");
@@ -47,7 +49,9 @@ describe("loadPage", () => {
     expect(answer).toEqual({ count: 30, results: ["x"], page: 2 });
   });
   it("redirects past the end to the last page", async () => {
-    const thrown = await loadPage(request("/admin/solicitudes?page=5"), 24, async () => ({ count: 30, results: [] })).catch((r: unknown) => r);
+    const thrown = await loadPage(request("/admin/solicitudes?page=5"), 24, async () => ({ count: 30, results: [] })).catch(
+      (r: unknown) => r,
+    );
     expect(thrown).toBeInstanceOf(Response);
     expect((thrown as Response).headers.get("Location")).toBe("/admin/solicitudes?page=2");
   });

@@ -257,8 +257,6 @@ describe("Allpay verifyWebhook", () => {
         provider.verifyWebhook({ headers: { "content-type": "application/json" }, rawBody, url: WEBHOOK_URL }),
       ).resolves.toBeNull();
     }
-    await expect(
-      provider.verifyWebhook({ headers: {}, rawBody: "__proto__[x]=1&sign=abc", url: WEBHOOK_URL }),
-    ).resolves.toBeNull();
+    await expect(provider.verifyWebhook({ headers: {}, rawBody: "__proto__[x]=1&sign=abc", url: WEBHOOK_URL })).resolves.toBeNull();
   });
 });

@@ -280,7 +280,11 @@ describe("PayPal verifyWebhook", () => {
       providerRef: "ORDER-1",
     });
 
-    const denied = signPaypalWebhook(state, { ...captureCompleted("ORDER-2", "tx-3"), id: "WH-DENIED", event_type: "PAYMENT.CAPTURE.DENIED" });
+    const denied = signPaypalWebhook(state, {
+      ...captureCompleted("ORDER-2", "tx-3"),
+      id: "WH-DENIED",
+      event_type: "PAYMENT.CAPTURE.DENIED",
+    });
     await expect(provider.verifyWebhook({ ...denied, url })).resolves.toMatchObject({ kind: "payment.failed", providerRef: "ORDER-2" });
 
     const other = signPaypalWebhook(state, { id: "WH-OTHER", event_type: "CUSTOMER.DISPUTE.CREATED", resource: {} });

@@ -149,7 +149,12 @@ describe("Rapyd createPayment", () => {
   });
 
   it("is rejected by the mock when the clock is off by more than a minute", async () => {
-    provider = createRapydProvider({ accessKey: state.accessKey, secretKey: state.secretKey, apiBase: state.apiBase, now: () => clock - 120_000 });
+    provider = createRapydProvider({
+      accessKey: state.accessKey,
+      secretKey: state.secretKey,
+      apiBase: state.apiBase,
+      now: () => clock - 120_000,
+    });
     await expect(provider.createPayment(input())).rejects.toBeInstanceOf(PaymentProviderError);
     expect(state.requests[0].rejected).toBe("timestamp");
   });
@@ -236,7 +241,10 @@ describe("Rapyd verifyWebhook", () => {
   }
 
   it("returns the event for a correctly signed delivery", async () => {
-    const delivery = signRapydWebhook(state, { url: WEBHOOK_URL, body: paymentEvent("PAYMENT_COMPLETED", { checkout_id: "checkout_abc" }) });
+    const delivery = signRapydWebhook(state, {
+      url: WEBHOOK_URL,
+      body: paymentEvent("PAYMENT_COMPLETED", { checkout_id: "checkout_abc" }),
+    });
     await expect(provider.verifyWebhook({ ...delivery, url: WEBHOOK_URL })).resolves.toEqual({
       eventId: "wh_0d6cd4b41a4bd1c2ac8a4a8f1a9e5c3f",
       kind: "payment.completed",

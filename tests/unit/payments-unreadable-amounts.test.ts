@@ -57,7 +57,12 @@ describe("capturedOrNot (the one rule every adapter uses)", () => {
     expect(state.unreadable).toMatch(/sin un importe y una moneda legibles/);
   });
   it("a readable amount is captured with the provider's own figures", () => {
-    expect(capturedOrNot("paypal", "9.90", "eur", fallback)).toEqual({ status: "captured", amountCents: 990, currency: "EUR", providerRef: "ref" });
+    expect(capturedOrNot("paypal", "9.90", "eur", fallback)).toEqual({
+      status: "captured",
+      amountCents: 990,
+      currency: "EUR",
+      providerRef: "ref",
+    });
     expect(capturedOrNot("rapyd", 12.5, "EUR", fallback)).toMatchObject({ status: "captured", amountCents: 1250 });
   });
 });
@@ -106,12 +111,22 @@ describe("PayPal: a completed capture without a readable amount is not paid", ()
         HttpResponse.json({
           id: params.id,
           status: "COMPLETED",
-          purchase_units: [{ amount: { value: "12.50", currency_code: "EUR" }, payments: { captures: [{ id: "CAP1", status: "COMPLETED", amount: { value, currency_code: currencyCode } }] } }],
+          purchase_units: [
+            {
+              amount: { value: "12.50", currency_code: "EUR" },
+              payments: { captures: [{ id: "CAP1", status: "COMPLETED", amount: { value, currency_code: currencyCode } }] },
+            },
+          ],
         } as Record<string, unknown>),
       ),
       ...paypalHandlers(state),
     );
-    const provider = createPaypalProvider({ clientId: state.clientId, clientSecret: state.clientSecret, webhookId: state.webhookId, apiBase: state.apiBase });
+    const provider = createPaypalProvider({
+      clientId: state.clientId,
+      clientSecret: state.clientSecret,
+      webhookId: state.webhookId,
+      apiBase: state.apiBase,
+    });
     const created = await provider.createPayment(input);
     approvePaypalOrder(state, created.providerRef);
     const result = await provider.capturePayment(asked(created.providerRef));

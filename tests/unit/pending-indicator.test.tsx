@@ -30,7 +30,9 @@ describe("usePendingIndicator (pending threshold and minimum display, spec secti
   });
 
   it("with delay 0 (offer detail, payment) shows at once, and a long wait hides right when it ends", () => {
-    const { result, rerender } = renderHook(({ busy }) => usePendingIndicator(busy, { delay: 0, minDuration: 500 }), { initialProps: { busy: true } });
+    const { result, rerender } = renderHook(({ busy }) => usePendingIndicator(busy, { delay: 0, minDuration: 500 }), {
+      initialProps: { busy: true },
+    });
     act(() => void vi.advanceTimersByTime(0));
     expect(result.current).toBe(true);
     act(() => void vi.advanceTimersByTime(2000));

@@ -119,14 +119,20 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
     const intl = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     const asIntl = (cents: number) => `${intl.format(cents / 100)} €`;
     for (const cents of [0, 1, 99, 100, 999_999, 1_000_000, 123_456_789, -1, -123_456]) expect(formatCents(cents)).toBe(asIntl(cents));
-    fc.assert(fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => formatCents(cents) === asIntl(cents)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => formatCents(cents) === asIntl(cents)),
+      { numRuns: 2000 },
+    );
   });
 
   it("writes a count as Intl.NumberFormat('es-ES') does: a dot between thousands from five digits", () => {
     const intl = new Intl.NumberFormat("es-ES", { maximumFractionDigits: 0 });
     expect(formatCount(1234)).toBe("1234");
     expect(formatCount(100_060)).toBe("100.060");
-    fc.assert(fc.property(fc.integer({ min: -1e13, max: 1e13 }), (n) => formatCount(n) === intl.format(n)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.integer({ min: -1e13, max: 1e13 }), (n) => formatCount(n) === intl.format(n)),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -136,7 +142,12 @@ describe("cheapestOption (the «desde» price of cards and of the partner's list
     const b = { id: "b", actual_price: "10.00" };
     const c = { id: "c", actual_price: "9.9" };
     expect(cheapestOption([b, a, c])).toBe(a);
-    expect(cheapestOption([{ id: "x", actual_price: "100.00" }, { id: "y", actual_price: "20.00" }])?.id).toBe("y");
+    expect(
+      cheapestOption([
+        { id: "x", actual_price: "100.00" },
+        { id: "y", actual_price: "20.00" },
+      ])?.id,
+    ).toBe("y");
     expect(cheapestOption([])).toBeUndefined();
   });
 });

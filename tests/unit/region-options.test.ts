@@ -7,7 +7,12 @@ import { DEFAULT_REGION, REGIONS } from "#lib/regions";
 function parse(html: string) {
   const select = document.createElement("select");
   select.innerHTML = html;
-  return [...select.options].map((o) => ({ value: o.value, label: o.text, selected: o.defaultSelected, group: (o.parentElement as HTMLOptGroupElement).label }));
+  return [...select.options].map((o) => ({
+    value: o.value,
+    label: o.text,
+    selected: o.defaultSelected,
+    group: (o.parentElement as HTMLOptGroupElement).label,
+  }));
 }
 
 describe("regionOptions", () => {
@@ -15,7 +20,18 @@ describe("regionOptions", () => {
     const options = parse(regionOptions(""));
     expect(options).toHaveLength(REGIONS.length + 1);
     expect(options[0]).toMatchObject({ value: DEFAULT_REGION.value, label: "España", selected: true });
-    expect(options.slice(1, 11).map((o) => o.label)).toEqual(["Madrid", "Barcelona", "Valencia", "Sevilla", "Alicante", "Málaga", "Murcia", "Cádiz", "Santa Cruz de Tenerife", "Las Palmas"]);
+    expect(options.slice(1, 11).map((o) => o.label)).toEqual([
+      "Madrid",
+      "Barcelona",
+      "Valencia",
+      "Sevilla",
+      "Alicante",
+      "Málaga",
+      "Murcia",
+      "Cádiz",
+      "Santa Cruz de Tenerife",
+      "Las Palmas",
+    ]);
     expect(options.slice(1, 11).every((o) => o.group === "Más buscadas")).toBe(true);
     expect(options.slice(11).every((o) => o.group === "Todas las provincias")).toBe(true);
     expect(new Set(options.map((o) => o.value)).size).toBe(options.length);

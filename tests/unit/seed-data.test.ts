@@ -32,7 +32,10 @@ function webpSize(bytes: Buffer): { width: number; height: number } {
 
 /** Same folding as the offers.search_text column: lower case, accents removed. */
 function fold(text: string): string {
-  return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  return text
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\u0300-\u036f]/g, "");
 }
 
 function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
@@ -104,7 +107,10 @@ describe("seed catalogue", () => {
   it("contains the accented search fixtures exactly once each", () => {
     for (const word of ["cafe", "paella", "masaje"]) {
       const hits = SEED_OFFERS.filter((o) => fold(`${o.title} ${o.summary}`).includes(word));
-      expect(hits.map((o) => o.key), word).toHaveLength(1);
+      expect(
+        hits.map((o) => o.key),
+        word,
+      ).toHaveLength(1);
     }
     expect(SEED_OFFERS.some((o) => o.title.includes("Café"))).toBe(true);
     expect(SEED_OFFERS.some((o) => o.title.includes("Paella"))).toBe(true);
@@ -191,7 +197,9 @@ describe("seed catalogue", () => {
         expect(image.alt.trim(), image.file).not.toBe("");
         if (image.logo) expect([image.width, image.height], image.file).toEqual([160, 160]);
         // Every photo also at 400x250, as an upload is rendered; a logo has no smaller size.
-        expect(image.small, image.file).toEqual(image.logo ? null : { file: image.file.replace("/images/demo/", "/images/demo/400/"), width: 400, height: 250 });
+        expect(image.small, image.file).toEqual(
+          image.logo ? null : { file: image.file.replace("/images/demo/", "/images/demo/400/"), width: 400, height: 250 },
+        );
       }
       expect(offer.images.filter((i) => i.logo).length, offer.key).toBeLessThanOrEqual(1);
     }
@@ -243,7 +251,10 @@ describe("seed promo codes", () => {
 
   it("covers all three discount kinds with codes valid on every offer", () => {
     for (const kind of ["percent", "amount", "fixed_price"] as const) {
-      expect(SEED_PROMO_CODES.some((c) => c.discount_type === kind && isGlobalAndOpen(c)), kind).toBe(true);
+      expect(
+        SEED_PROMO_CODES.some((c) => c.discount_type === kind && isGlobalAndOpen(c)),
+        kind,
+      ).toBe(true);
     }
   });
 

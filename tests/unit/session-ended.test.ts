@@ -10,7 +10,11 @@ let m: Modules;
 beforeAll(async () => {
   process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
   process.env.API_URL = "http://api.internal/api/v0";
-  m = { login: await import("#app/lib/login.server"), auth: await import("#app/lib/auth.server"), session: await import("#app/lib/session.server") };
+  m = {
+    login: await import("#app/lib/login.server"),
+    auth: await import("#app/lib/auth.server"),
+    session: await import("#app/lib/session.server"),
+  };
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -40,7 +44,9 @@ async function thrown(run: () => Promise<unknown>): Promise<Response> {
 }
 
 const sessionOf = (response: Response) =>
-  m.session.getSession(new Request("https://shop.example/", { headers: { Cookie: response.headers.get("Set-Cookie")?.split(";")[0] ?? "" } }));
+  m.session.getSession(
+    new Request("https://shop.example/", { headers: { Cookie: response.headers.get("Set-Cookie")?.split(";")[0] ?? "" } }),
+  );
 
 describe("sessionEnded: the API refused this browser's access token", () => {
   it("when the session lives on, a page load renews the pair and loads the same page again", async () => {
@@ -53,7 +59,10 @@ describe("sessionEnded: the API refused this browser's access token", () => {
   });
 
   it("when the session was ended, the browser forgets it and goes to log in", async () => {
-    vi.stubGlobal("fetch", vi.fn(async () => Response.json({ detail: "El token no es válido.", code: "token_not_valid" }, { status: 401 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ detail: "El token no es válido.", code: "token_not_valid" }, { status: 401 })),
+    );
     const response = await thrown(async () => m.login.sessionEnded(await loggedIn(), "/login?redirectTo=%2Fcuenta"));
     expect(response.headers.get("Location")).toBe("/login?redirectTo=%2Fcuenta");
     const session = await sessionOf(response);
@@ -74,6 +83,12 @@ it("the API client forwards the browser's User-Agent, which names the login's de
   const fetchSpy = vi.fn(async () => Response.json({}));
   vi.stubGlobal("fetch", fetchSpy);
   const { api } = await import("#app/lib/api.server");
-  await api("/auth/jwt/create/", { method: "POST", body: {}, request: new Request("https://shop.example/login", { headers: { "user-agent": "Mozilla/5.0 (iPhone)" } }) });
-  expect(((fetchSpy.mock.calls[0] as unknown as [URL, RequestInit])[1].headers as Record<string, string>)["User-Agent"]).toBe("Mozilla/5.0 (iPhone)");
+  await api("/auth/jwt/create/", {
+    method: "POST",
+    body: {},
+    request: new Request("https://shop.example/login", { headers: { "user-agent": "Mozilla/5.0 (iPhone)" } }),
+  });
+  expect(((fetchSpy.mock.calls[0] as unknown as [URL, RequestInit])[1].headers as Record<string, string>)["User-Agent"]).toBe(
+    "Mozilla/5.0 (iPhone)",
+  );
 });

@@ -25,7 +25,12 @@ describe("third-party CSP sources", () => {
     const c = loadConfig(base);
     expect(all(thirdPartySources(c))).toEqual([]);
     const s = thirdPartySources(c);
-    const policy = contentSecurityPolicy({ nonce: "n", framable: false, config: c, thirdParty: { "script-src": s.script, "connect-src": s.connect, "img-src": s.img } });
+    const policy = contentSecurityPolicy({
+      nonce: "n",
+      framable: false,
+      config: c,
+      thirdParty: { "script-src": s.script, "connect-src": s.connect, "img-src": s.img },
+    });
     expect(directive(policy, "script-src")).toBe("script-src 'self' 'nonce-n'");
     expect(policy).not.toMatch(/connect-src|img-src/);
   });
@@ -51,14 +56,24 @@ describe("third-party CSP sources", () => {
     expect(directive(policy, "img-src")).toContain("https://tiles.example.es");
     expect(directive(policy, "frame-src")).toContain("https://challenges.cloudflare.com");
     // A shared page lists its scripts' hashes there instead, and allows the same hosts.
-    const shared = contentSecurityPolicy({ scriptHashes: ["'sha256-x'"], framable: false, config: c, thirdParty: { "script-src": s.script, "connect-src": s.connect } });
+    const shared = contentSecurityPolicy({
+      scriptHashes: ["'sha256-x'"],
+      framable: false,
+      config: c,
+      thirdParty: { "script-src": s.script, "connect-src": s.connect },
+    });
     expect(directive(shared, "script-src")).toBe(directive(policy, "script-src").replace("'nonce-n+/0Zx=='", "'sha256-x'"));
     expect(directive(shared, "connect-src")).toBe(directive(policy, "connect-src"));
   });
 
   it("refuse a configured URL that would inject a directive", () => {
     const c = loadConfig({ ...base, MAPS_TILES_URL: "https://tiles.example.es/{z}/{x}/{y}.png" });
-    const policy = contentSecurityPolicy({ nonce: "n", framable: false, config: c, thirdParty: { "img-src": ["https://a.example; script-src *"] } });
+    const policy = contentSecurityPolicy({
+      nonce: "n",
+      framable: false,
+      config: c,
+      thirdParty: { "img-src": ["https://a.example; script-src *"] },
+    });
     expect(policy).not.toContain("script-src *");
   });
 });

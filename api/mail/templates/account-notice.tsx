@@ -8,7 +8,19 @@ import { heading, Layout, muted, renderBoth, text } from "../layout";
  * someone asked for something the shop will not do, told to them and not to whoever asked (the
  * API answers the asker the same way whether the address has an account or not).
  */
-function NoticeEmail({ origin, title, paragraphs, action, footnote }: { origin: string; title: string; paragraphs: string[]; action: { path: string; label: string }; footnote: string }) {
+function NoticeEmail({
+  origin,
+  title,
+  paragraphs,
+  action,
+  footnote,
+}: {
+  origin: string;
+  title: string;
+  paragraphs: string[];
+  action: { path: string; label: string };
+  footnote: string;
+}) {
   return (
     <Layout origin={origin} preview={title}>
       <Heading as="h1" className="m-ink" style={heading}>
@@ -43,7 +55,11 @@ function parse<T extends z.ZodTypeAny>(schema: T, data: Record<string, unknown>)
  * A notice whose first paragraph says why it came (data.reason, one of `why`'s keys); the rest is
  * the same for every reason.
  */
-function noticeFor(why: Record<string, string>, subject: string, rest: Omit<Parameters<typeof NoticeEmail>[0], "origin" | "paragraphs"> & { next: string }): MessageRenderer {
+function noticeFor(
+  why: Record<string, string>,
+  subject: string,
+  rest: Omit<Parameters<typeof NoticeEmail>[0], "origin" | "paragraphs"> & { next: string },
+): MessageRenderer {
   const Reason = z.object({ reason: z.enum(Object.keys(why) as [string, ...string[]]) });
   return async (data, ctx) => {
     const { reason } = parse(Reason, data);
@@ -56,8 +72,10 @@ function noticeFor(why: Record<string, string>, subject: string, rest: Omit<Para
 export const renderAccountExists = noticeFor(
   {
     register: "Alguien, quizá tú, ha intentado crear una cuenta nueva en ofertas con este correo. No hace falta: ya tienes una.",
-    activation: "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo. Tu cuenta ya está activa: no hace falta activarla.",
-    "email-change": "Alguien, quizá tú, ha pedido usar este correo en otra cuenta de ofertas. No lo hemos hecho, porque este correo ya es el de tu cuenta.",
+    activation:
+      "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo. Tu cuenta ya está activa: no hace falta activarla.",
+    "email-change":
+      "Alguien, quizá tú, ha pedido usar este correo en otra cuenta de ofertas. No lo hemos hecho, porque este correo ya es el de tu cuenta.",
   },
   "Ya tienes una cuenta en ofertas con este correo",
   {
@@ -71,9 +89,12 @@ export const renderAccountExists = noticeFor(
 /** A password reset, an activation code or an email change asked for an address without an account. */
 export const renderNoAccount = noticeFor(
   {
-    reset_password: "Alguien, quizá tú, ha pedido cambiar la contraseña de una cuenta de ofertas con este correo, pero no hay ninguna cuenta con él.",
-    activation: "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo, pero no hay ninguna cuenta pendiente de activar con él.",
-    reset_email: "Alguien, quizá tú, ha pedido cambiar el correo de una cuenta de ofertas con esta dirección, pero no hay ninguna cuenta con ella.",
+    reset_password:
+      "Alguien, quizá tú, ha pedido cambiar la contraseña de una cuenta de ofertas con este correo, pero no hay ninguna cuenta con él.",
+    activation:
+      "Alguien, quizá tú, ha pedido un código para activar una cuenta de ofertas con este correo, pero no hay ninguna cuenta pendiente de activar con él.",
+    reset_email:
+      "Alguien, quizá tú, ha pedido cambiar el correo de una cuenta de ofertas con esta dirección, pero no hay ninguna cuenta con ella.",
   },
   "No hay ninguna cuenta de ofertas con este correo",
   {

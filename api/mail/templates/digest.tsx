@@ -9,13 +9,22 @@ import { button, colors, heading, Layout, muted, renderBoth, text } from "../lay
 
 export const DigestData = z.object({ region: z.string().nullable().optional() });
 
-export type DigestOffer = { uuid: string; title: string; region: string; actual_price: string; regular_price: string; image_url: string | null };
+export type DigestOffer = {
+  uuid: string;
+  title: string;
+  region: string;
+  actual_price: string;
+  regular_price: string;
+  image_url: string | null;
+};
 
 const DIGEST_SIZE = 6;
 
 /** The newest active offers of the region, topped up from anywhere when the region has few. */
 export async function newestOffers(db: MailContext["db"], region: string | null): Promise<DigestOffer[]> {
-  return query<DigestOffer>(db, sql`
+  return query<DigestOffer>(
+    db,
+    sql`
     SELECT o.id AS uuid, o.title, o.province AS region, p.actual_price::text AS actual_price, p.regular_price::text AS regular_price,
       -- The picture shows 96 px wide: its smallest rendition that still fills it on a 2x screen.
       (SELECT coalesce((SELECT v->>'url' FROM jsonb_array_elements(i.variants) v
@@ -27,7 +36,8 @@ export async function newestOffers(db: MailContext["db"], region: string | null)
     ) p ON true
     WHERE o.status = 'active' AND (o.valid_until IS NULL OR o.valid_until >= current_date)
     ORDER BY (o.province = ${region ?? ""}) DESC, o.created_at DESC, o.id
-    LIMIT ${DIGEST_SIZE}`);
+    LIMIT ${DIGEST_SIZE}`,
+  );
 }
 
 /** The footer's link (a page that asks first) and RFC 8058's one-click URL, both with one token. */
@@ -37,7 +47,17 @@ export function unsubscribeLinks(ctx: Pick<MailContext, "origin" | "config" | "t
   return { page: `${origin}/unsubscribe?${q}`, oneClick: `${origin}/api/v0/customer/unsubscribe/one-click/?${q}` };
 }
 
-export function DigestEmail({ origin, region, offers, unsubscribe }: { origin: string; region: string | null; offers: DigestOffer[]; unsubscribe: string }) {
+export function DigestEmail({
+  origin,
+  region,
+  offers,
+  unsubscribe,
+}: {
+  origin: string;
+  region: string | null;
+  offers: DigestOffer[];
+  unsubscribe: string;
+}) {
   return (
     <Layout
       origin={origin}
@@ -64,7 +84,13 @@ export function DigestEmail({ origin, region, offers, unsubscribe }: { origin: s
               {offer.image_url ? (
                 <Column style={{ width: "96px", verticalAlign: "top", paddingRight: "12px" }}>
                   <Link href={link}>
-                    <Img src={`${origin}${offer.image_url}`} alt="" width="96" height="72" style={{ borderRadius: "8px", objectFit: "cover" }} />
+                    <Img
+                      src={`${origin}${offer.image_url}`}
+                      alt=""
+                      width="96"
+                      height="72"
+                      style={{ borderRadius: "8px", objectFit: "cover" }}
+                    />
                   </Link>
                 </Column>
               ) : null}
@@ -80,7 +106,10 @@ export function DigestEmail({ origin, region, offers, unsubscribe }: { origin: s
                     {formatPrice(offer.regular_price)}
                   </span>
                   {badge ? <span style={{ color: colors.brand, fontWeight: 700 }}> {badge}</span> : null}
-                  <span className="m-muted" style={{ color: colors.muted }}> · {offer.region}</span>
+                  <span className="m-muted" style={{ color: colors.muted }}>
+                    {" "}
+                    · {offer.region}
+                  </span>
                 </Text>
               </Column>
             </Row>

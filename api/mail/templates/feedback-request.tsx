@@ -28,10 +28,21 @@ export function FeedbackRequestEmail({ origin, token, offerTitle }: { origin: st
             <Link
               className="m-link"
               href={feedbackLink(origin, token, n)}
-              style={{ display: "block", padding: "10px 12px", border: `1px solid ${colors.line}`, borderRadius: "8px", color: colors.brand, fontSize: "18px", textDecoration: "none" }}
+              style={{
+                display: "block",
+                padding: "10px 12px",
+                border: `1px solid ${colors.line}`,
+                borderRadius: "8px",
+                color: colors.brand,
+                fontSize: "18px",
+                textDecoration: "none",
+              }}
             >
               {"★".repeat(n)}
-              {"☆".repeat(5 - n)} <span className="m-muted" style={{ fontSize: "15px", color: colors.muted }}>{n === 1 ? "1 estrella" : `${n} estrellas`}</span>
+              {"☆".repeat(5 - n)}{" "}
+              <span className="m-muted" style={{ fontSize: "15px", color: colors.muted }}>
+                {n === 1 ? "1 estrella" : `${n} estrellas`}
+              </span>
             </Link>
           </Text>
         ))}
@@ -45,13 +56,18 @@ export const renderFeedbackRequest: MessageRenderer = async (data, ctx) => {
   const parsed = FeedbackRequestData.safeParse(data);
   if (!parsed.success) throw new PermanentMailError("Datos de la solicitud de valoración no válidos.");
   const { offer_uuid } = parsed.data;
-  const [offer] = await query<{ title: string; rated: boolean }>(ctx.db, sql`
+  const [offer] = await query<{ title: string; rated: boolean }>(
+    ctx.db,
+    sql`
     SELECT o.title, EXISTS (SELECT 1 FROM offer_feedback f WHERE f.offer_id = o.id AND f.email = ${ctx.to}) AS rated
-    FROM offers o WHERE o.id = ${offer_uuid}`);
+    FROM offers o WHERE o.id = ${offer_uuid}`,
+  );
   if (!offer) throw new PermanentMailError(`La oferta ${offer_uuid} ya no existe.`);
   // Already rated (from an earlier mail, or after redeeming): asking again would be noise.
   if (offer.rated) return null;
   const offer_title = offer.title;
-  const body = await renderBoth(<FeedbackRequestEmail origin={ctx.origin} token={linkToken(ctx, "feedback", offer_uuid)} offerTitle={offer_title} />);
+  const body = await renderBoth(
+    <FeedbackRequestEmail origin={ctx.origin} token={linkToken(ctx, "feedback", offer_uuid)} offerTitle={offer_title} />,
+  );
   return { subject: `¿Qué tal «${offer_title}»? Valóralo en un clic`, ...body };
 };

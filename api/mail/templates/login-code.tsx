@@ -3,20 +3,54 @@ import { z } from "zod";
 import { PermanentMailError, type MailContext, type MessageRenderer } from "../context";
 import { colors, heading, Layout, muted, renderBoth, text } from "../layout";
 
-export const CodeMailData = z.object({ code: z.string().regex(/^\d{6}$/), minutes: z.number().int().positive(), new_email: z.string().nullable().optional() });
+export const CodeMailData = z.object({
+  code: z.string().regex(/^\d{6}$/),
+  minutes: z.number().int().positive(),
+  new_email: z.string().nullable().optional(),
+});
 
 /** A 6-digit code, large and easy to copy, with what it is for and how long it lasts. */
-export function CodeEmail({ origin, title, intro, code, minutes, action }: { origin: string; title: string; intro: string; code: string; minutes: number; action?: { href: string; label: string } }) {
+export function CodeEmail({
+  origin,
+  title,
+  intro,
+  code,
+  minutes,
+  action,
+}: {
+  origin: string;
+  title: string;
+  intro: string;
+  code: string;
+  minutes: number;
+  action?: { href: string; label: string };
+}) {
   return (
     <Layout origin={origin} preview={`${code} es tu código de ofertas`}>
       <Heading as="h1" className="m-ink" style={heading}>
         {title}
       </Heading>
       <Text style={text}>{intro}</Text>
-      <Text className="m-code" data-testid="code" style={{ ...text, fontSize: "32px", lineHeight: "40px", letterSpacing: "6px", fontWeight: 800, background: "#f3f4f6", borderRadius: "8px", padding: "12px 16px", textAlign: "center" }}>
+      <Text
+        className="m-code"
+        data-testid="code"
+        style={{
+          ...text,
+          fontSize: "32px",
+          lineHeight: "40px",
+          letterSpacing: "6px",
+          fontWeight: 800,
+          background: "#f3f4f6",
+          borderRadius: "8px",
+          padding: "12px 16px",
+          textAlign: "center",
+        }}
+      >
         {code}
       </Text>
-      <Text style={muted}>El código caduca en {minutes} minutos y solo sirve una vez. Si no lo has pedido tú, ignora este correo: nadie podrá entrar sin él.</Text>
+      <Text style={muted}>
+        El código caduca en {minutes} minutos y solo sirve una vez. Si no lo has pedido tú, ignora este correo: nadie podrá entrar sin él.
+      </Text>
       {action ? (
         <Text style={text}>
           <Link className="m-link" href={action.href} style={{ color: colors.brand, fontWeight: 700 }}>

@@ -15,8 +15,8 @@ export function PartnerLeadConfirmationEmail({ origin, businessEmail }: { origin
       </Heading>
       <Text style={text}>Hola:</Text>
       <Text style={text}>
-        Gracias por querer publicar tu negocio en ofertas: hemos recibido tu solicitud. Nuestro equipo de empresas la revisará y
-        te escribirá en un plazo de 2 días laborables para preparar tu primera oferta.
+        Gracias por querer publicar tu negocio en ofertas: hemos recibido tu solicitud. Nuestro equipo de empresas la revisará y te
+        escribirá en un plazo de 2 días laborables para preparar tu primera oferta.
       </Text>
       <Text style={muted}>Si quieres añadir algo, responde a este correo o escribe a {businessEmail}.</Text>
       <Text style={muted}>Si no has enviado tú esta solicitud, puedes ignorar este correo.</Text>

@@ -39,7 +39,17 @@ const code = {
   letterSpacing: "1px",
 };
 
-export function PurchaseConfirmationEmail({ purchase, origin, link, supportEmail }: { purchase: Purchase; origin: string; link: string; supportEmail: string }) {
+export function PurchaseConfirmationEmail({
+  purchase,
+  origin,
+  link,
+  supportEmail,
+}: {
+  purchase: Purchase;
+  origin: string;
+  link: string;
+  supportEmail: string;
+}) {
   const count = purchase.items.reduce((n, i) => n + i.coupons.length, 0);
   return (
     <Layout
@@ -61,10 +71,14 @@ export function PurchaseConfirmationEmail({ purchase, origin, link, supportEmail
       <Text style={text}>
         Pedido nº <strong>{orderNumber(purchase.sale_id)}</strong>
         {purchase.paid_at ? ` · ${formatDate(purchase.paid_at, "dd MMMM yyyy, HH:mm")}` : ""}. Te adjuntamos{" "}
-        {count === 1 ? "tu cupón" : "tus cupones"} en PDF: enséña{count === 1 ? "lo" : "los"} impreso{count === 1 ? "" : "s"} o en el móvil al llegar.
+        {count === 1 ? "tu cupón" : "tus cupones"} en PDF: enséña{count === 1 ? "lo" : "los"} impreso{count === 1 ? "" : "s"} o en el móvil
+        al llegar.
       </Text>
       {purchase.items.map((item) => (
-        <Section key={`${item.offer_uuid}-${item.option_title}`} style={{ borderTop: `1px solid ${colors.line}`, paddingTop: "12px", marginTop: "12px" }}>
+        <Section
+          key={`${item.offer_uuid}-${item.option_title}`}
+          style={{ borderTop: `1px solid ${colors.line}`, paddingTop: "12px", marginTop: "12px" }}
+        >
           <Heading as="h2" style={{ ...heading, fontSize: "18px", lineHeight: "24px", margin: "0 0 4px" }}>
             {item.title}
           </Heading>
@@ -73,7 +87,9 @@ export function PurchaseConfirmationEmail({ purchase, origin, link, supportEmail
             {formatPrice(item.paid_unit_price, item.quantity)}
             {item.for_present ? " · Regalo" : ""}
           </Text>
-          <Text style={{ ...text, margin: "0 0 4px", fontWeight: 700 }}>{item.coupons.length === 1 ? "Código del cupón:" : "Códigos de los cupones:"}</Text>
+          <Text style={{ ...text, margin: "0 0 4px", fontWeight: 700 }}>
+            {item.coupons.length === 1 ? "Código del cupón:" : "Códigos de los cupones:"}
+          </Text>
           <Text style={{ ...text, margin: "0 0 8px" }}>
             {item.coupons.map((c) => (
               <span key={c} className="m-code" style={code}>
@@ -122,12 +138,16 @@ export const renderPurchaseConfirmation: MessageRenderer = async (data, ctx) => 
   const purchase = await purchaseOf(ctx.db, parsed.data.sale_id);
   if (purchase.status !== "paid") throw new PermanentMailError(`El pedido ${purchase.sale_id} no está pagado (${purchase.status}).`);
   const link = purchaseLink(ctx.origin, ctx.config.sessionSecrets, purchase.sale_id);
-  const body = await renderBoth(<PurchaseConfirmationEmail purchase={purchase} origin={ctx.origin} link={link} supportEmail={ctx.config.SUPPORT_EMAIL} />);
+  const body = await renderBoth(
+    <PurchaseConfirmationEmail purchase={purchase} origin={ctx.origin} link={link} supportEmail={ctx.config.SUPPORT_EMAIL} />,
+  );
   const pdf = await buildVoucherPdf(purchase, { origin: ctx.origin });
   return {
     subject: `Tus cupones de ofertas · pedido ${orderNumber(purchase.sale_id)}`,
     ...body,
-    attachments: [{ filename: `cupones-${orderNumber(purchase.sale_id).toLowerCase()}.pdf`, content: Buffer.from(pdf), contentType: "application/pdf" }],
+    attachments: [
+      { filename: `cupones-${orderNumber(purchase.sale_id).toLowerCase()}.pdf`, content: Buffer.from(pdf), contentType: "application/pdf" },
+    ],
     // The footer says «escríbenos a …»: a reply to the confirmation reaches that address too.
     replyTo: ctx.config.SUPPORT_EMAIL,
   };

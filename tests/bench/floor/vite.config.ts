@@ -11,7 +11,13 @@ export default defineConfig({
       appDirectory: "app",
       buildDirectory: "build",
       // The same future flags as the shop (vite.config.ts), so both render the same way.
-      future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_singleFetch: true, v3_lazyRouteDiscovery: true },
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_singleFetch: true,
+        v3_lazyRouteDiscovery: true,
+      },
     }),
   ],
 });

@@ -78,7 +78,9 @@ test.describe("the login code form, with JavaScript and the widget blocked", () 
     await expect(page.locator("input[name=captcha_noscript]")).toHaveCount(0);
     await page.getByLabel("Correo electrónico").fill("captcha-bloqueado@correo.es");
     await page.getByRole("button", { name: "Enviar código" }).click();
-    await expect(page.getByText("Falta la verificación antispam: espera a que termine (debajo del formulario) y vuelve a enviarlo.")).toBeVisible();
+    await expect(
+      page.getByText("Falta la verificación antispam: espera a que termine (debajo del formulario) y vuelve a enviarlo."),
+    ).toBeVisible();
     await expect(page.getByLabel("Correo electrónico")).toHaveValue("captcha-bloqueado@correo.es");
     await expect(page.getByText("Te hemos enviado un código")).toHaveCount(0);
   });

@@ -110,8 +110,15 @@ for (const js of [true, false]) {
   });
 }
 
-test("a page that loads the consented tools is rendered for its visitor with a nonce; after «Rechazar todo» it may be a kept page", async ({ page, request }) => {
-  const policy = (r: { headers(): Record<string, string> }) => r.headers()["content-security-policy"].split("; ").find((d) => d.startsWith("script-src "))!;
+test("a page that loads the consented tools is rendered for its visitor with a nonce; after «Rechazar todo» it may be a kept page", async ({
+  page,
+  request,
+}) => {
+  const policy = (r: { headers(): Record<string, string> }) =>
+    r
+      .headers()
+      ["content-security-policy"].split("; ")
+      .find((d) => d.startsWith("script-src "))!;
   // No choice yet: the page every such visitor shares, its scripts allowed by hash; no tool's tag.
   await request.get("/");
   const kept = await request.get("/");
@@ -119,7 +126,8 @@ test("a page that loads the consented tools is rendered for its visitor with a n
   expect(policy(kept)).toMatch(/^script-src 'self' 'sha256-/);
   expect(policy(kept)).not.toContain("'nonce-");
   expect(consentedTag(await kept.text())).toBe(false);
-  const choose = (intent: string) => page.request.post("/consent", { form: { intent, redirectTo: "/" }, headers: { "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
+  const choose = (intent: string) =>
+    page.request.post("/consent", { form: { intent, redirectTo: "/" }, headers: { "Sec-Fetch-Site": "same-origin" }, maxRedirects: 0 });
   // Accepted: the tag manager hands the page's nonce on to what it loads, so every page is the visitor's own.
   expect((await choose("accept-all")).status()).toBe(303);
   for (let i = 0; i < 2; i++) {
@@ -213,7 +221,11 @@ test.describe("with JavaScript and consent", () => {
     expect(all.find((e) => e.event_type === "Added To Cart")!.event_properties).toMatchObject({ offer_uuid: offer.uuid, quantity: 1 });
     expect(all.find((e) => e.event_type === "Promo Code Applied")!.event_properties).toMatchObject({ discount_type: "percent" });
     // Page views are autocaptured, with the path only.
-    expect(all.some((e) => e.event_type === "[Amplitude] Page Viewed" && e.event_properties["[Amplitude] Page Path"] === `/ofertas/${offer.uuid}/`)).toBe(true);
+    expect(
+      all.some(
+        (e) => e.event_type === "[Amplitude] Page Viewed" && e.event_properties["[Amplitude] Page Path"] === `/ofertas/${offer.uuid}/`,
+      ),
+    ).toBe(true);
     // One device and session across pages, identity kept in localStorage (not a cookie).
     expect(new Set(all.map((e) => e.device_id)).size).toBe(1);
     expect(all.every((e) => typeof e.session_id === "number")).toBe(true);
@@ -227,12 +239,12 @@ test.describe("with JavaScript and consent", () => {
 
     // The tag manager got the container and the same funnel, in order.
     expect(vendors.requests.some((r) => r.url() === "https://www.googletagmanager.com/gtm.js?id=GTM-E2ETEST")).toBe(true);
-    const dataLayer = await page.evaluate(() => ((window as unknown as { dataLayer: { event?: string }[] }).dataLayer ?? []).map((e) => e.event));
-    expect(dataLayer.filter((e) => ["added_to_cart", "checkout_started", "promo_code_refused", "promo_code_applied"].includes(e ?? ""))).toEqual([
-      "checkout_started",
-      "promo_code_refused",
-      "promo_code_applied",
-    ]);
+    const dataLayer = await page.evaluate(() =>
+      ((window as unknown as { dataLayer: { event?: string }[] }).dataLayer ?? []).map((e) => e.event),
+    );
+    expect(
+      dataLayer.filter((e) => ["added_to_cart", "checkout_started", "promo_code_refused", "promo_code_applied"].includes(e ?? "")),
+    ).toEqual(["checkout_started", "promo_code_refused", "promo_code_applied"]);
   });
 
   test("withdrawing consent stops the tools and removes their cookies and stored identity", async ({ page, context }) => {

@@ -38,19 +38,30 @@ export async function mockVendors(context: BrowserContext): Promise<Vendors> {
         const gz = (await request.allHeaders())["content-encoding"] === "gzip";
         const body = JSON.parse((gz ? gunzipSync(raw) : raw).toString("utf8"));
         vendors.batches.push({ url: request.url(), body });
-        return route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ code: 200, events_ingested: body?.events?.length ?? 0 }) });
+        return route.fulfill({
+          status: 200,
+          contentType: "application/json",
+          body: JSON.stringify({ code: 200, events_ingested: body?.events?.length ?? 0 }),
+        });
       }
       if (url.hostname === "sr-client-cfg.eu.amplitude.com") {
-        return route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ configs: { sessionReplay: { sr_sampling_config: { capture_enabled: true, sample_rate: 1 } } } }) });
+        return route.fulfill({
+          status: 200,
+          contentType: "application/json",
+          body: JSON.stringify({ configs: { sessionReplay: { sr_sampling_config: { capture_enabled: true, sample_rate: 1 } } } }),
+        });
       }
       if (url.hostname.endsWith("amplitude.com")) return route.fulfill({ status: 200, contentType: "application/json", body: "{}" });
-      if (url.hostname === "www.googletagmanager.com") return route.fulfill({ status: 200, contentType: "application/javascript", body: GTM_STUB });
+      if (url.hostname === "www.googletagmanager.com")
+        return route.fulfill({ status: 200, contentType: "application/javascript", body: GTM_STUB });
       if (url.hostname === "challenges.cloudflare.com" && url.pathname === "/turnstile/v0/api.js") {
         return route.fulfill({ status: 200, contentType: "application/javascript", body: TURNSTILE_STUB });
       }
       if (url.hostname === "tiles.maps.example") return route.fulfill({ status: 200, contentType: "image/png", body: PNG_1PX });
       if (url.hostname === "www.paypal.com" && url.pathname === "/sdk/js") {
-        return vendors.paypalDown ? route.abort("connectionrefused") : route.fulfill({ status: 200, contentType: "application/javascript", body: PAYPAL_STUB });
+        return vendors.paypalDown
+          ? route.abort("connectionrefused")
+          : route.fulfill({ status: 200, contentType: "application/javascript", body: PAYPAL_STUB });
       }
       return route.abort("blockedbyclient");
     },

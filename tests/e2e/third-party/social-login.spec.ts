@@ -21,7 +21,11 @@ import { mockVendors } from "./mock-vendors";
 
 type Provider = "google" | "apple" | "facebook";
 const NAMES: Record<Provider, string> = { google: "Google", apple: "Apple", facebook: "Facebook" };
-const CLIENT_IDS: Record<Provider, string> = { google: THIRD_PARTY_ENV.GOOGLE_CLIENT_ID, apple: THIRD_PARTY_ENV.APPLE_CLIENT_ID, facebook: THIRD_PARTY_ENV.FACEBOOK_APP_ID };
+const CLIENT_IDS: Record<Provider, string> = {
+  google: THIRD_PARTY_ENV.GOOGLE_CLIENT_ID,
+  apple: THIRD_PARTY_ENV.APPLE_CLIENT_ID,
+  facebook: THIRD_PARTY_ENV.FACEBOOK_APP_ID,
+};
 const AUTHORIZE: Record<Provider, RegExp> = {
   google: /^https:\/\/accounts\.google\.com\/o\/oauth2\/v2\/auth\?/,
   apple: /^https:\/\/appleid\.apple\.com\/auth\/authorize\?/,
@@ -68,7 +72,11 @@ async function mockConsentPages(context: BrowserContext) {
           `<a href="${esc(`${back}?${new URLSearchParams({ code, state })}`)}">Continuar</a> ` +
           `<a href="${esc(`${back}?${new URLSearchParams({ error: "access_denied", error_description: "Permissions error", state })}`)}">Cancelar</a>`;
       }
-      await route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: `<!doctype html><html lang="es"><title>${provider}</title><main>${body}</main></html>` });
+      await route.fulfill({
+        status: 200,
+        contentType: "text/html; charset=utf-8",
+        body: `<!doctype html><html lang="es"><title>${provider}</title><main>${body}</main></html>`,
+      });
     });
   }
 }
@@ -113,7 +121,10 @@ for (const js of [true, false]) {
         if (provider !== "facebook") expect(asked.get("nonce")).toMatch(/^[\w-]{43}$/);
         if (provider === "apple") expect(asked.get("response_mode")).toBe("form_post");
 
-        await page.getByRole("button", { name: "Continuar" }).or(page.getByRole("link", { name: "Continuar" })).click();
+        await page
+          .getByRole("button", { name: "Continuar" })
+          .or(page.getByRole("link", { name: "Continuar" }))
+          .click();
         await expect(page).toHaveURL(new RegExp(`${start}$`));
         await expectLoggedInAs(page, consent.email);
         await expect(page.getByText("Has iniciado sesión.").first()).toBeAttached();
@@ -139,7 +150,9 @@ for (const js of [true, false]) {
       const state = authorizations[0].searchParams.get("state")!;
       const code = mockAuthorizationCode({ email: consent.email, codeChallenge: "x", redirectUri: "x" });
       // An attacker's link carrying their own code and a state of their own making.
-      const response = await page.goto(`/login/social/google/callback?code=${code}&state=${state.replace(/^./, (c) => (c === "A" ? "B" : "A"))}`);
+      const response = await page.goto(
+        `/login/social/google/callback?code=${code}&state=${state.replace(/^./, (c) => (c === "A" ? "B" : "A"))}`,
+      );
       expect(response?.status()).toBe(200);
       await expect(page).toHaveURL(/\/login\?redirectTo=%2Fofertas%2F/);
       await expect(page.getByText(/El inicio de sesión con Google ha caducado o no viene de esta web/).first()).toBeAttached();
@@ -159,7 +172,10 @@ for (const js of [true, false]) {
       await expect(page.getByRole("link", { name: "Entrar", exact: true })).toBeVisible();
     });
 
-    test("/login with the three buttons, and with a social login's error message, has no axe violations at 375 and 1280", async ({ page, helper }) => {
+    test("/login with the three buttons, and with a social login's error message, has no axe violations at 375 and 1280", async ({
+      page,
+      helper,
+    }) => {
       test.setTimeout(120_000);
       const problems: Problem[] = [];
       for (const viewport of VIEWPORTS) {
@@ -225,7 +241,10 @@ test("after logging in the customer lands only on a path of this shop, whatever 
     // A crafted link to the start of the flow (the /login page itself would already have cleaned it).
     await page.goto("/login");
     const button = page.getByRole("link", { name: "Continuar con Facebook" });
-    await button.evaluate((a, href) => a.setAttribute("href", href), `/login/social/facebook?${new URLSearchParams({ redirectTo: target })}`);
+    await button.evaluate(
+      (a, href) => a.setAttribute("href", href),
+      `/login/social/facebook?${new URLSearchParams({ redirectTo: target })}`,
+    );
     await button.click();
     await expect(page).toHaveURL(AUTHORIZE.facebook);
     await page.getByRole("link", { name: "Continuar" }).click();
@@ -243,19 +262,32 @@ test("hostile callbacks (any query, Apple's POST with any body, with or without 
   };
   const code = mockAuthorizationCode({ email: uniqueEmail("fuzz"), codeChallenge: "x", redirectUri: "x" });
   const value = fc.oneof(fc.constantFrom("STATE", "", code, "access_denied", "user_cancelled_authorize", "{}"), hostileText());
-  const pairs = fc.array(fc.tuple(fc.oneof(fc.constantFrom("code", "state", "error", "user", "first_name", "last_name"), hostileText()), value), { maxLength: 5 });
+  const pairs = fc.array(
+    fc.tuple(fc.oneof(fc.constantFrom("code", "state", "error", "user", "first_name", "last_name"), hostileText()), value),
+    { maxLength: 5 },
+  );
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom<Provider>("google", "apple", "facebook"), fc.boolean(), fc.boolean(), pairs, async (provider, started, post, fields) => {
-      // With a flow under way, "STATE" is its real state: the checks after the state's are reached.
-      const state = started ? await begin(provider) : "STATE";
-      const body = queryString(fields.map(([k, v]) => [k, v === "STATE" ? state : v]));
-      const path = `/login/social/${provider}/callback`;
-      const response = post
-        ? await page.request.post(path, { headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" }, data: body, maxRedirects: 0 })
-        : await page.request.get(`${path}?${body}`, { maxRedirects: 0 });
-      const problem = problemWith(response.status(), await response.text());
-      if (problem) throw new Error(`${post ? "POST" : "GET"} ${path} ${body.slice(0, 200)}\n→ ${problem}`);
-    }),
+    fc.asyncProperty(
+      fc.constantFrom<Provider>("google", "apple", "facebook"),
+      fc.boolean(),
+      fc.boolean(),
+      pairs,
+      async (provider, started, post, fields) => {
+        // With a flow under way, "STATE" is its real state: the checks after the state's are reached.
+        const state = started ? await begin(provider) : "STATE";
+        const body = queryString(fields.map(([k, v]) => [k, v === "STATE" ? state : v]));
+        const path = `/login/social/${provider}/callback`;
+        const response = post
+          ? await page.request.post(path, {
+              headers: { "content-type": "application/x-www-form-urlencoded", "sec-fetch-site": "cross-site" },
+              data: body,
+              maxRedirects: 0,
+            })
+          : await page.request.get(`${path}?${body}`, { maxRedirects: 0 });
+        const problem = problemWith(response.status(), await response.text());
+        if (problem) throw new Error(`${post ? "POST" : "GET"} ${path} ${body.slice(0, 200)}\n→ ${problem}`);
+      },
+    ),
     { seed: FUZZ_SEED, numRuns: 150 },
   );
 });

@@ -56,7 +56,12 @@ test.describe("with JavaScript", () => {
     // Added by the consented tools' script, so the server's purchase event joins this session.
     const input = page.locator("form input[name=analytics_device_id]");
     await expect(input).toHaveValue(/^[\w.:-]{5,100}$/);
-    const stored = await page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith("AMP_")).map(([, v]) => v).join(" "));
+    const stored = await page.evaluate(() =>
+      Object.entries(localStorage)
+        .filter(([k]) => k.startsWith("AMP_"))
+        .map(([, v]) => v)
+        .join(" "),
+    );
     expect(stored).toContain(await input.inputValue());
   });
 
