@@ -45,6 +45,15 @@ function layoutChunk(): Rollup.GetManualChunk {
   };
 }
 
+/**
+ * A route module is app/routes/<route>/route.tsx: its browser chunk is named after its folder
+ * (login-<hash>.js, as before the routes were folders), not route-<hash>.js for every page.
+ */
+function routeEntryName(chunk: Rollup.PreRenderedChunk): string {
+  const folder = /\/app\/routes\/([^/]+)\/route\.tsx?(\?|$)/.exec(chunk.facadeModuleId ?? "")?.[1];
+  return folder ? `assets/${folder.replace(/[^\w.-]/g, "_")}-[hash].js` : "assets/[name]-[hash].js";
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     // Vitest renders components itself; the Remix plugin would try to build routes.
@@ -68,7 +77,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     // Small assets inline only when tiny; everything else is hashed under /assets and cached forever.
     assetsInlineLimit: 1024,
-    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: layoutChunk() } },
+    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: layoutChunk(), entryFileNames: routeEntryName } },
   },
   test: {
     // One test file per core. vitest's default leaves one core free, which on a two-core machine

@@ -2,7 +2,7 @@ import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "#lib/constants";
 import { CloseIcon, SearchIcon } from "./icons";
-import type { SearchData } from "#app/routes/buscar";
+import type { SearchData } from "#app/routes/buscar/route";
 
 /** One result: a POST so that opening it records the recent search, then 303 to the offer. */
 export function SearchResultItem({ uuid, title, meta }: { uuid: string; title: string; meta?: string }) {
