@@ -21,7 +21,7 @@ import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
-import { documentCache, type ShareDocument } from "#app/lib/document-cache.server";
+import { documentCache, type ShareDocument } from "#app/document/document-cache.server";
 import { refreshAuth } from "#app/lib/auth-refresh.server";
 import { buildFiles } from "#app/lib/static-files.server";
 

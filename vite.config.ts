@@ -35,9 +35,9 @@ function layoutChunk(): Rollup.GetManualChunk {
       }
     }
     // seo.ts builds nearly every route's meta: with the layout rather than a file of its own.
-    if (layout.has(id) || /\/app\/lib\/seo\.ts$/.test(id)) return "layout";
+    if (layout.has(id) || /\/app\/document\/seo\.ts$/.test(id)) return "layout";
     // The offer card and its parts, shared by every listing page: one file rather than six.
-    if (/\/app\/(components\/(offer-[\w-]+|price|stars)|lib\/offer-card)\.tsx?$/.test(id)) return "cards";
+    if (/\/app\/(components\/(offer-[\w-]+|price|stars))\.tsx?$/.test(id)) return "cards";
     // conform, zod and our form parts, shared by every page with a form (login, checkout, account…).
     if (/\/node_modules\/(@conform-to\/|zod\/)|\/(app\/components\/(form-field|honeypot)|lib\/(zod-es|email))\.tsx?$/.test(id))
       return "forms";

@@ -14,7 +14,7 @@ import type { Plugin } from "vite";
 
 export const BUNDLE_STATS_FILE = "build/bundle-stats.json";
 const THIRD_PARTY_ENTRY_FILE = "build/third-party-entry.json";
-const THIRD_PARTY_ENTRY_SOURCE = "app/lib/third-party.client.ts";
+const THIRD_PARTY_ENTRY_SOURCE = "app/third-party/entry.client.ts";
 
 export type BundleStats = {
   chunks: Record<string, { imports: string[]; dynamicImports: string[]; modules: { id: string; renderedLength: number; gzip: number }[] }>;
@@ -56,7 +56,7 @@ export function bundleStats(root: string): Plugin {
 }
 
 /**
- * The consented tools' entry (app/lib/third-party.client.ts) as a chunk of the browser build that
+ * The consented tools' entry (app/third-party/entry.client.ts) as a chunk of the browser build that
  * no page imports. Its hashed URL reaches the server build as `virtual:ofertas/third-party-entry`
  * (the client build runs first and leaves the name in THIRD_PARTY_ENTRY_FILE), so
  * app/entry.server.tsx can write the script tag after consent. In development it is the source.

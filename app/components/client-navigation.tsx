@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { PrefetchPageLinks, useFetcher, useNavigate } from "@remix-run/react";
 import { isUuid } from "#lib/uuid";
-import { prefetchNext } from "#app/lib/offer-prefetch";
+import { prefetchNext } from "#app/state/offer-prefetch";
 
 /**
  * A plain link that behaves like Remix's <Link prefetch="intent">: spread on an `<a href>`.
@@ -26,7 +26,7 @@ function linkOf(target: EventTarget | null): HTMLAnchorElement | null {
  * Once per page: client-side navigation for CLIENT_LINK anchors (a plain left click, as <Link>
  * decides it), and the page data and modules of the one the visitor is about to open. An offer's
  * page is never stored by the browser (live stock), so its data is loaded through its own loader
- * and kept for the click (app/lib/offer-prefetch.ts): Remix's prefetch link was thrown away.
+ * and kept for the click (app/state/offer-prefetch.ts): Remix's prefetch link was thrown away.
  */
 /** An offer's page: its data is loaded ahead through its own loader, the click then uses it (offer-prefetch.ts). */
 const offerPath = (path: string) => {

@@ -1,4 +1,4 @@
-import { ENHANCED_FIELD } from "#app/lib/enhanced";
+import { ENHANCED_FIELD } from "#app/forms/enhanced";
 
 /**
  * The server renders the field disabled, so a post made before React runs (or without it) does

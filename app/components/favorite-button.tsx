@@ -1,7 +1,7 @@
 import { createContext, useContext, useMemo, type FormEvent, type ReactNode } from "react";
 import { useFetchers, useLocation, useRouteLoaderData, useSubmit } from "@remix-run/react";
 import type { loader as rootLoader } from "#app/root";
-import { ENHANCED_FIELD } from "#app/lib/enhanced";
+import { ENHANCED_FIELD } from "#app/forms/enhanced";
 import { HeartIcon } from "./icons";
 
 const FORM_ID = "favorite-form";

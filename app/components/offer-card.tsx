@@ -1,5 +1,5 @@
-import type { OfferCardData } from "#app/lib/offer-card";
-import { cardInnerHtmlOnce } from "#app/lib/card-html";
+import type { OfferCardData } from "#app/components/offer-card-data";
+import { cardInnerHtmlOnce } from "#app/components/card-html";
 import { FavoriteButton } from "./favorite-button";
 import { CLIENT_LINK } from "./client-navigation";
 

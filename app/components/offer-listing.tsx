@@ -1,4 +1,4 @@
-import type { OfferCardData } from "#app/lib/offer-card";
+import type { OfferCardData } from "#app/components/offer-card-data";
 import { OfferGrid, type HeadingLevel } from "./offer-card";
 import { Pagination } from "./pagination";
 

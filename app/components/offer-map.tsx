@@ -3,7 +3,7 @@ import type { OfferMapData } from "#lib/maps";
 /**
  * Where the offer is: the address, «Cómo llegar» and, when configured, a static map served by us.
  * With JavaScript, marketing consent and a tiles URL, the consented tools' script
- * (app/lib/third-party.client.ts) puts the interactive map in this section once it scrolls into
+ * (app/third-party/entry.client.ts) puts the interactive map in this section once it scrolls into
  * view; this component carries no code for it, so a visitor who said no downloads none.
  */
 export function OfferMap({ map, address }: { map: OfferMapData; address: string }) {

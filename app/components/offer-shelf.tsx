@@ -1,6 +1,6 @@
 import { Await } from "@remix-run/react";
 import { Suspense } from "react";
-import type { OfferCardData } from "#app/lib/offer-card";
+import type { OfferCardData } from "#app/components/offer-card-data";
 import { OfferGrid } from "./offer-card";
 
 /**

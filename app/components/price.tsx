@@ -1,4 +1,4 @@
-import { discountBadgeText, priceInnerHtml } from "#app/lib/card-html";
+import { discountBadgeText, priceInnerHtml } from "#app/components/card-html";
 
 export function DiscountBadge({ actual, regular }: { actual: string; regular: string }) {
   const discount = discountBadgeText(actual, regular);

@@ -1,6 +1,6 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useRef } from "react";
-import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/lib/before-start";
+import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/forms/before-start";
 import { DEFAULT_REGION, REGIONS, type Region } from "#lib/regions";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { escapeHtml } from "#lib/text";

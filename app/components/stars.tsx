@@ -1,10 +1,10 @@
-import { ratingInnerHtml, starGlyphs } from "#app/lib/card-html";
+import { ratingInnerHtml, starGlyphs } from "#app/components/card-html";
 import type { OfferRating } from "#lib/schemas/offer";
 
 /**
  * Five stars filled to `value` to the nearer half; the label is for screen readers (an image's
  * content is not read). The empty stars come from CSS: one element per rating, not three, on
- * pages that show 28 of them. The same markup as the cards' (app/lib/card-html.ts).
+ * pages that show 28 of them. The same markup as the cards' (app/components/card-html.ts).
  */
 export function Stars({ value, label }: { value: number; label: string }) {
   const { filled, half, empty } = starGlyphs(value);

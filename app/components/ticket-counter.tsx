@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useChoiceMadeBeforeStart } from "#app/lib/before-start";
+import { useChoiceMadeBeforeStart } from "#app/forms/before-start";
 
 /**
  * A number field that works alone without JS (min/max enforced by the browser and again by the

@@ -2,7 +2,7 @@ import { useEffect, useSyncExternalStore } from "react";
 import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
 import { MOBILE_MAX_WIDTH, TOAST_DURATION_MS } from "#lib/constants";
 
-/** Loaded on demand by app/lib/toast.ts, never imported statically: see there why. */
+/** Loaded on demand by app/components/toast.ts, never imported statically: see there why. */
 export { toast };
 
 /** Spec section 9: 5 s for every type (react-hot-toast's per-type defaults would otherwise win). */

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from "react";
 import { useLocation } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { dismissToasts, loadToaster, loadedToaster, noToaster, showToast, subscribeToaster } from "#app/lib/toast";
+import { dismissToasts, loadToaster, loadedToaster, noToaster, showToast, subscribeToaster } from "#app/components/toast";
 
 export type ToastMessage = { type: "success" | "error"; text: string };
 
@@ -33,7 +33,7 @@ function ServerFlash({ messages }: { messages: ToastMessage[] }) {
  */
 export function Toasts({ messages }: { messages: ToastMessage[] }) {
   const { pathname } = useLocation();
-  // react-hot-toast, once loaded (app/lib/toast.ts): on the server and while hydrating, nothing.
+  // react-hot-toast, once loaded (app/components/toast.ts): on the server and while hydrating, nothing.
   const toaster = useSyncExternalStore(subscribeToaster, loadedToaster, noToaster);
   // Declared before the effect that shows messages, so on a navigation it runs first.
   useEffect(() => dismissToasts(), [pathname]);

@@ -1,7 +1,7 @@
 import type { RequestHandler } from "express";
-import { ApiError, authApi } from "./api.server";
-import { authData, clearAuth, setAuth } from "./auth.server";
-import { cookies } from "./cookies.server";
+import { ApiError, authApi } from "#app/api-client/client.server";
+import { authData, clearAuth, setAuth } from "#app/state/auth.server";
+import { cookies } from "#app/state/cookies.server";
 
 const SESSION_COOKIE = "__session";
 

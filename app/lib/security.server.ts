@@ -1,8 +1,8 @@
 import type { RequestHandler } from "express";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#lib/cross-site";
-import { contentSecurityPolicy, createNonce } from "./csp.server";
-import { config } from "./env.server";
-import { thirdPartySources } from "./third-party-csp.server";
+import { contentSecurityPolicy, createNonce } from "#app/document/csp.server";
+import { config } from "#app/env.server";
+import { thirdPartySources } from "#app/document/third-party-csp.server";
 
 /** Computed once per configuration: it depends on nothing else. */
 let cachedPolicy: { for: object; sources: ReturnType<typeof toDirectives> } | null = null;
@@ -87,7 +87,7 @@ export const apiSecurityHeaders: RequestHandler = (req, res, next) => {
 /**
  * The one storefront address another site posts to: Sign in with Apple's form_post callback. It
  * changes nothing itself; it hands the answer on as a GET that is checked against the state in
- * the session cookie (app/lib/social-login.server.ts), which a forged post cannot match.
+ * the session cookie (app/routes/login_.social.$provider/social-login.server.ts), which a forged post cannot match.
  */
 const CROSS_SITE_POSTS = new Set(["/login/social/apple/callback"]);
 

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { gzipSync, gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { startEnv, startFlags } from "../../scripts/start-flags";
-import { DEFERRED_PRELOAD, DEFERRED_TYPE } from "#app/lib/defer-scripts.server";
+import { DEFERRED_PRELOAD, DEFERRED_TYPE } from "#app/document/defer-scripts.server";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KB = 1024;
@@ -384,7 +384,7 @@ async function pageWeight(origin: string): Promise<PageWeight[]> {
  * (analytics, session replay, tag manager, the interactive map). None may be in a page's
  * first-load JavaScript before consent. Each is matched by its own path. (Vite's preload helper
  * once counted too, as a sign of a dynamic import of one of them, while the pages' own code made
- * none; since the toaster is loaded on demand (app/lib/toast.ts) it is the layout's runtime.)
+ * none; since the toaster is loaded on demand (app/components/toast.ts) it is the layout's runtime.)
  * PayPal's buttons (/order/) and the captcha (its forms) are the necessary tools of the pages
  * that use them: shown beside, as information.
  */

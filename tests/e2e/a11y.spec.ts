@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { DEFERRED_TYPE } from "#app/lib/defer-scripts.server";
+import { DEFERRED_TYPE } from "#app/document/defer-scripts.server";
 import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./auth";
 import { check, test, VIEWPORTS, type Problem } from "./axe";
 import { expect, openRoomyOffer, ready, roomyOffer, uniqueEmail } from "./fixtures";

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { ENHANCED_FIELD } from "#app/lib/enhanced";
+import { ENHANCED_FIELD } from "#app/forms/enhanced";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { loginAs } from "./auth";
 import { acceptCookies, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./fixtures";

@@ -1,11 +1,11 @@
 // @vitest-environment node
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-let api: typeof import("#app/lib/api.server").api;
+let api: typeof import("#app/api-client/client.server").api;
 beforeAll(async () => {
   process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
   process.env.API_URL = "http://api.internal/api/v0";
-  ({ api } = await import("#app/lib/api.server"));
+  ({ api } = await import("#app/api-client/client.server"));
 });
 afterEach(() => vi.unstubAllGlobals());
 

@@ -9,8 +9,8 @@ const originalEnv = { SESSION_SECRET: process.env.SESSION_SECRET, NODE_ENV: proc
 process.env.SESSION_SECRET = SECRET;
 process.env.NODE_ENV = "test";
 
-const { commitCart, getCart, decodeCart, encodeCart } = await import("#app/lib/cart.server");
-const { cookies } = await import("#app/lib/cookies.server");
+const { commitCart, getCart, decodeCart, encodeCart } = await import("#app/state/cart.server");
+const { cookies } = await import("#app/state/cookies.server");
 
 afterAll(() => {
   for (const [k, v] of Object.entries(originalEnv)) {
@@ -186,7 +186,7 @@ describe("secret rotation", () => {
   async function freshModules(secret: string) {
     vi.resetModules();
     process.env.SESSION_SECRET = secret;
-    return import("#app/lib/cart.server");
+    return import("#app/state/cart.server");
   }
 
   it("a cookie signed with the old secret still reads while it is listed after the new one", async () => {

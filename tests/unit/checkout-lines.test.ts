@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from "vitest";
-import type { OfferSummary } from "#app/lib/api.server";
+import type { OfferSummary } from "#app/api-client/client.server";
 import { ticketsInWords, ticketsLeft } from "#lib/text";
 
 // The checkout's lines are checked against today's offers: one API call, answered here.
 const offers: OfferSummary[] = [];
-vi.mock("#app/lib/api.server", () => ({ offersApi: { selected: async () => offers } }));
-const { checkoutLines } = await import("#app/lib/checkout-lines.server");
+vi.mock("#app/api-client/client.server", () => ({ offersApi: { selected: async () => offers } }));
+const { checkoutLines } = await import("#app/state/checkout-lines.server");
 
 function offerWith(uuid: string, option: { available: number; per_customer: number | null }): OfferSummary {
   return {

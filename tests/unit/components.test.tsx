@@ -5,9 +5,9 @@ import fc from "fast-check";
 import { describe, expect, it, vi } from "vitest";
 import { OfferCard } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
-import type { OfferCardData } from "#app/lib/offer-card";
+import type { OfferCardData } from "#app/components/offer-card-data";
 import { TicketCounter } from "#app/components/ticket-counter";
-import { ratingDecimal, starGlyphs } from "#app/lib/card-html";
+import { ratingDecimal, starGlyphs } from "#app/components/card-html";
 
 // SearchResults (app/components/search-dialog.tsx) renders Remix <Form>s, which need a Remix context.
 // @remix-run/testing (createRemixStub) is not installed in this project, so it is not tested here.
@@ -83,7 +83,7 @@ const card = (over: Partial<OfferCardData> = {}): OfferCardData => ({
   ...over,
 });
 
-// A card's content is one HTML string (app/lib/card-html.ts): what React escaped for us is escaped there.
+// A card's content is one HTML string (app/components/card-html.ts): what React escaped for us is escaped there.
 describe("OfferCard", () => {
   it("writes a rating's average as Intl.NumberFormat('es-ES') does, without it", () => {
     const intl = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 1, maximumFractionDigits: 1 });

@@ -5,7 +5,7 @@ import { afterAll, expect, it } from "vitest";
 const saved = { PUBLIC_URL: process.env.PUBLIC_URL, SESSION_SECRET: process.env.SESSION_SECRET };
 process.env.PUBLIC_URL = "https://ofertas.es";
 process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
-const { consentCookie, cookies } = await import("#app/lib/cookies.server");
+const { consentCookie, cookies } = await import("#app/state/cookies.server");
 
 afterAll(() => {
   for (const [k, v] of Object.entries(saved)) {

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { allowCspSources, contentSecurityPolicy, inlineScriptHashes, parseExtraSources } from "#app/lib/csp.server";
+import { allowCspSources, contentSecurityPolicy, inlineScriptHashes, parseExtraSources } from "#app/document/csp.server";
 import { isCrossSiteWrite } from "#lib/cross-site";
 
 const base = {

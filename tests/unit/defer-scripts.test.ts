@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { DEFERRED_PRELOAD, DEFERRED_TYPE, deferAppScriptsIn, deferAppScriptsParts } from "#app/lib/defer-scripts.server";
+import { DEFERRED_PRELOAD, DEFERRED_TYPE, deferAppScriptsIn, deferAppScriptsParts } from "#app/document/defer-scripts.server";
 
 const deferAppScripts = (html: string) => deferAppScriptsParts(html).join("");
 

@@ -8,9 +8,9 @@ import { listen } from "#tests/support/listen";
 const originalEnv = { SESSION_SECRET: process.env.SESSION_SECRET, NODE_ENV: process.env.NODE_ENV };
 process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
 process.env.NODE_ENV = "test";
-const { documentCache } = await import("#app/lib/document-cache.server");
-const { consentCookie, cookies } = await import("#app/lib/cookies.server");
-type ShareDocument = import("#app/lib/document-cache.server").ShareDocument;
+const { documentCache } = await import("#app/document/document-cache.server");
+const { consentCookie, cookies } = await import("#app/state/cookies.server");
+type ShareDocument = import("#app/document/document-cache.server").ShareDocument;
 
 /*
  * The middleware in front of a stand-in for Remix over real HTTP: the stand-in renders a page

@@ -1,9 +1,9 @@
 import { redirect } from "@remix-run/node";
 import { describe, expect, it, vi } from "vitest";
-import { NETWORK_FAILURE_TEXT, toastOnFailure } from "#app/lib/fetcher-failure";
-import { showToast } from "#app/lib/toast";
+import { NETWORK_FAILURE_TEXT, toastOnFailure } from "#app/forms/fetcher-failure";
+import { showToast } from "#app/components/toast";
 
-vi.mock("#app/lib/toast", () => ({ showToast: vi.fn() }));
+vi.mock("#app/components/toast", () => ({ showToast: vi.fn() }));
 
 const args = (serverAction: () => Promise<unknown>) => ({ serverAction }) as unknown as Parameters<typeof toastOnFailure>[0];
 

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { FORM_MESSAGES, readForm } from "#app/lib/form.server";
-import { safeRedirect } from "#app/lib/redirect";
+import { FORM_MESSAGES, readForm } from "#app/forms/form.server";
+import { safeRedirect } from "#app/forms/redirect";
 import { findUnstorableText, isStorableText } from "#lib/text";
 
 const post = (body: BodyInit | null, contentType?: string, extra: Record<string, string> = {}) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadPage, pageParam, redirectPastLastPage } from "#app/lib/page-param";
+import { loadPage, pageParam, redirectPastLastPage } from "#app/forms/page-param";
 
 const request = (path: string) => new Request(`http://localhost${path}`);
 

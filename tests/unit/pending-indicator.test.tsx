@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { act, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { usePendingIndicator } from "#app/lib/use-pending-indicator";
+import { usePendingIndicator } from "#app/components/use-pending-indicator";
 
 describe("usePendingIndicator (pending threshold and minimum display, spec section 9)", () => {
   beforeEach(() => vi.useFakeTimers());

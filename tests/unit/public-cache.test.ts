@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it, vi } from "vitest";
-import { createPublicCache } from "#app/lib/public-cache.server";
+import { createPublicCache } from "#app/api-client/public-cache.server";
 
 function clock() {
   let t = 1_000;

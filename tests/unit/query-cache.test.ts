@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { cached, DATA_FRESH_MS, forget } from "#app/lib/query-cache";
+import { cached, DATA_FRESH_MS, forget } from "#app/routes/order.history/query-cache";
 
 beforeEach(() => forget());
 

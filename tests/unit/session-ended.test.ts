@@ -2,18 +2,18 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 type Modules = {
-  login: typeof import("#app/lib/login.server");
-  auth: typeof import("#app/lib/auth.server");
-  session: typeof import("#app/lib/session.server");
+  login: typeof import("#app/routes/login/login.server");
+  auth: typeof import("#app/state/auth.server");
+  session: typeof import("#app/state/session.server");
 };
 let m: Modules;
 beforeAll(async () => {
   process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
   process.env.API_URL = "http://api.internal/api/v0";
   m = {
-    login: await import("#app/lib/login.server"),
-    auth: await import("#app/lib/auth.server"),
-    session: await import("#app/lib/session.server"),
+    login: await import("#app/routes/login/login.server"),
+    auth: await import("#app/state/auth.server"),
+    session: await import("#app/state/session.server"),
   };
 });
 afterEach(() => vi.unstubAllGlobals());
@@ -82,7 +82,7 @@ describe("sessionEnded: the API refused this browser's access token", () => {
 it("the API client forwards the browser's User-Agent, which names the login's device", async () => {
   const fetchSpy = vi.fn(async () => Response.json({}));
   vi.stubGlobal("fetch", fetchSpy);
-  const { api } = await import("#app/lib/api.server");
+  const { api } = await import("#app/api-client/client.server");
   await api("/auth/jwt/create/", {
     method: "POST",
     body: {},

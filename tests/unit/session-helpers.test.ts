@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { RECENT_SEARCHES_MAX } from "#lib/constants";
-import { backTo, safeRedirect } from "#app/lib/redirect";
-import { addRecentSearch, type RecentSearch } from "#app/lib/session.server";
+import { backTo, safeRedirect } from "#app/forms/redirect";
+import { addRecentSearch, type RecentSearch } from "#app/state/session.server";
 
 const search = (n: number, title = `Oferta ${n}`): RecentSearch => ({
   uuid: `${String(n).padStart(8, "0")}-1111-4222-8333-444455556666`,

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "#lib/config.server";
-import { contentSecurityPolicy } from "#app/lib/csp.server";
-import { thirdPartySources } from "#app/lib/third-party-csp.server";
+import { contentSecurityPolicy } from "#app/document/csp.server";
+import { thirdPartySources } from "#app/document/third-party-csp.server";
 
 const base = { NODE_ENV: "test", SESSION_SECRET: "test-secret-for-the-csp-test-0123456789", DATA_DIR: "/tmp/ofertas-test-unused" } as const;
 const keys = {

@@ -3,11 +3,11 @@ import { act, render, screen } from "@testing-library/react";
 import { createElement } from "react";
 import { useToasterStore } from "react-hot-toast";
 import { describe, expect, it, vi } from "vitest";
-import { dismissToasts, loadedToaster, showToast, subscribeToaster } from "#app/lib/toast";
+import { dismissToasts, loadedToaster, showToast, subscribeToaster } from "#app/components/toast";
 import { TOAST_DURATION_MS } from "#lib/constants";
 
 // The real react-hot-toast, loaded on demand as in the browser: only its calls are watched.
-describe("toasts loaded on demand (app/lib/toast.ts)", () => {
+describe("toasts loaded on demand (app/components/toast.ts)", () => {
   it("loads nothing to dismiss nothing, then shows, and keeps the order in which things were asked", async () => {
     dismissToasts();
     expect(loadedToaster()).toBeNull();

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { staticPages, type StaticPage } from "#app/content/static-pages";
+import { staticPages, type StaticPage } from "./static-pages";
 import { NotFoundPage } from "#app/components/not-found";
-import { StaticPageView } from "#app/components/static-page";
-import { config } from "#app/lib/env.server";
+import { StaticPageView } from "./static-page";
+import { config } from "#app/env.server";
 import { formatDate } from "#lib/dates";
-import { originFrom, seo } from "#app/lib/seo";
+import { originFrom, seo } from "#app/document/seo";
 import type { RouteHandle } from "#app/root";
 
 /** Reading pages: every control on them works as plain HTML, so they ship no JavaScript. */

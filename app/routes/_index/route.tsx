@@ -4,12 +4,12 @@ import { CATEGORY_MENU } from "#lib/categories";
 import { POPULAR_COUNT } from "#lib/constants";
 import { OfferListing } from "#app/components/offer-listing";
 import { OfferShelf } from "#app/components/offer-shelf";
-import { offersApi } from "#app/lib/api.server";
-import { toCard } from "#app/lib/offer-card";
-import { loadListing } from "#app/lib/listing.server";
-import { readyOrDeferred } from "#app/lib/ready-or-deferred.server";
-import { originFrom, seo } from "#app/lib/seo";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { offersApi } from "#app/api-client/client.server";
+import { toCard } from "#app/components/offer-card-data";
+import { loadListing } from "#app/routes/ofertas._index/listing.server";
+import { readyOrDeferred } from "#app/document/ready-or-deferred.server";
+import { originFrom, seo } from "#app/document/seo";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { publicCache: true };

@@ -10,13 +10,13 @@ import type { OfferRevisionForReview, PartnerOffer } from "#lib/schemas/partner-
 import { OFFER_STATUS_LABELS } from "#lib/offer-status";
 import { RevisionChanges } from "#app/components/offer-revision";
 import { TextAreaField } from "#app/components/form-field";
-import { ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { samePage, loadPage } from "#app/lib/page-param";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { partnerApi, requireStaff } from "#app/portal/partner.server";
+import { samePage, loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
-import { redirectWithToast } from "#app/lib/session.server";
+import { redirectWithToast } from "#app/state/session.server";
 
 /** Changes to offers on sale shown at once, oldest first: deciding them brings up the next ones. */
 const CHANGES_SHOWN = PAGE_SIZE_DEFAULT;

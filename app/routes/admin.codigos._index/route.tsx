@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { PromoCodesPage } from "#app/components/promo-codes";
-import { promoCodeAction, promoCodesLoader } from "#app/lib/promo-codes.server";
-import { seo } from "#app/lib/seo";
+import { PromoCodesPage } from "#app/portal/promo-codes";
+import { promoCodeAction, promoCodesLoader } from "#app/portal/promo-codes.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Códigos promocionales", description: "Códigos de descuento.", noindex: true });
 export const loader = ({ request }: LoaderFunctionArgs) => promoCodesLoader("admin", request);

@@ -5,14 +5,14 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#lib/dates";
 import { MemberSchema, OrganizationSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
-import { ConfirmDelete } from "#app/components/confirm-delete";
+import { ConfirmDelete } from "#app/portal/confirm-delete";
 import { TextField } from "#app/components/form-field";
-import { OrganizationForm } from "#app/components/organization-form";
-import { ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { orNotFound, partnerApi, requireStaff } from "#app/lib/partner.server";
-import { redirectWithToast } from "#app/lib/session.server";
-import { seo } from "#app/lib/seo";
+import { OrganizationForm } from "#app/routes/admin.organizaciones._index/organization-form";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { orNotFound, partnerApi, requireStaff } from "#app/portal/partner.server";
+import { redirectWithToast } from "#app/state/session.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Organización", description: "Datos y miembros de una empresa socia.", noindex: true });

@@ -4,15 +4,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OrganizationSchema, OrganizationSearchSchema } from "#lib/schemas/partner";
 import { TextField } from "#app/components/form-field";
-import { OrganizationForm } from "#app/components/organization-form";
-import { ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { loadPage } from "#app/lib/page-param";
+import { OrganizationForm } from "./organization-form";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { partnerApi, requireStaff } from "#app/portal/partner.server";
+import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
-import { redirectWithToast } from "#app/lib/session.server";
-import { seo } from "#app/lib/seo";
+import { redirectWithToast } from "#app/state/session.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Organizaciones", description: "Empresas socias y sus miembros.", noindex: true });
 

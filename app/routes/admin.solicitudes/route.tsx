@@ -2,11 +2,11 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatShortDateTime } from "#lib/dates";
-import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { loadPage } from "#app/lib/page-param";
+import { partnerApi, requireStaff } from "#app/portal/partner.server";
+import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
-import { seo } from "#app/lib/seo";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Solicitudes de socios", description: "Negocios que quieren publicar.", noindex: true });

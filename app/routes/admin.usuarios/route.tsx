@@ -5,13 +5,13 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#lib/dates";
 import { isRole, ROLE_LABELS, ROLES } from "#lib/roles";
 import { UserDeleteSchema, UsersQuerySchema } from "#lib/schemas/partner";
-import { ConfirmDelete } from "#app/components/confirm-delete";
+import { ConfirmDelete } from "#app/portal/confirm-delete";
 import { SelectField, TextField } from "#app/components/form-field";
-import { ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { partnerApi, requireStaff } from "#app/lib/partner.server";
-import { redirectWithToast } from "#app/lib/session.server";
-import { seo } from "#app/lib/seo";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { partnerApi, requireStaff } from "#app/portal/partner.server";
+import { redirectWithToast } from "#app/state/session.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Usuarios", description: "Buscar y borrar cuentas.", noindex: true });
 

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
-import { requireStaff } from "#app/lib/partner.server";
-import { seo } from "#app/lib/seo";
+import { requireStaff } from "#app/portal/partner.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Administración", description: "Moderación y gestión de ofertas.", noindex: true });
 

@@ -3,11 +3,11 @@ import { Form, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/r
 import { SEARCH_MIN_CHARS } from "#lib/constants";
 import { isUuid } from "#lib/uuid";
 import { SearchResults } from "#app/components/search-dialog";
-import { offersApi } from "#app/lib/api.server";
-import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/lib/session.server";
-import { seo } from "#app/lib/seo";
-import { readForm } from "#app/lib/form.server";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { offersApi } from "#app/api-client/client.server";
+import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/state/session.server";
+import { seo } from "#app/document/seo";
+import { readForm } from "#app/forms/form.server";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 

@@ -13,16 +13,16 @@ import {
 import { maxTickets } from "#lib/prices";
 import { CartActionSchema, withChosenTickets } from "#lib/schemas/cart";
 import { ticketsInWords } from "#lib/text";
-import { ApiError, customerApi, offersApi, salesApi } from "#app/lib/api.server";
-import { viewer } from "#app/lib/auth.server";
-import { commitCart, getCart } from "#app/lib/cart.server";
-import { backTo } from "#app/lib/redirect";
-import { finish } from "#app/lib/respond.server";
-import { getSession, type Toast } from "#app/lib/session.server";
-import { funnelEvents } from "#app/lib/tracking.server";
+import { ApiError, customerApi, offersApi, salesApi } from "#app/api-client/client.server";
+import { viewer } from "#app/state/auth.server";
+import { commitCart, getCart } from "#app/state/cart.server";
+import { backTo } from "#app/forms/redirect";
+import { finish } from "#app/forms/respond.server";
+import { getSession, type Toast } from "#app/state/session.server";
+import { funnelEvents } from "#app/third-party/tracking.server";
 import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#lib/tracking";
-import { readForm } from "#app/lib/form.server";
-import { toastOnFailure } from "#app/lib/fetcher-failure";
+import { readForm } from "#app/forms/form.server";
+import { toastOnFailure } from "#app/forms/fetcher-failure";
 
 /** With JS a failed post is a toast, never an error page. */
 export const clientAction = toastOnFailure;

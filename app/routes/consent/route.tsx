@@ -4,11 +4,11 @@ import { makeChoice, withdrawn } from "#lib/consent";
 import { formatDate } from "#lib/dates";
 import { ConsentFormSchema, grantedBy } from "#lib/schemas/consent";
 import { ConsentSettings } from "#app/components/consent-banner";
-import { consentHeaders, getConsent } from "#app/lib/consent.server";
-import { backTo, safeRedirect } from "#app/lib/redirect";
-import { finish } from "#app/lib/respond.server";
-import { seo } from "#app/lib/seo";
-import { readForm } from "#app/lib/form.server";
+import { consentHeaders, getConsent } from "#app/state/consent.server";
+import { backTo, safeRedirect } from "#app/forms/redirect";
+import { finish } from "#app/forms/respond.server";
+import { seo } from "#app/document/seo";
+import { readForm } from "#app/forms/form.server";
 
 /** What each category covers, in full: on this page only, not in every page's JavaScript. */
 const DETAILS = {

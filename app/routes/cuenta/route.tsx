@@ -14,14 +14,14 @@ import {
   unsubscribeSchema,
 } from "#lib/schemas/account";
 import { formatDateTime } from "#lib/dates";
-import { SubmitButton, useAnswered, useStepForm } from "#app/components/auth-form";
+import { SubmitButton, useAnswered, useStepForm } from "#app/routes/login/auth-form";
 import { FieldError, FormError, TextField } from "#app/components/form-field";
-import { ApiError, authApi } from "#app/lib/api.server";
-import { clearAuth, setAuth, viewer } from "#app/lib/auth.server";
-import { readForm } from "#app/lib/form.server";
-import { attempt, isSessionGone, sessionEnded } from "#app/lib/login.server";
-import { commitSession, field, flash, getSession } from "#app/lib/session.server";
-import { seo } from "#app/lib/seo";
+import { ApiError, authApi } from "#app/api-client/client.server";
+import { clearAuth, setAuth, viewer } from "#app/state/auth.server";
+import { readForm } from "#app/forms/form.server";
+import { attempt, isSessionGone, sessionEnded } from "#app/routes/login/login.server";
+import { commitSession, field, flash, getSession } from "#app/state/session.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Mi cuenta", description: "Tu cuenta de ofertas.", noindex: true });
 

@@ -6,12 +6,12 @@ import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
 import { REGIONS } from "#lib/regions";
 import { BecomePartnerSchema, HONEYPOT_FIELD } from "#lib/schemas/partner";
 import { FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
-import { api, ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
+import { api, ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
 import { Captcha } from "#app/components/captcha";
-import { captchaFields, captchaSiteKey } from "#app/lib/captcha.server";
-import { redirectWithToast } from "#app/lib/session.server";
-import { seo } from "#app/lib/seo";
+import { captchaFields, captchaSiteKey } from "#app/forms/captcha.server";
+import { redirectWithToast } from "#app/state/session.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () =>
   seo({

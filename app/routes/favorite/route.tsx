@@ -3,18 +3,18 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
 import { favoriteToggleSchema } from "#lib/schemas/favorite";
 import { OfferGrid } from "#app/components/offer-card";
-import { customerApi, offersApi } from "#app/lib/api.server";
-import { viewer } from "#app/lib/auth.server";
-import { syncLocalFavorites, toggleFavorite } from "#app/lib/favorites.server";
-import { readForm } from "#app/lib/form.server";
-import { backTo } from "#app/lib/redirect";
-import { finish } from "#app/lib/respond.server";
-import { commitSession, favorites, flash, getSession, recentlyViewed } from "#app/lib/session.server";
-import { toCard, type OfferCardData } from "#app/lib/offer-card";
+import { customerApi, offersApi } from "#app/api-client/client.server";
+import { viewer } from "#app/state/auth.server";
+import { syncLocalFavorites, toggleFavorite } from "#app/state/favorites.server";
+import { readForm } from "#app/forms/form.server";
+import { backTo } from "#app/forms/redirect";
+import { finish } from "#app/forms/respond.server";
+import { commitSession, favorites, flash, getSession, recentlyViewed } from "#app/state/session.server";
+import { toCard, type OfferCardData } from "#app/components/offer-card-data";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
-import { seo } from "#app/lib/seo";
-import { skipAfterFailure, toastOnFailure } from "#app/lib/fetcher-failure";
+import { seo } from "#app/document/seo";
+import { skipAfterFailure, toastOnFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 /** With JS a heart whose post fails is a toast (and goes back as it was), never an error page. */

@@ -20,10 +20,10 @@ import {
   type Feedback,
 } from "#lib/schemas/feedback";
 import { isUuid } from "#lib/uuid";
-import { ApiError, mailApi, offersApi, type RaterKey } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { LINK_PAGE_HEADERS, linkPageHeaders, originOnlyReferrerMeta } from "#app/lib/mail-link";
-import { seo } from "#app/lib/seo";
+import { ApiError, mailApi, offersApi, type RaterKey } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { LINK_PAGE_HEADERS, linkPageHeaders, originOnlyReferrerMeta } from "#app/document/mail-link";
+import { seo } from "#app/document/seo";
 import { Stars } from "#app/components/stars";
 import { ErrorPage } from "#app/components/error-page";
 import { Honeypot } from "#app/components/honeypot";

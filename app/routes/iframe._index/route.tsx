@@ -5,8 +5,8 @@ import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { WIDGET_OFFER_COUNT } from "#lib/constants";
 import { regionFromValue } from "#lib/regions";
 import { OfferCard } from "#app/components/offer-card";
-import { offersApi } from "#app/lib/api.server";
-import { toCard } from "#app/lib/offer-card";
+import { offersApi } from "#app/api-client/client.server";
+import { toCard } from "#app/components/offer-card-data";
 import type { RouteHandle } from "#app/root";
 
 /** Bare layout and no JavaScript at all: the widget is links and pictures. */

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
-import { requestOrigin } from "#app/lib/origin.server";
+import { requestOrigin } from "#app/document/origin.server";
 import type { RouteHandle } from "#app/root";
 
 /** Bare, but hydrated: the copy buttons are an enhancement (the code is plain selectable text). */

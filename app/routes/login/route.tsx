@@ -4,21 +4,21 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES } from "#lib/accounts";
 import { codeStepSchema, emailStepSchema, passwordLoginSchema } from "#lib/schemas/login";
-import { SubmitButton, useStepForm } from "#app/components/auth-form";
+import { SubmitButton, useStepForm } from "./auth-form";
 import { FieldError, FormError } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
-import { authApi } from "#app/lib/api.server";
-import { viewer } from "#app/lib/auth.server";
-import { captchaFields, captchaSiteKey } from "#app/lib/captcha.server";
-import { readForm } from "#app/lib/form.server";
-import { attempt, completeLogin, loginRedirectTo } from "#app/lib/login.server";
-import { seo } from "#app/lib/seo";
-import { config } from "#app/lib/env.server";
+import { authApi } from "#app/api-client/client.server";
+import { viewer } from "#app/state/auth.server";
+import { captchaFields, captchaSiteKey } from "#app/forms/captcha.server";
+import { readForm } from "#app/forms/form.server";
+import { attempt, completeLogin, loginRedirectTo } from "./login.server";
+import { seo } from "#app/document/seo";
+import { config } from "#app/env.server";
 import { enabledSocialProviders } from "#lib/social";
-import { SocialLogin } from "#app/components/social-login";
+import { SocialLogin } from "./social-login";
 import { Captcha } from "#app/components/captcha";
-import { commitSession, field, getSession } from "#app/lib/session.server";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { commitSession, field, getSession } from "#app/state/session.server";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 

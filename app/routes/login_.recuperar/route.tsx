@@ -4,15 +4,15 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
 import { forgotPasswordSchema, resetPasswordSchema } from "#lib/schemas/login";
-import { SubmitButton, useStepForm } from "#app/components/auth-form";
+import { SubmitButton, useStepForm } from "#app/routes/login/auth-form";
 import { FormError, TextField } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
-import { ApiError, authApi } from "#app/lib/api.server";
-import { viewer } from "#app/lib/auth.server";
-import { readForm } from "#app/lib/form.server";
-import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/lib/login.server";
-import { seo } from "#app/lib/seo";
-import { commitSession, flash, getSession } from "#app/lib/session.server";
+import { ApiError, authApi } from "#app/api-client/client.server";
+import { viewer } from "#app/state/auth.server";
+import { readForm } from "#app/forms/form.server";
+import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/routes/login/login.server";
+import { seo } from "#app/document/seo";
+import { commitSession, flash, getSession } from "#app/state/session.server";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Recuperar la contraseña", description: "Elige una contraseña nueva con un código por correo.", noindex: true });

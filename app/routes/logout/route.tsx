@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { authApi } from "#app/lib/api.server";
-import { authData, clearAuth } from "#app/lib/auth.server";
-import { readForm } from "#app/lib/form.server";
-import { backTo } from "#app/lib/redirect";
-import { commitSession, flash, getSession } from "#app/lib/session.server";
+import { authApi } from "#app/api-client/client.server";
+import { authData, clearAuth } from "#app/state/auth.server";
+import { readForm } from "#app/forms/form.server";
+import { backTo } from "#app/forms/redirect";
+import { commitSession, flash, getSession } from "#app/state/session.server";
 
 /** Only POST logs out: a link or a prefetch must never end a session. */
 export const loader = () => redirect("/");

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Recent } from "#lib/recent";
 import { isUuid } from "#lib/uuid";
-import { offersApi } from "#app/lib/api.server";
-import { staticMapUrl } from "#app/lib/maps.server";
+import { offersApi } from "#app/api-client/client.server";
+import { staticMapUrl } from "#app/routes/ofertas.$ofertaId/maps.server";
 
 const MAX_BYTES = 1024 * 1024;
 const cache = new Recent<string, { body: ArrayBuffer; type: string }>(200);

@@ -19,22 +19,22 @@ import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
 import { RatingSummary } from "#app/components/stars";
 import { TicketCounter } from "#app/components/ticket-counter";
-import { ApiError, offersApi } from "#app/lib/api.server";
-import { getCart } from "#app/lib/cart.server";
-import { toCard } from "#app/lib/offer-card";
-import { originFrom, seo } from "#app/lib/seo";
-import { requestOrigin } from "#app/lib/origin.server";
+import { ApiError, offersApi } from "#app/api-client/client.server";
+import { getCart } from "#app/state/cart.server";
+import { toCard } from "#app/components/offer-card-data";
+import { originFrom, seo } from "#app/document/seo";
+import { requestOrigin } from "#app/document/origin.server";
 import { optionTicketsField, type CartIntent } from "#lib/schemas/cart";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
-import { getConsent } from "#app/lib/consent.server";
-import { offerMap } from "#app/lib/maps.server";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
-import { useChoiceMadeBeforeStart } from "#app/lib/before-start";
-import { keptOrLoaded } from "#app/lib/offer-prefetch";
+import { getConsent } from "#app/state/consent.server";
+import { offerMap } from "./maps.server";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
+import { useChoiceMadeBeforeStart } from "#app/forms/before-start";
+import { keptOrLoaded } from "#app/state/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
-import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/lib/session.server";
+import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/state/session.server";
 import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
 
 /**
@@ -45,7 +45,7 @@ import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
 export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
   !args.formMethod && args.currentUrl.pathname !== args.nextUrl.pathname ? false : skipAfterFailure(args);
 
-/** A click after a hover uses the data the hover loaded (app/lib/offer-prefetch.ts), once. */
+/** A click after a hover uses the data the hover loaded (app/state/offer-prefetch.ts), once. */
 export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   return keptOrLoaded(new URL(request.url).pathname, () => serverLoader<typeof loader>());
 }

@@ -3,9 +3,9 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { CATEGORY_IDS, CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { formatCount } from "#lib/prices";
 import { OfferListing } from "#app/components/offer-listing";
-import { loadListing } from "#app/lib/listing.server";
-import { originFrom, seo } from "#app/lib/seo";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { loadListing } from "./listing.server";
+import { originFrom, seo } from "#app/document/seo";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { publicCache: true };

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
 import { OfferListing } from "#app/components/offer-listing";
-import { loadListing } from "#app/lib/listing.server";
-import { originFrom, seo } from "#app/lib/seo";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { loadListing } from "#app/routes/ofertas._index/listing.server";
+import { originFrom, seo } from "#app/document/seo";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";
 
 export const handle: RouteHandle = { publicCache: true };

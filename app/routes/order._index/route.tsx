@@ -2,11 +2,11 @@ import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctio
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { formatPrice } from "#lib/prices";
-import { currentOrder, startPayment } from "#app/lib/payment.server";
-import { config } from "#app/lib/env.server";
-import { seo } from "#app/lib/seo";
-import { WalletButtons } from "#app/components/wallet-buttons";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { currentOrder, startPayment } from "./payment.server";
+import { config } from "#app/env.server";
+import { seo } from "#app/document/seo";
+import { WalletButtons } from "./wallet-buttons";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 

@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { salesApi } from "#app/lib/api.server";
-import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server";
-import { redirectWithToast } from "#app/lib/session.server";
+import { salesApi } from "#app/api-client/client.server";
+import { commitCheckoutState, getCheckoutState } from "#app/state/checkout.server";
+import { redirectWithToast } from "#app/state/session.server";
 
 /**
  * Where a provider sends a buyer who cancelled or whose card was declined. The reservation is given

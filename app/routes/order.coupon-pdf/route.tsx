@@ -1,8 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { couponDownloadSchema } from "#lib/schemas/order-history";
-import { ApiError, customerApi } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { redirectWithToast } from "#app/lib/session.server";
+import { ApiError, customerApi } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { redirectWithToast } from "#app/state/session.server";
 
 // A resource route (no page): its action answers the PDF itself, so the browser saves the file
 // from a plain form post, with or without JavaScript.

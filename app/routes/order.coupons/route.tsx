@@ -1,9 +1,9 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { isUuid } from "#lib/uuid";
-import { ApiError, salesApi } from "#app/lib/api.server";
-import { seo } from "#app/lib/seo";
-import { PurchaseCoupons } from "#app/components/purchase-coupons";
+import { ApiError, salesApi } from "#app/api-client/client.server";
+import { seo } from "#app/document/seo";
+import { PurchaseCoupons } from "./purchase-coupons";
 import { ErrorPage } from "#app/components/error-page";
 
 export const meta: MetaFunction = () => seo({ title: "Tus cupones", description: "Los cupones de tu compra.", noindex: true });

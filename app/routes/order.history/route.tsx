@@ -5,14 +5,14 @@ import { formatDate } from "#lib/dates";
 import { formatPrice } from "#lib/prices";
 import { COUPON_STATE_LABELS } from "#lib/coupons";
 import type { CustomerPurchase } from "#lib/schemas/customer";
-import { customerApi } from "#app/lib/api.server";
-import { isSessionGone, sessionEnded } from "#app/lib/login.server";
-import { viewer } from "#app/lib/auth.server";
-import { getSession } from "#app/lib/session.server";
-import { loadPage } from "#app/lib/page-param";
+import { customerApi } from "#app/api-client/client.server";
+import { isSessionGone, sessionEnded } from "#app/routes/login/login.server";
+import { viewer } from "#app/state/auth.server";
+import { getSession } from "#app/state/session.server";
+import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
-import { seo } from "#app/lib/seo";
-import { cached } from "#app/lib/query-cache";
+import { seo } from "#app/document/seo";
+import { cached } from "./query-cache";
 
 export const meta: MetaFunction = () => seo({ title: "Mis pedidos", description: "Tus compras y cupones.", noindex: true });
 

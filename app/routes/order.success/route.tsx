@@ -1,14 +1,14 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { isUuid } from "#lib/uuid";
-import { ApiError, salesApi } from "#app/lib/api.server";
-import { commitCart } from "#app/lib/cart.server";
-import { commitCheckoutState, getCheckoutState } from "#app/lib/checkout.server";
+import { ApiError, salesApi } from "#app/api-client/client.server";
+import { commitCart } from "#app/state/cart.server";
+import { commitCheckoutState, getCheckoutState } from "#app/state/checkout.server";
 import { EMPTY_CART } from "#lib/cart";
-import { redirectWithToast } from "#app/lib/session.server";
-import { seo } from "#app/lib/seo";
-import { PurchaseCoupons } from "#app/components/purchase-coupons";
-import { skipAfterFailure } from "#app/lib/fetcher-failure";
+import { redirectWithToast } from "#app/state/session.server";
+import { seo } from "#app/document/seo";
+import { PurchaseCoupons } from "#app/routes/order.coupons/purchase-coupons";
+import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 

@@ -1,5 +1,5 @@
 import { data, type ActionFunctionArgs } from "@remix-run/node";
-import { startPayment } from "#app/lib/payment.server";
+import { startPayment } from "#app/routes/order._index/payment.server";
 
 export const loader = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
 

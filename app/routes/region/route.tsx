@@ -1,9 +1,9 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { backTo } from "#app/lib/redirect";
-import { finish } from "#app/lib/respond.server";
-import { commitSession, getSession, setRegion } from "#app/lib/session.server";
-import { readForm } from "#app/lib/form.server";
-import { toastOnFailure } from "#app/lib/fetcher-failure";
+import { backTo } from "#app/forms/redirect";
+import { finish } from "#app/forms/respond.server";
+import { commitSession, getSession, setRegion } from "#app/state/session.server";
+import { readForm } from "#app/forms/form.server";
+import { toastOnFailure } from "#app/forms/fetcher-failure";
 
 /** With JS a failed post is a toast, never an error page. */
 export const clientAction = toastOnFailure;

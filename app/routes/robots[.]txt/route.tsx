@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requestOrigin } from "#app/lib/origin.server";
+import { requestOrigin } from "#app/document/origin.server";
 
 export function loader({ request }: LoaderFunctionArgs) {
   const origin = requestOrigin(request);

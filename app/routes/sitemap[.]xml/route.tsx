@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { offersApi } from "#app/lib/api.server";
-import { requestOrigin } from "#app/lib/origin.server";
-import { SITEMAP_HEADERS, sitemapIndexXml } from "#app/lib/sitemap.server";
+import { offersApi } from "#app/api-client/client.server";
+import { requestOrigin } from "#app/document/origin.server";
+import { SITEMAP_HEADERS, sitemapIndexXml } from "./sitemap.server";
 
 /** The index robots.txt names: one file of the shop's pages and as many of offers as the catalogue needs. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -8,9 +8,9 @@ import { normalizeCouponCode } from "#lib/coupons";
 import { formatDateTime } from "#lib/dates";
 import { CouponCodeSchema } from "#lib/schemas/partner";
 import type { CouponView } from "#lib/schemas/partner-api";
-import { ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { partnerApi, requirePartner } from "#app/lib/partner.server";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { partnerApi, requirePartner } from "#app/portal/partner.server";
 
 /**
  * «Canjear cupón»: the till's screen, for a phone at 375 px first. Checking a code is a GET (it

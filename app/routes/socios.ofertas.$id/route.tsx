@@ -15,10 +15,10 @@ import { isUuid } from "#lib/uuid";
 import { PAGE_SIZE_MAX } from "#lib/constants";
 import { FieldError, FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
 import { RevisionChanges } from "#app/components/offer-revision";
-import { ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { orNotFound, partnerApi, requirePartner } from "#app/lib/partner.server";
-import { redirectWithToast } from "#app/lib/session.server";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { orNotFound, partnerApi, requirePartner } from "#app/portal/partner.server";
+import { redirectWithToast } from "#app/state/session.server";
 
 /** The picture's 5 MB and the form's other fields. */
 const MAX_UPLOAD_BYTES = MAX_IMAGE_BYTES + 1024 * 1024;

@@ -3,13 +3,13 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { OFFER_STATUS_LABELS, OFFER_STATUSES, transitionsFrom } from "#lib/offer-status";
 import { cheapestOption, formatPrice } from "#lib/prices";
-import { ApiError } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { partnerApi, requirePartner } from "#app/lib/partner.server";
-import { samePage, loadPage } from "#app/lib/page-param";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { partnerApi, requirePartner } from "#app/portal/partner.server";
+import { samePage, loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
-import { redirectWithToast } from "#app/lib/session.server";
+import { redirectWithToast } from "#app/state/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePartner(request);

@@ -8,12 +8,12 @@ import { formatCount, formatPrice } from "#lib/prices";
 import { PORTAL_PAGE_SIZE } from "#lib/constants";
 import { SalesFilterSchema } from "#lib/schemas/partner";
 import { SelectField, TextField } from "#app/components/form-field";
-import { OfferChoiceSearch } from "#app/components/portal-offer-search";
-import { keepChosen, offerChoices } from "#app/lib/offer-choices.server";
-import { partnerApi, requirePartner } from "#app/lib/partner.server";
-import { loadPage } from "#app/lib/page-param";
+import { OfferChoiceSearch } from "#app/portal/offer-search";
+import { keepChosen, offerChoices } from "#app/portal/offer-choices.server";
+import { partnerApi, requirePartner } from "#app/portal/partner.server";
+import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
-import { seo } from "#app/lib/seo";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () => seo({ title: "Ventas", description: "Ventas y cupones de tus ofertas.", noindex: true });
 

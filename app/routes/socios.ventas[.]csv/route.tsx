@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SalesFilterSchema } from "#lib/schemas/partner";
-import { partnerApi, requirePartner } from "#app/lib/partner.server";
+import { partnerApi, requirePartner } from "#app/portal/partner.server";
 
 /**
  * «Descargar CSV»: the API's export, fetched with the partner's session and passed through, so the

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { NavLink, Outlet } from "@remix-run/react";
-import { requirePartner } from "#app/lib/partner.server";
-import { seo } from "#app/lib/seo";
+import { requirePartner } from "#app/portal/partner.server";
+import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Portal de socios", description: "Canjea cupones y gestiona tus ofertas.", noindex: true });

@@ -1,9 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, isRouteErrorResponse, Link, useActionData, useLoaderData, useNavigation, useRouteError } from "@remix-run/react";
-import { ApiError, mailApi, type MailLinkKey } from "#app/lib/api.server";
-import { readForm } from "#app/lib/form.server";
-import { LINK_PAGE_HEADERS, linkPageHeaders, originOnlyReferrerMeta } from "#app/lib/mail-link";
-import { seo } from "#app/lib/seo";
+import { ApiError, mailApi, type MailLinkKey } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
+import { LINK_PAGE_HEADERS, linkPageHeaders, originOnlyReferrerMeta } from "#app/document/mail-link";
+import { seo } from "#app/document/seo";
 import { ErrorPage } from "#app/components/error-page";
 
 export const meta: MetaFunction = () => [

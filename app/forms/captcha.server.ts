@@ -1,6 +1,6 @@
 import { CAPTCHA_FIELD, NOSCRIPT_FIELD } from "#lib/captcha";
 import { noScriptFormProof } from "#lib/signatures.server";
-import { config } from "./env.server";
+import { config } from "#app/env.server";
 
 /** For a loader of a page with a captcha form: the public site key, or null when not configured. */
 export const captchaSiteKey = (): string | null => config().CAPTCHA_SITE_KEY ?? null;

@@ -4,12 +4,12 @@ import { importPKCS8, SignJWT } from "jose";
 import type { TokenPair } from "#lib/accounts";
 import { sign } from "#lib/signatures.server";
 import { isSocialProviderEnabled, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type SocialProvider } from "#lib/social";
-import { ApiError, authApi } from "./api.server";
-import { config } from "./env.server";
-import { viewer } from "./auth.server";
-import { completeLogin } from "./login.server";
-import { requestOrigin } from "./origin.server";
-import { commitSession, field, flash, getSession } from "./session.server";
+import { ApiError, authApi } from "#app/api-client/client.server";
+import { config } from "#app/env.server";
+import { viewer } from "#app/state/auth.server";
+import { completeLogin } from "#app/routes/login/login.server";
+import { requestOrigin } from "#app/document/origin.server";
+import { commitSession, field, flash, getSession } from "#app/state/session.server";
 
 /**
  * The server side of «Continuar con Google / Apple / Facebook»: the OAuth 2.0 authorization-code

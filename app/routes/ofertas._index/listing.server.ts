@@ -1,10 +1,10 @@
 import { isCategoryId } from "#lib/categories";
 import { isProvince, regionFromValue } from "#lib/regions";
 import { PAGE_SIZE_DEFAULT } from "#lib/constants";
-import { ApiError, offersApi, type OfferQuery } from "./api.server";
-import { toCard } from "./offer-card";
-import { pageParam, redirectPastLastPage } from "./page-param";
-import { getSession, sessionRegion } from "./session.server";
+import { ApiError, offersApi, type OfferQuery } from "#app/api-client/client.server";
+import { toCard } from "#app/components/offer-card-data";
+import { pageParam, redirectPastLastPage } from "#app/forms/page-param";
+import { getSession, sessionRegion } from "#app/state/session.server";
 
 /**
  * Filters from the URL plus the visitor's region. A page number past the end goes to the last

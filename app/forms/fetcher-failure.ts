@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, type ClientActionFunctionArgs, type ShouldRevalidateFunction } from "@remix-run/react";
-import { showToast } from "./toast";
+import { showToast } from "#app/components/toast";
 
 /** What a fetcher form gets back when its request never got a proper answer. */
 export type FetcherFailure = { failed: string };

@@ -1,11 +1,11 @@
 import type { PaymentAnswer } from "#lib/schemas/order";
 import { cartFingerprint } from "#lib/cart";
-import { ApiError, salesApi } from "./api.server";
-import { getCart } from "./cart.server";
-import { commitCheckoutState, getCheckoutState, type CheckoutState } from "./checkout.server";
-import { readForm } from "./form.server";
-import { redirectWithToast } from "./session.server";
-import { purchaseAnalytics } from "./tracking.server";
+import { ApiError, salesApi } from "#app/api-client/client.server";
+import { getCart } from "#app/state/cart.server";
+import { commitCheckoutState, getCheckoutState, type CheckoutState } from "#app/state/checkout.server";
+import { readForm } from "#app/forms/form.server";
+import { redirectWithToast } from "#app/state/session.server";
+import { purchaseAnalytics } from "#app/third-party/tracking.server";
 
 /** The validated order of this cart, or null when there is none or the cart changed since. */
 export async function currentOrder(request: Request): Promise<{ state: CheckoutState; token: string } | null> {

@@ -1,7 +1,7 @@
 import type { Cart } from "#lib/cart";
 import { bestPromoPriceCents, codesFor, formatPrice, maxTickets, toCents } from "#lib/prices";
 import { ticketsInWords, ticketsLeft } from "#lib/text";
-import { offersApi, type OfferSummary } from "./api.server";
+import { offersApi, type OfferSummary } from "#app/api-client/client.server";
 
 export type CheckoutLine = {
   offerUuid: string;

@@ -1,6 +1,6 @@
 import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-run/node";
 import { CONSENT_MAX_AGE_SECONDS } from "#lib/consent";
-import { config } from "./env.server";
+import { config } from "#app/env.server";
 
 // Secure when the shop is served over https (PUBLIC_URL); a plain-http start on a LAN address
 // must still keep its cart, so the flag follows the public URL rather than NODE_ENV.

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { isGranted, type ConsentChoice } from "#lib/consent";
 import { scrubProperties, type ClientIntegrations, type EventProperties, type FunnelEventName, type FunnelEvent } from "#lib/tracking";
-import { getConsent } from "./consent.server";
-import { config } from "./env.server";
+import { getConsent } from "#app/state/consent.server";
+import { config } from "#app/env.server";
 
 /** The tools this visitor's browser may load: configured, and their category accepted. */
 export function clientIntegrations(choice: ConsentChoice | null): ClientIntegrations | null {

@@ -3,7 +3,7 @@ import { photoSrcset } from "#lib/images";
 import { discountBadge, formatPrice } from "#lib/prices";
 import type { OfferRating } from "#lib/schemas/offer";
 import { escapeHtml } from "#lib/text";
-import type { OfferCardData } from "./offer-card";
+import type { OfferCardData } from "./offer-card-data";
 
 /*
  * Markup that nothing on the page ever changes, written as HTML strings: a card's picture, badges,

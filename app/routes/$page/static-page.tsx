@@ -1,4 +1,4 @@
-import type { StaticPage } from "#app/content/static-pages";
+import type { StaticPage } from "./static-pages";
 
 export function StaticPageView({ page, updated }: { page: StaticPage; updated: string }) {
   return (

@@ -1,6 +1,6 @@
 import { isGranted, type ConsentChoice } from "#lib/consent";
 import type { OfferMapData } from "#lib/maps";
-import { config } from "./env.server";
+import { config } from "#app/env.server";
 
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
 

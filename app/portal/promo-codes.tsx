@@ -5,10 +5,10 @@ import { formatDate } from "#lib/dates";
 import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES, formatPrice, type DiscountType } from "#lib/prices";
 import { PromoCodeSchema } from "#lib/schemas/partner";
 import type { PromoCodeRecord } from "#lib/schemas/partner-api";
-import type { promoCodeLoader, promoCodesLoader } from "#app/lib/promo-codes.server";
+import type { promoCodeLoader, promoCodesLoader } from "#app/portal/promo-codes.server";
 import { ConfirmDelete } from "./confirm-delete";
-import { OfferChoiceSearch } from "./portal-offer-search";
-import { FormError, SelectField, TextField } from "./form-field";
+import { OfferChoiceSearch } from "./offer-search";
+import { FormError, SelectField, TextField } from "#app/components/form-field";
 
 type Choice = { value: string; label: string };
 

@@ -1,6 +1,6 @@
 import type { Session } from "@remix-run/node";
 import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
-import { ApiError, customerApi } from "./api.server";
+import { ApiError, customerApi } from "#app/api-client/client.server";
 import { viewer } from "./auth.server";
 import { favorites, setFavorites } from "./session.server";
 

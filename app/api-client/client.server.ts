@@ -12,12 +12,12 @@ import type { SocialLoginBody, SocialProvider } from "#lib/social";
 import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
 import type { PromoCode } from "#lib/prices";
 import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
-import { accessToken } from "./auth.server";
+import { accessToken } from "#app/state/auth.server";
 import type { Feedback, FeedbackOfMine } from "#lib/schemas/feedback";
 import type { LinkPurpose } from "#lib/signatures.server";
-import type { CaptchaFields } from "./captcha.server";
-import { config } from "./env.server";
-import { getSession } from "./session.server";
+import type { CaptchaFields } from "#app/forms/captcha.server";
+import { config } from "#app/env.server";
+import { getSession } from "#app/state/session.server";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
 
 export type { OfferDetail, OfferSummary, Page };

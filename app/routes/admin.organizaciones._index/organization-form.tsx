@@ -4,7 +4,7 @@ import { Form } from "@remix-run/react";
 import { PROVINCES } from "#lib/regions";
 import { OrganizationSchema } from "#lib/schemas/partner";
 import type { Organization } from "#lib/schemas/partner-api";
-import { FormError, SelectField, TextField } from "./form-field";
+import { FormError, SelectField, TextField } from "#app/components/form-field";
 
 const provinceOptions = PROVINCES.map((p) => ({ value: p, label: p }));
 

@@ -2,11 +2,11 @@ import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
 import { PromoCodeSchema } from "#lib/schemas/partner";
 import { isUuid } from "#lib/uuid";
-import { ApiError } from "./api.server";
-import { readForm } from "./form.server";
+import { ApiError } from "#app/api-client/client.server";
+import { readForm } from "#app/forms/form.server";
 import { keepChosen, offerChoices } from "./offer-choices.server";
 import { orNotFound, partnerApi, requirePartner, requireStaff } from "./partner.server";
-import { redirectWithToast } from "./session.server";
+import { redirectWithToast } from "#app/state/session.server";
 
 /**
  * «Códigos promocionales» is one screen in two places: a partner's (/socios/codigos, codes of its

@@ -14,9 +14,9 @@ import type {
 } from "#lib/schemas/partner-api";
 import type { Page } from "#lib/schemas/offer";
 import { PAGE_SIZE_MAX } from "#lib/constants";
-import { api, ApiError, apiFile } from "./api.server";
-import { viewer } from "./auth.server";
-import { getSession } from "./session.server";
+import { api, ApiError, apiFile } from "#app/api-client/client.server";
+import { viewer } from "#app/state/auth.server";
+import { getSession } from "#app/state/session.server";
 
 /**
  * The partner portal and the staff area: an anonymous visitor is sent to log in and brought back;

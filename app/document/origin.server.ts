@@ -1,4 +1,4 @@
-import { config } from "./env.server";
+import { config } from "#app/env.server";
 
 /**
  * The shop's public origin for links in pages (canonical, JSON-LD, sitemap, embed code).

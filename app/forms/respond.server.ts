@@ -1,7 +1,7 @@
 import { data } from "@remix-run/node";
 import type { FunnelEvent } from "#lib/tracking";
 import { ENHANCED_FIELD } from "./enhanced";
-import { redirectWithToast, toastCookie, type Toast } from "./session.server";
+import { redirectWithToast, toastCookie, type Toast } from "#app/state/session.server";
 
 /**
  * How a mutation answers. A plain form post (no JS) gets 303 to where the user was. A fetcher

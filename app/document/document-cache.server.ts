@@ -5,10 +5,10 @@ import type { RequestHandler } from "express";
 import { readChoice } from "#lib/consent";
 import { acceptsGzip, DYNAMIC_GZIP_LEVEL } from "#lib/gzip.server";
 import { Recent } from "#lib/recent";
-import { authData } from "./auth.server";
+import { authData } from "#app/state/auth.server";
 import { isAnonymous, PRIVATE_PAGE, PUBLIC_PAGE } from "./cache-control.server";
-import { consentCookie, cookieNames, cookies } from "./cookies.server";
-import { sessionRegion } from "./session.server";
+import { consentCookie, cookieNames, cookies } from "#app/state/cookies.server";
+import { sessionRegion } from "#app/state/session.server";
 
 /**
  * Shared pages, kept rendered: what a CDN does with the `s-maxage` they carry, done in the

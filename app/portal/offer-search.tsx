@@ -3,13 +3,13 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { formatCount } from "#lib/prices";
 import { OfferChoiceSearchSchema } from "#lib/schemas/partner";
-import { TextField } from "./form-field";
+import { TextField } from "#app/components/form-field";
 
 /** From this many offers an «Oferta» list is long to scan on a phone, and gets a search. */
 const OFFER_SEARCH_FROM = 20;
 
 /**
- * A GET form that narrows an «Oferta» list (offerChoices in app/lib/offer-choices.server.ts) to
+ * A GET form that narrows an «Oferta» list (offerChoices in app/portal/offer-choices.server.ts) to
  * the offers whose title or summary has words starting with those typed (the API's search), for
  * long lists and for lists that cannot hold every offer (staff choose among the whole catalogue).
  * It works without JavaScript. It reloads the page, so it comes before the form it serves; `keep`
