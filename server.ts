@@ -3,8 +3,8 @@ import type { ServerBuild } from "@remix-run/node";
 import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
-import { inArrivalOrder } from "#lib/arrival-order.server";
-import { superviseWorkers } from "#lib/cluster.server";
+import { inArrivalOrder } from "#server/arrival-order";
+import { superviseWorkers } from "#server/cluster";
 import { loadConfigOrExit } from "#lib/config.server";
 import { DYNAMIC_GZIP_LEVEL } from "#lib/gzip.server";
 import { createApi } from "#api/index";
@@ -20,10 +20,10 @@ import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
-import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#app/lib/security.server";
+import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#server/security";
 import { documentCache, type ShareDocument } from "#app/document/document-cache.server";
-import { refreshAuth } from "#app/lib/auth-refresh.server";
-import { buildFiles } from "#app/lib/static-files.server";
+import { refreshAuth } from "#server/auth-refresh";
+import { buildFiles } from "#server/static-files";
 
 const config = loadConfigOrExit();
 

@@ -10,8 +10,8 @@ import path from "node:path";
 
 const SHARED = ["lib", "package.json", "tsconfig.json"];
 const STOREFRONT = { output: "build/server/index.js", sources: ["app", "public", "vite.config.ts", "scripts/vite-plugins.ts", ...SHARED] };
-// server.ts imports app/lib's server helpers too.
-const SERVER = { output: "build/node/server.js", sources: ["server.ts", "api", "app/lib", "scripts/build-server.ts", ...SHARED] };
+// The host (server.ts, server/) imports the storefront's server modules too.
+const SERVER = { output: "build/node/server.js", sources: ["server.ts", "server", "api", "app", "scripts/build-server.ts", ...SHARED] };
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -1,6 +1,6 @@
 /**
  * Runs after `remix vite:build`: writes a .br (quality 11) and a .gz (level 9) beside every text
- * asset of build/client, once, so the server sends them as they are (app/lib/static-files.server.ts)
+ * asset of build/client, once, so the server sends them as they are (server/static-files.ts)
  * instead of compressing the same bytes on every request (brotli on the fly is slow).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";

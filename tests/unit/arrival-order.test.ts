@@ -2,7 +2,7 @@
 import { createServer, type Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { inArrivalOrder } from "#lib/arrival-order.server";
+import { inArrivalOrder } from "#server/arrival-order";
 
 /** A raw keep-alive connection: requests written by hand, so that two can leave in the same tick. */
 function connection(port: number) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildFiles } from "#app/lib/static-files.server";
+import { buildFiles } from "#server/static-files";
 import { listen } from "#tests/support/listen";
 
 /*
