@@ -40,7 +40,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: "^(#api/|(\\.\\./)+api/)",
-              message: "app/ imports the contract from lib/ (e.g. #lib/schemas/offer), never from api/.",
+              message: "app/ imports the contract from lib/ (e.g. #contract/offers), never from api/.",
             },
           ],
         },

@@ -5,8 +5,8 @@ import express, { type ErrorRequestHandler, type RequestHandler } from "express"
 import type { ViteDevServer } from "vite";
 import { inArrivalOrder } from "#server/arrival-order";
 import { superviseWorkers } from "#server/cluster";
-import { loadConfigOrExit } from "#lib/config.server";
-import { DYNAMIC_GZIP_LEVEL } from "#lib/gzip.server";
+import { loadConfigOrExit } from "#platform/config.server";
+import { DYNAMIC_GZIP_LEVEL } from "#platform/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
 import { createServer } from "node:http";

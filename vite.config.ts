@@ -39,7 +39,7 @@ function layoutChunk(): Rollup.GetManualChunk {
     // The offer card and its parts, shared by every listing page: one file rather than six.
     if (/\/app\/(components\/(offer-[\w-]+|price|stars))\.tsx?$/.test(id)) return "cards";
     // conform, zod and our form parts, shared by every page with a form (login, checkout, account…).
-    if (/\/node_modules\/(@conform-to\/|zod\/)|\/(app\/components\/(form-field|honeypot)|lib\/(zod-es|email))\.tsx?$/.test(id))
+    if (/\/node_modules\/(@conform-to\/|zod\/)|\/(app\/components\/(form-field|honeypot)|rules\/(zod-es|email))\.tsx?$/.test(id))
       return "forms";
     return undefined;
   };

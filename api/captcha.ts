@@ -1,6 +1,6 @@
-import { CAPTCHA_MESSAGES, TURNSTILE_VERIFY_URL } from "#lib/captcha";
-import type { Config } from "#lib/config.server";
-import { verifyNoScriptFormProof } from "#lib/signatures.server";
+import { CAPTCHA_MESSAGES, TURNSTILE_VERIFY_URL } from "#rules/captcha";
+import type { Config } from "#platform/config.server";
+import { verifyNoScriptFormProof } from "#platform/signatures.server";
 import { HttpError } from "#api/http";
 
 export type CaptchaResult = "ok" | "invalid" | "unavailable";

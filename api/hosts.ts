@@ -1,6 +1,6 @@
 import { hostname, networkInterfaces } from "node:os";
 import type { Request, RequestHandler } from "express";
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 
 /**
  * The hosts this shop answers for. Absolute URLs (payment return pages, sitemap, robots.txt, the

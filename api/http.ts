@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { findUnstorableText, isStorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
+import { findUnstorableText, isStorableText, UNSTORABLE_TEXT_MESSAGE } from "#rules/text";
 import { z } from "zod";
-import "#lib/zod-es";
-import { gzipWanted, keptGzip, utf8 } from "#lib/gzip.server";
+import "#rules/zod-es";
+import { gzipWanted, keptGzip, utf8 } from "#platform/gzip.server";
 
 /** An error the API answers with as {"detail": "…"} and its status. */
 export class HttpError extends Error {

@@ -1,5 +1,5 @@
 import express, { Router } from "express";
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { errorHandler, HttpError, parseJsonBody, rejectUnstorableText } from "#api/http";
 import { publicOffersRouter } from "#api/routes/public-offers";

@@ -10,8 +10,8 @@ import type { ShareDocument } from "#app/document/document-cache.server";
 import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/document/nonce";
 import { deferAppScriptsIn, deferAppScriptsParts } from "#app/document/defer-scripts.server";
-import { gzipWhole, utf8 } from "#lib/gzip.server";
-import type { ClientIntegrations } from "#lib/tracking";
+import { gzipWhole, utf8 } from "#platform/gzip.server";
+import type { ClientIntegrations } from "#rules/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
 const ABORT_DELAY = 5_000;

@@ -1,4 +1,4 @@
-import { loadConfig, type Config } from "#lib/config.server";
+import { loadConfig, type Config } from "#platform/config.server";
 
 let cached: Config | undefined;
 

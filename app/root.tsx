@@ -14,10 +14,10 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { CATEGORY_MENU } from "#lib/categories";
-import { PENDING_DELAY_MS, PENDING_MIN_MS } from "#lib/constants";
+import { CATEGORY_MENU } from "#rules/categories";
+import { PENDING_DELAY_MS, PENDING_MIN_MS } from "#rules/constants";
 import { usePendingIndicator } from "#app/components/use-pending-indicator";
-import { DEFAULT_REGION, isProvince, regionFromValue } from "#lib/regions";
+import { DEFAULT_REGION, isProvince, regionFromValue } from "#rules/regions";
 import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
 import { FavoriteForm, FavoritesProvider } from "#app/components/favorite-button";
@@ -38,7 +38,7 @@ import { requestOrigin } from "#app/document/origin.server";
 import { commitSession, getSession, sessionRegion, takeEvents, takeToasts } from "#app/state/session.server";
 import { favoriteIds } from "#app/state/favorites.server";
 import { viewer } from "#app/state/auth.server";
-import { ticketCount } from "#lib/cart";
+import { ticketCount } from "#rules/cart";
 import styles from "./styles.css?url";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import { useNonce } from "#app/document/nonce";

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 
-const SHARED = ["lib", "package.json", "tsconfig.json"];
+const SHARED = ["contract", "rules", "platform", "package.json", "tsconfig.json"];
 const STOREFRONT = { output: "build/server/index.js", sources: ["app", "public", "vite.config.ts", "scripts/vite-plugins.ts", ...SHARED] };
 // The host (server.ts, server/) imports the storefront's server modules too.
 const SERVER = { output: "build/node/server.js", sources: ["server.ts", "server", "api", "app", "scripts/build-server.ts", ...SHARED] };

@@ -6,7 +6,7 @@
  * - Embedded PGlite: the database has one owner. A running server on this DATA_DIR is asked to do
  *   it through its control socket (api/control.ts); with no server, this opens the database itself.
  */
-import { loadConfigOrExit } from "#lib/config.server";
+import { loadConfigOrExit } from "#platform/config.server";
 import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { queueDigestNow } from "#api/mail/digest";

@@ -4,7 +4,7 @@
  * PGlite files under DATA_DIR (default ./data) — stop the server first: PGlite has one owner.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "#lib/config.server";
+import { loadConfig } from "#platform/config.server";
 import { openDatabase } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { seedLarge } from "#api/db/seed-large";

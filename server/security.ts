@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#lib/cross-site";
+import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#rules/cross-site";
 import { contentSecurityPolicy, createNonce } from "#app/document/csp.server";
 import { config } from "#app/env.server";
 import { thirdPartySources } from "#app/document/third-party-csp.server";
@@ -92,7 +92,7 @@ export const apiSecurityHeaders: RequestHandler = (req, res, next) => {
 const CROSS_SITE_POSTS = new Set(["/login/social/apple/callback"]);
 
 /**
- * Storefront forms post only from our own pages (lib/cross-site.ts says how that is told); a form
+ * Storefront forms post only from our own pages (rules/cross-site.ts says how that is told); a form
  * on another site is refused here, before any action runs. Together with SameSite=Lax cookies
  * this is our CSRF protection.
  */

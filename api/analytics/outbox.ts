@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { ANALYTICS_SETTINGS } from "#lib/tracking";
+import { ANALYTICS_SETTINGS } from "#rules/tracking";
 import { query, type Database, type Executor } from "#api/db/client";
 
 /** One event of Amplitude's HTTP API v2 (the fields we use). */

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from "express";
-import type { Config } from "#lib/config.server";
-import { isStaff, type Role } from "#lib/roles";
+import type { Config } from "#platform/config.server";
+import { isStaff, type Role } from "#rules/roles";
 import { HttpError } from "#api/http";
 import type { Executor } from "#api/db/client";
 import { sessionUser } from "./sessions";

@@ -1,6 +1,6 @@
 import type { Request } from "express";
 import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
-import { isRole } from "#lib/roles";
+import { isRole } from "#rules/roles";
 import type { Executor } from "#api/db/client";
 import { accountSessions, users } from "#api/db/schema";
 import type { AuthUser } from "./context";

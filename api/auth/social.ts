@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { createRemoteJWKSet, errors, jwtVerify } from "jose";
-import type { Config } from "#lib/config.server";
-import { ID_TOKEN_ALGORITHMS, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type SocialProvider } from "#lib/social";
+import type { Config } from "#platform/config.server";
+import { ID_TOKEN_ALGORITHMS, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type SocialProvider } from "#rules/social";
 import { HttpError } from "#api/http";
 
 /** Who the provider says the person is. Only a confirmed address ever reaches an account. */

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { errors, jwtVerify, SignJWT, type JWTPayload } from "jose";
-import type { Config } from "#lib/config.server";
-import { isRole, type Role } from "#lib/roles";
-import { isUuid } from "#lib/uuid";
-import type { TokenPair } from "#lib/accounts";
+import type { Config } from "#platform/config.server";
+import { isRole, type Role } from "#rules/roles";
+import { isUuid } from "#rules/uuid";
+import type { TokenPair } from "#rules/accounts";
 import type { Database, Executor } from "#api/db/client";
 import { accountSessions, refreshTokens, users } from "#api/db/schema";
 import { HttpError } from "#api/http";

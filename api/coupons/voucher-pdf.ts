@@ -1,8 +1,8 @@
 import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
 import QRCode from "qrcode";
-import { formatDate } from "#lib/dates";
-import { formatPrice } from "#lib/prices";
-import type { Purchase } from "#lib/schemas/order";
+import { formatDate } from "#rules/dates";
+import { formatPrice } from "#rules/prices";
+import type { Purchase } from "#contract/sales";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 48;

@@ -1,5 +1,5 @@
 import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import type { RevisionChanges } from "#lib/offer-revisions";
+import type { RevisionChanges } from "#rules/offer-revisions";
 
 // Mirrors migrations/*.sql, which are the source of truth for the database itself.
 
@@ -64,7 +64,7 @@ export const offerImages = pgTable("offer_images", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** A change to an approved offer's words or prices, waiting for staff (0029, lib/offer-revisions.ts). */
+/** A change to an approved offer's words or prices, waiting for staff (0029, rules/offer-revisions.ts). */
 export const offerRevisions = pgTable("offer_revisions", {
   id: uuid("id").primaryKey().defaultRandom(),
   offerId: uuid("offer_id").notNull(),

@@ -8,9 +8,9 @@
  * Search fixtures: exactly one offer mentions "Café", one "Paella" and one "masaje" in its title and
  * summary (tests/unit/seed-data.test.ts keeps it that way).
  */
-import type { CategoryId, OfferType } from "#lib/categories";
-import { LARGE_PHOTO, SMALL_PHOTO } from "#lib/images";
-import type { Province } from "#lib/regions";
+import type { CategoryId, OfferType } from "#rules/categories";
+import { LARGE_PHOTO, SMALL_PHOTO } from "#rules/images";
+import type { Province } from "#rules/regions";
 
 export type SeedImage = {
   file: string;

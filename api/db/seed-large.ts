@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { PROVINCES } from "#lib/regions";
+import { PROVINCES } from "#rules/regions";
 import { query, type Database } from "./client";
 import { seedIfEmpty, seedUuid } from "./seed";
 import { SEED_OFFERS } from "./seed-data";

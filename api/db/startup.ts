@@ -1,4 +1,4 @@
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control";
 import { openDatabase, type DatabaseHandle } from "./client";
 import { migrate } from "./migrate";

@@ -1,5 +1,5 @@
-import type { Config } from "#lib/config.server";
-import { sealLink, type LinkPurpose } from "#lib/signatures.server";
+import type { Config } from "#platform/config.server";
+import { sealLink, type LinkPurpose } from "#platform/signatures.server";
 import type { Executor } from "#api/db/client";
 import type { Attachment } from "./transport";
 

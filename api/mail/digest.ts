@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 import { query, type Database, type Executor } from "#api/db/client";
 import { queueMail } from "./outbox";
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 
 export type Attachment = { filename: string; content: Buffer; contentType: string };
 

@@ -1,4 +1,4 @@
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { mailOrigin, PermanentMailError, type MessageRenderer } from "./context";
 import { claimDue, failAbandoned, markFailed, markSent, markSkipped } from "./outbox";

@@ -1,7 +1,7 @@
 import { PaymentProviderError, type PaymentProviderName, type PaymentState } from "./types";
 
 /**
- * Exact conversions for amounts that cross a provider's API. Stricter than lib/prices on purpose:
+ * Exact conversions for amounts that cross a provider's API. Stricter than rules/prices on purpose:
  * an amount we cannot represent exactly in cents is refused (null), never rounded.
  */
 export function centsToDecimal(cents: number, provider: PaymentProviderName): string {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { createAllpayProvider } from "./allpay";
 import { createPaypalProvider } from "./paypal";

@@ -2,9 +2,9 @@
  * One interface for every payment provider. The sale service only talks to this; adapters speak
  * their provider's real HTTP API. Amounts are whole cents, currency ISO 4217 ("EUR").
  */
-import type { PaymentFlow, PaymentProviderName } from "#lib/payments";
+import type { PaymentFlow, PaymentProviderName } from "#rules/payments";
 
-export { PAYMENT_PROVIDERS, type PaymentFlow, type PaymentProviderName } from "#lib/payments";
+export { PAYMENT_PROVIDERS, type PaymentFlow, type PaymentProviderName } from "#rules/payments";
 
 export type CreatePaymentInput = {
   saleId: string;

@@ -1,7 +1,7 @@
 import express, { Router } from "express";
 import { z } from "zod";
-import type { Config } from "#lib/config.server";
-import { EmailField } from "#lib/accounts";
+import type { Config } from "#platform/config.server";
+import { EmailField } from "#rules/accounts";
 import type { Database } from "#api/db/client";
 import { handle, HttpError, parseInput } from "#api/http";
 import { clientAddress, limits } from "#api/rate-limit";

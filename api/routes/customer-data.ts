@@ -1,8 +1,8 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
-import { isUuid } from "#lib/uuid";
-import type { Config } from "#lib/config.server";
-import { CartSchema, FavoriteUuids } from "#lib/schemas/customer";
+import { isUuid } from "#rules/uuid";
+import type { Config } from "#platform/config.server";
+import { CartSchema, FavoriteUuids } from "#contract/customer";
 import type { Database } from "#api/db/client";
 import { anonymousSessions } from "#api/db/schema";
 import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";

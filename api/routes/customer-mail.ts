@@ -1,7 +1,7 @@
 import express, { Router, type Request } from "express";
-import type { Config } from "#lib/config.server";
-import { isValidEmail } from "#lib/email";
-import { LINK_PURPOSES, openLink, sealLink, verifyUnsubscribe } from "#lib/signatures.server";
+import type { Config } from "#platform/config.server";
+import { isValidEmail } from "#rules/email";
+import { LINK_PURPOSES, openLink, sealLink, verifyUnsubscribe } from "#platform/signatures.server";
 import type { Database } from "#api/db/client";
 import { z } from "zod";
 import { handle, HttpError, parseInput } from "#api/http";

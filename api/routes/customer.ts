@@ -1,6 +1,6 @@
 import { Router } from "express";
-import type { SessionInfo } from "#lib/accounts";
-import type { Config } from "#lib/config.server";
+import type { SessionInfo } from "#rules/accounts";
+import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { handle } from "#api/http";
 import { getAnonymousId, getUser } from "#api/auth/context";

@@ -1,9 +1,9 @@
 import { Router, type Request } from "express";
 import { z } from "zod";
-import type { Config } from "#lib/config.server";
-import { FeedbackSchema, FeedbackChangeSchema, type FeedbackOfMine } from "#lib/schemas/feedback";
-import { openLink } from "#lib/signatures.server";
-import { isUuid } from "#lib/uuid";
+import type { Config } from "#platform/config.server";
+import { FeedbackSchema, FeedbackChangeSchema, type FeedbackOfMine } from "#contract/feedback";
+import { openLink } from "#platform/signatures.server";
+import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { handle, HttpError, parseInput } from "#api/http";
 import { getUser } from "#api/auth/context";

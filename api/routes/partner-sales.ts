@@ -1,10 +1,10 @@
 import { Router } from "express";
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 import { requireCaptcha } from "#api/captcha";
-import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#lib/schemas/partner";
+import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#contract/partner";
 import type { Database } from "#api/db/client";
 import { handle, pageAnswer, parseInput } from "#api/http";
-import { PageQuerySchema } from "#lib/schemas/page";
+import { PageQuerySchema } from "#contract/page";
 import { clientAddress, limits } from "#api/rate-limit";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { partnerSales, partnerSalesBatches, redeemCoupon, SALES_CSV_HEADER, salesCsvLines, verifyCoupon } from "#api/services/coupons";

@@ -1,11 +1,11 @@
 import express, { Router, type NextFunction, type Request, type Response as ExpressResponse } from "express";
 import { z } from "zod";
-import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#lib/categories";
-import { COUPON_STATE_LABELS, COUPON_STATES } from "#lib/coupons";
-import { OFFER_STATUS_LABELS, OFFER_STATUSES } from "#lib/offer-status";
-import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#lib/payments";
-import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#lib/prices";
-import { REGIONS } from "#lib/regions";
+import { CATEGORY_IDS, CATEGORY_LABELS, OFFER_TYPE_LABELS, OFFER_TYPES } from "#rules/categories";
+import { COUPON_STATE_LABELS, COUPON_STATES } from "#rules/coupons";
+import { OFFER_STATUS_LABELS, OFFER_STATUSES } from "#rules/offer-status";
+import { PAYMENT_FLOW_LABELS, PAYMENT_FLOWS } from "#rules/payments";
+import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES } from "#rules/prices";
+import { REGIONS } from "#rules/regions";
 import {
   OfferPatchSchema,
   OfferSchema,
@@ -14,17 +14,17 @@ import {
   PromoCodeSchema,
   RevisionDecisionSchema,
   UsersQuerySchema,
-} from "#lib/schemas/partner";
-import { blank, pageFields, PageQuerySchema } from "#lib/schemas/page";
-import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
-import { isUuid } from "#lib/uuid";
+} from "#contract/partner";
+import { blank, pageFields, PageQuerySchema } from "#contract/page";
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#rules/text";
+import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";
 import { actorOf, partnerScope, requireStaffActor, type Identify, type Scope } from "#api/services/access";
 import { clientAddress, isLoopback, limits } from "#api/rate-limit";
-import { PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS } from "#lib/limits";
+import { PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS } from "#rules/limits";
 import { addImage, deleteImage, listImages, readMedia, updateImage } from "#api/services/images";
-import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#lib/images";
+import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#rules/images";
 import {
   addMember,
   createOrganization,
@@ -142,7 +142,7 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
   const router = Router();
   const scope = (req: Request) => partnerScope(db, req, identify);
 
-  // ---- Dictionaries: the lists in lib/, with their Spanish labels. Public, cacheable.
+  // ---- Dictionaries: the lists in rules/, with their Spanish labels. Public, cacheable.
   router.get("/offers/dictionaries/", (_req, res) => {
     const entries = <T extends string>(values: readonly T[], labels: Record<T, string>) =>
       values.map((value) => ({ value, label: labels[value] }));

@@ -1,14 +1,14 @@
 import { Router } from "express";
 import { z } from "zod";
-import { CATEGORY_IDS } from "#lib/categories";
-import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#lib/constants";
-import { PROVINCES } from "#lib/regions";
-import { isUuid } from "#lib/uuid";
+import { CATEGORY_IDS } from "#rules/categories";
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#rules/constants";
+import { PROVINCES } from "#rules/regions";
+import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, pageLinks, parseInput, sendJsonText } from "#api/http";
 import { getOffer, listOffers, nearbyOffers, popularOffers, selectedOffers } from "#api/services/offers";
-import type { OfferList, OfferSummary, Page } from "#lib/schemas/offer";
-import { blank, lastOf } from "#lib/schemas/page";
+import type { OfferList, OfferSummary, Page } from "#contract/offers";
+import { blank, lastOf } from "#contract/page";
 
 const ListQuery = z.object({
   search: z.preprocess(

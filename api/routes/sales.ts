@@ -1,10 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import express, { Router, type Request } from "express";
 import { z } from "zod";
-import type { Config } from "#lib/config.server";
-import { isValidEmail } from "#lib/email";
-import { PromoCodeText, ValidateOrderSchema } from "#lib/schemas/order";
-import { isUuid } from "#lib/uuid";
+import type { Config } from "#platform/config.server";
+import { isValidEmail } from "#rules/email";
+import { PromoCodeText, ValidateOrderSchema } from "#contract/sales";
+import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { webhookEvents } from "#api/db/schema";
 import { rememberAnalyticsConsent } from "#api/analytics/outbox";
@@ -22,8 +22,8 @@ import {
   validateOrder,
 } from "#api/services/sales";
 import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
-import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#lib/limits";
-import { verifyPurchase } from "#lib/signatures.server";
+import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#rules/limits";
+import { verifyPurchase } from "#platform/signatures.server";
 import { sandboxRouter } from "#api/routes/sandbox";
 import { publicOrigin } from "#api/hosts";
 import { getUser } from "#api/auth/context";

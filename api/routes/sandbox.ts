@@ -1,10 +1,10 @@
 import express, { Router, type Request, type Response } from "express";
 import { eq, sql } from "drizzle-orm";
-import type { Config } from "#lib/config.server";
-import { formatCents } from "#lib/prices";
-import { escapeHtml } from "#lib/text";
-import { isUuid } from "#lib/uuid";
-import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#lib/cross-site";
+import type { Config } from "#platform/config.server";
+import { formatCents } from "#rules/prices";
+import { escapeHtml } from "#rules/text";
+import { isUuid } from "#rules/uuid";
+import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#rules/cross-site";
 import type { Database } from "#api/db/client";
 import { paymentTransactions, sales } from "#api/db/schema";
 import { handle, HttpError } from "#api/http";

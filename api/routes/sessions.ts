@@ -1,7 +1,7 @@
 import { Router } from "express";
-import type { DeviceSession } from "#lib/accounts";
-import { deviceLabel } from "#lib/devices";
-import { isUuid } from "#lib/uuid";
+import type { DeviceSession } from "#rules/accounts";
+import { deviceLabel } from "#rules/devices";
+import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { handle, notFound } from "#api/http";
 import { requireUser } from "#api/auth/context";

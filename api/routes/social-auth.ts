@@ -1,7 +1,7 @@
 import { Router } from "express";
 import { z } from "zod";
-import type { Config } from "#lib/config.server";
-import { isSocialProviderEnabled, type SocialProvider } from "#lib/social";
+import type { Config } from "#platform/config.server";
+import { isSocialProviderEnabled, type SocialProvider } from "#rules/social";
 import type { Database } from "#api/db/client";
 import { handle, HttpError, parseInput } from "#api/http";
 import { rateLimit } from "#api/rate-limit";

@@ -9,10 +9,10 @@ import {
   PasswordField,
   type ActivationAnswer,
   type RegistrationAnswer,
-} from "#lib/accounts";
-import type { Config } from "#lib/config.server";
-import { isStaff, ROLES } from "#lib/roles";
-import { isUuid } from "#lib/uuid";
+} from "#rules/accounts";
+import type { Config } from "#platform/config.server";
+import { isStaff, ROLES } from "#rules/roles";
+import { isUuid } from "#rules/uuid";
 import type { Database, Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { badRequest, fieldError, handle, HttpError, notFound, parseInput } from "#api/http";

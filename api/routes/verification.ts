@@ -1,7 +1,7 @@
 import express, { Router } from "express";
 import { z } from "zod";
-import { CodeField, EmailField, LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR } from "#lib/accounts";
-import type { Config } from "#lib/config.server";
+import { CodeField, EmailField, LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR } from "#rules/accounts";
+import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import { clientAddress, rateLimit } from "#api/rate-limit";

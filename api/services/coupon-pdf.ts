@@ -1,4 +1,4 @@
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 import type { Executor } from "#api/db/client";
 import { mailOrigin } from "#api/mail/context";
 import { purchaseOf } from "#api/services/sales";

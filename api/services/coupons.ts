@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { CouponView, SaleRow } from "#lib/schemas/partner-api";
-import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#lib/coupons";
-import { formatDateTime } from "#lib/dates";
-import { formatCents, fromCents, toCents } from "#lib/prices";
+import type { CouponView, SaleRow } from "#contract/partner-responses";
+import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#rules/coupons";
+import { formatDateTime } from "#rules/dates";
+import { formatCents, fromCents, toCents } from "#rules/prices";
 import { query, type Executor } from "#api/db/client";
 import { queueFeedbackAfterRedemption } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";

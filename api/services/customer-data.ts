@@ -1,9 +1,9 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { mergeCarts, EMPTY_CART, type Cart } from "#lib/cart";
-import type { Config } from "#lib/config.server";
-import { fromCents } from "#lib/prices";
-import type { CouponState } from "#lib/coupons";
-import { CartSchema, type CustomerPurchase } from "#lib/schemas/customer";
+import { mergeCarts, EMPTY_CART, type Cart } from "#rules/cart";
+import type { Config } from "#platform/config.server";
+import { fromCents } from "#rules/prices";
+import type { CouponState } from "#rules/coupons";
+import { CartSchema, type CustomerPurchase } from "#contract/customer";
 import { query, type Executor } from "#api/db/client";
 import { anonymousSessions, customerCarts, favorites, offers } from "#api/db/schema";
 import { verifyToken } from "#api/auth/tokens";

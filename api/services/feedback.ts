@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { query, type Executor } from "#api/db/client";
 import { HttpError } from "#api/http";
 import { queueMail } from "#api/mail/outbox";
-import type { Feedback } from "#lib/schemas/feedback";
+import type { Feedback } from "#contract/feedback";
 
 export const DEFAULT_FEEDBACK_DELAY_DAYS = 3;
 

@@ -5,8 +5,8 @@ import { isUniqueViolation } from "#api/db/errors";
 import { offerImages, offers } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
-import { IMAGE_TOO_LARGE, LOGO_SIZE, MAX_IMAGE_BYTES, MAX_IMAGES_PER_OFFER, PHOTO_SIZES, TOO_MANY_IMAGES } from "#lib/images";
-import type { PartnerImage } from "#lib/schemas/partner-api";
+import { IMAGE_TOO_LARGE, LOGO_SIZE, MAX_IMAGE_BYTES, MAX_IMAGES_PER_OFFER, PHOTO_SIZES, TOO_MANY_IMAGES } from "#rules/images";
+import type { PartnerImage } from "#contract/partner-responses";
 
 /** A 40-megapixel photo is plenty; more is a decompression bomb, not a picture. */
 const MAX_INPUT_PIXELS = 40_000_000;

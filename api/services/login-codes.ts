@@ -1,7 +1,7 @@
 import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
-import { LOGIN_CODE_LENGTH, LOGIN_CODE_MAX_TRIES, LOGIN_CODE_MINUTES } from "#lib/accounts";
-import type { Config } from "#lib/config.server";
+import { LOGIN_CODE_LENGTH, LOGIN_CODE_MAX_TRIES, LOGIN_CODE_MINUTES } from "#rules/accounts";
+import type { Config } from "#platform/config.server";
 import type { Database, Executor } from "#api/db/client";
 import { loginCodes } from "#api/db/schema";
 import { queueMail } from "#api/mail/outbox";

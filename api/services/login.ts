@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
-import type { TokenPair } from "#lib/accounts";
-import type { Config } from "#lib/config.server";
+import type { TokenPair } from "#rules/accounts";
+import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { HttpError } from "#api/http";

@@ -7,9 +7,9 @@ import {
   type ReviewedOffer,
   type RevisionChanges,
   type RevisionStatus,
-} from "#lib/offer-revisions";
-import type { OfferStatus } from "#lib/offer-status";
-import type { OfferRevision, OfferRevisionForReview } from "#lib/schemas/partner-api";
+} from "#rules/offer-revisions";
+import type { OfferStatus } from "#rules/offer-status";
+import type { OfferRevision, OfferRevisionForReview } from "#contract/partner-responses";
 import type { Executor, Transaction } from "#api/db/client";
 import { offerRevisions, offers, organizations, priceOptions } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";

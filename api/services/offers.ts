@@ -1,12 +1,12 @@
 import { and, eq, sql, type SQL } from "drizzle-orm";
-import { POPULAR_DAYS } from "#lib/constants";
-import { Recent } from "#lib/recent";
-import { SEARCH_CORRECTIONS, SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#lib/search";
-import type { CategoryId } from "#lib/categories";
-import type { OfferDetail, OfferSummary } from "#lib/schemas/offer";
+import { POPULAR_DAYS } from "#rules/constants";
+import { Recent } from "#platform/recent";
+import { SEARCH_CORRECTIONS, SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#rules/search";
+import type { CategoryId } from "#rules/categories";
+import type { OfferDetail, OfferSummary } from "#contract/offers";
 import { query, type Database, type Executor, type Utf8Text } from "#api/db/client";
 import { offerCounts, offers, organizations, saleItems, sales } from "#api/db/schema";
-import { MIN_RATINGS_SHOWN } from "#lib/schemas/feedback";
+import { MIN_RATINGS_SHOWN } from "#contract/feedback";
 
 export type OfferFilters = {
   search?: string;

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Organization, Member } from "#lib/schemas/partner-api";
-import type { OrganizationInput } from "#lib/schemas/partner";
+import type { Organization, Member } from "#contract/partner-responses";
+import type { OrganizationInput } from "#contract/partner";
 import { query, type Executor } from "#api/db/client";
 import { organizationMembers, organizations } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";

@@ -1,5 +1,5 @@
 import { desc, sql } from "drizzle-orm";
-import type { BecomePartnerInput } from "#lib/schemas/partner";
+import type { BecomePartnerInput } from "#contract/partner";
 import type { Executor } from "#api/db/client";
 import { partnerLeads } from "#api/db/schema";
 import { queueMail } from "#api/mail/outbox";

@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import type { PartnerOffer } from "#lib/schemas/partner-api";
-import type { CategoryId } from "#lib/categories";
-import { queryWords, SEARCH_MAX_WORDS } from "#lib/search";
-import { OFFER_STATUS_LABELS, transitionProblem, type OfferStatus } from "#lib/offer-status";
-import { REVIEWED_TEXT_FIELDS, reviewedChanges, withChanges } from "#lib/offer-revisions";
-import type { OfferInput, PriceOptionInput } from "#lib/schemas/partner";
+import type { PartnerOffer } from "#contract/partner-responses";
+import type { CategoryId } from "#rules/categories";
+import { queryWords, SEARCH_MAX_WORDS } from "#rules/search";
+import { OFFER_STATUS_LABELS, transitionProblem, type OfferStatus } from "#rules/offer-status";
+import { REVIEWED_TEXT_FIELDS, reviewedChanges, withChanges } from "#rules/offer-revisions";
+import type { OfferInput, PriceOptionInput } from "#contract/partner";
 import { query, type Executor, type Transaction } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { PASSWORD_FAILURE_WINDOW_MINUTES, PASSWORD_FAILURES_BEFORE_LOCK } from "#lib/accounts";
+import { PASSWORD_FAILURE_WINDOW_MINUTES, PASSWORD_FAILURES_BEFORE_LOCK } from "#rules/accounts";
 import type { Database, Executor } from "#api/db/client";
 import { passwordLockouts, users } from "#api/db/schema";
 import { queueMail } from "#api/mail/outbox";

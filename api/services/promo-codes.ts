@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { PromoCodeRecord } from "#lib/schemas/partner-api";
-import { PromoCodeSchema, type PromoCodeInput } from "#lib/schemas/partner";
+import type { PromoCodeRecord } from "#contract/partner-responses";
+import { PromoCodeSchema, type PromoCodeInput } from "#contract/partner";
 import type { Executor } from "#api/db/client";
 import { isUniqueViolation } from "#api/db/errors";
 import { offers, promoCodes } from "#api/db/schema";

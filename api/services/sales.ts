@@ -1,18 +1,18 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { COUPON_ALPHABET, COUPON_CODE_LENGTH, formatCouponCode } from "#lib/coupons";
-import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#lib/prices";
-import type { CheckoutData } from "#lib/schemas/checkout";
-import type { Purchase, SaleLine, ValidateOrderResponse } from "#lib/schemas/order";
-import { ValidateOrderSchema } from "#lib/schemas/order";
-import { ticketsInWords, ticketsLeft } from "#lib/text";
-import { isUuid } from "#lib/uuid";
+import { COUPON_ALPHABET, COUPON_CODE_LENGTH, formatCouponCode } from "#rules/coupons";
+import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#rules/prices";
+import type { CheckoutData } from "#contract/checkout";
+import type { Purchase, SaleLine, ValidateOrderResponse } from "#contract/sales";
+import { ValidateOrderSchema } from "#contract/sales";
+import { ticketsInWords, ticketsLeft } from "#rules/text";
+import { isUuid } from "#rules/uuid";
 import {
   CHECKOUT_SESSION_MINUTES,
   MAX_UNPAID_SALES_PER_ADDRESS,
   MAX_UNPAID_SALES_PER_EMAIL,
   RELEASED_SALE_RETENTION_DAYS,
-} from "#lib/limits";
+} from "#rules/limits";
 import type { z } from "zod";
 import { query, transactionWithRetry, type Database, type Executor, type Transaction } from "#api/db/client";
 import {

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql, type SQL } from "drizzle-orm";
-import type { Role } from "#lib/roles";
+import type { Role } from "#rules/roles";
 import { query, type Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";

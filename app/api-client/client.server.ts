@@ -1,4 +1,4 @@
-import type { OfferDetail, OfferList, OfferSummary, Page } from "#lib/schemas/offer";
+import type { OfferDetail, OfferList, OfferSummary, Page } from "#contract/offers";
 import {
   type AccountUser,
   type ActivationAnswer,
@@ -6,15 +6,15 @@ import {
   type RegistrationAnswer,
   type SessionInfo,
   type TokenPair,
-} from "#lib/accounts";
-import type { Cart } from "#lib/cart";
-import type { SocialLoginBody, SocialProvider } from "#lib/social";
-import type { CustomerPurchase, ReserveExists } from "#lib/schemas/customer";
-import type { PromoCode } from "#lib/prices";
-import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#lib/schemas/order";
+} from "#rules/accounts";
+import type { Cart } from "#rules/cart";
+import type { SocialLoginBody, SocialProvider } from "#rules/social";
+import type { CustomerPurchase, ReserveExists } from "#contract/customer";
+import type { PromoCode } from "#rules/prices";
+import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#contract/sales";
 import { accessToken } from "#app/state/auth.server";
-import type { Feedback, FeedbackOfMine } from "#lib/schemas/feedback";
-import type { LinkPurpose } from "#lib/signatures.server";
+import type { Feedback, FeedbackOfMine } from "#contract/feedback";
+import type { LinkPurpose } from "#platform/signatures.server";
 import type { CaptchaFields } from "#app/forms/captcha.server";
 import { config } from "#app/env.server";
 import { getSession } from "#app/state/session.server";

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { CAPTCHA_FIELD, NOSCRIPT_FIELD, TURNSTILE_SCRIPT_URL } from "#lib/captcha";
+import { CAPTCHA_FIELD, NOSCRIPT_FIELD, TURNSTILE_SCRIPT_URL } from "#rules/captcha";
 
 type Turnstile = {
   render: (el: HTMLElement, options: Record<string, unknown>) => string;

@@ -1,8 +1,8 @@
-import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
-import { photoSrcset } from "#lib/images";
-import { discountBadge, formatPrice } from "#lib/prices";
-import type { OfferRating } from "#lib/schemas/offer";
-import { escapeHtml } from "#lib/text";
+import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
+import { photoSrcset } from "#rules/images";
+import { discountBadge, formatPrice } from "#rules/prices";
+import type { OfferRating } from "#contract/offers";
+import { escapeHtml } from "#rules/text";
 import type { OfferCardData } from "./offer-card-data";
 
 /*
@@ -15,7 +15,7 @@ import type { OfferCardData } from "./offer-card-data";
 
 /**
  * A rating's average with one decimal and a decimal comma ("4,5"), as Intl.NumberFormat("es-ES")
- * writes it, without loading the locale in the browser (see formatCents in lib/prices.ts).
+ * writes it, without loading the locale in the browser (see formatCents in rules/prices.ts).
  */
 export const ratingDecimal = (value: number) => value.toFixed(1).replace(".", ",");
 

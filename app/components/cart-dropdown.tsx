@@ -1,7 +1,7 @@
 import { Link, useFetcher, useFetchers, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { formatCents } from "#lib/prices";
-import { ticketsInWords } from "#lib/text";
+import { formatCents } from "#rules/prices";
+import { ticketsInWords } from "#rules/text";
 import { CartIcon, TrashIcon } from "./icons";
 import { EnhancedInput } from "#app/components/enhanced-input";
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { PrefetchPageLinks, useFetcher, useNavigate } from "@remix-run/react";
-import { isUuid } from "#lib/uuid";
+import { isUuid } from "#rules/uuid";
 import { prefetchNext } from "#app/state/offer-prefetch";
 
 /**

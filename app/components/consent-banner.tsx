@@ -1,8 +1,8 @@
 import { Form, useLocation } from "@remix-run/react";
-import type { ConsentCategory, ConsentChoice } from "#lib/consent";
+import type { ConsentCategory, ConsentChoice } from "#rules/consent";
 
 /**
- * Labels and one-line summaries. Kept here, not in lib/consent.ts: the banner is in every page's
+ * Labels and one-line summaries. Kept here, not in rules/consent.ts: the banner is in every page's
  * JavaScript, and that module's rules (cookies per tool, replay exclusions) are only for the server
  * and the consented tools' script.
  */

@@ -1,5 +1,5 @@
-import { cheapestOption } from "#lib/prices";
-import type { OfferRating, OfferSummary } from "#lib/schemas/offer";
+import { cheapestOption } from "#rules/prices";
+import type { OfferRating, OfferSummary } from "#contract/offers";
 
 /** What a card shows, and nothing more: listings send this to the browser, not whole offers. */
 export type OfferCardData = {

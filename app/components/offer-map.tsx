@@ -1,4 +1,4 @@
-import type { OfferMapData } from "#lib/maps";
+import type { OfferMapData } from "#app/components/offer-map-data";
 
 /**
  * Where the offer is: the address, «Cómo llegar» and, when configured, a static map served by us.

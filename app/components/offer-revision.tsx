@@ -1,6 +1,6 @@
-import { REVIEWED_FIELD_LABELS, REVIEWED_TEXT_FIELDS, type RevisionOption } from "#lib/offer-revisions";
-import { formatPrice } from "#lib/prices";
-import type { OfferRevision } from "#lib/schemas/partner-api";
+import { REVIEWED_FIELD_LABELS, REVIEWED_TEXT_FIELDS, type RevisionOption } from "#rules/offer-revisions";
+import { formatPrice } from "#rules/prices";
+import type { OfferRevision } from "#contract/partner-responses";
 
 const optionText = (o: RevisionOption) => `${formatPrice(o.actual_price)} (precio habitual ${formatPrice(o.regular_price)})`;
 

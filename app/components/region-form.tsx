@@ -1,9 +1,9 @@
 import { useFetcher, useLocation } from "@remix-run/react";
 import { useRef } from "react";
 import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/forms/before-start";
-import { DEFAULT_REGION, REGIONS, type Region } from "#lib/regions";
+import { DEFAULT_REGION, REGIONS, type Region } from "#rules/regions";
 import { EnhancedInput } from "#app/components/enhanced-input";
-import { escapeHtml } from "#lib/text";
+import { escapeHtml } from "#rules/text";
 
 const option = (r: Region, selected: string) =>
   `<option value="${escapeHtml(r.value)}"${r.value === selected ? " selected" : ""}>${escapeHtml(r.label)}</option>`;

@@ -1,6 +1,6 @@
 import { Form, useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "#lib/constants";
+import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "#rules/constants";
 import { CloseIcon, SearchIcon } from "./icons";
 import type { SearchData } from "#app/routes/buscar/route";
 

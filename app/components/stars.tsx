@@ -1,5 +1,5 @@
 import { ratingInnerHtml, starGlyphs } from "#app/components/card-html";
-import type { OfferRating } from "#lib/schemas/offer";
+import type { OfferRating } from "#contract/offers";
 
 /**
  * Five stars filled to `value` to the nearer half; the label is for screen readers (an image's

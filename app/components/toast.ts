@@ -8,7 +8,7 @@
  * moment after the app starts (so that toast does not wait for the network), brings it in.
  */
 
-import { TOAST_DURATION_MS } from "#lib/constants";
+import { TOAST_DURATION_MS } from "#rules/constants";
 
 type ToasterModule = typeof import("#app/components/toaster");
 

@@ -1,6 +1,6 @@
 import { useEffect, useSyncExternalStore } from "react";
 import toast, { Toaster, useToaster, useToasterStore } from "react-hot-toast";
-import { MOBILE_MAX_WIDTH, TOAST_DURATION_MS } from "#lib/constants";
+import { MOBILE_MAX_WIDTH, TOAST_DURATION_MS } from "#rules/constants";
 
 /** Loaded on demand by app/components/toast.ts, never imported statically: see there why. */
 export { toast };

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 
 /**
  * The shop's Content-Security-Policy, built in one place: contentSecurityPolicy() below.

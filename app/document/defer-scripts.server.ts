@@ -1,4 +1,4 @@
-import { utf8 } from "#lib/gzip.server";
+import { utf8 } from "#platform/gzip.server";
 
 /**
  * Starts the app's JavaScript after the first paint instead of beside the stylesheet.

@@ -1,4 +1,4 @@
-import type { Config } from "#lib/config.server";
+import type { Config } from "#platform/config.server";
 
 export type CspSources = { script: string[]; connect: string[]; img: string[]; frame: string[]; style: string[] };
 

@@ -1,5 +1,5 @@
-import { CAPTCHA_FIELD, NOSCRIPT_FIELD } from "#lib/captcha";
-import { noScriptFormProof } from "#lib/signatures.server";
+import { CAPTCHA_FIELD, NOSCRIPT_FIELD } from "#rules/captcha";
+import { noScriptFormProof } from "#platform/signatures.server";
 import { config } from "#app/env.server";
 
 /** For a loader of a page with a captcha form: the public site key, or null when not configured. */

@@ -1,4 +1,4 @@
-import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#lib/text";
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#rules/text";
 
 /** Forms of this shop are a few fields; anything bigger is not one of ours. */
 const DEFAULT_MAX_BYTES = 64 * 1024;

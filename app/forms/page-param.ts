@@ -1,5 +1,5 @@
 import { redirect } from "@remix-run/node";
-import { PAGE_MAX } from "#lib/constants";
+import { PAGE_MAX } from "#rules/constants";
 
 /** The page a URL's `?page=` asks for; anything but a whole number from 1 to PAGE_MAX is page 1. */
 export function pageParam(url: URL): number {

@@ -1,4 +1,4 @@
-import { isStorableText } from "#lib/text";
+import { isStorableText } from "#rules/text";
 
 /** A redirect target from a form is trusted only when it is a local path ("/…", not "//…"). */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {

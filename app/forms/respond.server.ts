@@ -1,5 +1,5 @@
 import { data } from "@remix-run/node";
-import type { FunnelEvent } from "#lib/tracking";
+import type { FunnelEvent } from "#rules/tracking";
 import { ENHANCED_FIELD } from "./enhanced";
 import { redirectWithToast, toastCookie, type Toast } from "#app/state/session.server";
 

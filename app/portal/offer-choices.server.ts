@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod";
-import { OfferChoiceSearchSchema } from "#lib/schemas/partner";
+import { OfferChoiceSearchSchema } from "#contract/partner";
 import { partnerApi } from "./partner.server";
 
 /**

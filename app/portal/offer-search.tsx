@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
-import { formatCount } from "#lib/prices";
-import { OfferChoiceSearchSchema } from "#lib/schemas/partner";
+import { formatCount } from "#rules/prices";
+import { OfferChoiceSearchSchema } from "#contract/partner";
 import { TextField } from "#app/components/form-field";
 
 /** From this many offers an «Oferta» list is long to scan on a phone, and gets a search. */

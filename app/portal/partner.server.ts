@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
-import type { AccountUser } from "#lib/accounts";
-import type { Role } from "#lib/roles";
+import type { AccountUser } from "#rules/accounts";
+import type { Role } from "#rules/roles";
 import type {
   CouponView,
   Member,
@@ -11,9 +11,9 @@ import type {
   PartnerOffer,
   PartnerSales,
   PromoCodeRecord,
-} from "#lib/schemas/partner-api";
-import type { Page } from "#lib/schemas/offer";
-import { PAGE_SIZE_MAX } from "#lib/constants";
+} from "#contract/partner-responses";
+import type { Page } from "#contract/offers";
+import { PAGE_SIZE_MAX } from "#rules/constants";
 import { api, ApiError, apiFile } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
 import { getSession } from "#app/state/session.server";

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data } from "@remix-run/node";
-import { PromoCodeSchema } from "#lib/schemas/partner";
-import { isUuid } from "#lib/uuid";
+import { PromoCodeSchema } from "#contract/partner";
+import { isUuid } from "#rules/uuid";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { keepChosen, offerChoices } from "./offer-choices.server";

@@ -1,10 +1,10 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { formatDate } from "#lib/dates";
-import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES, formatPrice, type DiscountType } from "#lib/prices";
-import { PromoCodeSchema } from "#lib/schemas/partner";
-import type { PromoCodeRecord } from "#lib/schemas/partner-api";
+import { formatDate } from "#rules/dates";
+import { DISCOUNT_TYPE_LABELS, DISCOUNT_TYPES, formatPrice, type DiscountType } from "#rules/prices";
+import { PromoCodeSchema } from "#contract/partner";
+import type { PromoCodeRecord } from "#contract/partner-responses";
 import type { promoCodeLoader, promoCodesLoader } from "#app/portal/promo-codes.server";
 import { ConfirmDelete } from "./confirm-delete";
 import { OfferChoiceSearch } from "./offer-search";

@@ -1,7 +1,7 @@
 import type { Session } from "@remix-run/node";
 import { decodeJwt } from "jose";
-import type { TokenPair } from "#lib/accounts";
-import { isRole, type Role } from "#lib/roles";
+import type { TokenPair } from "#rules/accounts";
+import { isRole, type Role } from "#rules/roles";
 import { field } from "./session.server";
 
 /** spec section 3: authData.commonData, kept in the signed, httpOnly session cookie. */

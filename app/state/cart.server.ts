@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { EMPTY_CART, MAX_CART_ITEMS, type Cart } from "#lib/cart";
-import { DISCOUNT_TYPES } from "#lib/prices";
-import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#lib/schemas/order";
-import { isStorableText } from "#lib/text";
+import { EMPTY_CART, MAX_CART_ITEMS, type Cart } from "#rules/cart";
+import { DISCOUNT_TYPES } from "#rules/prices";
+import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#contract/sales";
+import { isStorableText } from "#rules/text";
 import { cookies, readCookie } from "./cookies.server";
 
 // Compact on the wire: [offer, option, tickets, slot, gift, price] per item,

@@ -1,6 +1,6 @@
-import type { Cart } from "#lib/cart";
-import { bestPromoPriceCents, codesFor, formatPrice, maxTickets, toCents } from "#lib/prices";
-import { ticketsInWords, ticketsLeft } from "#lib/text";
+import type { Cart } from "#rules/cart";
+import { bestPromoPriceCents, codesFor, formatPrice, maxTickets, toCents } from "#rules/prices";
+import { ticketsInWords, ticketsLeft } from "#rules/text";
 import { offersApi, type OfferSummary } from "#app/api-client/client.server";
 
 export type CheckoutLine = {

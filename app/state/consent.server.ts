@@ -1,4 +1,4 @@
-import { cookiesToRemove, readChoice, withdrawn, type ConsentChoice } from "#lib/consent";
+import { cookiesToRemove, readChoice, withdrawn, type ConsentChoice } from "#rules/consent";
 import { consentCookie, cookieNames, readCookie } from "./cookies.server";
 
 export function getConsent(request: Request): Promise<ConsentChoice | null> {

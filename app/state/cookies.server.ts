@@ -1,5 +1,5 @@
 import { createCookie, createCookieSessionStorage, type Cookie } from "@remix-run/node";
-import { CONSENT_MAX_AGE_SECONDS } from "#lib/consent";
+import { CONSENT_MAX_AGE_SECONDS } from "#rules/consent";
 import { config } from "#app/env.server";
 
 // Secure when the shop is served over https (PUBLIC_URL); a plain-http start on a LAN address
@@ -30,7 +30,7 @@ export function cookies() {
 }
 
 /**
- * The visitor's cookie choice with its policy version and date (lib/consent.ts). Signed, so a
+ * The visitor's cookie choice with its policy version and date (rules/consent.ts). Signed, so a
  * script or a crafted request cannot grant consent on the visitor's behalf.
  */
 export function consentCookie(): Cookie {

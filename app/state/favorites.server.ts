@@ -1,5 +1,5 @@
 import type { Session } from "@remix-run/node";
-import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
+import { ANONYMOUS_FAVORITES_MAX } from "#rules/accounts";
 import { ApiError, customerApi } from "#app/api-client/client.server";
 import { viewer } from "./auth.server";
 import { favorites, setFavorites } from "./session.server";

@@ -1,4 +1,4 @@
-import { PRELOAD_STALE_MS } from "#lib/constants";
+import { PRELOAD_STALE_MS } from "#rules/constants";
 
 /**
  * An offer's data fetched when its link was hovered or touched, for the click that follows: used

@@ -1,10 +1,10 @@
 import type { Session } from "@remix-run/node";
 import { z } from "zod";
-import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
-import { RECENT_SEARCHES_MAX, RECENTLY_VIEWED_MAX } from "#lib/constants";
-import { regionFromValue, type Region } from "#lib/regions";
-import { SOCIAL_PROVIDERS } from "#lib/social";
-import type { FunnelEvent } from "#lib/tracking";
+import { ANONYMOUS_FAVORITES_MAX } from "#rules/accounts";
+import { RECENT_SEARCHES_MAX, RECENTLY_VIEWED_MAX } from "#rules/constants";
+import { regionFromValue, type Region } from "#rules/regions";
+import { SOCIAL_PROVIDERS } from "#rules/social";
+import type { FunnelEvent } from "#rules/tracking";
 import { cookies } from "./cookies.server";
 
 export type Toast = { type: "success" | "error"; text: string };

@@ -9,8 +9,8 @@
  * is shown and with what data (an offer viewed, a checkout with lines, the funnel events an
  * action left in the root loader), and the DOM says when the map section is on screen.
  */
-import type { OfferMapData } from "#lib/maps";
-import type { ClientIntegrations, FunnelEvent } from "#lib/tracking";
+import type { OfferMapData } from "#app/components/offer-map-data";
+import type { ClientIntegrations, FunnelEvent } from "#rules/tracking";
 import { fillDeviceId, onPage } from "./tracking.client";
 
 type RouterState = {

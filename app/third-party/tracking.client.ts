@@ -6,7 +6,7 @@
  */
 import type { EnrichmentPlugin, Event } from "@amplitude/analytics-core";
 import type { SessionReplayPlugin } from "@amplitude/plugin-session-replay-browser";
-import { isReplayExcluded } from "#lib/consent";
+import { isReplayExcluded } from "#rules/consent";
 import {
   ANALYTICS_SETTINGS,
   dataLayerName,
@@ -16,7 +16,7 @@ import {
   type ClientIntegrations,
   type EventProperties,
   type FunnelEvent,
-} from "#lib/tracking";
+} from "#rules/tracking";
 
 export type PageContext = {
   integrations: ClientIntegrations;

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { isGranted, type ConsentChoice } from "#lib/consent";
-import { scrubProperties, type ClientIntegrations, type EventProperties, type FunnelEventName, type FunnelEvent } from "#lib/tracking";
+import { isGranted, type ConsentChoice } from "#rules/consent";
+import { scrubProperties, type ClientIntegrations, type EventProperties, type FunnelEventName, type FunnelEvent } from "#rules/tracking";
 import { getConsent } from "#app/state/consent.server";
 import { config } from "#app/env.server";
 

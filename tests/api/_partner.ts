@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import sharp from "sharp";
 import { DEMO_PASSWORD, DEMO_PASSWORD_HASH } from "#api/db/demo-accounts";
 import { organizationMembers, organizations, users } from "#api/db/schema";
-import type { Role } from "#lib/roles";
+import type { Role } from "#rules/roles";
 import { call, type TestApi } from "#tests/support/api-server";
 import { buy, newEmail } from "./_helpers";
 

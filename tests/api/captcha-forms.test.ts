@@ -2,8 +2,8 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { loginCodes, partnerLeads, users } from "#api/db/schema";
-import { CAPTCHA_MESSAGES } from "#lib/captcha";
-import { noScriptFormProof } from "#lib/signatures.server";
+import { CAPTCHA_MESSAGES } from "#rules/captcha";
+import { noScriptFormProof } from "#platform/signatures.server";
 import { createTurnstileMockState, TURNSTILE_TEST_SECRET, turnstileHandlers, type TurnstileMockState } from "#tests/mocks/turnstile";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 

@@ -5,7 +5,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offers, organizations } from "#api/db/schema";
 import { seedUuid } from "#api/db/seed";
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#rules/constants";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { nearbyByScan } from "#tests/support/nearby";
 import { expectSpanish, someOffer } from "./_helpers";

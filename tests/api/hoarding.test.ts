@@ -14,8 +14,8 @@ import {
   MAX_UNPAID_SALES_PER_EMAIL,
   PROMO_CODE_CHECKS,
   VALIDATES_PER_ADDRESS,
-} from "#lib/limits";
-import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#lib/schemas/order";
+} from "#rules/limits";
+import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#contract/sales";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { available, expectSpanish, makeOption, newEmail, orderBody, saleStatus, sessionFor, startSale, type Option } from "./_helpers";
 

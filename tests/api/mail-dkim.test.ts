@@ -5,7 +5,7 @@ import path from "node:path";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, type Config } from "#lib/config.server";
+import { ConfigError, loadConfig, type Config } from "#platform/config.server";
 import { queueMail } from "#api/mail/outbox";
 import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";

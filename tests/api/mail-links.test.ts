@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openLink, sealLink, unsubscribeSignature } from "#lib/signatures.server";
+import { openLink, sealLink, unsubscribeSignature } from "#platform/signatures.server";
 import { DEMO_PASSWORD_HASH } from "#api/db/demo-accounts";
 import { users } from "#api/db/schema";
 import { query } from "#api/db/client";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "#lib/config.server";
+import { loadConfig } from "#platform/config.server";
 import { openDatabase, query } from "#api/db/client";
 import type { MessageRenderer } from "#api/mail/messages";
 import { queueMail } from "#api/mail/outbox";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { purchaseSignature } from "#lib/signatures.server";
+import { purchaseSignature } from "#platform/signatures.server";
 import { query } from "#api/db/client";
 import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";

@@ -3,8 +3,8 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offerFeedback, offerImages, offers, organizations, priceOptions } from "#api/db/schema";
-import { MIN_RATINGS_SHOWN } from "#lib/schemas/feedback";
-import type { OfferImage } from "#lib/schemas/offer";
+import { MIN_RATINGS_SHOWN } from "#contract/feedback";
+import type { OfferImage } from "#contract/offers";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
 let api: TestApi;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offers, organizations } from "#api/db/schema";
 import { searchTiers } from "#api/services/offers";
-import { searchTerms } from "#lib/search";
+import { searchTerms } from "#rules/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
 let api: TestApi;

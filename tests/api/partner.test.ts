@@ -2,10 +2,10 @@ import { request as httpRequest } from "node:http";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
-import { PROVINCES } from "#lib/regions";
-import { foldText } from "#lib/search";
-import type { OfferImage } from "#lib/schemas/offer";
+import { CATEGORY_IDS, CATEGORY_LABELS } from "#rules/categories";
+import { PROVINCES } from "#rules/regions";
+import { foldText } from "#rules/search";
+import type { OfferImage } from "#contract/offers";
 import { query } from "#api/db/client";
 import { offerImages, partnerLeads, priceOptions, saleItems } from "#api/db/schema";
 import { createMailTransport } from "#api/mail/transport";
@@ -13,7 +13,7 @@ import { deliverDue } from "#api/mail/worker";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { startTestSmtp } from "#tests/support/smtp";
 import { available, expectSpanish, newEmail, startSale } from "./_helpers";
-import { PROMO_CODE_CHECKS } from "#lib/limits";
+import { PROMO_CODE_CHECKS } from "#rules/limits";
 import { phonePhoto } from "#tests/support/photos";
 import { activeOffer, as, callAs, couponsFor, makeWorld, newPartner, png, uploadImage, validOffer, type World } from "./_partner";
 
@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => api.close());
 
 describe("GET /offers/dictionaries/", () => {
-  it("lists the lib/ lists with Spanish labels, under both base paths", async () => {
+  it("lists the rules/ lists with Spanish labels, under both base paths", async () => {
     const { status, body } = await call(api, "/offers/dictionaries/");
     expect(status).toBe(200);
     expect(body.categories.map((c: any) => c.value)).toEqual([...CATEGORY_IDS]);

@@ -4,8 +4,8 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POPULAR_DAYS } from "#lib/constants";
-import type { OfferList } from "#lib/schemas/offer";
+import { POPULAR_DAYS } from "#rules/constants";
+import type { OfferList } from "#contract/offers";
 import { offers, sales } from "#api/db/schema";
 import { query } from "#api/db/client";
 import { seedDemoRecentSales } from "#api/db/seed-ratings";

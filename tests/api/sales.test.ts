@@ -5,7 +5,7 @@ import { query } from "#api/db/client";
 import { checkoutSessions, coupons, priceOptions, promoCodeUses, saleItems, sales } from "#api/db/schema";
 import { seedUuid } from "#api/db/seed";
 import { sweepExpiredReservations } from "#api/services/sales";
-import { MESSAGES } from "#lib/schemas/checkout";
+import { MESSAGES } from "#contract/checkout";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import {
   approveWithoutWebhook,

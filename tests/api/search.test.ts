@@ -8,7 +8,7 @@ import { query } from "#api/db/client";
 import { offers } from "#api/db/schema";
 import { seedUuid } from "#api/db/seed";
 import { tierIds, tierQuery } from "#api/services/offers";
-import { searchTerms } from "#lib/search";
+import { searchTerms } from "#rules/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 
 let api: TestApi;

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { unsubscribeSignature } from "#lib/signatures.server";
+import { unsubscribeSignature } from "#platform/signatures.server";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { pdfText } from "../support/pdf";
 import { loginAs, newCustomer } from "./auth";

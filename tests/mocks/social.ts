@@ -1,5 +1,5 @@
 /**
- * Google, Apple and Facebook for msw, on their real URLs (lib/social.ts): the published key sets
+ * Google, Apple and Facebook for msw, on their real URLs (rules/social.ts): the published key sets
  * (JWKS) with RSA keys made here, the token endpoints of the authorization-code flow, and the Graph
  * API's debug_token and /me. ID tokens are signed with these keys, so the code under test verifies
  * real signatures.
@@ -12,7 +12,7 @@
 import { createHash, createHmac, createPublicKey, randomUUID, type KeyObject } from "node:crypto";
 import { exportJWK, generateKeyPair, jwtVerify, SignJWT, type CryptoKey, type JWK } from "jose";
 import { http, HttpResponse, type HttpHandler } from "msw";
-import { SOCIAL_ENDPOINTS } from "#lib/social";
+import { SOCIAL_ENDPOINTS } from "#rules/social";
 
 type Keys = { privateKey: CryptoKey; jwk: JWK };
 

@@ -4,7 +4,7 @@
  * with invalid-input-response; `down` makes the endpoint unreachable, `status` answers an error.
  */
 import { http, HttpResponse, type HttpHandler } from "msw";
-import { TURNSTILE_VERIFY_URL } from "#lib/captcha";
+import { TURNSTILE_VERIFY_URL } from "#rules/captcha";
 
 export const TURNSTILE_TEST_SECRET = "1x0000000000000000000000000000000AA";
 

@@ -3,7 +3,7 @@ import type { Server } from "node:http";
 import express from "express";
 import pg from "pg";
 import { inject } from "vitest";
-import { loadConfig, type Config } from "#lib/config.server";
+import { loadConfig, type Config } from "#platform/config.server";
 import { createApi } from "#api/index";
 import { openDatabase, type Database, type DatabaseHandle } from "#api/db/client";
 import { migrate } from "#api/db/migrate";

@@ -3,8 +3,8 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { requireCaptcha, verifyCaptcha } from "#api/captcha";
 import { HttpError } from "#api/http";
-import { CAPTCHA_MESSAGES } from "#lib/captcha";
-import { NOSCRIPT_PROOF_SECONDS, noScriptFormProof } from "#lib/signatures.server";
+import { CAPTCHA_MESSAGES } from "#rules/captcha";
+import { NOSCRIPT_PROOF_SECONDS, noScriptFormProof } from "#platform/signatures.server";
 import { createTurnstileMockState, TURNSTILE_TEST_SECRET, turnstileHandlers, type TurnstileMockState } from "#tests/mocks/turnstile";
 
 const server = setupServer();

@@ -3,7 +3,7 @@ import { render, waitFor } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Captcha } from "#app/components/captcha";
-import { NOSCRIPT_FIELD, TURNSTILE_SCRIPT_URL } from "#lib/captcha";
+import { NOSCRIPT_FIELD, TURNSTILE_SCRIPT_URL } from "#rules/captcha";
 
 afterEach(() => {
   document.head.querySelectorAll("script").forEach((s) => s.remove());

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { EMPTY_CART, MAX_CART_ITEMS, type Cart } from "#lib/cart";
-import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#lib/schemas/order";
+import { EMPTY_CART, MAX_CART_ITEMS, type Cart } from "#rules/cart";
+import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#contract/sales";
 
 // The cookie modules read the environment once, so it is set before they are first imported.
 const SECRET = "unit-test-secret-0123456789abcdef";

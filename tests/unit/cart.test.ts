@@ -14,10 +14,10 @@ import {
   updateTickets,
   type Cart,
   type CartItem,
-} from "#lib/cart";
-import type { PromoCode } from "#lib/prices";
-import { CartActionSchema, optionTicketsField, withChosenTickets } from "#lib/schemas/cart";
-import { MAX_PROMO_CODES } from "#lib/schemas/order";
+} from "#rules/cart";
+import type { PromoCode } from "#rules/prices";
+import { CartActionSchema, optionTicketsField, withChosenTickets } from "#app/routes/cart/schema";
+import { MAX_PROMO_CODES } from "#contract/sales";
 
 const item = (n: number, over: Partial<CartItem> = {}): Omit<CartItem, "gift"> & { gift?: boolean } => ({
   offerUuid: `offer-${n}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import type { OfferSummary } from "#app/api-client/client.server";
-import { ticketsInWords, ticketsLeft } from "#lib/text";
+import { ticketsInWords, ticketsLeft } from "#rules/text";
 
 // The checkout's lines are checked against today's offers: one API call, answered here.
 const offers: OfferSummary[] = [];

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { describe, expect, it } from "vitest";
-import { CheckoutDataSchema, MESSAGES, checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#lib/schemas/checkout";
-import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, ValidateOrderSchema } from "#lib/schemas/order";
+import { CheckoutDataSchema, MESSAGES, checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#contract/checkout";
+import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, ValidateOrderSchema } from "#contract/sales";
 
 const GIFT_UUID = "3f2b8c1e-5d4a-4e6b-9c7d-1a2b3c4d5e6f";
 const OPTION_UUID = "0b6f7c2a-8e3d-4f1b-a9c5-6d7e8f901234";

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "#lib/config.server";
+import { ConfigError, loadConfig } from "#platform/config.server";
 
 const base = {
   NODE_ENV: "test",

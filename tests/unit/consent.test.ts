@@ -2,9 +2,9 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONSENT_POLICY_VERSION, cookiesToRemove, isReplayExcluded, makeChoice, readChoice, withdrawn } from "#lib/consent";
-import { ConsentFormSchema, grantedBy } from "#lib/schemas/consent";
-import { ANALYTICS_SETTINGS, scrubProperties } from "#lib/tracking";
+import { CONSENT_POLICY_VERSION, cookiesToRemove, isReplayExcluded, makeChoice, readChoice, withdrawn } from "#rules/consent";
+import { ConsentFormSchema, grantedBy } from "#app/routes/consent/schema";
+import { ANALYTICS_SETTINGS, scrubProperties } from "#rules/tracking";
 
 describe("consent choice", () => {
   it("is kept with its policy version and date", () => {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { allowCspSources, contentSecurityPolicy, inlineScriptHashes, parseExtraSources } from "#app/document/csp.server";
-import { isCrossSiteWrite } from "#lib/cross-site";
+import { isCrossSiteWrite } from "#rules/cross-site";
 
 const base = {
   PAYPAL_CLIENT_ID: undefined,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { formatDate, formatDateTime, formatShortDateTime } from "#lib/dates";
+import { formatDate, formatDateTime, formatShortDateTime } from "#rules/dates";
 
 const machineZone = process.env.TZ;
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deviceLabel } from "#lib/devices";
+import { deviceLabel } from "#rules/devices";
 
 describe("deviceLabel", () => {
   it.each([

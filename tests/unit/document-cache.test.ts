@@ -1,7 +1,7 @@
 // @vitest-environment node
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeChoice } from "#lib/consent";
+import { makeChoice } from "#rules/consent";
 import { listen } from "#tests/support/listen";
 
 // The cookie modules read the environment once, so it is set before they are first imported.

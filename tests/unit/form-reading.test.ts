@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { FORM_MESSAGES, readForm } from "#app/forms/form.server";
 import { safeRedirect } from "#app/forms/redirect";
-import { findUnstorableText, isStorableText } from "#lib/text";
+import { findUnstorableText, isStorableText } from "#rules/text";
 
 const post = (body: BodyInit | null, contentType?: string, extra: Record<string, string> = {}) =>
   new Request("http://localhost/cart", {

@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { acceptsGzip, gzipWanted, gzipWhole, keptGzip, utf8 } from "#lib/gzip.server";
+import { acceptsGzip, gzipWanted, gzipWhole, keptGzip, utf8 } from "#platform/gzip.server";
 
 describe("acceptsGzip", () => {
   it.each([

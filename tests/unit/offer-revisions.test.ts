@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { currentValues, hasChanges, reviewedChanges, withChanges, type ReviewedOffer } from "#lib/offer-revisions";
+import { currentValues, hasChanges, reviewedChanges, withChanges, type ReviewedOffer } from "#rules/offer-revisions";
 
 const live: ReviewedOffer = {
   title: "Cena para dos",

@@ -15,7 +15,7 @@ import {
   promoPriceCents,
   toCents,
   type PromoCode,
-} from "#lib/prices";
+} from "#rules/prices";
 
 // Intl inserts a narrow no-break space in some ICU versions; the spec wants "digits, space, €".
 // We compare after normalising any space-like character to a plain space, and separately check
@@ -98,7 +98,7 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
 
   // es-ES (CLDR minimumGroupingDigits = 2, and the RAE rule) does not group 4-digit numbers:
   // new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2 }).format(1234.5) === "1234,50".
-  // lib/prices.ts sets `useGrouping: true`, which Intl.NumberFormat v3 (Node 20+, current browsers)
+  // rules/prices.ts sets `useGrouping: true`, which Intl.NumberFormat v3 (Node 20+, current browsers)
   // reads as "always", so it printed "1.234,50 €".
   it("does not group four-digit amounts, as es-ES does (1234,50 €)", () => {
     expect(plain(formatPrice("1234.5"))).toBe("1234,50 €");
@@ -114,7 +114,7 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
     expect(plain(formatCents(5))).toBe("0,05 €");
   });
 
-  // Written out by hand so that a browser never loads the es-ES locale for it (lib/prices.ts).
+  // Written out by hand so that a browser never loads the es-ES locale for it (rules/prices.ts).
   it("writes every amount as Intl.NumberFormat('es-ES') does", () => {
     const intl = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     const asIntl = (cents: number) => `${intl.format(cents / 100)} €`;

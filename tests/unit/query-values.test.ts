@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blank, lastOf, PageQuerySchema } from "#lib/schemas/page";
+import { blank, lastOf, PageQuerySchema } from "#contract/page";
 
 describe("query values as the API's schemas read them", () => {
   it("takes the last of a repeated value", () => {

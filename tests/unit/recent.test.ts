@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Recent } from "#lib/recent";
+import { Recent } from "#platform/recent";
 
 describe("Recent", () => {
   it("keeps at most its limit, forgetting the least recently used first", () => {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from "vitest";
 import { regionOptions } from "#app/components/region-form";
-import { DEFAULT_REGION, REGIONS } from "#lib/regions";
+import { DEFAULT_REGION, REGIONS } from "#rules/regions";
 
 /** The picker's options as the browser parses them. */
 function parse(html: string) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CATEGORY_IDS, CATEGORY_LABELS, CATEGORY_MENU, isCategoryId } from "#lib/categories";
-import { DEFAULT_REGION, POPULAR_PROVINCE_RANK, PROVINCES, REGIONS, isProvince, regionFromValue } from "#lib/regions";
+import { CATEGORY_IDS, CATEGORY_LABELS, CATEGORY_MENU, isCategoryId } from "#rules/categories";
+import { DEFAULT_REGION, POPULAR_PROVINCE_RANK, PROVINCES, REGIONS, isProvince, regionFromValue } from "#rules/regions";
 
 const POPULAR_IN_RANK_ORDER = [
   "Madrid",

@@ -3,8 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { SEED_OFFERS, SEED_PROMO_CODES } from "#api/db/seed-data";
-import { CATEGORY_IDS, OFFER_TYPES } from "#lib/categories";
-import { POPULAR_PROVINCE_RANK, isProvince } from "#lib/regions";
+import { CATEGORY_IDS, OFFER_TYPES } from "#rules/categories";
+import { POPULAR_PROVINCE_RANK, isProvince } from "#rules/regions";
 
 const PUBLIC_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../public");
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RECENT_SEARCHES_MAX } from "#lib/constants";
+import { RECENT_SEARCHES_MAX } from "#rules/constants";
 import { backTo, safeRedirect } from "#app/forms/redirect";
 import { addRecentSearch, type RecentSearch } from "#app/state/session.server";
 

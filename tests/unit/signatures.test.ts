@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { openLink, purchaseSignature, sealLink, unsubscribeSignature, verifyPurchase, verifyUnsubscribe } from "#lib/signatures.server";
+import {
+  openLink,
+  purchaseSignature,
+  sealLink,
+  unsubscribeSignature,
+  verifyPurchase,
+  verifyUnsubscribe,
+} from "#platform/signatures.server";
 
 const OLD = "secreto-antiguo-0123456789abcdef";
 const NEW = "secreto-nuevo-0123456789abcdefgh";

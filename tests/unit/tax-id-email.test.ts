@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isValidEmail } from "#lib/email";
-import { isValidSpanishTaxId, normalizeTaxId } from "#lib/tax-id";
+import { isValidEmail } from "#rules/email";
+import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
 
 /*
  * Reference values, computed by hand with the official algorithms:

@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "#lib/config.server";
+import { loadConfig } from "#platform/config.server";
 import { contentSecurityPolicy } from "#app/document/csp.server";
 import { thirdPartySources } from "#app/document/third-party-csp.server";
 

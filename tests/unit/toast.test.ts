@@ -4,7 +4,7 @@ import { createElement } from "react";
 import { useToasterStore } from "react-hot-toast";
 import { describe, expect, it, vi } from "vitest";
 import { dismissToasts, loadedToaster, showToast, subscribeToaster } from "#app/components/toast";
-import { TOAST_DURATION_MS } from "#lib/constants";
+import { TOAST_DURATION_MS } from "#rules/constants";
 
 // The real react-hot-toast, loaded on demand as in the browser: only its calls are watched.
 describe("toasts loaded on demand (app/components/toast.ts)", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import "#lib/zod-es";
+import "#rules/zod-es";
 
 describe("zod messages in Spanish", () => {
   const first = (schema: z.ZodTypeAny, value: unknown) => {

@@ -1,7 +1,7 @@
 import { Button, Column, Heading, Img, Link, Row, Section, Text } from "@react-email/components";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { discountBadge, formatPrice } from "#lib/prices";
+import { discountBadge, formatPrice } from "#rules/prices";
 import { query } from "#api/db/client";
 import { isSubscribed } from "#api/services/subscriptions";
 import { linkToken, type MailContext, type MessageRenderer } from "../context";

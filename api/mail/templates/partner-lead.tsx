@@ -1,6 +1,6 @@
 import { Heading, Link, Text } from "@react-email/components";
 import { z } from "zod";
-import { CATEGORY_LABELS, type CategoryId } from "#lib/categories";
+import { CATEGORY_LABELS, type CategoryId } from "#rules/categories";
 import { PermanentMailError, type MessageRenderer } from "../context";
 import { heading, Layout, muted, renderBoth, text } from "../layout";
 

@@ -1,11 +1,11 @@
 import { Button, Heading, Hr, Link, Section, Text } from "@react-email/components";
 import { Fragment } from "react";
 import { z } from "zod";
-import { formatDate } from "#lib/dates";
-import { formatPrice } from "#lib/prices";
-import type { Purchase } from "#lib/schemas/order";
-import { purchaseSignature } from "#lib/signatures.server";
-import { ticketsInWords } from "#lib/text";
+import { formatDate } from "#rules/dates";
+import { formatPrice } from "#rules/prices";
+import type { Purchase } from "#contract/sales";
+import { purchaseSignature } from "#platform/signatures.server";
+import { ticketsInWords } from "#rules/text";
 import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { purchaseOf } from "#api/services/sales";
 import { PermanentMailError, type MessageRenderer } from "../context";

@@ -4,7 +4,7 @@ import { staticPages, type StaticPage } from "./static-pages";
 import { NotFoundPage } from "#app/components/not-found";
 import { StaticPageView } from "./static-page";
 import { config } from "#app/env.server";
-import { formatDate } from "#lib/dates";
+import { formatDate } from "#rules/dates";
 import { originFrom, seo } from "#app/document/seo";
 import type { RouteHandle } from "#app/root";
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { CATEGORY_MENU } from "#lib/categories";
-import { POPULAR_COUNT } from "#lib/constants";
+import { CATEGORY_MENU } from "#rules/categories";
+import { POPULAR_COUNT } from "#rules/constants";
 import { OfferListing } from "#app/components/offer-listing";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { offersApi } from "#app/api-client/client.server";

@@ -2,12 +2,12 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
-import { formatDateTime } from "#lib/dates";
-import { formatCount, formatPrice } from "#lib/prices";
-import { OfferReviewSchema } from "#lib/schemas/partner";
-import type { OfferRevisionForReview, PartnerOffer } from "#lib/schemas/partner-api";
-import { OFFER_STATUS_LABELS } from "#lib/offer-status";
+import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
+import { formatDateTime } from "#rules/dates";
+import { formatCount, formatPrice } from "#rules/prices";
+import { OfferReviewSchema } from "#contract/partner";
+import type { OfferRevisionForReview, PartnerOffer } from "#contract/partner-responses";
+import { OFFER_STATUS_LABELS } from "#rules/offer-status";
 import { RevisionChanges } from "#app/components/offer-revision";
 import { TextAreaField } from "#app/components/form-field";
 import { ApiError } from "#app/api-client/client.server";
@@ -15,7 +15,7 @@ import { readForm } from "#app/forms/form.server";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";
 import { samePage, loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
-import { PAGE_SIZE_DEFAULT } from "#lib/constants";
+import { PAGE_SIZE_DEFAULT } from "#rules/constants";
 import { redirectWithToast } from "#app/state/session.server";
 
 /** Changes to offers on sale shown at once, oldest first: deciding them brings up the next ones. */

@@ -2,9 +2,9 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { formatDate } from "#lib/dates";
-import { MemberSchema, OrganizationSchema } from "#lib/schemas/partner";
-import { isUuid } from "#lib/uuid";
+import { formatDate } from "#rules/dates";
+import { MemberSchema, OrganizationSchema } from "#contract/partner";
+import { isUuid } from "#rules/uuid";
 import { ConfirmDelete } from "#app/portal/confirm-delete";
 import { TextField } from "#app/components/form-field";
 import { OrganizationForm } from "#app/routes/admin.organizaciones._index/organization-form";

@@ -1,9 +1,9 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
-import { PROVINCES } from "#lib/regions";
-import { OrganizationSchema } from "#lib/schemas/partner";
-import type { Organization } from "#lib/schemas/partner-api";
+import { PROVINCES } from "#rules/regions";
+import { OrganizationSchema } from "#contract/partner";
+import type { Organization } from "#contract/partner-responses";
 import { FormError, SelectField, TextField } from "#app/components/form-field";
 
 const provinceOptions = PROVINCES.map((p) => ({ value: p, label: p }));

@@ -2,7 +2,7 @@ import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react"
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { OrganizationSchema, OrganizationSearchSchema } from "#lib/schemas/partner";
+import { OrganizationSchema, OrganizationSearchSchema } from "#contract/partner";
 import { TextField } from "#app/components/form-field";
 import { OrganizationForm } from "./organization-form";
 import { ApiError } from "#app/api-client/client.server";
@@ -10,7 +10,7 @@ import { readForm } from "#app/forms/form.server";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
-import { PORTAL_PAGE_SIZE } from "#lib/constants";
+import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { redirectWithToast } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
 

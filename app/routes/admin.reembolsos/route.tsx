@@ -1,11 +1,11 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { formatShortDateTime } from "#lib/dates";
-import { formatPrice } from "#lib/prices";
+import { formatShortDateTime } from "#rules/dates";
+import { formatPrice } from "#rules/prices";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
-import { PORTAL_PAGE_SIZE } from "#lib/constants";
+import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () =>

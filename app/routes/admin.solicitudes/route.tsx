@@ -1,11 +1,11 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
-import { formatShortDateTime } from "#lib/dates";
+import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
+import { formatShortDateTime } from "#rules/dates";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
-import { PAGE_SIZE_DEFAULT } from "#lib/constants";
+import { PAGE_SIZE_DEFAULT } from "#rules/constants";
 import { seo } from "#app/document/seo";
 
 export const meta: MetaFunction = () =>

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
-import { SEARCH_MIN_CHARS } from "#lib/constants";
-import { isUuid } from "#lib/uuid";
+import { SEARCH_MIN_CHARS } from "#rules/constants";
+import { isUuid } from "#rules/uuid";
 import { SearchResults } from "#app/components/search-dialog";
 import { offersApi } from "#app/api-client/client.server";
 import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/state/session.server";

@@ -9,10 +9,10 @@ import {
   setGift,
   updateTickets,
   type Cart,
-} from "#lib/cart";
-import { maxTickets } from "#lib/prices";
-import { CartActionSchema, withChosenTickets } from "#lib/schemas/cart";
-import { ticketsInWords } from "#lib/text";
+} from "#rules/cart";
+import { maxTickets } from "#rules/prices";
+import { CartActionSchema, withChosenTickets } from "./schema";
+import { ticketsInWords } from "#rules/text";
 import { ApiError, customerApi, offersApi, salesApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
 import { commitCart, getCart } from "#app/state/cart.server";
@@ -20,7 +20,7 @@ import { backTo } from "#app/forms/redirect";
 import { finish } from "#app/forms/respond.server";
 import { getSession, type Toast } from "#app/state/session.server";
 import { funnelEvents } from "#app/third-party/tracking.server";
-import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#lib/tracking";
+import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#rules/tracking";
 import { readForm } from "#app/forms/form.server";
 import { toastOnFailure } from "#app/forms/fetcher-failure";
 

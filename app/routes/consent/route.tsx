@@ -1,8 +1,8 @@
 import { redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { makeChoice, withdrawn } from "#lib/consent";
-import { formatDate } from "#lib/dates";
-import { ConsentFormSchema, grantedBy } from "#lib/schemas/consent";
+import { makeChoice, withdrawn } from "#rules/consent";
+import { formatDate } from "#rules/dates";
+import { ConsentFormSchema, grantedBy } from "./schema";
 import { ConsentSettings } from "#app/components/consent-banner";
 import { consentHeaders, getConsent } from "#app/state/consent.server";
 import { backTo, safeRedirect } from "#app/forms/redirect";

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#lib/accounts";
+import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#rules/accounts";
 import {
   confirmEmailSchema,
   deleteAccountSchema,
@@ -12,8 +12,8 @@ import {
   setPasswordSchema,
   subscribeSchema,
   unsubscribeSchema,
-} from "#lib/schemas/account";
-import { formatDateTime } from "#lib/dates";
+} from "./schema";
+import { formatDateTime } from "#rules/dates";
 import { SubmitButton, useAnswered, useStepForm } from "#app/routes/login/auth-form";
 import { FieldError, FormError, TextField } from "#app/components/form-field";
 import { ApiError, authApi } from "#app/api-client/client.server";

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, type Session } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { ANONYMOUS_FAVORITES_MAX } from "#lib/accounts";
-import { favoriteToggleSchema } from "#lib/schemas/favorite";
+import { ANONYMOUS_FAVORITES_MAX } from "#rules/accounts";
+import { favoriteToggleSchema } from "./schema";
 import { OfferGrid } from "#app/components/offer-card";
 import { customerApi, offersApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -12,7 +12,7 @@ import { finish } from "#app/forms/respond.server";
 import { commitSession, favorites, flash, getSession, recentlyViewed } from "#app/state/session.server";
 import { toCard, type OfferCardData } from "#app/components/offer-card-data";
 import { OfferShelf } from "#app/components/offer-shelf";
-import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
+import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 import { seo } from "#app/document/seo";
 import { skipAfterFailure, toastOnFailure } from "#app/forms/fetcher-failure";
 

@@ -18,8 +18,8 @@ import {
   MAX_FEEDBACK_COMMENT,
   stars,
   type Feedback,
-} from "#lib/schemas/feedback";
-import { isUuid } from "#lib/uuid";
+} from "#contract/feedback";
+import { isUuid } from "#rules/uuid";
 import { ApiError, mailApi, offersApi, type RaterKey } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { LINK_PAGE_HEADERS, linkPageHeaders, originOnlyReferrerMeta } from "#app/document/mail-link";

@@ -1,9 +1,9 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
-import { WIDGET_OFFER_COUNT } from "#lib/constants";
-import { regionFromValue } from "#lib/regions";
+import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
+import { WIDGET_OFFER_COUNT } from "#rules/constants";
+import { regionFromValue } from "#rules/regions";
 import { OfferCard } from "#app/components/offer-card";
 import { offersApi } from "#app/api-client/client.server";
 import { toCard } from "#app/components/offer-card-data";

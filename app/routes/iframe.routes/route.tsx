@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { CATEGORY_IDS, CATEGORY_LABELS } from "#lib/categories";
+import { CATEGORY_IDS, CATEGORY_LABELS } from "#rules/categories";
 import { requestOrigin } from "#app/document/origin.server";
 import type { RouteHandle } from "#app/root";
 

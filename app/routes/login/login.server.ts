@@ -1,13 +1,13 @@
 import { data, redirect, type Session } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
-import type { TokenPair } from "#lib/accounts";
-import { mergeCarts } from "#lib/cart";
+import type { TokenPair } from "#rules/accounts";
+import { mergeCarts } from "#rules/cart";
 import { ApiError, authApi, customerApi, mailApi } from "#app/api-client/client.server";
 import { authData, clearAuth, setAuth } from "#app/state/auth.server";
 import { commitCart, getCart } from "#app/state/cart.server";
 import { syncLocalFavorites } from "#app/state/favorites.server";
 import { safeRedirect } from "#app/forms/redirect";
-import { isValidEmail } from "#lib/email";
+import { isValidEmail } from "#rules/email";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
 
 /** The local path to go back to after logging in (?redirectTo=…), never another site. */

@@ -1,4 +1,4 @@
-import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "#lib/social";
+import { SOCIAL_PROVIDER_NAMES, type SocialProvider } from "#rules/social";
 
 /**
  * «Continuar con Google / Apple / Facebook»: plain links to /login/social/{provider}, which

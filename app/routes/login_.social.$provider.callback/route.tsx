@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { isSocialProvider } from "#lib/social";
+import { isSocialProvider } from "#rules/social";
 import { readForm } from "#app/forms/form.server";
 import { finishSocialLogin, isEnabled, relayFormPost } from "#app/routes/login_.social.$provider/social-login.server";
 

@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { isSocialProvider } from "#lib/social";
+import { isSocialProvider } from "#rules/social";
 import { viewer } from "#app/state/auth.server";
 import { loginRedirectTo } from "#app/routes/login/login.server";
 import { getSession } from "#app/state/session.server";

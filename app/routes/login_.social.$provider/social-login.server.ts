@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { importPKCS8, SignJWT } from "jose";
-import type { TokenPair } from "#lib/accounts";
-import { sign } from "#lib/signatures.server";
-import { isSocialProviderEnabled, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type SocialProvider } from "#lib/social";
+import type { TokenPair } from "#rules/accounts";
+import { sign } from "#platform/signatures.server";
+import { isSocialProviderEnabled, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type SocialProvider } from "#rules/social";
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { config } from "#app/env.server";
 import { viewer } from "#app/state/auth.server";

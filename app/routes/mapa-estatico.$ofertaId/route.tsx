@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Recent } from "#lib/recent";
-import { isUuid } from "#lib/uuid";
+import { Recent } from "#platform/recent";
+import { isUuid } from "#rules/uuid";
 import { offersApi } from "#app/api-client/client.server";
 import { staticMapUrl } from "#app/routes/ofertas.$ofertaId/maps.server";
 

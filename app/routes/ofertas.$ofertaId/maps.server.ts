@@ -1,5 +1,5 @@
-import { isGranted, type ConsentChoice } from "#lib/consent";
-import type { OfferMapData } from "#lib/maps";
+import { isGranted, type ConsentChoice } from "#rules/consent";
+import type { OfferMapData } from "#app/components/offer-map-data";
 import { config } from "#app/env.server";
 
 const fill = (template: string, values: Record<string, string>) => template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);

@@ -10,11 +10,11 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useState } from "react";
-import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
-import { formatDate } from "#lib/dates";
-import { photoSrcset } from "#lib/images";
-import { maxTickets, toCents } from "#lib/prices";
-import { isUuid } from "#lib/uuid";
+import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
+import { formatDate } from "#rules/dates";
+import { photoSrcset } from "#rules/images";
+import { maxTickets, toCents } from "#rules/prices";
+import { isUuid } from "#rules/uuid";
 import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
 import { RatingSummary } from "#app/components/stars";
@@ -24,7 +24,7 @@ import { getCart } from "#app/state/cart.server";
 import { toCard } from "#app/components/offer-card-data";
 import { originFrom, seo } from "#app/document/seo";
 import { requestOrigin } from "#app/document/origin.server";
-import { optionTicketsField, type CartIntent } from "#lib/schemas/cart";
+import { optionTicketsField, type CartIntent } from "#app/routes/cart/schema";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
@@ -35,7 +35,7 @@ import { useChoiceMadeBeforeStart } from "#app/forms/before-start";
 import { keptOrLoaded } from "#app/state/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/state/session.server";
-import { RECENTLY_VIEWED_SHOWN } from "#lib/constants";
+import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 
 /**
  * The hover's prefetch of an offer (a fetcher of this route, ClientNavigation) is not loaded

@@ -1,6 +1,6 @@
-import { isCategoryId } from "#lib/categories";
-import { isProvince, regionFromValue } from "#lib/regions";
-import { PAGE_SIZE_DEFAULT } from "#lib/constants";
+import { isCategoryId } from "#rules/categories";
+import { isProvince, regionFromValue } from "#rules/regions";
+import { PAGE_SIZE_DEFAULT } from "#rules/constants";
 import { ApiError, offersApi, type OfferQuery } from "#app/api-client/client.server";
 import { toCard } from "#app/components/offer-card-data";
 import { pageParam, redirectPastLastPage } from "#app/forms/page-param";

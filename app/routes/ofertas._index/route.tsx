@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { CATEGORY_IDS, CATEGORY_LABELS, isCategoryId } from "#lib/categories";
-import { formatCount } from "#lib/prices";
+import { CATEGORY_IDS, CATEGORY_LABELS, isCategoryId } from "#rules/categories";
+import { formatCount } from "#rules/prices";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "./listing.server";
 import { originFrom, seo } from "#app/document/seo";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
-import { CATEGORY_LABELS, isCategoryId } from "#lib/categories";
+import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/routes/ofertas._index/listing.server";
 import { originFrom, seo } from "#app/document/seo";

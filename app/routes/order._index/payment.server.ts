@@ -1,5 +1,5 @@
-import type { PaymentAnswer } from "#lib/schemas/order";
-import { cartFingerprint } from "#lib/cart";
+import type { PaymentAnswer } from "#contract/sales";
+import { cartFingerprint } from "#rules/cart";
 import { ApiError, salesApi } from "#app/api-client/client.server";
 import { getCart } from "#app/state/cart.server";
 import { commitCheckoutState, getCheckoutState, type CheckoutState } from "#app/state/checkout.server";

@@ -1,7 +1,7 @@
 import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { formatPrice } from "#lib/prices";
+import { formatPrice } from "#rules/prices";
 import { currentOrder, startPayment } from "./payment.server";
 import { config } from "#app/env.server";
 import { seo } from "#app/document/seo";

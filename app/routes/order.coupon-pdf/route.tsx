@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { couponDownloadSchema } from "#lib/schemas/order-history";
+import { couponDownloadSchema } from "./schema";
 import { ApiError, customerApi } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { redirectWithToast } from "#app/state/session.server";

@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
-import { formatDate } from "#lib/dates";
-import { formatPrice } from "#lib/prices";
-import type { Purchase } from "#lib/schemas/order";
-import { ticketsInWords } from "#lib/text";
+import { formatDate } from "#rules/dates";
+import { formatPrice } from "#rules/prices";
+import type { Purchase } from "#contract/sales";
+import { ticketsInWords } from "#rules/text";
 
 /** A paid purchase's offers and coupon codes: the success page and the link in the confirmation mail. */
 export function PurchaseCoupons({ purchase, details = false }: { purchase: Purchase; details?: boolean }) {

@@ -1,6 +1,6 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
-import { isUuid } from "#lib/uuid";
+import { isUuid } from "#rules/uuid";
 import { ApiError, salesApi } from "#app/api-client/client.server";
 import { seo } from "#app/document/seo";
 import { PurchaseCoupons } from "./purchase-coupons";

@@ -1,10 +1,10 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
-import { ORDER_HISTORY_PAGE_SIZE } from "#lib/accounts";
-import { formatDate } from "#lib/dates";
-import { formatPrice } from "#lib/prices";
-import { COUPON_STATE_LABELS } from "#lib/coupons";
-import type { CustomerPurchase } from "#lib/schemas/customer";
+import { ORDER_HISTORY_PAGE_SIZE } from "#rules/accounts";
+import { formatDate } from "#rules/dates";
+import { formatPrice } from "#rules/prices";
+import { COUPON_STATE_LABELS } from "#rules/coupons";
+import type { CustomerPurchase } from "#contract/customer";
 import { customerApi } from "#app/api-client/client.server";
 import { isSessionGone, sessionEnded } from "#app/routes/login/login.server";
 import { viewer } from "#app/state/auth.server";

@@ -1,10 +1,10 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
-import { isUuid } from "#lib/uuid";
+import { isUuid } from "#rules/uuid";
 import { ApiError, salesApi } from "#app/api-client/client.server";
 import { commitCart } from "#app/state/cart.server";
 import { commitCheckoutState, getCheckoutState } from "#app/state/checkout.server";
-import { EMPTY_CART } from "#lib/cart";
+import { EMPTY_CART } from "#rules/cart";
 import { redirectWithToast } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
 import { PurchaseCoupons } from "#app/routes/order.coupons/purchase-coupons";

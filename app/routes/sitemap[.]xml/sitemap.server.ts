@@ -1,7 +1,7 @@
-import { CATEGORY_IDS } from "#lib/categories";
-import { PAGE_MAX, PAGE_SIZE_MAX } from "#lib/constants";
-import type { OfferSummary, Page } from "#lib/schemas/offer";
-import { escapeHtml } from "#lib/text";
+import { CATEGORY_IDS } from "#rules/categories";
+import { PAGE_MAX, PAGE_SIZE_MAX } from "#rules/constants";
+import type { OfferSummary, Page } from "#contract/offers";
+import { escapeHtml } from "#rules/text";
 
 /*
  * The sitemap is an index of files, so that every offer is in one at any catalogue size: the

@@ -4,10 +4,10 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
-import { normalizeCouponCode } from "#lib/coupons";
-import { formatDateTime } from "#lib/dates";
-import { CouponCodeSchema } from "#lib/schemas/partner";
-import type { CouponView } from "#lib/schemas/partner-api";
+import { normalizeCouponCode } from "#rules/coupons";
+import { formatDateTime } from "#rules/dates";
+import { CouponCodeSchema } from "#contract/partner";
+import type { CouponView } from "#contract/partner-responses";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { partnerApi, requirePartner } from "#app/portal/partner.server";

@@ -1,14 +1,14 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
-import { OFFER_STATUS_LABELS, OFFER_STATUSES, transitionsFrom } from "#lib/offer-status";
-import { cheapestOption, formatPrice } from "#lib/prices";
+import { OFFER_STATUS_LABELS, OFFER_STATUSES, transitionsFrom } from "#rules/offer-status";
+import { cheapestOption, formatPrice } from "#rules/prices";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { partnerApi, requirePartner } from "#app/portal/partner.server";
 import { samePage, loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
-import { PORTAL_PAGE_SIZE } from "#lib/constants";
+import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { redirectWithToast } from "#app/state/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {

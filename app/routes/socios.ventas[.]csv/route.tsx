@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { SalesFilterSchema } from "#lib/schemas/partner";
+import { SalesFilterSchema } from "#contract/partner";
 import { partnerApi, requirePartner } from "#app/portal/partner.server";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import "#lib/zod-es";
-import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#lib/constants";
+import "#rules/zod-es";
+import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "#rules/constants";
 
 /** The last of a repeated query value (`?page=1&page=2` is page 2), as most servers read it. */
 export const lastOf = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import "#lib/zod-es";
-import { CodeField, EmailField, PasswordField } from "#lib/accounts";
+import "#rules/zod-es";
+import { CodeField, EmailField, PasswordField } from "#rules/accounts";
 
 /** One schema per form of /login and its variants, shared by each action and its component. */
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import "#lib/zod-es";
+import "#rules/zod-es";
 
 /** The heart on a card or an offer page: one form, posted to /favorite. */
 export const favoriteToggleSchema = z.object({

@@ -4,16 +4,16 @@
  * /socios, /admin and /empresas forms use the same ones through conform, so a rule is written once.
  */
 import { z } from "zod";
-import "#lib/zod-es";
-import { CATEGORY_IDS, OFFER_TYPES } from "#lib/categories";
-import { isValidEmail } from "#lib/email";
-import { OFFER_STATUSES } from "#lib/offer-status";
-import { DISCOUNT_TYPES, fromCents, toCents } from "#lib/prices";
-import { PROVINCES } from "#lib/regions";
-import { ROLES } from "#lib/roles";
-import { isValidSpanishTaxId, normalizeTaxId } from "#lib/tax-id";
-import { PromoCodeText } from "#lib/schemas/order";
-import { pageFields } from "#lib/schemas/page";
+import "#rules/zod-es";
+import { CATEGORY_IDS, OFFER_TYPES } from "#rules/categories";
+import { isValidEmail } from "#rules/email";
+import { OFFER_STATUSES } from "#rules/offer-status";
+import { DISCOUNT_TYPES, fromCents, toCents } from "#rules/prices";
+import { PROVINCES } from "#rules/regions";
+import { ROLES } from "#rules/roles";
+import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
+import { PromoCodeText } from "#contract/sales";
+import { pageFields } from "#contract/page";
 
 const text = (max: number) =>
   z.preprocess((v) => (v === null ? undefined : v), z.string().trim().max(max, `Como máximo ${max} caracteres.`).default(""));

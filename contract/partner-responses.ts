@@ -2,10 +2,10 @@
  * Answers of the partner and staff side of /api/v0. The API produces them and the /socios and
  * /admin screens read them; both import from here so the storefront needs nothing from `api/`.
  */
-import type { CouponState } from "#lib/coupons";
-import type { OfferStatus } from "#lib/offer-status";
-import type { RevisionChanges, RevisionStatus } from "#lib/offer-revisions";
-import type { OfferImage, Page } from "#lib/schemas/offer";
+import type { CouponState } from "#rules/coupons";
+import type { OfferStatus } from "#rules/offer-status";
+import type { RevisionChanges, RevisionStatus } from "#rules/offer-revisions";
+import type { OfferImage, Page } from "#contract/offers";
 
 /** A picture as the public API shows it, with its id and every rendition in place of the small one. */
 export type PartnerImage = Omit<OfferImage, "small_url"> & {
@@ -24,7 +24,7 @@ export type PartnerPriceOption = {
   sold: number;
 };
 
-/** A change to an approved offer's words or prices (lib/offer-revisions.ts). */
+/** A change to an approved offer's words or prices (rules/offer-revisions.ts). */
 export type OfferRevision = {
   uuid: string;
   status: RevisionStatus;

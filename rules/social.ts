@@ -46,7 +46,7 @@ export const SOCIAL_ENDPOINTS = {
 /** Google and Apple ID tokens are RS256; anything else (none, HS256 with a public key) is refused. */
 export const ID_TOKEN_ALGORITHMS = ["RS256"];
 
-/** The settings a provider needs; see socialProviders() in lib/config.server.ts. */
+/** The settings a provider needs; see socialProviders() in platform/config.server.ts. */
 export type SocialSettings = {
   GOOGLE_CLIENT_ID?: string;
   GOOGLE_CLIENT_SECRET?: string;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import "#lib/zod-es";
+import "#rules/zod-es";
 
 /** The PDF button beside each coupon of /order/history. */
 export const couponDownloadSchema = z.object({

@@ -10,7 +10,7 @@ export type OfferImage = {
   width: number;
   height: number;
   alt: string;
-  /** The same picture at 400×250 (lib/images.ts), for phones' cards and thumbnails; null when it has no smaller copy (logos). */
+  /** The same picture at 400×250 (rules/images.ts), for phones' cards and thumbnails; null when it has no smaller copy (logos). */
   small_url: string | null;
 };
 

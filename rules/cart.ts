@@ -1,5 +1,5 @@
-import type { PromoCode } from "#lib/prices";
-import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#lib/schemas/order";
+import type { PromoCode } from "#rules/prices";
+import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#contract/sales";
 
 // Enough for any real basket and keeps the signed cookie far below the browser's 4 KB; it lives
 // with the order schema so that the API bounds an order by the same number.

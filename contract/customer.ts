@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { MAX_CART_ITEMS, type Cart } from "#lib/cart";
-import type { CouponState } from "#lib/coupons";
-import { DISCOUNT_TYPES } from "#lib/prices";
-import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, type PurchasedItem } from "#lib/schemas/order";
+import { MAX_CART_ITEMS, type Cart } from "#rules/cart";
+import type { CouponState } from "#rules/coupons";
+import { DISCOUNT_TYPES } from "#rules/prices";
+import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, type PurchasedItem } from "#contract/sales";
 
 /**
  * The customer's cart on the server (GET /customer/cart/, POST /customer/cart/update/): the same
- * shape as the cart cookie once decoded (lib/cart.ts), so one merges into the other as it is.
+ * shape as the cart cookie once decoded (rules/cart.ts), so one merges into the other as it is.
  */
 export const CartSchema: z.ZodType<Cart> = z.object({
   items: z

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import "#lib/zod-es";
-import { isValidEmail } from "#lib/email";
+import "#rules/zod-es";
+import { isValidEmail } from "#rules/email";
 
 export const MAX_FEEDBACK_COMMENT = 1000;
 

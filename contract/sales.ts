@@ -1,6 +1,6 @@
 import { z } from "zod";
-import "#lib/zod-es";
-import { CheckoutDataSchema } from "#lib/schemas/checkout";
+import "#rules/zod-es";
+import { CheckoutDataSchema } from "#contract/checkout";
 
 export const MAX_TICKETS_PER_ITEM = 100;
 export const MAX_PROMO_CODES = 5;

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import "#lib/zod-es";
-import { isValidEmail } from "#lib/email";
-import { isValidSpanishTaxId, normalizeTaxId } from "#lib/tax-id";
+import "#rules/zod-es";
+import { isValidEmail } from "#rules/email";
+import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
 
 export const MESSAGES = {
   emailRequired: "Escribe tu correo electrónico.",

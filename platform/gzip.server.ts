@@ -1,5 +1,5 @@
 import { gzipSync } from "node:zlib";
-import { Recent } from "#lib/recent";
+import { Recent } from "#platform/recent";
 
 /**
  * Dynamic responses are gzipped at level 1 (nginx's default): level 6 took 0.17 ms more CPU per

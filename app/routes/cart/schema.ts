@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_TICKETS_PER_ITEM, PromoCodeText } from "#lib/schemas/order";
+import { MAX_TICKETS_PER_ITEM, PromoCodeText } from "#contract/sales";
 
 const tickets = z.coerce
   .number({ invalid_type_error: "Indica cuántas entradas quieres." })

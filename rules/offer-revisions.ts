@@ -5,8 +5,8 @@
  * place and category apply at once. Written once: the API splits and applies a change with these,
  * and the partner and staff screens show a revision with them.
  */
-import { toCents } from "#lib/prices";
-import type { OfferStatus } from "#lib/offer-status";
+import { toCents } from "#rules/prices";
+import type { OfferStatus } from "#rules/offer-status";
 
 /** An offer staff have approved (on sale, or paused by its partner): its words and prices are reviewed. */
 export const REVIEWED_STATUSES: readonly OfferStatus[] = ["active", "paused"];
