@@ -1,11 +1,10 @@
 import { z } from "zod";
 import "#rules/zod-es";
 import { CheckoutDataSchema } from "#contract/checkout";
+import { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#rules/cart";
 
-export const MAX_TICKETS_PER_ITEM = 100;
-export const MAX_PROMO_CODES = 5;
-/** Offers in one cart, and so in one order. */
-export const MAX_CART_ITEMS = 10;
+// An order is never bigger than a cart can be: the cart's limits (rules/cart.ts) bound it.
+export { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM };
 
 export const PromoCodeText = z
   .string()

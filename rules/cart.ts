@@ -1,9 +1,11 @@
 import type { PromoCode } from "#rules/prices";
-import { MAX_CART_ITEMS, MAX_PROMO_CODES } from "#contract/sales";
 
-// Enough for any real basket and keeps the signed cookie far below the browser's 4 KB; it lives
-// with the order schema so that the API bounds an order by the same number.
-export { MAX_CART_ITEMS };
+// Enough for any real basket and keeps the signed cookie far below the browser's 4 KB. The
+// contract bounds an order by the same numbers (contract/sales.ts).
+/** Offers in one cart, and so in one order. */
+export const MAX_CART_ITEMS = 10;
+export const MAX_TICKETS_PER_ITEM = 100;
+export const MAX_PROMO_CODES = 5;
 
 export type CartItem = {
   offerUuid: string;
