@@ -12,6 +12,15 @@ const wholeDateFns = {
   })),
 };
 
+// The layout states the design (docs/decisions/009-layout.md): each top-level folder imports only
+// from the folders it builds on. A pattern matches a folder by its alias (#rules/…) or by a
+// relative path that climbs into it (../../rules/…).
+const never = (folders, message) => folders.map((name) => ({ regex: `^(#${name}/|(\\.\\./)+${name}(/|$))`, message }));
+const restrictImports = (files, ...patterns) => ({
+  files,
+  rules: { "no-restricted-imports": ["error", { ...wholeDateFns, patterns: patterns.flat() }] },
+});
+
 export default tseslint.config(
   { ignores: ["build/", "tests/bench/floor/build/", "data/", "node_modules/", "test-results/", "playwright-report/", "public/"] },
   js.configs.recommended,
@@ -28,25 +37,51 @@ export default tseslint.config(
       "no-restricted-imports": ["error", wholeDateFns],
     },
   },
-  {
-    // The storefront speaks to the API only through the contract (types in lib/), so it can run
-    // against any server that speaks it; nothing in app/ may reach into api/ internals.
-    files: ["app/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          ...wholeDateFns,
-          patterns: [
-            {
-              regex: "^(#api/|(\\.\\./)+api/)",
-              message: "app/ imports the contract from lib/ (e.g. #contract/offers), never from api/.",
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // rules/: the shop's rules, pure and written once for both halves.
+  restrictImports(
+    ["rules/**"],
+    never(
+      ["app", "api", "server", "contract", "platform", "tests"],
+      "rules/ is pure: it imports only other rules (#rules/…). Move what a rule needs into rules/.",
+    ),
+  ),
+  // contract/: the /api/v0 requests and responses, for any client; built on the rules alone.
+  restrictImports(
+    ["contract/**"],
+    never(
+      ["app", "api", "server", "platform", "tests"],
+      "contract/ imports only the rules (#rules/…) and other contract files (#contract/…).",
+    ),
+  ),
+  // platform/: server-only code that the API, the storefront and the host all use.
+  restrictImports(
+    ["platform/**"],
+    never(
+      ["app", "api", "server", "tests"],
+      "platform/ serves the API, the storefront and the host alike: it imports only #rules/…, #contract/… and #platform/….",
+    ),
+  ),
+  // app/: the storefront reaches the API only over HTTP, so it can run against any server of the
+  // contract; and the host wires the storefront in, never the other way round.
+  restrictImports(
+    ["app/**"],
+    never(
+      ["api"],
+      "app/ never imports api/: call the API through #app/api-client/…, with the types and schemas of #contract/… and the rules of #rules/….",
+    ),
+    never(
+      ["server"],
+      "app/ never imports the host (server/): the host imports the storefront; server-only code that both need goes to #platform/….",
+    ),
+  ),
+  // api/: the system of record knows nothing of its clients or of the host that mounts it.
+  restrictImports(
+    ["api/**"],
+    never(
+      ["app", "server"],
+      "api/ never imports the storefront (app/) or the host (server/): rules come from #rules/…, the contract from #contract/…, shared server code from #platform/….",
+    ),
+  ),
   {
     // Playwright fixtures call their callback `use`; it is not React's hook.
     files: ["tests/e2e/**"],
