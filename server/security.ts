@@ -12,6 +12,7 @@ const toDirectives = (s: ReturnType<typeof thirdPartySources>) => ({
   "img-src": s.img,
   "frame-src": s.frame,
   "style-src": s.style,
+  "worker-src": s.worker,
 });
 function thirdPartyPolicy(settings: ReturnType<typeof config>) {
   if (cachedPolicy?.for !== settings) cachedPolicy = { for: settings, sources: toDirectives(thirdPartySources(settings)) };

@@ -51,8 +51,14 @@ export function starsHtml(value: number, label: string): string {
   return `<span class="stars" role="img" aria-label="${escapeHtml(label)}" data-empty="${empty}">${filled}${half ? `<span class="star-half">★</span>` : ""}</span>`;
 }
 
-/** How a rating's count is worded: only buyers can rate, and the words say so. */
-export const ratingWords = (count: number) => (count === 1 ? "valoración de una compra verificada" : "valoraciones de compras verificadas");
+/**
+ * How a rating's count is worded: only buyers can rate, and the words say so. On the cards the
+ * «compras verificadas» part is for screen readers only (it wrapped every card's rating).
+ */
+const ratingWords = (count: number) =>
+  count === 1
+    ? `valoración<span class="rating-verified"> de una compra verificada</span>`
+    : `valoraciones<span class="rating-verified"> de compras verificadas</span>`;
 
 /**
  * What goes inside a rating's `<p>`: «4,5 ★★★★½ (12 valoraciones de compras verificadas)». The

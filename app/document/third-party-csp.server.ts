@@ -1,6 +1,6 @@
 import type { Config } from "#platform/config.server";
 
-export type CspSources = { script: string[]; connect: string[]; img: string[]; frame: string[]; style: string[] };
+export type CspSources = { script: string[]; connect: string[]; img: string[]; frame: string[]; style: string[]; worker: string[] };
 
 const originOf = (url: string) => {
   try {
@@ -20,10 +20,12 @@ const originOf = (url: string) => {
  * keys this is all empty and the policy is the shop's own.
  */
 export function thirdPartySources(c: Config): CspSources {
-  const s: CspSources = { script: [], connect: [], img: [], frame: [], style: [] };
+  const s: CspSources = { script: [], connect: [], img: [], frame: [], style: [], worker: [] };
   if (c.ANALYTICS_API_KEY) {
     // Events, session replay's uploads and its remote configuration, all EU.
     s.connect.push("https://api.eu.amplitude.com", "https://api-sr.eu.amplitude.com", "https://sr-client-cfg.eu.amplitude.com");
+    // Session replay compresses and sends from workers it starts from blob: URLs.
+    s.worker.push("blob:");
   }
   if (c.GTM_ID) {
     s.script.push("https://www.googletagmanager.com");

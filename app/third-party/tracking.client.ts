@@ -4,15 +4,19 @@
  * document only after consent: none of it, nor any vendor code, is in a page's first-load
  * JavaScript.
  */
-import type { EnrichmentPlugin, Event } from "@amplitude/analytics-core";
+import type { EnrichmentPlugin, Event, Storage } from "@amplitude/analytics-core";
 import type { SessionReplayPlugin } from "@amplitude/plugin-session-replay-browser";
 import { isReplayExcluded } from "#rules/consent";
 import {
   ANALYTICS_SETTINGS,
   dataLayerName,
+  fetchWithReplayPolicy,
   FUNNEL_EVENTS,
+  isUntracked,
+  scrubEvent,
   scrubProperties,
-  SESSION_REPLAY_SETTINGS,
+  scrubReplayPayload,
+  scrubText,
   type ClientIntegrations,
   type EventProperties,
   type FunnelEvent,
@@ -31,26 +35,97 @@ export type PageContext = {
 type Amplitude = ReturnType<typeof import("@amplitude/analytics-browser").createInstance>;
 
 let amplitude: Promise<Amplitude> | null = null;
-let replay: { plugin: SessionReplayPlugin; added: boolean } | null = null;
+let replay: { plugin: SessionReplayPlugin; added: boolean; ready: boolean } | null = null;
+/** Stops a recording that has started (a plugin still setting up is stopped once it is ready). */
+const stopReplay = () => {
+  if (replay?.ready) replay.plugin.stop();
+};
 let gtmLoaded = false;
 const sent = new Set<string>();
 
-/** Removes emails and URL queries from every event, whatever plugin produced it. */
-const scrubPlugin: EnrichmentPlugin = {
-  name: "ofertas-scrub",
-  type: "enrichment",
-  async execute(event: Event) {
-    if (event.event_properties) event.event_properties = scrubProperties(event.event_properties as Record<string, unknown>);
-    if (event.user_properties)
-      event.user_properties = scrubProperties(event.user_properties as unknown as Record<string, unknown>) as typeof event.user_properties;
-    return event;
+/** The pages of this visit, path only: our own page properties, instead of the SDK's URLs. */
+const pages = { current: "", previous: "" };
+export function notePage(pathname: string) {
+  if (pathname === pages.current) return;
+  pages.previous = pages.current;
+  pages.current = pathname;
+}
+/** The page the document was opened from, when it is one of ours: its path only. */
+function referrerPath(): string {
+  try {
+    const from = new URL(document.referrer);
+    return from.origin === window.location.origin ? from.pathname : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Every event, whatever filled it (our funnel, the SDK's page views and downloads, a plugin added
+ * later), leaves with its URLs reduced to their path and no address (rules/tracking.ts scrubEvent),
+ * and with our own path-only page properties; the SDK's page-URL enrichment is off. An event on a
+ * page a mail leads to is dropped. Registered first, so it sees the events of init, and again
+ * last, after the SDK's own plugins, so nothing they add escapes it.
+ */
+function privacyPlugin(name: string): EnrichmentPlugin {
+  return {
+    name,
+    type: "enrichment",
+    async execute(event: Event) {
+      const here = window.location.pathname;
+      if (isUntracked(here)) return null;
+      // The SDK's page view of a new page comes before the router tells us of it.
+      const previous = (here === pages.current ? pages.previous : pages.current) || referrerPath() || null;
+      const props = { ...(event.event_properties ?? {}), page_path: here, previous_page_path: previous };
+      return scrubEvent({ ...event, event_properties: props });
+    },
+  };
+}
+
+/**
+ * Events waiting to be sent, in localStorage as the SDK keeps them, at most storedEventsMax
+ * (spec section 9: 1,000 stored events); past that the newest are not kept, as the SDK does.
+ */
+export const storedEvents: Storage<Event[]> = {
+  async isEnabled() {
+    try {
+      localStorage.setItem("AMP_TEST", "1");
+      localStorage.removeItem("AMP_TEST");
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  async get(key) {
+    try {
+      const raw = localStorage.getItem(key);
+      return raw ? (JSON.parse(raw) as Event[]) : undefined;
+    } catch {
+      return undefined;
+    }
+  },
+  async getRaw(key) {
+    return localStorage.getItem(key) ?? undefined;
+  },
+  async set(key, events) {
+    try {
+      localStorage.setItem(key, JSON.stringify(Array.isArray(events) ? events.slice(0, ANALYTICS_SETTINGS.storedEventsMax) : events));
+    } catch {
+      // full or refused: the events stay in memory only
+    }
+  },
+  async remove(key) {
+    localStorage.removeItem(key);
+  },
+  async reset() {
+    for (const key of Object.keys(localStorage)) if (key.startsWith("AMP_unsent")) localStorage.removeItem(key);
   },
 };
 
 function loadAmplitude(settings: NonNullable<ClientIntegrations["analytics"]>): Promise<Amplitude> {
   amplitude ??= import("@amplitude/analytics-browser").then(async ({ createInstance }) => {
     const client = createInstance();
-    await client.add(scrubPlugin).promise;
+    await client.add(privacyPlugin("ofertas-privacy")).promise;
     await client.init(settings.apiKey, {
       serverZone: ANALYTICS_SETTINGS.serverZone,
       flushIntervalMillis: ANALYTICS_SETTINGS.flushIntervalMillis,
@@ -58,8 +133,11 @@ function loadAmplitude(settings: NonNullable<ClientIntegrations["analytics"]>): 
       flushMaxRetries: ANALYTICS_SETTINGS.flushMaxRetries,
       sessionTimeout: ANALYTICS_SETTINGS.sessionTimeout,
       identityStorage: ANALYTICS_SETTINGS.identityStorage,
+      storageProvider: storedEvents,
       autocapture: {
         pageViews: { trackHistoryChanges: "pathOnly" },
+        // Its "Page Location", "Previous Page Location" and the like carry whole URLs: our plugin adds paths.
+        pageUrlEnrichment: false,
         fileDownloads: true,
         sessions: true,
         attribution: false,
@@ -74,60 +152,108 @@ function loadAmplitude(settings: NonNullable<ClientIntegrations["analytics"]>): 
       enableDiagnostics: false,
       logLevel: settings.debug ? 3 : 1,
     }).promise;
+    await client.add(privacyPlugin("ofertas-privacy-last")).promise;
     return client;
   });
   return amplitude;
 }
 
-/** Spec section 9: remote config timeout 5 s, retry after 1 s × attempt, at most 2 retries. */
+/** Where session replay's remote configuration is asked for (EU residency, as the events). */
+const REPLAY_CONFIG_SERVER = "https://sr-client-cfg.eu.amplitude.com/config";
+let replayConfig: { url: string; answer: Promise<Response> } | null = null;
+
+/**
+ * The remote configuration, fetched before the plugin starts, with the spec's timing (5 s per
+ * try, again after 1 s × the attempt, at most 2 retries: rules/tracking.ts). The SDK's own client
+ * gives each try 1 s and retries at once; handed to it, it gets this answer without waiting.
+ */
+function prefetchReplayConfig(apiKey: string): Promise<Response> {
+  const url = `${REPLAY_CONFIG_SERVER}/${encodeURIComponent(apiKey)}?config_group=browser`;
+  if (replayConfig?.url !== url) replayConfig = { url, answer: fetchWithReplayPolicy(url, { method: "GET", headers: { Accept: "*/*" } }) };
+  return replayConfig.answer;
+}
+
 async function fetchReplayConfig(request: {
   url: string;
   method: "GET";
   headers: Record<string, string>;
   signal?: AbortSignal;
 }): Promise<Response> {
-  let attempt = 0;
-  for (;;) {
-    try {
-      const signal = AbortSignal.any([
-        AbortSignal.timeout(SESSION_REPLAY_SETTINGS.remoteConfigTimeoutMs),
-        ...(request.signal ? [request.signal] : []),
-      ]);
-      const response = await fetch(request.url, { method: request.method, headers: request.headers, signal });
-      if (response.ok || attempt >= SESSION_REPLAY_SETTINGS.maxRetries || response.status < 500) return response;
-    } catch (error) {
-      if (attempt >= SESSION_REPLAY_SETTINGS.maxRetries || request.signal?.aborted) throw error;
-    }
-    attempt += 1;
-    await new Promise((resolve) => setTimeout(resolve, SESSION_REPLAY_SETTINGS.retryDelayMs * attempt));
-  }
+  if (replayConfig?.url === request.url) return (await replayConfig.answer).clone();
+  return fetchWithReplayPolicy(request.url, { method: request.method, headers: request.headers });
 }
 
-/** Payment and account pages are never recorded: the plugin is stopped before they render. */
+async function gunzip(body: Uint8Array): Promise<string> {
+  return new Response(new Blob([new Uint8Array(body)]).stream().pipeThrough(new DecompressionStream("gzip"))).text();
+}
+async function gzip(text: string): Promise<ArrayBuffer> {
+  return new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+}
+
+/**
+ * Replay uploads, scrubbed (rules/tracking.ts scrubReplayPayload): the page's address in the
+ * recording and the X-Client-Url header are reduced to paths and no address leaves. The batch
+ * sent as a page closes goes by beacon first (spec section 7), by a keepalive POST if refused.
+ */
+async function sendReplay(request: {
+  url: string;
+  method: "POST";
+  headers: Record<string, string>;
+  body: string | Uint8Array;
+  keepalive?: boolean;
+}): Promise<Response> {
+  const headers = { ...request.headers };
+  for (const name of Object.keys(headers)) if (/^x-client-url$/i.test(name)) headers[name] = scrubText(headers[name]);
+  const gzipped = Object.entries(headers).some(([name, value]) => /^content-encoding$/i.test(name) && /gzip/i.test(value));
+  const text =
+    typeof request.body === "string" ? request.body : gzipped ? await gunzip(request.body) : new TextDecoder().decode(request.body);
+  const clean = scrubReplayPayload(text);
+  const exit = request.keepalive && !Object.keys(headers).some((name) => /^x-client-version$/i.test(name));
+  if (exit && !gzipped && typeof navigator.sendBeacon === "function") {
+    const url = new URL(request.url);
+    const key = /^Bearer (.+)$/.exec(headers.Authorization ?? "")?.[1];
+    if (key) url.searchParams.set("api_key", key);
+    if (navigator.sendBeacon(url, new Blob([clean], { type: "application/json" }))) return new Response(null, { status: 200 });
+  }
+  return fetch(request.url, { method: request.method, headers, body: gzipped ? await gzip(clean) : clean, keepalive: request.keepalive });
+}
+
+const notRecorded = (pathname: string) => isReplayExcluded(pathname) || isUntracked(pathname);
+
+/** Payment, account and mail-link pages are never recorded: the plugin is stopped before they render. */
 async function syncReplay(client: Amplitude, settings: NonNullable<ClientIntegrations["analytics"]>, pathname: string) {
-  if (isReplayExcluded(pathname)) {
-    replay?.plugin.stop();
+  if (notRecorded(pathname)) {
+    stopReplay();
     return;
   }
   if (!replay) {
+    // Its configuration first, with the spec's timing; then the plugin gets it at once.
+    await prefetchReplayConfig(settings.apiKey).catch(() => null);
+    if (replay) return; // another page started it meanwhile
     const { sessionReplayPlugin } = await import("@amplitude/plugin-session-replay-browser");
     replay = {
       plugin: sessionReplayPlugin({
         sampleRate: settings.replaySampleRate,
         debugMode: settings.debug,
         privacyConfig: { defaultMaskLevel: "medium", maskSelector: ["input", "textarea", "select", "[contenteditable]"] },
+        configServerUrl: REPLAY_CONFIG_SERVER,
         handleFetchConfig: fetchReplayConfig,
+        handleSendEvents: sendReplay,
       }),
       added: false,
+      ready: false,
     };
   }
-  if (isReplayExcluded(window.location.pathname)) return; // navigated on while loading
+  if (notRecorded(window.location.pathname)) return; // navigated on while loading
   if (!replay.added) {
     replay.added = true;
     await client.add(replay.plugin).promise;
-  } else {
+    replay.ready = true;
+  } else if (replay.ready) {
     await replay.plugin.start();
   }
+  // The visitor may have gone on to a page that is never recorded while it started.
+  if (notRecorded(window.location.pathname)) stopReplay();
 }
 
 function loadGtm(id: string) {
@@ -196,9 +322,25 @@ export function fillDeviceId() {
   }
 }
 
+/** The tag manager's view of a page: paths only (a container's tags should read these, not the address bar). */
+function dataLayerPage(pathname: string) {
+  const origin = window.location.origin;
+  const previous = pages.previous || referrerPath();
+  return { event: "ofertas.page", page_path: pathname, page_location: origin + pathname, page_referrer: previous ? origin + previous : "" };
+}
+
 export async function onPage(ctx: PageContext) {
+  notePage(ctx.pathname);
+  if (isUntracked(ctx.pathname)) {
+    // A page a mail leads to: nothing is loaded or sent here, and a recording stops.
+    stopReplay();
+    return;
+  }
   const { analytics, gtm } = ctx.integrations;
-  if (gtm) loadGtm(gtm.id);
+  if (gtm) {
+    loadGtm(gtm.id);
+    (window as unknown as { dataLayer: unknown[] }).dataLayer.push(dataLayerPage(ctx.pathname));
+  }
   const client = analytics ? await loadAmplitude(analytics) : null;
   if (client && analytics) void syncReplay(client, analytics, ctx.pathname);
   deviceId = client?.getDeviceId() ?? null;

@@ -66,6 +66,16 @@ describe("third-party CSP sources", () => {
     expect(directive(shared, "connect-src")).toBe(directive(policy, "connect-src"));
   });
 
+  it("let analytics start its workers (session replay's, from blob: URLs) only once analytics is configured", () => {
+    const on = thirdPartySources(loadConfig({ ...base, ANALYTICS_API_KEY: "k" }));
+    expect(on.worker).toEqual(["blob:"]);
+    const c = loadConfig(base);
+    expect(thirdPartySources(c).worker).toEqual([]);
+    const policy = contentSecurityPolicy({ nonce: "n", framable: false, config: c, thirdParty: { "worker-src": on.worker } });
+    expect(directive(policy, "worker-src")).toBe("worker-src 'self' blob:");
+    expect(contentSecurityPolicy({ nonce: "n", framable: false, config: c, thirdParty: { "worker-src": [] } })).not.toContain("worker-src");
+  });
+
   it("refuse a configured URL that would inject a directive", () => {
     const c = loadConfig({ ...base, MAPS_TILES_URL: "https://tiles.example.es/{z}/{x}/{y}.png" });
     const policy = contentSecurityPolicy({
