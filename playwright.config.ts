@@ -7,7 +7,7 @@ import { startEnv, startFlags } from "./scripts/start-flags";
 const PORT = E2E_PORT;
 const baseURL = `http://localhost:${PORT}`;
 const DATA_DIR = E2E_DATA_DIR;
-// A second server, the same build, with every third party configured (issue 12): the consent
+// A second server, the same build, with every third party configured: the consent
 // tests run against it, the rest of the suite keeps the shop as it is with no keys set.
 const THIRD_PARTY_PORT = PORT + 1;
 // Stands in for a maps provider's static image: the server fetches it like any other URL.
@@ -46,9 +46,8 @@ const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV)
   .join(" ");
 
 // Debian's Chromium, both builds of it. The headless shell (Debian's chromium-headless-shell, the
-// build Playwright itself runs headless tests on) renders with the same Blink for less CPU:
-// a11y.spec.ts ran in 2.4 min on it against 3.7 on the full browser (the renderers 86 s of CPU
-// against 146, the browser process 30 against 75). It does not apply context.route to a
+// build Playwright itself runs headless tests on) renders with the same Blink for markedly less CPU
+// (its renderers and browser process both). It does not apply context.route to a
 // navigation's redirect to another host (the request goes out to DNS instead), and the
 // social-login stand-ins are exactly such redirects, so the third-party project keeps the full
 // browser. Without the shell, everything runs on the full one.

@@ -41,12 +41,11 @@ if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
 }
 
 if (!config.DATABASE_URL) {
-  // The embedded database's ~130 MB (its compiled WASM and heap) share this process, so the V8
-  // heap may grow by half between collections instead of up to four times: under load at 100,000
-  // offers the process held 292 MB instead of 315–343. Set before the database starts: set after,
-  // the heap had already grown during start-up and kept to about 330 MB. Not on PostgreSQL: there
-  // the process stays near 230 MB without it, and the extra collections cost the API 4–6 ms of
-  // p99 (measured).
+  // The embedded database (its compiled WASM and heap) shares this process, so the V8 heap may
+  // grow by half between collections instead of up to four times, which keeps the process under
+  // the memory goal (ADR 018). Set before the database starts: set after, the heap has already
+  // grown during start-up. Not on PostgreSQL: there the process is small without it, and the
+  // extra collections cost the API p99.
   v8.setFlagsFromString("--heap-growing-percent=50");
 }
 

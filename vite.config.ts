@@ -69,7 +69,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         },
       }),
     tsconfigPaths(),
-    // What each browser chunk is made of, for the bench's per-page attribution (issue 12).
+    // What each browser chunk is made of, for the bench's per-page attribution.
     !isVitest && bundleStats(import.meta.dirname),
     // Analytics, replay, tag manager and map: loaded only by the script tag the server adds after consent.
     !isVitest && thirdPartyEntry(import.meta.dirname),
@@ -82,7 +82,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   test: {
     // One test file per core. vitest's default leaves one core free, which on a two-core machine
     // runs every file in turn, though most of a file's time is spent waiting (SMTP, timers, the
-    // embedded database's thread): there the suite took 257 s, with two at a time 152 s.
+    // embedded database's thread): two at a time finish the suite far sooner.
     maxWorkers: "100%",
     projects: [
       {

@@ -17,7 +17,7 @@ import thirdPartySrc from "virtual:ofertas/third-party-entry";
 const ABORT_DELAY = 5_000;
 
 /**
- * The consented tools' script tag (issue 12), or "" when no configured tool's category is accepted.
+ * The consented tools' script tag, or "" when no configured tool's category is accepted.
  * It is written after React's document, outside React's tree: no page's JavaScript carries a byte
  * of it (a tag rendered by root.tsx would put its condition in every page's bundle), and React 18
  * leaves extra trailing nodes of <body> alone when it hydrates, as it does with its own streamed
@@ -64,10 +64,10 @@ function hasDeferredData(context: EntryContext): boolean {
 }
 
 /**
- * React's stream, passed on one chunk per React flush: React writes in 2 KB pieces and calls
+ * React's stream, passed on one chunk per React flush: React writes in small pieces and calls
  * `flush()` when a whole part is ready (Remix's adapter flushes the compression stream after every
- * chunk it reads; per 2 KB piece, 70 KB of home page went out as 28 KB of gzip instead of 11 KB, at
- * three times the CPU).
+ * chunk it reads; flushed per small piece, the page went out as more than twice the gzip bytes, at
+ * several times the CPU).
  */
 class DocumentBody extends Transform {
   private pending: Buffer[] = [];
@@ -95,7 +95,7 @@ class DocumentBody extends Transform {
 
 /**
  * A page with nothing deferred, whole: rendered to the end before a byte leaves, then gzipped in
- * one call and sent with a Content-Length, as one buffer instead of a stream of React's 2 KB
+ * one call and sent with a Content-Length, as one buffer instead of a stream of React's small
  * pieces. Remix's <StreamTransfer> reads the loader data from its stream with a suspension per
  * read, so the page comes out once React reports everything ready. Null when the page did not
  * come out whole (a boundary that failed renders as `<!--$!-->`): that page streams, where React

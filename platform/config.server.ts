@@ -103,7 +103,7 @@ const EnvSchema = z.object({
   MAIL_DKIM_PRIVATE_KEY: optionalString,
   FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
   DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
-  // Third parties (issue 12): each is off until its key is set, and then only after consent.
+  // Third parties: each is off until its key is set, and then only after consent.
   ANALYTICS_API_KEY: optionalString,
   ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),
   SESSION_REPLAY_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),

@@ -2,8 +2,8 @@ import { gzipSync } from "node:zlib";
 import { Recent } from "#platform/recent";
 
 /**
- * Dynamic responses are gzipped at level 1 (nginx's default): level 6 took 0.17 ms more CPU per
- * API page for 7 % fewer bytes. Static files are precompressed at build time at the highest levels.
+ * Dynamic responses are gzipped at level 1 (nginx's default): level 6 cost markedly more CPU per
+ * API page for a few per cent fewer bytes (ADR 015). Static files are precompressed at build time at the highest levels.
  */
 export const DYNAMIC_GZIP_LEVEL = 1;
 
@@ -37,8 +37,7 @@ export function gzipWanted(acceptEncoding: string | null | undefined, body: stri
  * A whole body, gzipped in one call when the client takes gzip. The compression middleware would
  * run a zlib stream for it (set-up, a threadpool round trip per chunk): for a listing page it was
  * the largest single cost after the database. Synchronous: zlib's asynchronous call, which runs
- * the deflate on another core, cost as much CPU in its stream machinery on this one (home page,
- * alternated runs: 4.10–5.52 ms per request against 4.24–5.00, p99 76–118 against 96–119 ms).
+ * the deflate on another core, cost as much CPU in its stream machinery on this one, and a worse p99.
  * The middleware leaves a response that already has Content-Encoding alone.
  */
 export function gzipWhole<T extends string | Buffer>(
@@ -57,10 +56,10 @@ const recentGzips = new Recent<string, KeptGzip>(32);
 /**
  * The gzip of `bytes`, kept under `key` (the API's listing pages, by URL) and deflated again only
  * when the bytes are not the ones last sent under it (deflate is deterministic). The database
- * still answers every request. A listing page of 24 cards is ~28 kB: comparing it with the kept
- * one costs a couple of microseconds, deflating it ~0.25 ms, a fifth of the API's own work for it.
+ * still answers every request. Comparing a listing page with the kept one costs next to nothing;
+ * deflating it, a fifth of the API's own work for it.
  * Kept by a short key and compared, rather than looked up by the bytes themselves, no request
- * makes and hashes a 28 kB string to find its gzip.
+ * makes and hashes a whole page's string to find its gzip.
  */
 export function keptGzip(key: string, bytes: Buffer): KeptGzip {
   let kept = recentGzips.get(key);

@@ -1,5 +1,5 @@
 /**
- * The captcha (issue 12) is Cloudflare Turnstile: usually no puzzle to solve (better for people
+ * The captcha is Cloudflare Turnstile: usually no puzzle to solve (better for people
  * using a screen reader or a phone), no ad-tracking business behind it, free at any volume, and a
  * documented set of test keys. hCaptcha shows image challenges far more often.
  */

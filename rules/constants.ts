@@ -17,7 +17,7 @@ export const PENDING_DELAY_MS = 1000;
 export const PENDING_MIN_MS = 500;
 /** Router default (spec section 9): data loaded ahead for a link is fresh 30 s. */
 export const PRELOAD_STALE_MS = 30_000;
-/** «Populares ahora»: tickets sold in paid sales of this many last days (issue 10, spec section 2). */
+/** «Populares ahora»: tickets sold in paid sales of this many last days (spec section 2). */
 export const POPULAR_DAYS = 7;
 export const POPULAR_COUNT = 4; // one row of cards at 1280, two at tablet width
 /** «Vistas recientemente»: offers remembered in the session cookie, newest first. */

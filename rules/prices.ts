@@ -53,8 +53,8 @@ export function formatPrice(value: string | number, ticketsCount = 1): string {
 /**
  * Whole cents as es-ES writes them: decimal comma, two decimals, and a dot between thousands only
  * from five digits up ("1234,50", "12.345,50": CLDR's minimumGroupingDigits 2, the RAE's rule).
- * Written out rather than through Intl.NumberFormat: a phone's browser spent 10–13 ms loading the
- * locale for the first one, inside the task that starts the page's JavaScript (Lighthouse's TBT).
+ * Written out rather than through Intl.NumberFormat: a phone's browser spent a noticeable while loading
+ * the locale for the first one, inside the task that starts the page's JavaScript (Lighthouse's TBT).
  * tests/unit/prices.test.ts checks it against Intl.
  */
 export function formatCents(cents: number): string {

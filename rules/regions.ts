@@ -1,6 +1,6 @@
 /**
  * The 50 Spanish provinces, in Spanish alphabetical order; a region's label equals its value (spec
- * section 3). Written in order rather than sorted with Intl.Collator: a phone's browser spent 16–20 ms
+ * section 3). Written in order rather than sorted with Intl.Collator: a phone's browser spent a noticeable while
  * loading the Spanish collation for it, inside the task that starts the page's JavaScript
  * (Lighthouse's TBT). tests/unit/regions-categories.test.ts checks the order against the collator.
  */

@@ -1,5 +1,5 @@
 /**
- * Social login (issue 8): Google, Apple and Facebook, written once for both halves. The API
+ * Social login: Google, Apple and Facebook, written once for both halves. The API
  * checks a provider's token (POST /auth/jwt/{provider}/); the storefront runs the OAuth
  * authorization-code flow with PKCE that obtains it (/login/social/{provider}).
  */

@@ -1,5 +1,5 @@
 /**
- * Funnel events (issue 12): the same names go to Amplitude and to the tag manager's dataLayer.
+ * Funnel events: the same names go to Amplitude and to the tag manager's dataLayer.
  * Properties never hold an email address or a coupon code (nor a promo code's text).
  */
 export const FUNNEL_EVENTS = {

@@ -1,8 +1,7 @@
 /**
  * `npm run build`'s last step: server.ts and the API compiled to plain JavaScript in build/node/,
  * so `npm start` runs on Node alone. Under tsx every module was compiled at start-up and the
- * loader's own thread stayed resident: 50 MB more at rest and 55 MB more under load (RSS 310 →
- * 255 MB on the 100,000-offer catalogue). Packages stay imports of node_modules; lazy imports
+ * loader's own thread stayed resident, a sixth of the process's memory (ADR 018). Packages stay imports of node_modules; lazy imports
  * (PGlite, mail templates, the PDF) stay lazy chunks. Migrations are read as files beside the code.
  */
 import { cpSync, rmSync } from "node:fs";

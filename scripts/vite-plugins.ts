@@ -4,7 +4,7 @@
  * bundleStats: a build-time record of what each browser chunk is made of, for `npm run bench`: per chunk, its
  * static and dynamic imports and every module's rendered (minified) length and standalone gzip
  * size. The bench joins it with the chunks a page's HTML loads, so it can say which bytes of a
- * first visit come from which source file (issue 12: none from the consent-gated integrations).
+ * first visit come from which source file (none from the consent-gated integrations).
  * Written outside build/client, so it is never served.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";

@@ -11,10 +11,10 @@ type Waiting = { req: IncomingMessage; res: ServerResponse; since: number };
  * early that one's request came. Under load, a keep-alive connection whose next request arrived
  * just after a poll was then served after everybody's following request, a whole round late,
  * and stayed in that slot: at 10 connections on `GET /`, 1 request in 8 took twice as long as
- * the rest (p50 29–32 ms, p90 54–57 ms). Here each request waits for the end of the poll (one
+ * the rest. Here each request waits for the end of the poll (one
  * `setImmediate` each, so Node still runs one's microtasks before it starts the next) and the
  * connection answered longest ago goes first (a new connection's first request before all):
- * p90 34–49 ms, for the same requests per second.
+ * a lower p90 for the same requests per second (ADR 014).
  */
 export function inArrivalOrder(listener: RequestListener): RequestListener {
   const answeredAt = new WeakMap<Socket, number>();

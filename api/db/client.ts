@@ -33,8 +33,8 @@ export type OpenOptions = {
   onPhase?: (phase: "initdb" | "prepare" | "open") => void;
   /**
    * memory:// only: a tarball written by `dump` to start from instead of a new cluster. initdb
-   * is most of the cost of a new embedded database (~3 s of ~4 with migrations and the demo
-   * catalogue), and the API suite opened one per test file.
+   * is most of the cost of a new embedded database (more than migrations and the demo
+   * catalogue together), and the API suite opened one per test file.
    */
   from?: string;
 };
@@ -92,11 +92,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
  *   "postgres", so without this a data directory from before the upgrade would look empty.
  * - shared_buffers: PGlite's PostgreSQL lives inside this Node process, so its buffer pool is
  *   the server's own memory. initdb writes 128MB into a new cluster's postgresql.conf; at 100,000
- *   offers the pool fills and the process passes 450 MB. With 16MB the rest is read from the OS
- *   page cache: at 100,000 offers the API served as many requests as with 64MB (and 0.3's
- *   128MB), and a quarter more than with the 400kB that 0.3's initdb wrote into older clusters.
- *   8MB serves as many again, in ~9 MB less (with the database on its own thread, measured
- *   alternately: RSS under load 277–279 against 287 MB).
+ *   offers the pool fills and the process grows by as much. A small pool reads the rest from the OS
+ *   page cache and serves as many requests as a large one, and more than the tiny pool PGlite 0.3's
+ *   initdb wrote into older clusters (figures: ADR 018).
  * The worker adds these to PGlite's default start parameters and loads the extensions.
  */
 const pgliteSettings = (): PgliteWorkerSettings => ({
@@ -124,8 +122,7 @@ type Call = { op: "query" | "begin" | "end" | "ready" | "close" | "dump"; tx?: n
  *
  * PGlite's PostgreSQL is WebAssembly on whichever thread runs it, and a statement holds that
  * thread until it ends. On the server's thread it took half of each API request (the WASM
- * itself and PGlite's parsing), and every request that arrived meanwhile waited for it: at
- * 100,000 offers a listing's p99 was 23–24 ms at 10 connections. On its own thread, the
+ * itself and PGlite's parsing), and every request that arrived meanwhile waited for it (ADR 005). On its own thread, the
  * statements still run one at a time, in the order they were sent, while HTTP, JSON and gzip
  * go on beside them on the other core.
  *

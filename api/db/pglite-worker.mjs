@@ -108,8 +108,7 @@ async function run(message) {
  * Reads outside a transaction run as named prepared statements, kept by their text (the 64 most
  * recently used). PGlite's query() parses, describes and plans every statement anew, six calls
  * into the WASM; a kept one is bound and executed, three, and after five runs PostgreSQL may keep
- * its plan. At 100,000 offers, through the API at 10 connections: a category listing 1,150 →
- * 1,310–1,380 req/s, category and region 1,170–1,230 → 1,940–1,970. Writes, and everything inside
+ * its plan: listings served markedly more requests per second (ADR 016). Writes, and everything inside
  * a transaction, go through query() as before.
  */
 const READ = /^\s*(select|with)\b/i;
@@ -188,7 +187,7 @@ function runKept(sql, params, options) {
 
 /**
  * The result of one kept statement, as PGlite's parse.parseResults() gives it. That copies all of
- * PGlite's type parsers (316 of them) into a new object for every statement, ~90 µs: on a listing
+ * PGlite's type parsers (hundreds of them) into a new object for every statement: on a listing
  * page, more than the count of the offers. Here the parsers are merged once for each set of types
  * a caller keeps as written.
  */
@@ -203,9 +202,9 @@ function parsersFor(options) {
 /**
  * Runs `bytes` with the long values of its rows left as PGlite's parser copied them, UTF-8 in a
  * buffer of their own, instead of decoded. Such a value (a page of cards) crosses to the server's
- * thread as bytes anyway (see reply()), so decoding ~30,000 characters here only to encode them
- * again cost the database's thread ~85 µs of a listing's ~600, and made a two-byte string of
- * ~60 kB for its young generation each time.
+ * thread as bytes anyway (see reply()), so decoding a page of cards here only to encode them
+ * again cost the database's thread a seventh of a listing's time, and made a large two-byte string
+ * for its young generation each time.
  *
  * PGlite's parser decodes each value with a TextDecoder of its own, inside the synchronous part of
  * the call into the WASM, and offers no way to ask for bytes: for that moment only, a decode of
@@ -267,9 +266,8 @@ function resultOf(messages, options) {
  * Long text values (a page of cards as JSON) cross as UTF-8 bytes in a transferred buffer, and
  * the other side decodes them. V8 reads a message of more than 100 kB straight into its old
  * generation, which only a full collection empties; a text with one accent takes two bytes a
- * character there. The API's default page of 24 cards (~31,000 characters) stays under that, a
- * page of 100 does not. Measured with a 15,000-character text: 4.9 → 0.4 kB of old generation a
- * statement.
+ * character there. The API's default page of 24 cards stays under that, a page of 100 does not;
+ * as bytes, a long text leaves a tenth as much in the old generation.
  */
 function reply(id, result) {
   const texts = [];

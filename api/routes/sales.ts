@@ -93,7 +93,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       const { session_token, analytics } = parseInput(
         z.object({
           session_token: z.string().min(10).max(100),
-          // Present only when the buyer accepted analytics (issue 12); device_id when their browser had one.
+          // Present only when the buyer accepted analytics; device_id when their browser had one.
           analytics: z.object({ device_id: z.string().min(5).max(100).nullable().default(null) }).optional(),
         }),
         req.body,

@@ -170,7 +170,7 @@ export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilt
  * Every coupon the filter matches, oldest sale first, a batch at a time, for the CSV: the export
  * is written as it is read; only the coupons' ids are held whole (~50 bytes each). The order is
  * read once, and each batch by its ids, with the filter applied again. Batches read with OFFSET
- * each joined and sorted every coupon the filter matches (~160 ms at 50,000), so an export's time
+ * each joined and sorted every coupon the filter matches, so an export's time
  * grew with the square of the partner's coupons, and on PGlite each batch held the one database
  * thread that long. A sale paid while the export is written is not in it; a coupon redeemed
  * meanwhile is written as its batch finds it.

@@ -93,10 +93,9 @@ export function tierQuery(terms: string[][], titleHits: number): string {
  * costs the number of matches: the cheaper way for a rare word or a deep page.
  *
  * The tsquery is a subquery, computed once a run: in a plan made without the parameter's value
- * (a generic plan), to_tsquery() of a parameter runs again for every entry walked (3.9 ms against
- * 0.8 for spa's page on PGlite). `fixed`: LIMIT and OFFSET written into the statement, as for a
- * listing (listingIds), so PostgreSQL keeps one plan rather than planning every run (bind 220 →
- * 55 µs on PGlite). Only for a page that is the start of one tier: how a page splits across
+ * (a generic plan), to_tsquery() of a parameter runs again for every entry walked, several times
+ * the cost of the page. `fixed`: LIMIT and OFFSET written into the statement, as for a
+ * listing (listingIds), so PostgreSQL keeps one plan rather than planning every run. Only for a page that is the start of one tier: how a page splits across
  * tiers varies with the words, and every split written out would be a statement of its own.
  */
 export function tierIds(query: string, take: number, skip: number, walk: boolean, fixed = false): SQL {
@@ -133,8 +132,7 @@ const SEARCH_VERSION = sql`(SELECT v::text FROM search_version)`;
 /**
  * The tiers of recent searches, per database handle (tests open many in one process), by their
  * terms, at most SEARCHES_KEPT of them whatever words a crawler tries. The tiers are over half
- * of a search's work in the database (search spa at 100,060 offers, 10 connections, kept:
- * PGlite ~730 → ~1,000 req/s, PostgreSQL ~900 → ~1,200). A page read from kept tiers also reads
+ * of a search's work in the database (ADR 017). A page read from kept tiers also reads
  * search_version; when that moved, the tiers are read again and the page with them, so a
  * change to the catalogue's words, in this process or another, shows in the next search.
  */
@@ -240,7 +238,7 @@ export function listingIds(filters: OfferFilters, limit: number, offset: number,
     : sql``;
   // LIMIT and OFFSET written into the statement: as parameters, PostgreSQL cannot tell how many
   // rows a plan made without their values reads, judges every such plan dear, and plans the
-  // statement again on each run (custom plans), which on PGlite cost a listing ~250 µs of its ~1.2 ms.
+  // statement again on each run (custom plans), a fifth of a listing's time on PGlite.
   return sql`SELECT ${offers.id} AS id FROM ${offers} WHERE ${filterWhere(filters)}${from} ORDER BY ${ORDER} LIMIT ${wholeNumber(limit)} OFFSET ${wholeNumber(offset)}`;
 }
 

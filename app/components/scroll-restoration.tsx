@@ -10,8 +10,8 @@ const SCROLL_STORAGE_KEY = "positions";
  * Remix's <ScrollRestoration> does the same, but its inline script gives the history entry a key
  * and reads sessionStorage while the page is being parsed, on every load. Both are synchronous calls
  * into Chromium's browser process, which on a busy phone wait their turn: in Lighthouse's traces of
- * the home page that one small script held the main thread 3–23 ms, right at the first paint (its
- * simulation multiplies that by four). A new history entry has nothing to restore, so this script
+ * the home page that one small script held the main thread right at the first paint, which its
+ * simulation multiplies. A new history entry has nothing to restore, so this script
  * only reads storage when the entry already has a key; `entry.client.tsx` gives new entries theirs
  * before the router reads it.
  */

@@ -7,19 +7,17 @@ import { utf8 } from "#platform/gzip.server";
  * <Scripts> writes `<link rel="modulepreload">` tags and an inline module script that the browser
  * fetches and runs while it is still building the first frame. Lighthouse's simulation (Lantern)
  * counts every script that loaded and ran before the largest paint as part of that paint: on a
- * throttled phone the ~85 KB layout chunk alone put the LCP at 1.8–2.3 s against 0.8–1 s for the
- * first paint.
+ * throttled phone the layout chunk alone put the LCP at twice the first paint.
  *
  * So the shell is rewritten on its way out: the preload tags and the module script are made inert
  * (an unknown `rel`, `type="text/x-deferred-module"`), and a small nonce'd script adds them again
  * once the browser has shown the first contentful paint (its `paint` timing entry) and, where the
  * browser reports largest paints, every high-priority picture in view that could be the largest
- * has been shown too (at once in a hidden tab, which paints nothing until shown; after 3 s
- * whatever happens). The entry comes when the frame is on screen, not when the page's thread has
+ * has been shown too (at once in a hidden tab, which paints nothing until shown; after
+ * FALLBACK_MS whatever happens). The entry comes when the frame is on screen, not when the page's thread has
  * drawn it: on a busy machine the frame's raster and display had taken long enough that the
  * modules, started in the task after the first animation frame as before, were fetched and run
- * before the paint, and Lantern then counted them in the first paint and the largest (FCP 1.29 s
- * and LCP 1.82 s in such a run, 0.76 and 0.91 s in the others). A browser without paint timing
+ * before the paint, and Lantern then counted them in the first paint and the largest. A browser without paint timing
  * still starts after the first animation frame. React hydrates the inert script without
  * touching their attributes in production (removing them would be a mismatch that makes React
  * render the whole document again), and leaves the nodes added at the end of <head> and <body>
@@ -59,13 +57,12 @@ const LOADER =
 
 /**
  * The page as pieces in order: slices of what React wrote around the rewritten tags. Encoded one
- * by one (`utf8` in gzip.server.ts), no copy of the whole page is made as a string; on the home
- * page (57,000 characters, two bytes each: «€» and «…») joining them first cost two such copies
- * per request, a tenth of all it allocated.
+ * by one (`utf8` in gzip.server.ts), no copy of the whole page is made as a string; a page holds
+ * two-byte characters («€», «…»), and joining the pieces first cost two such copies per request.
  */
 export function deferAppScriptsParts(html: string): string[] {
   // Found by plain string search first: the regular expressions then read the few kilobytes
-  // around Remix's scripts, not the whole page (they were 2 % of the home page's server CPU).
+  // around Remix's scripts, not the whole page.
   const mark = html.indexOf(MODULE_SCRIPT_MARK);
   if (mark < 0) return [html];
   MODULE_SCRIPT.lastIndex = html.lastIndexOf("<script", mark);

@@ -1,5 +1,5 @@
 /**
- * The consented tools' entry (issue 12): analytics, session replay, the tag manager and the
+ * The consented tools' entry: analytics, session replay, the tag manager and the
  * interactive map. Built as a chunk of its own (vite.config.ts) that no page imports: the server
  * appends its `<script type="module">` to a document only when a configured tool's category is
  * accepted (entry.server.tsx), and a consent choice reloads the document. So a visitor who says

@@ -14,8 +14,8 @@ declare module "vitest" {
 }
 
 /**
- * Each API test file gets a database of its own. A new embedded cluster costs ~4 s of a core
- * (initdb ~3 s, migrations and demo data the rest); started from a copy made once here, ~0.4 s.
+ * Each API test file gets a database of its own. A new embedded cluster costs seconds of a core
+ * (initdb most of it, migrations and demo data the rest); started from a copy made once here, a tenth.
  * On PostgreSQL (TEST_DATABASE_URL) every file still creates and migrates its own database.
  */
 export default async function setup(project: TestProject) {

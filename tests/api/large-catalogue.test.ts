@@ -1,5 +1,5 @@
 /**
- * CI's short version of the 100,000-offer check (issue 9): 20,000 offers on PostgreSQL, and the
+ * CI's short version of the 100,000-offer check: 20,000 offers on PostgreSQL, and the
  * plans of the API's own listing and search queries must use the indexes. Plans, not timings:
  * timings on a shared CI machine prove nothing, a sequential scan of offers proves a regression.
  * Runs when TEST_DATABASE_URL is set (.ci/run's PostgreSQL pass); `npm run bench` measures speed.

@@ -1,5 +1,5 @@
 /**
- * «Populares ahora» (issue 10, section 5): /public/offers/popular/ ranks active offers by tickets
+ * «Populares ahora»: /public/offers/popular/ ranks active offers by tickets
  * sold in sales paid in the last POPULAR_DAYS days.
  */
 import { eq, sql } from "drizzle-orm";

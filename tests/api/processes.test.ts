@@ -1,5 +1,5 @@
 /**
- * Several processes on one PostgreSQL (WEB_CONCURRENCY, issue 9): each process has its own pool,
+ * Several processes on one PostgreSQL (WEB_CONCURRENCY): each process has its own pool,
  * so two pools here stand for two processes. On PGlite (one owner process) the rate limits stay in
  * memory and the pool-specific checks do not apply.
  */

@@ -1,5 +1,5 @@
 /**
- * Relevance: what a shopper types and the offers that must come first (issue 9). Runs on PGlite
+ * Relevance: what a shopper types and the offers that must come first. Runs on PGlite
  * and, in CI, on PostgreSQL: unaccent + pg_trgm behave the same on both.
  */
 import { eq, inArray, sql } from "drizzle-orm";

@@ -377,10 +377,10 @@ async function pageWeight(origin: string): Promise<PageWeight[]> {
   return results;
 }
 
-// ──────────────────── 1b. consent-gated JavaScript (issue 12) ────────────────────
+// ──────────────────── 1b. consent-gated JavaScript ────────────────────
 
 /**
- * Issue 12's integrations that wait for consent: the consented tools' entry and what it loads
+ * The integrations that wait for consent: the consented tools' entry and what it loads
  * (analytics, session replay, tag manager, the interactive map). None may be in a page's
  * first-load JavaScript before consent. Each is matched by its own path. (Vite's preload helper
  * once counted too, as a sign of a dynamic import of one of them, while the pages' own code made
@@ -440,7 +440,7 @@ async function consentCookie(origin: string, intent: "accept-all" | "reject-all"
 }
 
 async function consentGatedWeight() {
-  heading("Consent-gated JavaScript (issue 12), every third-party key set");
+  heading("Consent-gated JavaScript, every third-party key set");
   const stats = JSON.parse(readFileSync(path.join(ROOT, "build/bundle-stats.json"), "utf8")) as BundleStats;
   const server = await startServer({ env: THIRD_PARTY_ENV });
   try {
@@ -539,7 +539,7 @@ async function consentGatedWeight() {
       );
     }
     console.log(
-      "(gated bytes: each module of issue 12's consent-gated integrations gzipped alone, from build/bundle-stats.json; JS: gzip as transferred)",
+      "(gated bytes: each module of the consent-gated integrations gzipped alone, from build/bundle-stats.json; JS: gzip as transferred)",
     );
   } finally {
     await stop(server);
@@ -755,7 +755,7 @@ async function checkout(origin: string): Promise<number> {
 type Figure = { measure: string; result: string; reference: string; pass: boolean | null };
 const figures: Figure[] = [];
 
-/** One figure of issue 9 with its reference; pass null is information only. */
+/** One figure with its reference; pass null is information only. */
 function figure(measure: string, result: string, reference: string, pass: boolean | null) {
   figures.push({ measure, result, reference, pass });
   console.log(`  ${pass === null ? "INFO" : pass ? "PASS" : "FAIL"}  ${measure}: ${result}  [${reference}]`);
@@ -1150,7 +1150,7 @@ async function main(): Promise<number> {
       await catalogueAtScale("pglite");
       await catalogueAtScale("postgres");
     }
-    heading("Summary (issue 9)");
+    heading("Summary");
     console.log(
       table(
         ["measure", "result", "reference", ""],

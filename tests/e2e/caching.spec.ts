@@ -1,7 +1,7 @@
 import { expectLoggedInAs, loginAs, newCustomer } from "./auth";
 import { addToCart, expect, ready, roomyOffer, test } from "./fixtures";
 
-// What a CDN may keep (issue 9): anonymous listing pages, shared for a minute; anything a visitor
+// What a CDN may keep: anonymous listing pages, shared for a minute; anything a visitor
 // with a cookie sees, the checkout and one offer's live stock, never.
 test("anonymous listings are shareable for a minute; pages for a visitor with cookies are private", async ({ request }) => {
   for (const path of ["/", "/ofertas/", "/ofertas/category/restaurants", "/contacts"]) {

@@ -1,7 +1,7 @@
 import { acceptCookies, expect, ready, test, type OfferSummary } from "./fixtures";
 
 /**
- * Issue 10, section 5: «Populares ahora» and «Vistas recientemente», deferred lists below the fold.
+ * Spec section 2: «Populares ahora» and «Vistas recientemente», deferred lists below the fold.
  * Without JS they arrive in the same streamed HTML; with JS through the same loader.
  */
 

@@ -1,4 +1,4 @@
--- Issue 12: the server-side purchase event. Same shape as the mail outbox (api/mail/outbox.ts):
+-- The server-side purchase event. Same shape as the mail outbox (api/mail/outbox.ts):
 -- written in the transaction of its cause, one row per cause, claimed with FOR UPDATE SKIP LOCKED.
 -- Unlike mail, a resend is harmless (Amplitude drops a repeated insert_id), so a row abandoned by
 -- a dead process goes back to the queue instead of failing.

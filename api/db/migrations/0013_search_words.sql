@@ -1,4 +1,4 @@
--- Search at 100,000 offers (issue 9): the count and the first page of a search without reading
+-- Search at 100,000 offers: the count and the first page of a search without reading
 -- every matching offer. Measured before this: «cena» matches 6,670 offers, and counting them
 -- through the word index still visits each one's row (8 ms on PostgreSQL, 30 ms on PGlite),
 -- then ranking sorts them all. Now:

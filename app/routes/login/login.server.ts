@@ -84,7 +84,7 @@ export async function attempt<T>(
   try {
     return { ok: await run() } as const;
   } catch (error) {
-    // 503 is the captcha provider being down: the form fails closed and says so (issue 12).
+    // 503 is the captcha provider being down: the form fails closed and says so.
     if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
       return {
         reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }),

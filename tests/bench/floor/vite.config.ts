@@ -2,8 +2,8 @@ import { vitePlugin as remix } from "@remix-run/dev";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
-// The bench's reference: the barest Remix v2 app that renders 24 items from a loader (issue 9,
-// goal 1). npm run bench builds it here and serves it with remix-serve beside the shop.
+// The bench's reference: the barest Remix v2 app that renders 24 items from a loader, the
+// reference of the server-rendering goal. npm run bench builds it here and serves it with remix-serve beside the shop.
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   plugins: [

@@ -1,5 +1,5 @@
 /**
- * Issue 12 against a server with every third party configured (the "third-party" project):
+ * The consent gate against a server with every third party configured (the "third-party" project):
  * nothing optional loads before a choice or after «Rechazar todo»; after «Aceptar todo» the
  * analytics batches go to the EU endpoint with the funnel in order; withdrawing stops them and
  * removes their cookies. Third-party hosts are intercepted, never reached.
