@@ -44,6 +44,30 @@ export function TextField({
   );
 }
 
+/** The 6-digit code a mail brings: numeric keyboard, and the phone offers the code from the mail. */
+export function CodeField({ field }: { field: AnyField }) {
+  return (
+    <TextField
+      field={field}
+      label="Código de 6 cifras"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      pattern="[0-9]{6}"
+      maxLength={6}
+      className="code-input"
+    />
+  );
+}
+
+/** The address a step is for: kept hidden when an earlier step gave it, asked for otherwise. */
+export function EmailStepField({ field, email }: { field: AnyField; email: string | null | undefined }) {
+  return email ? (
+    <input type="hidden" name="email" value={email} />
+  ) : (
+    <TextField field={field} label="Correo electrónico" type="email" autoComplete="email" />
+  );
+}
+
 export function TextAreaField({ field, label, rows = 4 }: { field: AnyField; label: string; rows?: number }) {
   return (
     <div className="field">

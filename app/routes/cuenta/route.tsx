@@ -15,7 +15,7 @@ import {
 } from "./schema";
 import { formatDateTime } from "#rules/dates";
 import { SubmitButton, useAnswered, useStepForm } from "#app/routes/login/auth-form";
-import { FieldError, FormError, TextField } from "#app/components/form-field";
+import { CodeField, FieldError, FormError, TextField } from "#app/components/form-field";
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { clearAuth, setAuth, viewer } from "#app/state/auth.server";
 import { readForm } from "#app/forms/form.server";
@@ -171,15 +171,7 @@ function EmailSection() {
           <Form method="post" className="auth-form" {...getFormProps(confirm)}>
             <input type="hidden" name="intent" value="confirm-email" />
             <FormError form={confirm} />
-            <TextField
-              field={confirmFields.code}
-              label="Código de 6 cifras"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              className="code-input"
-            />
+            <CodeField field={confirmFields.code} />
             <SubmitButton label="Confirmar el nuevo correo" action="/cuenta" className="btn" />
           </Form>
           <Link to="/cuenta">Cancelar</Link>

@@ -5,7 +5,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES } from "#rules/accounts";
 import { codeStepSchema, emailStepSchema, passwordLoginSchema } from "./schema";
 import { SubmitButton, useStepForm } from "./auth-form";
-import { FieldError, FormError } from "#app/components/form-field";
+import { CodeField, FieldError, FormError } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -128,18 +128,7 @@ function CodeStep() {
         <input type="hidden" name="intent" value="verify-code" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormError form={form} />
-        <div className="field">
-          <label htmlFor={fields.code.id}>Código de 6 cifras</label>
-          <input
-            {...getInputProps(fields.code, { type: "text" })}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            className="code-input"
-          />
-          <FieldError field={fields.code} />
-        </div>
+        <CodeField field={fields.code} />
         <Honeypot />
         <SubmitButton label="Entrar" action="/login" />
       </Form>

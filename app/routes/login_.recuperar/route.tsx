@@ -5,7 +5,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#rules/accounts";
 import { forgotPasswordSchema, resetPasswordSchema } from "#app/routes/login/schema";
 import { SubmitButton, useStepForm } from "#app/routes/login/auth-form";
-import { FormError, TextField } from "#app/components/form-field";
+import { CodeField, EmailStepField, FormError, TextField } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -107,20 +107,8 @@ function ResetStep() {
         <input type="hidden" name="intent" value="reset" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormError form={form} />
-        {email ? (
-          <input type="hidden" name="email" value={email} />
-        ) : (
-          <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
-        )}
-        <TextField
-          field={fields.code}
-          label="Código de 6 cifras"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          className="code-input"
-        />
+        <EmailStepField field={fields.email} email={email} />
+        <CodeField field={fields.code} />
         <TextField
           field={fields.new_password}
           label="Contraseña nueva"

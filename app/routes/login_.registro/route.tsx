@@ -5,7 +5,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#rules/accounts";
 import { activationSchema, registerSchema, resendSchema } from "#app/routes/login/schema";
 import { SubmitButton, useStepForm } from "#app/routes/login/auth-form";
-import { FormError, TextField } from "#app/components/form-field";
+import { CodeField, EmailStepField, FormError, TextField } from "#app/components/form-field";
 import { Captcha } from "#app/components/captcha";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/api-client/client.server";
@@ -129,20 +129,8 @@ function ActivateStep() {
         <input type="hidden" name="intent" value="activate" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <FormError form={form} />
-        {email ? (
-          <input type="hidden" name="email" value={email} />
-        ) : (
-          <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
-        )}
-        <TextField
-          field={fields.code}
-          label="Código de 6 cifras"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          className="code-input"
-        />
+        <EmailStepField field={fields.email} email={email} />
+        <CodeField field={fields.code} />
         <Honeypot />
         <SubmitButton label="Activar mi cuenta" action="/login/registro" />
       </Form>
