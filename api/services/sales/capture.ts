@@ -15,7 +15,14 @@ import { markRefundRequired } from "./refunds";
 import { releaseSale } from "./release";
 import { lockPriceOptions } from "./stock";
 
-export type CaptureOptions = { feedbackDelayDays?: number };
+export type CaptureOptions = {
+  feedbackDelayDays?: number;
+  /** The provider's id of the payment, from its webhook, for a transaction that never learned it. */
+  providerRef?: string | null;
+};
+
+/** What a late payment may still revive: a lapsed reservation, or a sale whose provider never answered. */
+type Revivable = "expired" | "cancelled";
 
 export async function findTransaction(db: Executor, by: { transactionId?: string | null; provider?: string; providerRef?: string | null }) {
   // Webhooks echo whatever reference the provider holds; one that is not our uuid is not ours
@@ -51,16 +58,25 @@ export async function captureSale(
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
   if (!sale) throw new HttpError(404, "No hemos encontrado ese pedido.");
   if (sale.status === "paid") return purchaseOf(db, saleId);
-  if (sale.status === "declined" || sale.status === "cancelled") {
+  // Cancelled before the provider answered the create (no payment page): the buyer may still have
+  // paid there, so it is taken like a lapsed reservation, with its tickets if they are left.
+  const revivable: Revivable = sale.status === "cancelled" && !tx.redirectUrl ? "cancelled" : "expired";
+  if (sale.status === "declined" || (sale.status === "cancelled" && revivable !== "cancelled")) {
     throw new HttpError(402, sale.status === "declined" ? "El pago ha sido rechazado." : "El pago se ha cancelado.");
   }
   const provider = providers.get(tx.provider);
   if (!provider) throw new HttpError(503, "El proveedor de pago de este pedido no está disponible.");
 
+  if (!tx.providerRef && options.providerRef) {
+    await db
+      .update(paymentTransactions)
+      .set({ providerRef: options.providerRef, updatedAt: new Date() })
+      .where(eq(paymentTransactions.id, tx.id));
+  }
   let state: PaymentState;
   try {
     state = await provider.capturePayment({
-      providerRef: tx.providerRef ?? tx.id,
+      providerRef: tx.providerRef ?? options.providerRef ?? tx.id,
       transactionId: tx.id,
       amountCents: tx.amountCents,
       currency: tx.currency,
@@ -79,17 +95,17 @@ export async function captureSale(
     await markRefundRequired(
       db,
       saleId,
-      ["pending", "expired"],
+      ["pending", revivable],
       `cobrado ${state.amountCents} ${state.currency}, pedido ${sale.totalCents} ${sale.currency}`,
     );
     throw new HttpError(409, "El importe cobrado no coincide con el pedido. Nuestro equipo lo revisará y te lo reembolsará.");
   }
   try {
-    await markPaid(db, saleId, tx.id, options);
+    await markPaid(db, saleId, tx.id, revivable, options);
   } catch (error) {
     if (error instanceof SoldOutAfterExpiry) {
       // Recorded outside the rolled-back transaction, so the owed refund is never forgotten.
-      await markRefundRequired(db, saleId, ["expired"], "pagado después de caducar la reserva, con las entradas ya agotadas");
+      await markRefundRequired(db, saleId, [revivable], "pagado después de caducar la reserva, con las entradas ya agotadas");
       throw new HttpError(409, "Tu reserva caducó y las entradas se han agotado. Te reembolsaremos el pago.");
     }
     throw error;
@@ -99,7 +115,7 @@ export async function captureSale(
 
 class SoldOutAfterExpiry extends Error {}
 
-async function markPaid(db: Database, saleId: string, transactionId: string, options: CaptureOptions) {
+async function markPaid(db: Database, saleId: string, transactionId: string, revivable: Revivable, options: CaptureOptions) {
   await transactionWithRetry(db, async (t) => {
     let won = await query(
       t,
@@ -107,7 +123,7 @@ async function markPaid(db: Database, saleId: string, transactionId: string, opt
     );
     if (won.length === 0) {
       const [current] = await t.select({ status: sales.status }).from(sales).where(eq(sales.id, saleId)).for("update");
-      if (current?.status !== "expired") return; // already paid by a concurrent capture
+      if (current?.status !== revivable) return; // already paid by a concurrent capture
       // Paid after the reservation lapsed: take the tickets again if they are still there.
       const items = await t.select().from(saleItems).where(eq(saleItems.saleId, saleId)).orderBy(saleItems.priceOptionId);
       await lockPriceOptions(
@@ -131,7 +147,10 @@ async function markPaid(db: Database, saleId: string, transactionId: string, opt
         const [sale] = await t.select({ email: sales.email }).from(sales).where(eq(sales.id, saleId));
         if (promo && sale) await t.insert(promoCodeUses).values({ promoCodeId: promo.id, saleId, email: sale.email }).onConflictDoNothing();
       }
-      won = await query(t, sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = 'expired' RETURNING id`);
+      won = await query(
+        t,
+        sql`UPDATE sales SET status = 'paid', paid_at = now() WHERE id = ${saleId} AND status = ${revivable} RETURNING id`,
+      );
       if (won.length === 0) return;
     }
     await t.update(paymentTransactions).set({ status: "captured", updatedAt: new Date() }).where(eq(paymentTransactions.id, transactionId));

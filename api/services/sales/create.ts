@@ -11,7 +11,7 @@ import { MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL } from "#rules
 import { query, transactionWithRetry, type Database, type Transaction } from "#api/db/client";
 import { checkoutSessions, paymentTransactions, priceOptions, promoCodeUses, saleItems, sales } from "#api/db/schema";
 import { HttpError } from "#api/http";
-import type { PaymentProvider } from "#api/payments/types";
+import { PaymentProviderUnreachable, type PaymentProvider } from "#api/payments/types";
 import { usesByEmail } from "./promo-codes";
 import { releaseSale } from "./release";
 import { giveBack, lockPriceOptions, ticketsHeld, type StoredLine } from "./stock";
@@ -23,6 +23,8 @@ export type PaymentUrls = { origin: string; apiOrigin: string };
  * for the caps on unpaid reservations (null = this machine, not capped).
  */
 export type Buyer = { clientAddress: string | null; userId: string | null };
+
+export const PROVIDER_NOT_ANSWERING = "El proveedor de pago no responde. No se te ha cobrado nada. Inténtalo de nuevo.";
 
 export const TOO_MANY_UNPAID_FROM_ADDRESS =
   "Hay demasiadas reservas sin pagar desde tu conexión. Paga o cancela alguna, o espera unos minutos a que caduquen.";
@@ -285,7 +287,12 @@ async function openPayment(
       },
     };
   } catch (error) {
+    // Cancelled at once, tickets and promo-code uses back on sale. A provider that did not answer
+    // may still have opened the payment: a late capture takes the sale as a lapsed one (capture.ts).
     await releaseSale(db, saleId, "cancelled");
+    if (error instanceof PaymentProviderUnreachable) {
+      throw new HttpError(error.reason === "timeout" ? 504 : 502, PROVIDER_NOT_ANSWERING, { cause: error.message });
+    }
     throw new HttpError(502, "No se ha podido iniciar el pago con el proveedor. Inténtalo de nuevo en unos minutos.", {
       cause: error instanceof Error ? error.message : undefined,
     });

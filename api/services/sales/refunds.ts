@@ -9,7 +9,7 @@ import { giveBack } from "./stock";
  * lapsed): the sale owes a refund. It holds no tickets from then on (a pending one gives them back
  * in the same transaction) and is logged; staff find them with refundRequiredSales.
  */
-export async function markRefundRequired(db: Database, saleId: string, from: ("pending" | "expired")[], reason: string) {
+export async function markRefundRequired(db: Database, saleId: string, from: ("pending" | "expired" | "cancelled")[], reason: string) {
   const moved = await transactionWithRetry(db, async (tx) => {
     const [row] = await query<{ id: string; was: string }>(
       tx,
@@ -22,7 +22,7 @@ export async function markRefundRequired(db: Database, saleId: string, from: ("p
       )})
       RETURNING s.id, old.was`,
     );
-    // An expired sale already gave its tickets back in the sweep; a pending one does it now.
+    // An expired or cancelled sale already gave its tickets back; a pending one does it now.
     if (row?.was === "pending") await giveBack(tx, [saleId], { keepApproved: true });
     return Boolean(row);
   });
