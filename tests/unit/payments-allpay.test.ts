@@ -4,7 +4,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAllpayProvider } from "#api/payments/allpay";
-import { PaymentProviderError, PaymentProviderUnreachable, type CreatePaymentInput, type PaymentProvider } from "#api/payments/types";
+import { PaymentProviderError, type CreatePaymentInput, type PaymentProvider } from "#api/payments/types";
 import {
   allpayHandlers,
   allpayNotification,
@@ -137,18 +137,6 @@ describe("Allpay createPayment", () => {
   it("throws a PaymentProviderError when Allpay cannot be reached", async () => {
     server.use(http.post(state.apiBase, () => HttpResponse.error()));
     await expect(provider.createPayment(input())).rejects.toThrow(/No se pudo conectar con Allpay/);
-  });
-
-  it("abandons an Allpay that never answers after the timeout, with a typed error", async () => {
-    server.use(http.post(state.apiBase, () => new Promise<never>(() => {})));
-    provider = createAllpayProvider({ login: state.login, apiKey: state.apiKey, apiBase: state.apiBase, timeoutMs: 200 });
-    const started = Date.now();
-    const error = await provider.createPayment(input()).catch((e: unknown) => e);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(error).toBeInstanceOf(PaymentProviderUnreachable);
-    expect((error as PaymentProviderUnreachable).reason).toBe("timeout");
-    expect((error as Error).message).toMatch(/Allpay no ha respondido/);
   });
 });
 
