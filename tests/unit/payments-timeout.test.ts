@@ -13,6 +13,7 @@ import { PaymentProviderUnreachable, type PaymentProvider } from "#api/payments/
 import { allpayHandlers, createAllpayMockState } from "#tests/mocks/allpay";
 import { createPaypalMockState, paypalHandlers } from "#tests/mocks/paypal";
 import { createRapydMockState, rapydHandlers } from "#tests/mocks/rapyd";
+import { paymentInput } from "#tests/support/payment-input";
 
 const TIMEOUT_MS = 200;
 const server = setupServer();
@@ -55,20 +56,7 @@ describe.each(adapters)("$name that never answers", ({ name, setUp }) => {
   it("is abandoned after the timeout with a PaymentProviderUnreachable", async () => {
     const provider = setUp();
     const started = Date.now();
-    const error = await provider
-      .createPayment({
-        saleId: "sale_123",
-        transactionId: "8d7e1c52-0f6a-4e1b-9a43-3c1b2f6f1a10",
-        amountCents: 1250,
-        currency: "EUR",
-        description: "Cena para dos en La Bodega",
-        email: "ana@example.es",
-        fullName: "Ana García",
-        returnUrl: "https://ofertas.test/order/success?transaction_id=8d7e1c52-0f6a-4e1b-9a43-3c1b2f6f1a10",
-        cancelUrl: "https://ofertas.test/order/cancel",
-        webhookUrl: "https://ofertas.test/api/v0/webhooks/provider",
-      })
-      .catch((e: unknown) => e);
+    const error = await provider.createPayment(paymentInput("https://ofertas.test/api/v0/webhooks/provider")).catch((e: unknown) => e);
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
     expect(elapsed).toBeLessThan(2_000);
