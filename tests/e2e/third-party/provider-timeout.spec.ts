@@ -5,8 +5,9 @@
  */
 import type { Page } from "@playwright/test";
 import { PAYPAL_HANGS_FOR } from "#tests/mocks/paypal";
-import { chooseCookies, expect, ready, test, uniqueEmail, type OfferSummary } from "../fixtures";
+import { expect, test, uniqueEmail, type OfferSummary } from "../fixtures";
 import { mockVendors } from "./mock-vendors";
+import { toOrderPage } from "./order-page";
 
 const NOT_ANSWERING = "El proveedor de pago no responde. No se te ha cobrado nada. Inténtalo de nuevo.";
 
@@ -29,22 +30,9 @@ async function lastRoomyOffer(page: Page): Promise<OfferSummary> {
   return roomy[roomy.length - 1];
 }
 
-async function toOrderPage(page: Page, js: boolean): Promise<OfferSummary> {
+async function toOrderPageHanging(page: Page, js: boolean): Promise<OfferSummary> {
   const offer = await lastRoomyOffer(page);
-  await page.goto(`/ofertas/${offer.uuid}/`);
-  await ready(page, js);
-  await chooseCookies(page, "Rechazar todo");
-  await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
-  await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
-  await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
-  await page.goto("/checkout/");
-  await ready(page, js);
-  await page.getByLabel("Nombre completo o razón social").fill("Lucía Martín Ortega");
-  await page.getByLabel("Correo electrónico").fill(uniqueEmail(PAYPAL_HANGS_FOR));
-  await page.getByLabel(/He leído y acepto/).check();
-  await page.getByRole("button", { name: "Continuar" }).click();
-  await expect(page.getByRole("heading", { name: "Revisa y paga" })).toBeVisible();
-  await ready(page, js);
+  await toOrderPage(page, { js, offer, email: uniqueEmail(PAYPAL_HANGS_FOR) });
   return offer;
 }
 
@@ -64,7 +52,7 @@ test.describe("with JavaScript", () => {
   test.use({ javaScriptEnabled: true });
 
   test("PayPal's button with PayPal not answering: back on /checkout with a toast, the cart kept", async ({ page }) => {
-    const offer = await toOrderPage(page, true);
+    const offer = await toOrderPageHanging(page, true);
     const before = await stock(page, offer);
     await page.getByRole("button", { name: "Pagar con PayPal" }).click();
     await expectBackOnCheckout(page, offer, before);
@@ -75,7 +63,7 @@ test.describe("without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
   test("«Pagar» with PayPal not answering: back on /checkout with the message in the page, the cart kept", async ({ page }) => {
-    const offer = await toOrderPage(page, false);
+    const offer = await toOrderPageHanging(page, false);
     const before = await stock(page, offer);
     await page.getByRole("button", { name: "Pagar", exact: true }).click();
     await expectBackOnCheckout(page, offer, before);
