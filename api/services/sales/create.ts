@@ -48,6 +48,8 @@ export async function createSale(
   reservationMinutes: number,
   buyer: Buyer = { clientAddress: null, userId: null },
 ) {
+  // Locks in this order, as every flow over sales takes them: the session row, the buyer's advisory
+  // locks (email, then address), stock rows by id, promo-code rows by id.
   const reserved = await transactionWithRetry(db, async (tx) => {
     const session = await takeSession(tx, sessionToken);
     const existing = await saleOfSession(tx, sessionToken);
