@@ -82,7 +82,7 @@ async function takeSession(tx: Transaction, sessionToken: string): Promise<Taken
   };
 }
 
-/** The sale this session already made, if any. */
+/** The sale this checkout session already made, if any. */
 async function saleOfSession(tx: Transaction, sessionToken: string): Promise<string | null> {
   const [existing] = await tx.select({ id: sales.id }).from(sales).where(eq(sales.sessionToken, sessionToken));
   return existing?.id ?? null;
