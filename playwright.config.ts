@@ -24,6 +24,8 @@ export const THIRD_PARTY_ENV = {
   PAYPAL_CLIENT_ID: "e2e-paypal-client-id",
   PAYPAL_CLIENT_SECRET: "e2e-paypal-secret",
   PAYPAL_WEBHOOK_ID: "e2e-paypal-webhook",
+  // PayPal's API is msw in that server; a buyer it never answers is back on /checkout in 2 s.
+  PAYMENT_TIMEOUT_MS: "2000",
   // Social login: the providers' servers are msw inside that server (server-with-social-mocks.ts),
   // their consent pages are page.route in the browser (third-party/social-login.spec.ts).
   GOOGLE_CLIENT_ID: "e2e-google-client.apps.googleusercontent.com",

@@ -16,7 +16,7 @@ import { pathToFileURL } from "node:url";
 import { DataDirInUseError, registerControlCommand } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
-import { startReservationSweep } from "#api/services/sales";
+import { startReservationSweep } from "#api/services/sales/sweep";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";

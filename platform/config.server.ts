@@ -57,6 +57,8 @@ const EnvSchema = z.object({
   ALLPAY_LOGIN: optionalString,
   ALLPAY_API_KEY: optionalString,
   ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
+  /** How long one call to a payment provider may take before the sale gives up on it. */
+  PAYMENT_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
   RESERVATION_MINUTES: z.coerce
     .number()
     .int()

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { ANALYTICS_SETTINGS } from "#rules/tracking";
 import { query, type Database, type Executor } from "#api/db/client";
+import { claimDue, markSent, recordFailure, type FailedAttempt } from "#api/outbox/queue";
 
 /** One event of Amplitude's HTTP API v2 (the fields we use). */
 export type HttpApiEvent = {
@@ -89,31 +90,12 @@ export async function claimDueEvents(db: Database, { limit, leaseMs }: { limit: 
   await db.execute(
     sql`UPDATE analytics_outbox SET status = 'queued', claimed_until = NULL WHERE status = 'sending' AND claimed_until < now()`,
   );
-  const rows = await query<AnalyticsRow>(
-    db,
-    sql`
-    UPDATE analytics_outbox
-    SET status = 'sending', attempts = attempts + 1, claimed_until = now() + ${leaseMs} * interval '1 millisecond'
-    WHERE id IN (
-      SELECT id FROM analytics_outbox
-      WHERE status = 'queued' AND send_after <= now()
-      ORDER BY send_after
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id, event, attempts`,
-  );
+  const rows = await claimDue<AnalyticsRow>(db, "analytics_outbox", { limit, leaseMs, returning: sql`id, event, attempts` });
   return rows.map((r) => ({ ...r, event: typeof r.event === "string" ? JSON.parse(r.event) : r.event }));
 }
 
 export async function markEventsSent(db: Database, ids: string[], status: number): Promise<void> {
-  if (!ids.length) return;
-  await db.execute(sql`
-    UPDATE analytics_outbox SET status = 'sent', sent_at = now(), claimed_until = NULL, last_status = ${status}, last_error = NULL
-    WHERE id IN (${sql.join(
-      ids.map((id) => sql`${id}::uuid`),
-      sql`, `,
-    )})`);
+  await markSent(db, "analytics_outbox", ids, sql`, last_status = ${status}`);
 }
 
 /** Back to the queue after retryInMs, or 'failed' for good (retryInMs null, or out of retries). */
@@ -121,14 +103,18 @@ export async function markEventsFailed(
   db: Database,
   rows: AnalyticsRow[],
   { status, error, retryInMs }: { status: number | null; error: string; retryInMs: number | null },
-) {
+): Promise<FailedAttempt[]> {
+  const attempts: FailedAttempt[] = [];
   for (const row of rows) {
     // The spec's 12 retries: the first try plus 12 more.
     const giveUp = retryInMs === null || row.attempts > ANALYTICS_SETTINGS.flushMaxRetries;
-    await db.execute(sql`
-      UPDATE analytics_outbox
-      SET status = ${giveUp ? "failed" : "queued"}, claimed_until = NULL, last_status = ${status}, last_error = ${error.slice(0, 500)},
-          send_after = now() + ${giveUp ? 0 : retryInMs} * interval '1 millisecond'
-      WHERE id = ${row.id}`);
+    attempts.push(
+      await recordFailure(db, "analytics_outbox", row.id, {
+        error: error.slice(0, 500),
+        retryInMs: giveUp ? null : retryInMs,
+        also: sql`, last_status = ${status}`,
+      }),
+    );
   }
+  return attempts;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
-import { couponCode } from "#api/services/sales";
+import { couponCode } from "#api/services/sales/coupon-code";
 import { query, type Database } from "./client";
 import { DEMO_CUSTOMER, DEMO_PASSWORD_HASH, DEMO_STAFF } from "./demo-accounts";
 import { coupons, offers, paymentTransactions, priceOptions, saleItems, sales, users } from "./schema";

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { query, type Database, type Executor } from "#api/db/client";
+import { claimDue as claimDueRows, markSent as markRowsSent, recordFailure, type FailedAttempt } from "#api/outbox/queue";
 
 export type QueuedMail = {
   /** A key of the registry in api/mail/messages.ts. */
@@ -34,33 +35,18 @@ export type OutboxRow = {
   attempts: number;
 };
 
-/**
- * Takes up to `limit` due messages for this process. SKIP LOCKED lets several workers (processes)
- * claim at once without waiting on each other, and the status change to 'sending' in the same
- * statement means no other worker can take the row afterwards.
- */
+/** Due messages for this process (see claimDue in api/outbox/queue.ts). */
 export async function claimDue(db: Database, { limit, leaseMs }: { limit: number; leaseMs: number }): Promise<OutboxRow[]> {
-  const rows = await query<OutboxRow>(
-    db,
-    sql`
-    UPDATE mail_outbox
-    SET status = 'sending', attempts = attempts + 1, claimed_until = now() + ${leaseMs} * interval '1 millisecond'
-    WHERE id IN (
-      SELECT id FROM mail_outbox
-      WHERE status = 'queued' AND send_after <= now()
-      ORDER BY send_after
-      LIMIT ${limit}
-      FOR UPDATE SKIP LOCKED
-    )
-    RETURNING id, kind, recipient, dedupe_key, data, attempts`,
-  );
+  const rows = await claimDueRows<OutboxRow>(db, "mail_outbox", {
+    limit,
+    leaseMs,
+    returning: sql`id, kind, recipient, dedupe_key, data, attempts`,
+  });
   return rows.map((r) => ({ ...r, data: typeof r.data === "string" ? JSON.parse(r.data) : r.data }));
 }
 
 export async function markSent(db: Database, id: string, messageId: string): Promise<void> {
-  await db.execute(sql`
-    UPDATE mail_outbox SET status = 'sent', sent_at = now(), message_id = ${messageId}, claimed_until = NULL, last_error = NULL
-    WHERE id = ${id}`);
+  await markRowsSent(db, "mail_outbox", [id], sql`, message_id = ${messageId}`);
 }
 
 export async function markSkipped(db: Database, id: string): Promise<void> {
@@ -68,16 +54,8 @@ export async function markSkipped(db: Database, id: string): Promise<void> {
 }
 
 /** Back to the queue after `retryInMs`, or 'failed' for good when retryInMs is null. */
-export async function markFailed(db: Database, id: string, error: string, retryInMs: number | null): Promise<void> {
-  const message = error.slice(0, 1000);
-  if (retryInMs === null) {
-    await db.execute(sql`UPDATE mail_outbox SET status = 'failed', last_error = ${message}, claimed_until = NULL WHERE id = ${id}`);
-  } else {
-    await db.execute(sql`
-      UPDATE mail_outbox SET status = 'queued', last_error = ${message}, claimed_until = NULL,
-        send_after = now() + ${retryInMs} * interval '1 millisecond'
-      WHERE id = ${id}`);
-  }
+export async function markFailed(db: Database, id: string, error: string, retryInMs: number | null): Promise<FailedAttempt> {
+  return recordFailure(db, "mail_outbox", id, { error: error.slice(0, 1000), retryInMs });
 }
 
 export const INTERRUPTED =

@@ -20,7 +20,7 @@
  * - The notification has no event id and no timestamp: the event id is built from order_id and
  *   status, and there is no replay window to enforce (a replay only repeats the same fact).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash } from "node:crypto";
 import {
   PaymentProviderError,
   type CreatePaymentInput,
@@ -31,6 +31,7 @@ import {
   type WebhookRequest,
 } from "./types";
 import { capturedOrNot, centsToDecimal } from "./money";
+import { header, parseJsonObject, providerHttp, safeEqual, type ApiResponse, type Json } from "./http";
 
 export type AllpayProviderOptions = {
   login: string;
@@ -38,9 +39,9 @@ export type AllpayProviderOptions = {
   /** https://allpay.to/app/ */
   apiBase: string;
   fetch?: typeof fetch;
+  /** Each call's deadline (PAYMENT_TIMEOUT_MS). */
+  timeoutMs?: number;
 };
-
-type Json = Record<string, unknown>;
 
 const API_MODE = "api10";
 /** See the note at the top: api10 integrations use `webhook_url` (older docs: `notifications_url`). */
@@ -50,7 +51,7 @@ const PAGE_LANGUAGE = "ES";
 const ITEM_VAT = 0;
 
 export function createAllpayProvider(opts: AllpayProviderOptions): PaymentProvider {
-  const doFetch: typeof fetch = (input, init) => (opts.fetch ?? globalThis.fetch)(input, init);
+  const call = providerHttp({ provider: "allpay", fetch: opts.fetch, timeoutMs: opts.timeoutMs });
 
   function endpoint(show: string): string {
     const url = new URL(opts.apiBase);
@@ -59,19 +60,13 @@ export function createAllpayProvider(opts: AllpayProviderOptions): PaymentProvid
     return url.toString();
   }
 
-  async function post(show: string, params: Json): Promise<{ status: number; ok: boolean; json: Json | null }> {
+  async function post(show: string, params: Json): Promise<ApiResponse> {
     const body = { ...params, sign: allpaySign(params, opts.apiKey) };
-    let res: Response;
-    try {
-      res = await doFetch(endpoint(show), {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Accept: "application/json" },
-        body: JSON.stringify(body),
-      });
-    } catch {
-      throw new PaymentProviderError("No se pudo conectar con Allpay.", "allpay");
-    }
-    return { status: res.status, ok: res.ok, json: await readJson(res) };
+    return call(endpoint(show), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify(body),
+    });
   }
 
   return {
@@ -217,14 +212,7 @@ function parseNotification(request: WebhookRequest): Json | null {
   const raw = request.rawBody.trim();
   if (raw === "") return null;
   const contentType = header(request, "content-type") ?? "";
-  if (contentType.includes("json") || raw.startsWith("{")) {
-    try {
-      const parsed: unknown = JSON.parse(raw);
-      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : null;
-    } catch {
-      return null;
-    }
-  }
+  if (contentType.includes("json") || raw.startsWith("{")) return parseJsonObject(raw);
   if (!/^[^=&]+=/.test(raw)) return null;
   const out: Json = {};
   for (const [key, value] of new URLSearchParams(raw)) {
@@ -256,28 +244,4 @@ function hasError(body: Json | null): boolean {
 function errorSuffix(body: Json | null): string {
   const message = body?.error_msg ?? body?.error;
   return typeof message === "string" && message ? ` (${message})` : "";
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function header(request: WebhookRequest, name: string): string | undefined {
-  for (const [key, value] of Object.entries(request.headers)) {
-    if (key.toLowerCase() === name && value) return value;
-  }
-  return undefined;
-}
-
-async function readJson(res: Response): Promise<Json | null> {
-  try {
-    const text = await res.text();
-    if (!text) return null;
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : null;
-  } catch {
-    return null;
-  }
 }

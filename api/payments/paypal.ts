@@ -14,6 +14,7 @@ import {
   type WebhookRequest,
 } from "./types";
 import { capturedOrNot, centsToDecimal, decimalToCents } from "./money";
+import { header, isObject, providerHttp, stringOrNull, type ApiResponse, type Json } from "./http";
 
 export type PaypalProviderOptions = {
   clientId: string;
@@ -22,10 +23,9 @@ export type PaypalProviderOptions = {
   /** https://api-m.sandbox.paypal.com or https://api-m.paypal.com */
   apiBase: string;
   fetch?: typeof fetch;
+  /** Each call's deadline (PAYMENT_TIMEOUT_MS). */
+  timeoutMs?: number;
 };
-
-type Json = Record<string, unknown>;
-type ApiResponse = { status: number; ok: boolean; json: Json | null };
 
 /** Renew the token this long before PayPal says it expires. */
 const TOKEN_MARGIN_MS = 60_000;
@@ -42,29 +42,23 @@ const WEBHOOK_HEADERS = {
 
 export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvider {
   const base = opts.apiBase.replace(/\/+$/, "");
-  // Resolved on every call so a fetch patched after construction (msw) is still used.
-  const doFetch: typeof fetch = (input, init) => (opts.fetch ?? globalThis.fetch)(input, init);
+  const call = providerHttp({ provider: "paypal", fetch: opts.fetch, timeoutMs: opts.timeoutMs });
 
   let token: { value: string; expiresAt: number } | null = null;
   let tokenInFlight: Promise<string> | null = null;
 
   async function fetchToken(): Promise<string> {
     const basic = Buffer.from(`${opts.clientId}:${opts.clientSecret}`, "utf8").toString("base64");
-    let res: Response;
-    try {
-      res = await doFetch(`${base}/v1/oauth2/token`, {
-        method: "POST",
-        headers: {
-          Authorization: `Basic ${basic}`,
-          "Content-Type": "application/x-www-form-urlencoded",
-          Accept: "application/json",
-        },
-        body: "grant_type=client_credentials",
-      });
-    } catch {
-      throw new PaymentProviderError("No se pudo conectar con PayPal.", "paypal");
-    }
-    const json = await readJson(res);
+    const res = await call(`${base}/v1/oauth2/token`, {
+      method: "POST",
+      headers: {
+        Authorization: `Basic ${basic}`,
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "application/json",
+      },
+      body: "grant_type=client_credentials",
+    });
+    const json = res.json;
     const accessToken = json?.access_token;
     if (!res.ok || typeof accessToken !== "string" || accessToken === "") {
       throw new PaymentProviderError("PayPal rechazó las credenciales de la tienda.", "paypal", res.status);
@@ -86,28 +80,22 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
   async function api(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse> {
     for (let attempt = 0; ; attempt++) {
       const accessToken = await getToken();
-      let res: Response;
-      try {
-        res = await doFetch(`${base}${path}`, {
-          method,
-          headers: {
-            Authorization: `Bearer ${accessToken}`,
-            "Content-Type": "application/json",
-            Accept: "application/json",
-            ...init.headers,
-          },
-          body: init.body,
-        });
-      } catch {
-        throw new PaymentProviderError("No se pudo conectar con PayPal.", "paypal");
-      }
+      const res = await call(`${base}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${accessToken}`,
+          "Content-Type": "application/json",
+          Accept: "application/json",
+          ...init.headers,
+        },
+        body: init.body,
+      });
       // A token revoked or expired early: forget it and try once more with a fresh one.
       if (res.status === 401 && attempt === 0) {
         token = null;
-        await res.arrayBuffer().catch(() => undefined);
         continue;
       }
-      return { status: res.status, ok: res.ok, json: await readJson(res) };
+      return res;
     }
   }
 
@@ -328,32 +316,6 @@ function firstIssue(body: Json | null): string | null {
 function issueSuffix(body: Json | null): string {
   const issue = firstIssue(body) ?? (typeof body?.name === "string" ? body.name : null);
   return issue ? ` (${issue})` : "";
-}
-
-function header(request: WebhookRequest, name: string): string | undefined {
-  for (const [key, value] of Object.entries(request.headers)) {
-    if (key.toLowerCase() === name && value) return value;
-  }
-  return undefined;
-}
-
-async function readJson(res: Response): Promise<Json | null> {
-  try {
-    const text = await res.text();
-    if (!text) return null;
-    const parsed: unknown = JSON.parse(text);
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === "string" && value !== "" ? value : null;
 }
 
 function truncate(text: string, max: number): string {

@@ -9,7 +9,7 @@
  * Webhooks (docs.rapyd.net/en/webhook-authentication) use the same formula without the method,
  * with url_path = the full webhook URL configured in the Client Portal.
  */
-import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 import {
   PaymentProviderError,
   type CreatePaymentInput,
@@ -20,6 +20,7 @@ import {
   type WebhookRequest,
 } from "./types";
 import { capturedOrNot, centsToDecimal } from "./money";
+import { header, isObject, providerHttp, safeEqual, stringOrNull, type ApiResponse, type Json } from "./http";
 
 export type RapydProviderOptions = {
   accessKey: string;
@@ -29,10 +30,9 @@ export type RapydProviderOptions = {
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; injectable for tests. */
   now?: () => number;
+  /** Each call's deadline (PAYMENT_TIMEOUT_MS). */
+  timeoutMs?: number;
 };
-
-type Json = Record<string, unknown>;
-type ApiResponse = { status: number; ok: boolean; json: Json | null };
 
 /** Webhooks whose timestamp is further than this from now are refused (replay protection). */
 export const RAPYD_WEBHOOK_TOLERANCE_SECONDS = 5 * 60;
@@ -42,7 +42,7 @@ const SALT_LENGTH = 12;
 
 export function createRapydProvider(opts: RapydProviderOptions): PaymentProvider {
   const base = opts.apiBase.replace(/\/+$/, "");
-  const doFetch: typeof fetch = (input, init) => (opts.fetch ?? globalThis.fetch)(input, init);
+  const call = providerHttp({ provider: "rapyd", fetch: opts.fetch, timeoutMs: opts.timeoutMs });
   const now = opts.now ?? Date.now;
 
   function sign(parts: string[]): string {
@@ -56,25 +56,19 @@ export function createRapydProvider(opts: RapydProviderOptions): PaymentProvider
     const salt = randomSalt();
     const timestamp = String(Math.floor(now() / 1000));
     const signature = sign([method.toLowerCase(), path, salt, timestamp, opts.accessKey, opts.secretKey, bodyString]);
-    let res: Response;
-    try {
-      res = await doFetch(`${base}${path}`, {
-        method,
-        headers: {
-          "Content-Type": "application/json",
-          access_key: opts.accessKey,
-          salt,
-          timestamp,
-          signature,
-          ...extraHeaders,
-        },
-        // Exactly the string that was signed.
-        body: body === undefined ? undefined : bodyString,
-      });
-    } catch {
-      throw new PaymentProviderError("No se pudo conectar con Rapyd.", "rapyd");
-    }
-    return { status: res.status, ok: res.ok, json: await readJson(res) };
+    return call(`${base}${path}`, {
+      method,
+      headers: {
+        "Content-Type": "application/json",
+        access_key: opts.accessKey,
+        salt,
+        timestamp,
+        signature,
+        ...extraHeaders,
+      },
+      // Exactly the string that was signed.
+      body: body === undefined ? undefined : bodyString,
+    });
   }
 
   return {
@@ -188,36 +182,4 @@ function randomSalt(): string {
   let salt = "";
   for (let i = 0; i < SALT_LENGTH; i++) salt += SALT_ALPHABET[randomInt(SALT_ALPHABET.length)];
   return salt;
-}
-
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
-function header(request: WebhookRequest, name: string): string | undefined {
-  for (const [key, value] of Object.entries(request.headers)) {
-    if (key.toLowerCase() === name && value) return value;
-  }
-  return undefined;
-}
-
-async function readJson(res: Response): Promise<Json | null> {
-  try {
-    const text = await res.text();
-    if (!text) return null;
-    const parsed: unknown = JSON.parse(text);
-    return isObject(parsed) ? parsed : null;
-  } catch {
-    return null;
-  }
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function stringOrNull(value: unknown): string | null {
-  return typeof value === "string" && value !== "" ? value : null;
 }

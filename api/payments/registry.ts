@@ -31,17 +31,31 @@ export function createPaymentProviders(config: Config, db: Database): PaymentPro
         clientSecret: config.PAYPAL_CLIENT_SECRET,
         webhookId: config.PAYPAL_WEBHOOK_ID,
         apiBase: config.PAYPAL_API_BASE,
+        timeoutMs: config.PAYMENT_TIMEOUT_MS,
       }),
     );
   }
   if (config.RAPYD_ACCESS_KEY && config.RAPYD_SECRET_KEY) {
     all.set(
       "rapyd",
-      createRapydProvider({ accessKey: config.RAPYD_ACCESS_KEY, secretKey: config.RAPYD_SECRET_KEY, apiBase: config.RAPYD_API_BASE }),
+      createRapydProvider({
+        accessKey: config.RAPYD_ACCESS_KEY,
+        secretKey: config.RAPYD_SECRET_KEY,
+        apiBase: config.RAPYD_API_BASE,
+        timeoutMs: config.PAYMENT_TIMEOUT_MS,
+      }),
     );
   }
   if (config.ALLPAY_LOGIN && config.ALLPAY_API_KEY) {
-    all.set("allpay", createAllpayProvider({ login: config.ALLPAY_LOGIN, apiKey: config.ALLPAY_API_KEY, apiBase: config.ALLPAY_API_BASE }));
+    all.set(
+      "allpay",
+      createAllpayProvider({
+        login: config.ALLPAY_LOGIN,
+        apiKey: config.ALLPAY_API_KEY,
+        apiBase: config.ALLPAY_API_BASE,
+        timeoutMs: config.PAYMENT_TIMEOUT_MS,
+      }),
+    );
   }
   const current = all.get(config.PAYMENT_PROVIDER);
   if (!current) {

@@ -84,3 +84,17 @@ export class PaymentProviderError extends Error {
     super(message);
   }
 }
+
+/**
+ * The provider did not answer in time ("timeout") or could not be reached ("network"): nothing it
+ * said was read, so a payment it may have opened is unknown to us.
+ */
+export class PaymentProviderUnreachable extends PaymentProviderError {
+  constructor(
+    message: string,
+    provider: PaymentProviderName,
+    readonly reason: "timeout" | "network",
+  ) {
+    super(message, provider);
+  }
+}

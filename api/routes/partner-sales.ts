@@ -9,7 +9,7 @@ import { clientAddress, limits } from "#api/rate-limit";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { partnerSales, partnerSalesBatches, redeemCoupon, SALES_CSV_HEADER, salesCsvLines, verifyCoupon } from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
-import { refundRequiredSales } from "#api/services/sales";
+import { refundRequiredSales } from "#api/services/sales/refunds";
 import { idParam } from "#api/routes/partner";
 
 export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {

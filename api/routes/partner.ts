@@ -404,7 +404,7 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
 }
 
 /** Staff's user management: search and erase. */
-export function usersRouter({ db, identify }: { db: Database; identify: Identify }): Router {
+export function staffUsersRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
   router.get(
     "/users/",

@@ -195,7 +195,10 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       try {
         const tx = await findTransaction(db, { transactionId: event.transactionId, provider: name, providerRef: event.providerRef });
         if (tx && event.kind === "payment.completed") {
-          await captureSale(db, payments.all, tx.saleId, tx.id, { feedbackDelayDays: config.FEEDBACK_DELAY_DAYS });
+          await captureSale(db, payments.all, tx.saleId, tx.id, {
+            feedbackDelayDays: config.FEEDBACK_DELAY_DAYS,
+            providerRef: event.providerRef,
+          });
         } else if (tx && event.kind === "payment.failed") {
           await releaseSale(db, tx.saleId, "declined");
         }

@@ -10,7 +10,7 @@ import { paymentTransactions, sales } from "#api/db/schema";
 import { handle, HttpError } from "#api/http";
 import { sandboxSecret } from "#api/payments/registry";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
-import { releaseSale } from "#api/services/sales";
+import { releaseSale } from "#api/services/sales/release";
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

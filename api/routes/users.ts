@@ -97,7 +97,7 @@ async function visibleUser(db: Executor, caller: AuthUser, id: string): Promise<
 }
 
 /** djoser's /auth/users/ endpoints, with a 6-digit mailed code as the token. */
-export function authUsersRouter({ db, config }: { db: Database; config: Config }): Router {
+export function usersRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
   const codeLimit = rateLimit({
     name: "account-mail",

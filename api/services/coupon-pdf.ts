@@ -1,7 +1,7 @@
 import type { Config } from "#platform/config.server";
 import type { Executor } from "#api/db/client";
 import { mailOrigin } from "#api/mail/context";
-import { purchaseOf } from "#api/services/sales";
+import { purchaseOf } from "#api/services/sales/purchase";
 
 /**
  * One coupon's voucher, built exactly like the confirmation mail's attachment (the same builder

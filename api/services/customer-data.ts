@@ -172,12 +172,11 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
       )
     : [];
   const itemIds = items.map((i) => i.id);
-  if (hasRedeemedAt === undefined) await detectRedemption(db);
   const coupons = itemIds.length
     ? await query<{ id: string; sale_item_id: string; code: string; redeemed: boolean }>(
         db,
         sql`
-        SELECT c.id, c.sale_item_id, c.code, ${redeemedColumn(db)} AS redeemed
+        SELECT c.id, c.sale_item_id, c.code, (c.redeemed_at IS NOT NULL) AS redeemed
         FROM coupons c WHERE c.sale_item_id IN (${sql.join(
           itemIds.map((id) => sql`${id}::uuid`),
           sql`, `,
@@ -220,17 +219,6 @@ function couponState(saleStatus: string, redeemed: boolean, validUntil: string |
   if (redeemed) return "redeemed";
   if (validUntil && validUntil < today) return "expired";
   return "valid";
-}
-
-// Redemption (coupons.redeemed_at) belongs to the partner issue's migration; until it exists every
-// coupon reads as not redeemed.
-let hasRedeemedAt: boolean | undefined;
-async function detectRedemption(db: Executor) {
-  const rows = await query(db, sql`SELECT 1 FROM information_schema.columns WHERE table_name = 'coupons' AND column_name = 'redeemed_at'`);
-  hasRedeemedAt = rows.length > 0;
-}
-function redeemedColumn(_db: Executor) {
-  return hasRedeemedAt ? sql`(c.redeemed_at IS NOT NULL)` : sql`false`;
 }
 
 /** A coupon of this account's paid sales, or null: someone else's coupon is indistinguishable from none. */

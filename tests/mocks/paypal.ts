@@ -119,6 +119,18 @@ export function signPaypalWebhook(
   };
 }
 
+/** A buyer whose address contains this finds PayPal never answering the creation of their order. */
+export const PAYPAL_HANGS_FOR = "paypal-no-responde";
+
+/** Put before paypalHandlers: orders of those buyers hang, every other request goes on to them. */
+export function paypalHangsForSomeBuyers(state: PaypalMockState): HttpHandler {
+  return http.post(`${state.apiBase}/v2/checkout/orders`, async ({ request }) => {
+    const body = (await request.clone().json()) as { payment_source?: { paypal?: { email_address?: string } } };
+    if (body.payment_source?.paypal?.email_address?.includes(PAYPAL_HANGS_FOR)) return new Promise<never>(() => {});
+    return undefined;
+  });
+}
+
 export function paypalHandlers(state: PaypalMockState): HttpHandler[] {
   const base = state.apiBase;
   return [

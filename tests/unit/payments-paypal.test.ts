@@ -4,6 +4,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createPaypalProvider } from "#api/payments/paypal";
 import { PaymentProviderError, type CreatePaymentInput, type PaymentProvider } from "#api/payments/types";
+import { paymentInput } from "#tests/support/payment-input";
 import {
   approvePaypalOrder,
   capturedCount,
@@ -33,21 +34,7 @@ beforeEach(() => {
   });
 });
 
-function input(overrides: Partial<CreatePaymentInput> = {}): CreatePaymentInput {
-  return {
-    saleId: "sale_123",
-    transactionId: "8d7e1c52-0f6a-4e1b-9a43-3c1b2f6f1a10",
-    amountCents: 1250,
-    currency: "EUR",
-    description: "Cena para dos en La Bodega",
-    email: "ana@example.es",
-    fullName: "Ana García",
-    returnUrl: "https://ofertas.test/order/success?transaction_id=8d7e1c52-0f6a-4e1b-9a43-3c1b2f6f1a10",
-    cancelUrl: "https://ofertas.test/order/cancel",
-    webhookUrl: "https://ofertas.test/api/v0/webhooks/paypal",
-    ...overrides,
-  };
-}
+const input = (overrides: Partial<CreatePaymentInput> = {}) => paymentInput("https://ofertas.test/api/v0/webhooks/paypal", overrides);
 
 async function createdOrder(overrides: Partial<CreatePaymentInput> = {}) {
   const payment = input(overrides);

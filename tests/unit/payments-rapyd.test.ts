@@ -4,6 +4,7 @@ import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createRapydProvider } from "#api/payments/rapyd";
 import { PaymentProviderError, type CreatePaymentInput, type PaymentProvider } from "#api/payments/types";
+import { paymentInput } from "#tests/support/payment-input";
 import {
   createRapydMockState,
   rapydHandlers,
@@ -37,21 +38,7 @@ beforeEach(() => {
   });
 });
 
-function input(overrides: Partial<CreatePaymentInput> = {}): CreatePaymentInput {
-  return {
-    saleId: "sale_123",
-    transactionId: "8d7e1c52-0f6a-4e1b-9a43-3c1b2f6f1a10",
-    amountCents: 1250,
-    currency: "EUR",
-    description: "Cena para dos en La Bodega",
-    email: "ana@example.es",
-    fullName: "Ana García",
-    returnUrl: "https://ofertas.test/order/success?transaction_id=8d7e1c52-0f6a-4e1b-9a43-3c1b2f6f1a10",
-    cancelUrl: "https://ofertas.test/order/cancel",
-    webhookUrl: WEBHOOK_URL,
-    ...overrides,
-  };
-}
+const input = (overrides: Partial<CreatePaymentInput> = {}) => paymentInput(WEBHOOK_URL, overrides);
 
 function capture(providerRef: string, payment = input()) {
   return provider.capturePayment({

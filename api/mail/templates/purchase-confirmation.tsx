@@ -7,7 +7,7 @@ import type { Purchase } from "#contract/sales";
 import { purchaseSignature } from "#platform/signatures.server";
 import { ticketsInWords } from "#rules/text";
 import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
-import { purchaseOf } from "#api/services/sales";
+import { purchaseOf } from "#api/services/sales/purchase";
 import { PermanentMailError, type MessageRenderer } from "../context";
 import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
 

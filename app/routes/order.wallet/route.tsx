@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs } from "@remix-run/node";
 import { startPayment } from "#app/routes/order._index/payment.server";
 
 export const loader = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
@@ -10,13 +10,17 @@ export const loader = () => new Response(null, { status: 405, headers: { Allow: 
  */
 export async function action({ request }: ActionFunctionArgs) {
   const started = await startPayment(request);
+  // Responses, not data(): from this resource route data() lost its status and Set-Cookie headers.
   if (!started.ok) {
     // The toast is in the Set-Cookie; the buttons send the buyer to /checkout to read it.
     const headers = new Headers();
     for (const cookie of started.response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
-    return data({ error: "/checkout/" }, { status: 409, headers });
+    return Response.json({ error: "/checkout/" }, { status: 409, headers });
   }
   const { payment, headers } = started;
-  if (payment.provider !== "paypal" || !payment.provider_ref) return data({ error: "/checkout/" }, { status: 409, headers });
-  return data({ orderId: payment.provider_ref, successUrl: `/order/success?transaction_id=${payment.transaction_id}` }, { headers });
+  if (payment.provider !== "paypal" || !payment.provider_ref) return Response.json({ error: "/checkout/" }, { status: 409, headers });
+  return Response.json(
+    { orderId: payment.provider_ref, successUrl: `/order/success?transaction_id=${payment.transaction_id}` },
+    { headers },
+  );
 }

@@ -4,32 +4,17 @@
  * cannot load, the «Pagar» form (the redirect flow) stays. PayPal's host is intercepted.
  */
 import type { Page } from "@playwright/test";
-import { chooseCookies, expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
+import { expect, roomyOffer, test, uniqueEmail } from "../fixtures";
 import { mockVendors, type Vendors } from "./mock-vendors";
+import { toOrderPage as toOrderPageOf } from "./order-page";
 
 let vendors: Vendors;
 test.beforeEach(async ({ context }) => {
   vendors = await mockVendors(context);
 });
 
-async function toOrderPage(page: Page, js: boolean, choice: "Rechazar todo" | "Aceptar todo" = "Rechazar todo") {
-  const offer = await roomyOffer(page);
-  await page.goto(`/ofertas/${offer.uuid}/`);
-  await ready(page, js);
-  await chooseCookies(page, choice);
-  expect((await page.context().cookies()).some((c) => c.name === "ofertas_consent")).toBe(true);
-  await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
-  await page.getByRole("button", { name: /Añadir al carrito|Actualizar carrito/ }).click();
-  await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
-  await page.goto("/checkout/");
-  await ready(page, js);
-  // The wallet variant always sends the full name (spec section 5).
-  await page.getByLabel("Nombre completo o razón social").fill("Lucía Martín Ortega");
-  await page.getByLabel("Correo electrónico").fill(uniqueEmail("wallet"));
-  await page.getByLabel(/He leído y acepto/).check();
-  await page.getByRole("button", { name: "Continuar" }).click();
-  await expect(page.getByRole("heading", { name: "Revisa y paga" })).toBeVisible();
-  await ready(page, js);
+async function toOrderPage(page: Page, js: boolean, consent: "Rechazar todo" | "Aceptar todo" = "Rechazar todo") {
+  await toOrderPageOf(page, { js, offer: await roomyOffer(page), email: uniqueEmail("wallet"), consent });
 }
 
 const sdkRequests = (v: Vendors) => v.requests.filter((r) => r.url().startsWith("https://www.paypal.com/sdk/js"));

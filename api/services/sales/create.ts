@@ -1,0 +1,336 @@
+/**
+ * POST /sales/create/: turns a validated checkout into a pending sale. Tickets and promo-code uses
+ * are taken in the same transaction as the sale is written, with conditional updates, so two buyers
+ * can never both get the last ticket. The provider is called after the commit: a slow provider must
+ * not hold row locks.
+ */
+import { eq, sql } from "drizzle-orm";
+import type { CheckoutData } from "#contract/checkout";
+import { ticketsInWords } from "#rules/text";
+import { MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL } from "#rules/limits";
+import { query, transactionWithRetry, type Database, type Transaction } from "#api/db/client";
+import { checkoutSessions, paymentTransactions, priceOptions, promoCodeUses, saleItems, sales } from "#api/db/schema";
+import { HttpError } from "#api/http";
+import { PaymentProviderUnreachable, type PaymentProvider } from "#api/payments/types";
+import { usesByEmail } from "./promo-codes";
+import { releaseSale } from "./release";
+import { giveBack, lockPriceOptions, ticketsHeld, type StoredLine } from "./stock";
+
+export type PaymentUrls = { origin: string; apiOrigin: string };
+
+/**
+ * Who is buying: the account (a sale made while logged in belongs to it) and the client address
+ * for the caps on unpaid reservations (null = this machine, not capped).
+ */
+export type Buyer = { clientAddress: string | null; userId: string | null };
+
+export const PROVIDER_NOT_ANSWERING = "El proveedor de pago no responde. No se te ha cobrado nada. Inténtalo de nuevo.";
+
+export const TOO_MANY_UNPAID_FROM_ADDRESS =
+  "Hay demasiadas reservas sin pagar desde tu conexión. Paga o cancela alguna, o espera unos minutos a que caduquen.";
+
+/** A checkout session, locked for this sale. */
+type TakenSession = {
+  token: string;
+  email: string;
+  totalCents: number;
+  lines: StoredLine[];
+  checkoutData: CheckoutData;
+  /** The promo codes its lines use, each once. */
+  codes: string[];
+};
+
+export async function createSale(
+  db: Database,
+  provider: PaymentProvider,
+  sessionToken: string,
+  urls: PaymentUrls,
+  reservationMinutes: number,
+  buyer: Buyer = { clientAddress: null, userId: null },
+) {
+  // Locks in this order, as every flow over sales takes them: the session row, the buyer's advisory
+  // locks (email, then address), stock rows by id, promo-code rows by id.
+  const reserved = await transactionWithRetry(db, async (tx) => {
+    const session = await takeSession(tx, sessionToken);
+    const existing = await saleOfSession(tx, sessionToken);
+    if (existing) return { saleId: existing, existing: true as const };
+    await limitUnpaidSales(tx, session.email, buyer.clientAddress);
+    await reserveStock(tx, session);
+    const saleId = await recordSale(tx, session, { provider, buyer, reservationMinutes });
+    await takePromoCodeUses(tx, session, saleId);
+    const transactionId = await openTransaction(tx, session, saleId, provider);
+    return { saleId, transactionId, existing: false as const, session };
+  });
+  if (reserved.existing) return existingPayment(db, reserved.saleId, provider);
+  return openPayment(db, provider, urls, reserved);
+}
+
+/** The checkout session, locked (a double click waits here for the first request's sale). */
+async function takeSession(tx: Transaction, sessionToken: string): Promise<TakenSession> {
+  const [session] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.token, sessionToken)).for("update");
+  if (!session || session.expiresAt.getTime() < Date.now()) {
+    throw new HttpError(400, "La sesión de pago ha caducado. Revisa tu carrito y vuelve a continuar.");
+  }
+  const lines = session.items as StoredLine[];
+  return {
+    token: session.token,
+    email: session.email,
+    totalCents: session.totalCents,
+    lines,
+    checkoutData: session.checkoutData as CheckoutData,
+    codes: [...new Set(lines.flatMap((l) => (l.promo_code ? [l.promo_code] : [])))],
+  };
+}
+
+/** The sale this checkout session already made, if any. */
+async function saleOfSession(tx: Transaction, sessionToken: string): Promise<string | null> {
+  const [existing] = await tx.select({ id: sales.id }).from(sales).where(eq(sales.sessionToken, sessionToken));
+  return existing?.id ?? null;
+}
+
+/**
+ * Hoarding caps, checked inside createSale's transaction. The advisory locks make concurrent
+ * creates of one email or one address count one after the other (email first, then address,
+ * always, so two of them never wait on each other in a cycle).
+ */
+async function limitUnpaidSales(tx: Transaction, email: string, clientAddress: string | null) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-email:" + email.toLowerCase()}))`);
+  if (clientAddress) {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-address:" + clientAddress}))`);
+    const [row] = await query<{ n: number }>(
+      tx,
+      sql`
+      SELECT count(*)::int AS n FROM sales WHERE client_address = ${clientAddress} AND status = 'pending'`,
+    );
+    if (Number(row?.n ?? 0) >= MAX_UNPAID_SALES_PER_ADDRESS) throw new HttpError(429, TOO_MANY_UNPAID_FROM_ADDRESS);
+  }
+  // Over the per-email cap the oldest unpaid orders make room, rather than the buyer being refused:
+  // anyone can type a buyer's email, so refusing would let them lock that buyer out. They are
+  // marked expired, not cancelled, so a payment that still arrives for one takes its tickets again.
+  const oldest = await query<{ id: string }>(
+    tx,
+    sql`
+    SELECT id FROM sales
+    WHERE lower(email) = lower(${email}) AND status = 'pending'
+    ORDER BY created_at DESC, id
+    OFFSET ${MAX_UNPAID_SALES_PER_EMAIL - 1}
+    FOR UPDATE`,
+  );
+  if (oldest.length === 0) return;
+  const ids = oldest.map((r) => r.id);
+  await tx.execute(
+    sql`UPDATE sales SET status = 'expired' WHERE id IN (${sql.join(
+      ids.map((id) => sql`${id}::uuid`),
+      sql`, `,
+    )})`,
+  );
+  await giveBack(tx, ids, { keepApproved: true });
+}
+
+/**
+ * Stock rows, then promo-code rows, each in id order: two carts holding the same options in a
+ * different order then queue one behind the other instead of deadlocking.
+ */
+async function lockStockThenCodes(tx: Transaction, session: TakenSession) {
+  await lockPriceOptions(
+    tx,
+    session.lines.map((l) => l.offer_price_uuid),
+  );
+  if (session.codes.length) {
+    await tx.execute(
+      sql`SELECT id FROM promo_codes WHERE code IN (${sql.join(
+        session.codes.map((c) => sql`${c}`),
+        sql`, `,
+      )}) ORDER BY id FOR UPDATE`,
+    );
+  }
+}
+
+/** Takes each line's tickets with a conditional update, within the per-customer limit. */
+async function reserveStock(tx: Transaction, session: TakenSession) {
+  await lockStockThenCodes(tx, session);
+  for (const line of session.lines) {
+    const taken = await query<{ available: number }>(
+      tx,
+      sql`
+      UPDATE price_options SET available = available - ${line.quantity}
+      WHERE id = ${line.offer_price_uuid} AND available >= ${line.quantity}
+      RETURNING available`,
+    );
+    if (taken.length === 0) {
+      throw new HttpError(409, `Se han agotado las entradas de «${line.title}» mientras comprabas.`);
+    }
+    // The stock row is locked by the update above, so this count cannot race another buyer.
+    const [option] = await tx
+      .select({ perCustomer: priceOptions.perCustomer })
+      .from(priceOptions)
+      .where(eq(priceOptions.id, line.offer_price_uuid));
+    if (option?.perCustomer != null) {
+      const held = await ticketsHeld(tx, line.offer_price_uuid, session.email);
+      if (held + line.quantity > option.perCustomer) {
+        throw new HttpError(409, `Has superado el máximo de ${ticketsInWords(option.perCustomer)} por cliente de «${line.title}».`);
+      }
+    }
+  }
+}
+
+/** The pending sale and its lines, held until `reservationMinutes` from now. */
+async function recordSale(
+  tx: Transaction,
+  session: TakenSession,
+  { provider, buyer, reservationMinutes }: { provider: PaymentProvider; buyer: Buyer; reservationMinutes: number },
+): Promise<string> {
+  const [sale] = await tx
+    .insert(sales)
+    .values({
+      sessionToken: session.token,
+      email: session.email,
+      userId: buyer.userId,
+      status: "pending",
+      provider: provider.name,
+      totalCents: session.totalCents,
+      checkoutData: session.checkoutData,
+      expiresAt: new Date(Date.now() + reservationMinutes * 60_000),
+      clientAddress: buyer.clientAddress,
+    })
+    .returning({ id: sales.id });
+  await tx.insert(saleItems).values(
+    session.lines.map((l) => ({
+      saleId: sale.id,
+      offerId: l.offer_uuid,
+      priceOptionId: l.offer_price_uuid,
+      quantity: l.quantity,
+      unitPriceCents: l.unit_cents,
+      paidUnitCents: l.paid_unit_cents,
+      promoCode: l.promo_code,
+      slotId: l.slot_id,
+      forPresent: l.for_present,
+    })),
+  );
+  return sale.id;
+}
+
+/** One use of each promo code, on rows already locked by lockStockThenCodes. */
+async function takePromoCodeUses(tx: Transaction, session: TakenSession, saleId: string) {
+  for (const code of session.codes) {
+    const taken = await query<{ id: string; per_customer_limit: number | null }>(
+      tx,
+      sql`
+      UPDATE promo_codes SET used_count = used_count + 1
+      WHERE code = ${code}
+        AND (max_uses IS NULL OR used_count < max_uses)
+        AND (valid_from IS NULL OR valid_from <= now())
+        AND (valid_until IS NULL OR valid_until >= now())
+      RETURNING id, per_customer_limit`,
+    );
+    const promo = taken[0];
+    if (!promo) throw new HttpError(409, `El código promocional «${code}» ya no está disponible. Quítalo y vuelve a intentarlo.`);
+    if (promo.per_customer_limit !== null && (await usesByEmail(tx, promo.id, session.email)) >= promo.per_customer_limit) {
+      throw new HttpError(409, `Ya has usado el código promocional «${code}».`);
+    }
+    await tx.insert(promoCodeUses).values({ promoCodeId: promo.id, saleId, email: session.email });
+  }
+}
+
+/** Our record of the payment, before the provider knows of it. */
+async function openTransaction(tx: Transaction, session: TakenSession, saleId: string, provider: PaymentProvider): Promise<string> {
+  const [transaction] = await tx
+    .insert(paymentTransactions)
+    .values({
+      saleId,
+      provider: provider.name,
+      amountCents: session.totalCents,
+      status: "created",
+      returnUrl: "",
+      cancelUrl: "",
+    })
+    .returning({ id: paymentTransactions.id });
+  return transaction.id;
+}
+
+/** After the commit: the provider opens the payment; if it cannot, the sale gives its tickets back. */
+async function openPayment(
+  db: Database,
+  provider: PaymentProvider,
+  urls: PaymentUrls,
+  { saleId, transactionId, session }: { saleId: string; transactionId: string; session: TakenSession },
+) {
+  const { checkoutData, lines } = session;
+  const returnUrl = `${urls.origin}/order/success?transaction_id=${transactionId}`;
+  const cancelUrl = `${urls.origin}/order/cancel?transaction_id=${transactionId}`;
+  try {
+    const payment = await provider.createPayment({
+      saleId,
+      transactionId,
+      amountCents: session.totalCents,
+      currency: "EUR",
+      description: lines
+        .map((l) => `${l.quantity} × ${l.title}`)
+        .join(", ")
+        .slice(0, 120),
+      email: session.email,
+      fullName: checkoutData.user_fullname,
+      returnUrl,
+      cancelUrl,
+      webhookUrl: `${urls.apiOrigin}/api/v0/${provider.name}/webhook/`,
+    });
+    await db
+      .update(paymentTransactions)
+      .set({ providerRef: payment.providerRef, redirectUrl: payment.redirectUrl, returnUrl, cancelUrl, updatedAt: new Date() })
+      .where(eq(paymentTransactions.id, transactionId));
+    return {
+      payment: {
+        sale_id: saleId,
+        transaction_id: transactionId,
+        provider: provider.name,
+        flow: payment.flow,
+        redirect_url: payment.redirectUrl,
+        provider_ref: payment.providerRef,
+      },
+    };
+  } catch (error) {
+    // Cancelled at once, tickets and promo-code uses back on sale. A provider that did not answer
+    // may still have opened the payment: a late capture takes the sale as a lapsed one (capture.ts).
+    await releaseSale(db, saleId, "cancelled");
+    if (error instanceof PaymentProviderUnreachable) {
+      throw new HttpError(error.reason === "timeout" ? 504 : 502, PROVIDER_NOT_ANSWERING, { cause: error.message });
+    }
+    throw new HttpError(502, "No se ha podido iniciar el pago con el proveedor. Inténtalo de nuevo en unos minutos.", {
+      cause: error instanceof Error ? error.message : undefined,
+    });
+  }
+}
+
+/**
+ * The answer for a session that already has its sale (a double click, a retry). The request that
+ * created the sale may still be waiting for the provider's redirect URL: wait for it a little
+ * rather than telling the buyer that an order being set up is no longer payable.
+ */
+async function existingPayment(db: Database, saleId: string, provider: PaymentProvider, waitMs = 15_000) {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const [row] = await db
+      .select({ sale: sales, tx: paymentTransactions })
+      .from(sales)
+      .innerJoin(paymentTransactions, eq(paymentTransactions.saleId, sales.id))
+      .where(eq(sales.id, saleId));
+    if (row && row.sale.status === "pending" && !row.tx.redirectUrl && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      continue;
+    }
+    if (!row || row.sale.status !== "pending" || !row.tx.redirectUrl) {
+      throw new HttpError(409, "Este pedido ya no está pendiente de pago. Revisa tu carrito.");
+    }
+    const flow = row.tx.provider === provider.name ? provider.flow : "hosted";
+    return {
+      payment: {
+        sale_id: saleId,
+        transaction_id: row.tx.id,
+        provider: row.tx.provider,
+        flow,
+        redirect_url: row.tx.redirectUrl,
+        provider_ref: row.tx.providerRef,
+      },
+    };
+  }
+}

@@ -1,0 +1,61 @@
+/** A sale as the buyer sees it: what the success page, the confirmation mail and the PDF read. */
+import { eq, inArray } from "drizzle-orm";
+import type { Purchase } from "#contract/sales";
+import { fromCents } from "#rules/prices";
+import type { Executor } from "#api/db/client";
+import { coupons, offers, priceOptions, saleItems, sales } from "#api/db/schema";
+import { HttpError } from "#api/http";
+
+export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase> {
+  const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
+  if (!sale) throw new HttpError(404, "No hemos encontrado ese pedido.");
+  const items = await db
+    .select({
+      item: saleItems,
+      title: offers.title,
+      optionTitle: priceOptions.title,
+      address: offers.address,
+      conditions: offers.conditions,
+      validFrom: offers.validFrom,
+      validUntil: offers.validUntil,
+    })
+    .from(saleItems)
+    .innerJoin(offers, eq(offers.id, saleItems.offerId))
+    .innerJoin(priceOptions, eq(priceOptions.id, saleItems.priceOptionId))
+    .where(eq(saleItems.saleId, saleId));
+  const codes = items.length
+    ? await db
+        .select()
+        .from(coupons)
+        .where(
+          inArray(
+            coupons.saleItemId,
+            items.map((i) => i.item.id),
+          ),
+        )
+    : [];
+  return {
+    sale_id: sale.id,
+    status: sale.status,
+    email: sale.email,
+    total: fromCents(sale.totalCents),
+    currency: sale.currency,
+    paid_at: sale.paidAt?.toISOString() ?? null,
+    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil }) => ({
+      offer_uuid: item.offerId,
+      title,
+      option_title: optionTitle,
+      quantity: item.quantity,
+      paid_unit_price: fromCents(item.paidUnitCents),
+      for_present: item.forPresent,
+      coupons: codes
+        .filter((c) => c.saleItemId === item.id)
+        .map((c) => c.code)
+        .sort(),
+      address,
+      conditions,
+      valid_from: validFrom,
+      valid_until: validUntil,
+    })),
+  };
+}
