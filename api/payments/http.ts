@@ -25,7 +25,8 @@ export type ProviderHttpOptions = {
   timeoutMs?: number;
 };
 
-export type ProviderRequest = { method: string; headers?: Record<string, string>; body?: string };
+/** `deadline` (epoch ms): an operation of several calls ends by then, whatever each call's own limit. */
+export type ProviderRequest = { method: string; headers?: Record<string, string>; body?: string; deadline?: number };
 
 /**
  * A caller of one provider's API. Every call, body included, has `timeoutMs` to finish; a provider
@@ -34,8 +35,8 @@ export type ProviderRequest = { method: string; headers?: Record<string, string>
 export function providerHttp(opts: ProviderHttpOptions): (url: string, request: ProviderRequest) => Promise<ApiResponse> {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_PAYMENT_TIMEOUT_MS;
   const label = PROVIDER_LABELS[opts.provider];
-  return async (url, request) => {
-    const signal = AbortSignal.timeout(timeoutMs);
+  return async (url, { deadline, ...request }) => {
+    const signal = AbortSignal.timeout(deadline === undefined ? timeoutMs : Math.max(0, Math.min(timeoutMs, deadline - Date.now())));
     // Also raced by hand: a fetch stand-in that ignores the signal must not hang the sale.
     let onAbort = () => {};
     const aborted = new Promise<never>((_, reject) => {

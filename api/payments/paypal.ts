@@ -14,7 +14,7 @@ import {
   type WebhookRequest,
 } from "./types";
 import { capturedOrNot, centsToDecimal, decimalToCents } from "./money";
-import { header, isObject, providerHttp, stringOrNull, type ApiResponse, type Json } from "./http";
+import { DEFAULT_PAYMENT_TIMEOUT_MS, header, isObject, providerHttp, stringOrNull, type ApiResponse, type Json } from "./http";
 
 export type PaypalProviderOptions = {
   clientId: string;
@@ -47,7 +47,7 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
   let token: { value: string; expiresAt: number } | null = null;
   let tokenInFlight: Promise<string> | null = null;
 
-  async function fetchToken(): Promise<string> {
+  async function fetchToken(deadline: number): Promise<string> {
     const basic = Buffer.from(`${opts.clientId}:${opts.clientSecret}`, "utf8").toString("base64");
     const res = await call(`${base}/v1/oauth2/token`, {
       method: "POST",
@@ -57,6 +57,7 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
         Accept: "application/json",
       },
       body: "grant_type=client_credentials",
+      deadline,
     });
     const json = res.json;
     const accessToken = json?.access_token;
@@ -68,18 +69,21 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
     return accessToken;
   }
 
-  async function getToken(): Promise<string> {
+  async function getToken(deadline: number): Promise<string> {
     if (token && token.expiresAt > Date.now()) return token.value;
     // Concurrent callers share one token request.
-    tokenInFlight ??= fetchToken().finally(() => {
+    tokenInFlight ??= fetchToken(deadline).finally(() => {
       tokenInFlight = null;
     });
     return tokenInFlight;
   }
 
   async function api(method: string, path: string, init: { body?: string; headers?: Record<string, string> } = {}): Promise<ApiResponse> {
+    // One deadline for the whole operation (token, call and its retry), so a payment is answered
+    // within PAYMENT_TIMEOUT_MS, before the storefront gives up on the API.
+    const deadline = Date.now() + (opts.timeoutMs ?? DEFAULT_PAYMENT_TIMEOUT_MS);
     for (let attempt = 0; ; attempt++) {
-      const accessToken = await getToken();
+      const accessToken = await getToken(deadline);
       const res = await call(`${base}${path}`, {
         method,
         headers: {
@@ -89,6 +93,7 @@ export function createPaypalProvider(opts: PaypalProviderOptions): PaymentProvid
           ...init.headers,
         },
         body: init.body,
+        deadline,
       });
       // A token revoked or expired early: forget it and try once more with a fresh one.
       if (res.status === 401 && attempt === 0) {

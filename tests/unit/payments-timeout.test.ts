@@ -3,7 +3,7 @@
  * Every adapter's calls have a deadline (PAYMENT_TIMEOUT_MS): a provider that never answers is
  * abandoned after it with a typed error, which the sale service tells from a refusal.
  */
-import { http } from "msw";
+import { delay, http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAllpayProvider } from "#api/payments/allpay";
@@ -63,5 +63,24 @@ describe.each(adapters)("$name that never answers", ({ name, setUp }) => {
     expect(error).toBeInstanceOf(PaymentProviderUnreachable);
     expect((error as PaymentProviderUnreachable).reason).toBe("timeout");
     expect((error as Error).message).toBe(`${name} no ha respondido en ${TIMEOUT_MS} ms.`);
+  });
+});
+
+describe("PayPal, whose payment is two calls (its token, then the order)", () => {
+  it("has one deadline for both: a slow token leaves the order call only what remains", async () => {
+    const state = createPaypalMockState();
+    server.use(
+      http.post(`${state.apiBase}/v1/oauth2/token`, async () => {
+        await delay(TIMEOUT_MS * 0.75);
+        return HttpResponse.json({ access_token: "token-lento", expires_in: 3600 });
+      }),
+      http.post(`${state.apiBase}/v2/checkout/orders`, never),
+    );
+    const { clientId, clientSecret, webhookId, apiBase } = state;
+    const provider = createPaypalProvider({ clientId, clientSecret, webhookId, apiBase, timeoutMs: TIMEOUT_MS });
+    const started = Date.now();
+    const error = await provider.createPayment(paymentInput("https://ofertas.test/api/v0/webhooks/provider")).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PaymentProviderUnreachable);
+    expect(Date.now() - started).toBeLessThan(TIMEOUT_MS * 1.5);
   });
 });
