@@ -66,7 +66,10 @@ export function CartPanel({
   const visible = removing.has("*") ? [] : lines.filter((l) => !removing.has(l.offerUuid));
   const pay = useRef<HTMLAnchorElement>(null);
   useEffect(() => {
-    if (added) pay.current?.focus();
+    if (!added) return;
+    // A frame later: the offer page's buttons change in the same commit (the offer is in the cart now).
+    const frame = requestAnimationFrame(() => pay.current?.focus());
+    return () => cancelAnimationFrame(frame);
   }, [added]);
   return (
     <div className="cart-panel-inner">

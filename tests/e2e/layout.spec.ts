@@ -28,7 +28,7 @@ test.describe("phones (375 px)", () => {
     await ready(page, js);
     const bar = page.getByRole("group", { name: "Comprar" });
     await expect(bar).toBeInViewport();
-    await expect(bar.locator(".price-actual")).toHaveText(/^\d+,\d{2} €$/);
+    await expect(bar.locator(".price-actual")).toHaveText(/^\d+,\d{2}\u00a0€$/);
     await expect(bar.locator(".badge-discount")).toHaveText(/^-\d+%$/);
     await bar.getByRole("button", { name: "Añadir al carrito" }).click();
     await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
@@ -237,7 +237,7 @@ test.describe("desktop (1280 px)", () => {
       form.submit();
     }, ENHANCED_FIELD);
     await page.waitForFunction(() => !(window as { beforePost?: boolean }).beforePost);
-    await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
+    await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/#buy$`));
     await ready(page, js);
     await expect(page.locator("[data-toast-region]").getByText("Añadido al carrito.")).toBeVisible();
     const shifted = await page.evaluate(

@@ -435,7 +435,10 @@ function CheckoutDetailsForm() {
       {...formProps}
       onSubmit={(event) => {
         formProps.onSubmit(event);
-        if (event.defaultPrevented) setAttempt((n) => n + 1);
+        // conform validates a field on blur by submitting the form through a hidden intent button:
+        // only the buyer's own «Continuar» counts.
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        if (event.defaultPrevented && submitter?.getAttribute("name") !== "__intent__") setAttempt((n) => n + 1);
       }}
     >
       <ErrorSummary errors={summary} attempt={attempt} />
