@@ -1,7 +1,9 @@
 import type { Page } from "@playwright/test";
+import { DEMO_PARTNER } from "#api/db/demo-accounts";
+import { loginAs } from "./auth";
 import { addToCart, expect, fillCheckout, openCheckout, openRoomyOffer, ready, roomyOffer, test, uniqueEmail } from "./fixtures";
 
-// Issue-free phone width of the review: every check here is about what a phone shows.
+// The review's phone width: every check here is about what a phone shows.
 test.use({ viewport: { width: 375, height: 740 }, hasTouch: true });
 
 /** Formatted prices whose «€» sits on another line than their digits (text ranges, as laid out). */
@@ -149,6 +151,16 @@ test("no formatted price wraps on the offer page and in the cart at 375 px", asy
   await page.goto(`/ofertas/${offer.uuid}/`);
   await ready(page, js);
   expect(await brokenPrices(page)).toEqual([]);
+});
+
+test("no formatted price wraps in the partner's tables at 375 px", async ({ page, js }) => {
+  await loginAs(page, DEMO_PARTNER);
+  for (const path of ["/socios/ofertas", "/socios/ventas"]) {
+    await page.goto(path);
+    await ready(page, js);
+    await expect(page.locator("main")).toContainText("€");
+    expect(await brokenPrices(page), path).toEqual([]);
+  }
 });
 
 test("on a phone the header folds to one row on scroll-down and the buy bar steps aside for the buy box", async ({ page, js }) => {
