@@ -29,6 +29,7 @@ import { RegionForm } from "#app/components/region-form";
 import { ScrollRestoration } from "#app/components/scroll-restoration";
 import { SearchButton } from "#app/components/search-dialog";
 import { Toasts } from "#app/components/toasts";
+import { useCompactHeader } from "#app/components/compact-header";
 import { getCart } from "#app/state/cart.server";
 import { checkoutLines } from "#app/state/checkout-lines.server";
 import { getConsent } from "#app/state/consent.server";
@@ -192,8 +193,9 @@ function Header({ data }: { data: RootLoaderData }) {
   const location = useLocation();
   const isHome = location.pathname === "/";
   const categoryNav = useActiveCategoryInView(location.pathname);
+  const header = useCompactHeader();
   return (
-    <header className="site-header">
+    <header className="site-header" ref={header}>
       {/* Inside the banner landmark: shown, it is page content too (axe "region"). */}
       <PendingSpinner />
       <div className="header-row">

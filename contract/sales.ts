@@ -88,6 +88,12 @@ export type PurchasedItem = {
   valid_until: string | null;
 };
 
+/**
+ * The capture's answer: the purchase and the signature its confirmation mail's «Ver mis cupones»
+ * link carries, so the success page can offer the same signed PDF and page, for a guest too.
+ */
+export type CapturedPurchase = Purchase & { coupons_sig: string };
+
 export type Purchase = {
   sale_id: string;
   status: string;
@@ -97,7 +103,8 @@ export type Purchase = {
   paid_at: string | null;
   items: (PurchasedItem & {
     coupons: string[];
-    /** Where and when the coupons are used, as printed on the voucher. */
+    /** Who honours the coupons, where and when, as printed on the voucher. */
+    merchant: string;
     address: string;
     conditions: string;
     valid_from: string | null;

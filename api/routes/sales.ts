@@ -3,7 +3,7 @@ import express, { Router, type Request } from "express";
 import { z } from "zod";
 import type { Config } from "#platform/config.server";
 import { isValidEmail } from "#rules/email";
-import { PromoCodeText, ValidateOrderSchema } from "#contract/sales";
+import { PromoCodeText, ValidateOrderSchema, type CapturedPurchase } from "#contract/sales";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { webhookEvents } from "#api/db/schema";
@@ -23,7 +23,7 @@ import {
 } from "#api/services/sales";
 import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#rules/limits";
-import { verifyPurchase } from "#platform/signatures.server";
+import { purchaseSignature, verifyPurchase } from "#platform/signatures.server";
 import { sandboxRouter } from "#api/routes/sandbox";
 import { publicOrigin } from "#api/hosts";
 import { getUser } from "#api/auth/context";
@@ -116,11 +116,12 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     handle(async (req, res) => {
       if (!isUuid(req.params.id)) throw badRequest("Identificador de venta no válido.");
       const { transaction_id } = parseInput(z.object({ transaction_id: z.string().uuid("transaction_id no válido.") }), req.body);
-      res.json(
-        await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase(), {
-          feedbackDelayDays: config.FEEDBACK_DELAY_DAYS,
-        }),
-      );
+      const purchase = await captureSale(db, payments.all, req.params.id.toLowerCase(), transaction_id.toLowerCase(), {
+        feedbackDelayDays: config.FEEDBACK_DELAY_DAYS,
+      });
+      // Whoever holds the sale's transaction id is its buyer: they get the mail link's signature.
+      const answer: CapturedPurchase = { ...purchase, coupons_sig: purchaseSignature(config.sessionSecrets, purchase.sale_id) };
+      res.json(answer);
     }),
   );
 

@@ -210,7 +210,7 @@ export function salesCsvLines(rows: SaleRow[]): string {
       r.offer.title,
       r.option.title,
       r.buyer_first_name,
-      formatCents(toCents(r.paid_price)).replace(" €", ""),
+      formatCents(toCents(r.paid_price)).replace(/\s€$/u, ""),
       r.promo_code,
       r.code,
       r.state_label,

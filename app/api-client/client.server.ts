@@ -11,7 +11,7 @@ import type { Cart } from "#rules/cart";
 import type { SocialLoginBody, SocialProvider } from "#rules/social";
 import type { CustomerPurchase, ReserveExists } from "#contract/customer";
 import type { PromoCode } from "#rules/prices";
-import type { PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#contract/sales";
+import type { CapturedPurchase, PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#contract/sales";
 import { accessToken } from "#app/state/auth.server";
 import type { Feedback, FeedbackOfMine } from "#contract/feedback";
 import type { LinkPurpose } from "#platform/signatures.server";
@@ -173,7 +173,7 @@ export const salesApi = {
   create: (session_token: string, request: Request, analytics?: { device_id: string | null }) =>
     api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
   capture: (saleId: string, transaction_id: string) =>
-    api<Purchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
+    api<CapturedPurchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
   /** A purchase opened from its confirmation mail's signed link (no account needed). */
   signedPurchase: (saleId: string, sig: string) => api<Purchase>(`/sales/purchase/${saleId}/`, { query: { sig } }),
   cancel: (saleId: string, transaction_id: string) =>

@@ -40,12 +40,55 @@ export function usePendingRemovals(): Set<string> {
   return removing;
 }
 
-export function CartPanel({ lines, subtotalCents, totalCents }: { lines: CartLine[]; subtotalCents: number; totalCents: number }) {
+const OPEN_EVENT = "cart-panel:open";
+
+/** Opens the header's cart panel after an add, saying «Añadido» with «Ir a pagar» focused. */
+export function openCartPanel() {
+  window.dispatchEvent(new Event(OPEN_EVENT));
+}
+
+export function CartPanel({
+  lines,
+  subtotalCents,
+  totalCents,
+  added = false,
+  count = 0,
+  onClose,
+}: {
+  lines: CartLine[];
+  subtotalCents: number;
+  totalCents: number;
+  added?: boolean;
+  count?: number;
+  onClose?: () => void;
+}) {
   const removing = usePendingRemovals();
   const visible = removing.has("*") ? [] : lines.filter((l) => !removing.has(l.offerUuid));
+  const pay = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    if (!added) return;
+    // A frame later: the offer page's buttons change in the same commit (the offer is in the cart now).
+    const frame = requestAnimationFrame(() => pay.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [added]);
   return (
     <div className="cart-panel-inner">
-      <h2 className="cart-title">Tu carrito</h2>
+      <div className="cart-panel-head">
+        <h2 className="cart-title">Tu carrito</h2>
+        {onClose ? (
+          <button type="button" className="icon-button cart-close" aria-label="Cerrar el carrito" onClick={onClose}>
+            ×
+          </button>
+        ) : null}
+      </div>
+      {added && visible.length ? (
+        <p className="added-bar" role="status">
+          <span>✓ Añadido</span>
+          <Link to="/checkout/" className="btn" ref={pay}>
+            Ir a pagar ({count})
+          </Link>
+        </p>
+      ) : null}
       {visible.length === 0 ? (
         <p className="muted">Tu carrito de compras está vacío</p>
       ) : (
@@ -112,7 +155,25 @@ export function CartDropdown({
   // new page (an effect closed it a frame later, over the page it had led to).
   const location = useLocation();
   const [openOn, setOpenOn] = useState<string | null>(null);
+  const [added, setAdded] = useState(false);
   const open = openOn === location.key;
+  const button = useRef<HTMLAnchorElement>(null);
+  const close = () => {
+    setOpenOn(null);
+    button.current?.focus();
+  };
+
+  useEffect(() => {
+    const onAdded = () => {
+      setAdded(true);
+      setOpenOn(location.key);
+    };
+    window.addEventListener(OPEN_EVENT, onAdded);
+    return () => window.removeEventListener(OPEN_EVENT, onAdded);
+  }, [location.key]);
+  useEffect(() => {
+    if (!open) setAdded(false);
+  }, [open]);
   const wrapper = useRef<HTMLDivElement>(null);
   const removing = usePendingRemovals();
   const shownCount = removing.has("*") ? 0 : count - lines.filter((l) => removing.has(l.offerUuid)).reduce((n, l) => n + l.ticketsCount, 0);
@@ -132,6 +193,7 @@ export function CartDropdown({
   return (
     <div className="cart-dropdown" ref={wrapper}>
       <a
+        ref={button}
         href="/checkout/"
         className="header-button"
         aria-expanded={open}
@@ -151,7 +213,7 @@ export function CartDropdown({
       </a>
       {open ? (
         <div id="cart-panel" className="cart-panel">
-          <CartPanel lines={lines} subtotalCents={subtotalCents} totalCents={totalCents} />
+          <CartPanel lines={lines} subtotalCents={subtotalCents} totalCents={totalCents} added={added} count={shownCount} onClose={close} />
         </div>
       ) : null}
     </div>

@@ -61,11 +61,11 @@ export function ToasterParts({ focusLost }: { focusLost: () => boolean }) {
   const phone = useSyncExternalStore(onPhoneChange, isPhone, () => false);
   return (
     <>
-      {/* Wide screens: top right, under the sticky header, beside the cart's panel. Phones: the header
-          and the cart's panel take the top of the screen, so at the bottom, over the buy bar. */}
+      {/* At the bottom: the header and the cart's panel (which opens after an add) take the top.
+          Phones: centred, over the buy bar; wide screens: bottom right. */}
       <Toaster
-        position={phone ? "bottom-center" : "top-right"}
-        containerStyle={phone ? { bottom: "calc(5rem + env(safe-area-inset-bottom, 0px))" } : { top: "7rem" }}
+        position={phone ? "bottom-center" : "bottom-right"}
+        containerStyle={{ bottom: phone ? "calc(5rem + env(safe-area-inset-bottom, 0px))" : "1.5rem" }}
         toastOptions={TOAST_OPTIONS}
       />
       <PauseOnFocusLoss focusLost={focusLost} />

@@ -7,7 +7,13 @@ import { SOCIAL_PROVIDERS } from "#rules/social";
 import type { FunnelEvent } from "#rules/tracking";
 import { cookies } from "./cookies.server";
 
-export type Toast = { type: "success" | "error"; text: string };
+/**
+ * A message for the next page. `field` ties it to a control on that page, which shows it in place
+ * (under the promo-code field, in the offer's «Añadido» bar); `value` is what the buyer had typed.
+ */
+export type Toast = { type: "success" | "error"; text: string; field?: ToastField; value?: string };
+export const TOAST_FIELDS = ["promo_code", "cart"] as const;
+export type ToastField = (typeof TOAST_FIELDS)[number];
 
 const RecentSearch = z.object({ uuid: z.string().uuid(), title: z.string().max(120) });
 export type RecentSearch = z.infer<typeof RecentSearch>;
@@ -17,7 +23,16 @@ const Fields = {
   favorites: z.array(z.string().uuid()).max(ANONYMOUS_FAVORITES_MAX),
   recent: z.array(RecentSearch).max(RECENT_SEARCHES_MAX),
   viewed: z.array(z.string().uuid()).max(RECENTLY_VIEWED_MAX),
-  toasts: z.array(z.object({ type: z.enum(["success", "error"]), text: z.string().max(300) })).max(5),
+  toasts: z
+    .array(
+      z.object({
+        type: z.enum(["success", "error"]),
+        text: z.string().max(300),
+        field: z.enum(TOAST_FIELDS).optional(),
+        value: z.string().max(60).optional(),
+      }),
+    )
+    .max(5),
   events: z
     .array(
       z.object({

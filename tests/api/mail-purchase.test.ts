@@ -185,4 +185,17 @@ describe("the signed purchase link", () => {
       (await call(api, `/sales/purchase/${payment.sale_id}/?sig=${sig}`)).body.items[0].coupons[0],
     );
   });
+
+  it("comes with the capture, for the success page: the same signature, and each line names its merchant", async () => {
+    const option = await makeOption(api, { available: 10 });
+    const { payment, purchase } = await buy(api, [{ option }], newEmail("exito"));
+    expect(purchase.coupons_sig).toBe(purchaseSignature(api.config.sessionSecrets, payment.sale_id));
+    expect(purchase.items[0].merchant).toEqual(expect.any(String));
+    expect(purchase.items[0].merchant.length).toBeGreaterThan(0);
+    const opened = await call(api, `/sales/purchase/${payment.sale_id}/?sig=${purchase.coupons_sig}`);
+    expect(opened.status).toBe(200);
+    expect(opened.body.items[0].merchant).toBe(purchase.items[0].merchant);
+    // A second capture (reload, webhook) answers the same signature.
+    expect((await capture(api, payment)).body.coupons_sig).toBe(purchase.coupons_sig);
+  });
 });

@@ -63,10 +63,13 @@ export async function chooseCookies(page: Page, choice: "Aceptar todo" | "Rechaz
 
 export const acceptCookies = (page: Page) => chooseCookies(page, "Aceptar todo");
 
-/** With JS the cart opens a dropdown with "Comprar"; without JS the cart is a link to /checkout. */
+/**
+ * With JS the cart opens a dropdown with "Comprar" (already open right after an add); without JS
+ * the cart is a link to /checkout.
+ */
 export async function openCheckout(page: Page, js: boolean) {
   const cart = page.getByRole("link", { name: /^Carrito/ });
-  await cart.click();
+  if (!js || !(await page.locator("#cart-panel").isVisible())) await cart.click();
   if (js) {
     await expect(page.getByRole("heading", { name: "Tu carrito" })).toBeVisible();
     await page.getByRole("link", { name: "Comprar" }).click();
@@ -94,9 +97,12 @@ export async function addToCart(page: Page, js: boolean, offer: OfferSummary, ti
   await openOffer(page, js, offer);
   await page.locator(`input[type=radio][value="${offer.price_options[0].uuid}"]`).check();
   await page.getByRole("spinbutton", { name: "Entradas" }).fill(String(tickets));
-  await page.getByRole("button", { name: "Añadir al carrito" }).click();
+  // On a phone the sticky bar repeats the button: the box's comes first.
+  await page.getByRole("button", { name: "Añadir al carrito" }).first().click();
   await expect(page.getByText("Añadido al carrito.")).toBeVisible();
+  // With JS the cart panel opens, «Ir a pagar» focused; without JS the page comes back at the box.
   if (js) await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
+  if (js) await expect(page.locator("#cart-panel").getByRole("link", { name: /^Ir a pagar/ })).toBeVisible();
   await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(tickets));
 }
 

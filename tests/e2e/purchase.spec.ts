@@ -10,7 +10,7 @@ test("offer → cart → promo code → checkout → pay → coupons", async ({ 
   // A rejected code keeps the cart as it was.
   await page.getByLabel("Código promocional").fill("NOEXISTE");
   await page.getByRole("button", { name: "Aplicar" }).click();
-  await expect(page.getByText("El código promocional «NOEXISTE» no existe.")).toBeVisible();
+  await expect(page.getByLabel("Código promocional")).toHaveAccessibleDescription("El código promocional «NOEXISTE» no existe.");
   await expect(page.getByRole("link", { name: offer.title })).toBeVisible();
 
   const full = Math.round(Number(option.actual_price) * 100) * 2;
@@ -87,7 +87,7 @@ test("checkout errors are shown next to their fields, and the cart can be edited
     .evaluate((f) => f.setAttribute("novalidate", ""))
     .catch(() => undefined);
   await page.getByRole("button", { name: "Continuar" }).click();
-  // Next to each field (without JS the summary at the top repeats them as links).
+  // Next to each field (the summary at the top repeats them as links).
   const fieldErrors = page.locator(".field-error");
   await expect(fieldErrors.getByText("Escribe un correo electrónico válido, por ejemplo nombre@correo.es.")).toBeVisible();
   await expect(fieldErrors.getByText("Debes aceptar el acuerdo de usuario para continuar.")).toBeVisible();

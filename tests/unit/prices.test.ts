@@ -84,6 +84,11 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
     expect(formatPrice("12.50")).toMatch(/^12,50[\s\u00a0\u202f]€$/);
   });
 
+  it("joins amount and «€» with a no-break space, so a price never wraps", () => {
+    expect(formatPrice("48.60")).toBe("48,60\u00a0€");
+    expect(formatCents(-1234567)).toBe("-12.345,67\u00a0€");
+  });
+
   it("multiplies by the ticket count", () => {
     expect(plain(formatPrice("12.00", 3))).toBe("36,00 €");
     expect(plain(formatPrice("59.90", 2))).toBe("119,80 €");
@@ -117,7 +122,7 @@ describe("formatPrice (spec 5: 2 decimals × ticket count, then the euro sign)",
   // Written out by hand so that a browser never loads the es-ES locale for it (rules/prices.ts).
   it("writes every amount as Intl.NumberFormat('es-ES') does", () => {
     const intl = new Intl.NumberFormat("es-ES", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-    const asIntl = (cents: number) => `${intl.format(cents / 100)} €`;
+    const asIntl = (cents: number) => `${intl.format(cents / 100)}\u00a0€`;
     for (const cents of [0, 1, 99, 100, 999_999, 1_000_000, 123_456_789, -1, -123_456]) expect(formatCents(cents)).toBe(asIntl(cents));
     fc.assert(
       fc.property(fc.integer({ min: -1e13, max: 1e13 }), (cents) => formatCents(cents) === asIntl(cents)),

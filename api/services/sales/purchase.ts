@@ -3,7 +3,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Purchase } from "#contract/sales";
 import { fromCents } from "#rules/prices";
 import type { Executor } from "#api/db/client";
-import { coupons, offers, priceOptions, saleItems, sales } from "#api/db/schema";
+import { coupons, offers, organizations, priceOptions, saleItems, sales } from "#api/db/schema";
 import { HttpError } from "#api/http";
 
 export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase> {
@@ -18,10 +18,12 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
       conditions: offers.conditions,
       validFrom: offers.validFrom,
       validUntil: offers.validUntil,
+      merchant: organizations.name,
     })
     .from(saleItems)
     .innerJoin(offers, eq(offers.id, saleItems.offerId))
     .innerJoin(priceOptions, eq(priceOptions.id, saleItems.priceOptionId))
+    .leftJoin(organizations, eq(organizations.id, offers.organizationId))
     .where(eq(saleItems.saleId, saleId));
   const codes = items.length
     ? await db
@@ -41,7 +43,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
     total: fromCents(sale.totalCents),
     currency: sale.currency,
     paid_at: sale.paidAt?.toISOString() ?? null,
-    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil }) => ({
+    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil, merchant }) => ({
       offer_uuid: item.offerId,
       title,
       option_title: optionTitle,
@@ -52,6 +54,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
         .filter((c) => c.saleItemId === item.id)
         .map((c) => c.code)
         .sort(),
+      merchant: merchant ?? "",
       address,
       conditions,
       valid_from: validFrom,

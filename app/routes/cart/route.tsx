@@ -42,7 +42,10 @@ async function optionOf(offerUuid: string, priceOptionUuid?: string) {
   }
 }
 
-const error = (cart: Cart, text: string): Outcome => ({ cart, toast: { type: "error", text } });
+const error = (cart: Cart, text: string, field?: Pick<Toast, "field" | "value">): Outcome => ({
+  cart,
+  toast: { type: "error", text, ...field },
+});
 
 /**
  * Every cart change. The browser only says what it wants; prices, stock and limits come from the
@@ -55,7 +58,12 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = CartActionSchema.safeParse(withChosenTickets(Object.fromEntries(formData)));
   let outcome: Outcome;
   if (!parsed.success) {
-    outcome = error(cart, parsed.error.issues[0]?.message ?? "No hemos entendido la petición.");
+    const promo = formData.get("intent") === "promo-add" ? String(formData.get("promo_code") ?? "").slice(0, 60) : null;
+    outcome = error(
+      cart,
+      parsed.error.issues[0]?.message ?? "No hemos entendido la petición.",
+      promo === null ? undefined : { field: "promo_code", value: promo },
+    );
   } else {
     const input = parsed.data;
     switch (input.intent) {
@@ -84,8 +92,10 @@ export async function action({ request }: ActionFunctionArgs) {
             ? error(cart, CART_FULL_MESSAGE)
             : {
                 cart: change.cart,
+                // Tagged: the offer page shows it as its «Añadido · Ir a pagar» bar.
                 toast: {
                   type: "success",
+                  field: "cart",
                   text: clamped
                     ? `Esta opción admite como máximo ${ticketsInWords(max)}: ${already ? "hemos actualizado tu carrito" : "hemos añadido"} ${max}.`
                     : already
@@ -129,8 +139,10 @@ export async function action({ request }: ActionFunctionArgs) {
         outcome = { cart: setGift(cart, input.offerUuid, input.gift === "on") };
         break;
       case "promo-add": {
+        // Refusals are tagged: the checkout shows them under the field, beside the code typed.
+        const refused = { field: "promo_code", value: input.promo_code } as const;
         if (cart.items.length === 0) {
-          outcome = error(cart, "Añade alguna oferta antes de aplicar un código promocional.");
+          outcome = error(cart, "Añade alguna oferta antes de aplicar un código promocional.", refused);
           break;
         }
         try {
@@ -142,7 +154,7 @@ export async function action({ request }: ActionFunctionArgs) {
             offer_uuid: promo.offer_uuid,
           });
           outcome = change.error
-            ? error(cart, change.error)
+            ? error(cart, change.error, refused)
             : {
                 cart: change.cart,
                 toast: { type: "success", text: `Código «${promo.promo_code}» aplicado.` },
@@ -154,7 +166,10 @@ export async function action({ request }: ActionFunctionArgs) {
               };
         } catch (e) {
           if (!(e instanceof ApiError) || e.status >= 500) throw e;
-          outcome = { ...error(cart, e.message), event: { name: FUNNEL_EVENTS.promoCodeRefused, properties: { status: e.status } } };
+          outcome = {
+            ...error(cart, e.message, refused),
+            event: { name: FUNNEL_EVENTS.promoCodeRefused, properties: { status: e.status } },
+          };
         }
         break;
       }

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { cartFingerprint, forPresent } from "#rules/cart";
 import { formatCents } from "#rules/prices";
@@ -25,6 +25,7 @@ import { Honeypot } from "#app/components/honeypot";
 import { readForm } from "#app/forms/form.server";
 import { isFetcherFailure, skipAfterFailure, toastOnFailure } from "#app/forms/fetcher-failure";
 import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/forms/before-start";
+import type { loader as rootLoader } from "#app/root";
 
 export const shouldRevalidate = skipAfterFailure;
 /** With JS a «Continuar» whose post fails is a toast: the page and everything typed stay. */
@@ -268,14 +269,32 @@ function CheckoutItem({ line }: { line: CheckoutLine }) {
   );
 }
 
+/**
+ * A refused code, from the root loader's messages (tagged by the cart action): shown under the field
+ * with the code as typed, until the buyer changes it. Without JS it comes with the page after the
+ * redirect; with JS it arrives with the revalidation after the fetcher's post.
+ */
+function useRefusedPromoCode() {
+  const refused = useRouteLoaderData<typeof rootLoader>("root")?.toasts.find((t) => t.field === "promo_code" && t.type === "error");
+  const [shown, setShown] = useState(refused ? { code: refused.value ?? "", text: refused.text } : null);
+  useEffect(() => {
+    if (refused) setShown({ code: refused.value ?? "", text: refused.text });
+  }, [refused]);
+  return [shown, setShown] as const;
+}
+
 function PromoCodes() {
   const { promoCodes } = useLoaderData<typeof loader>();
   const fetcher = useFetcher();
   const adding = fetcher.state !== "idle";
   const formRef = useRef<HTMLFormElement>(null);
   const applied = promoCodes.map((c) => c.promo_code).join();
+  const [refused, setRefused] = useRefusedPromoCode();
   // Once a code is in the list, the field is cleared for the next one.
-  useEffect(() => formRef.current?.reset(), [applied]);
+  useEffect(() => {
+    formRef.current?.reset();
+    setRefused(null);
+  }, [applied, setRefused]);
   return (
     <section aria-labelledby="promo-title">
       <h2 id="promo-title" className="small">
@@ -302,11 +321,28 @@ function PromoCodes() {
         <EnhancedInput />
         <div className="field">
           <label htmlFor="promo_code">Código promocional</label>
-          <input id="promo_code" name="promo_code" type="text" autoComplete="off" autoCapitalize="characters" required maxLength={40} />
+          <input
+            id="promo_code"
+            name="promo_code"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="characters"
+            required
+            maxLength={40}
+            defaultValue={refused?.code}
+            aria-invalid={refused ? true : undefined}
+            aria-describedby="promo_code-error"
+            onInput={(e) => {
+              if (refused && e.currentTarget.value.trim().toUpperCase() !== refused.code.trim().toUpperCase()) setRefused(null);
+            }}
+          />
         </div>
         <button type="submit" className="btn btn-secondary" disabled={adding}>
           Aplicar
         </button>
+        <p id="promo_code-error" className="field-error">
+          {refused?.text}
+        </p>
       </fetcher.Form>
       {promoCodes.length > 1 ? (
         <CartItemForm intent="promo-clear">
@@ -319,13 +355,14 @@ function PromoCodes() {
   );
 }
 
-function ErrorSummary({ errors }: { errors: { id: string; message: string }[] }) {
+function ErrorSummary({ errors, attempt }: { errors: { id: string; message: string }[]; attempt: number }) {
   const ref = useRef<HTMLDivElement>(null);
-  const key = errors.map((e) => e.id).join();
-  // With JS there is no page load to land on it: move focus there instead.
+  const shown = errors.length > 0;
+  // With JS there is no page load to land on it: each refused «Continuar» moves focus there
+  // (after conform has focused the first invalid field).
   useEffect(() => {
-    if (key) ref.current?.focus();
-  }, [key]);
+    if (attempt && shown) ref.current?.focus();
+  }, [attempt, shown]);
   if (!errors.length) return null;
   return (
     // autoFocus lands a no-JS page on the summary too: a #fragment in the form's action would have
@@ -360,6 +397,13 @@ function CheckoutDetailsForm() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const submitting = navigation.state !== "idle" && navigation.formAction?.startsWith("/checkout");
+  // «Continuar» presses the browser refused (conform's validation prevented the post), and answers
+  // from the server: either one shows the summary.
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (lastResult) setAttempt((n) => n + 1);
+  }, [lastResult]);
+  const formProps = getFormProps(form);
   // Always rendered, with its line reserved: a message appearing on blur must not move the
   // control the buyer is about to click.
   const errorOf = (field: { errors?: string[]; errorId: string }) => (
@@ -367,12 +411,15 @@ function CheckoutDetailsForm() {
       {field.errors?.[0]}
     </p>
   );
-  // The server's answer (lastResult) lists every error at once: summarise them at the top.
-  // (conform's `fields` is a proxy: it is read by name, never enumerated.)
-  const summary = (["email", "user_fullname", "subs_agreement", "user_tax_number", "user_address"] as const).flatMap((name) => {
-    const message = lastResult?.error?.[name]?.[0];
-    return message ? [{ id: fields[name].id, message }] : [];
-  });
+  // After a «Continuar», every error at once, summarised at the top; the list follows the fields as
+  // they are fixed. (conform's `fields` is a proxy: it is read by name, never enumerated.)
+  const summary =
+    attempt || lastResult?.error
+      ? (["email", "user_fullname", "subs_agreement", "user_tax_number", "user_address"] as const).flatMap((name) => {
+          const message = fields[name].errors?.[0] ?? (attempt ? undefined : lastResult?.error?.[name]?.[0]);
+          return message ? [{ id: fields[name].id, message }] : [];
+        })
+      : [];
   const fullName = (
     <div className="field">
       <label htmlFor={fields.user_fullname.id}>Nombre completo o razón social</label>
@@ -381,8 +428,20 @@ function CheckoutDetailsForm() {
     </div>
   );
   return (
-    <Form method="post" action="/checkout/" className="checkout-form" {...getFormProps(form)}>
-      <ErrorSummary errors={summary} />
+    <Form
+      method="post"
+      action="/checkout/"
+      className="checkout-form"
+      {...formProps}
+      onSubmit={(event) => {
+        formProps.onSubmit(event);
+        // conform validates a field on blur by submitting the form through a hidden intent button:
+        // only the buyer's own «Continuar» counts.
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        if (event.defaultPrevented && submitter?.getAttribute("name") !== "__intent__") setAttempt((n) => n + 1);
+      }}
+    >
+      <ErrorSummary errors={summary} attempt={attempt} />
       {lines.map((l) =>
         l.option ? <input key={l.offerUuid} type="hidden" name={`saved_price.${l.offerUuid}`} value={l.option.actual_price} /> : null,
       )}

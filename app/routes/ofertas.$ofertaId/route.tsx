@@ -6,10 +6,11 @@ import {
   useLoaderData,
   useLocation,
   useRouteError,
+  useRouteLoaderData,
   type ClientLoaderFunctionArgs,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { formatDate } from "#rules/dates";
 import { photoSrcset } from "#rules/images";
@@ -36,6 +37,8 @@ import { keptOrLoaded } from "#app/state/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/state/session.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
+import { openCartPanel } from "#app/components/cart-dropdown";
+import type { loader as rootLoader } from "#app/root";
 
 /**
  * The hover's prefetch of an offer (a fetcher of this route, ClientNavigation) is not loaded
@@ -173,12 +176,44 @@ function AddToCart() {
   const soldOut = !firstOnSale;
   const adding = fetcher.state !== "idle";
   const intent: CartIntent = "add";
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  // «Añadido» from the cart action (a tagged message): without JS it comes with the page the post
+  // was redirected to; with JS with the revalidation after it.
+  const added = root?.toasts.find((t) => t.field === "cart" && t.type === "success");
+  const count = root?.cart.count ?? 0;
+  // With JS a successful add opens the cart panel, where «Ir a pagar» is one tap away.
+  const answered = useRef<unknown>(null);
+  useEffect(() => {
+    const answer = fetcher.data as { ok?: boolean } | undefined;
+    if (fetcher.state !== "idle" || !answer || answered.current === answer) return;
+    answered.current = answer;
+    if (answer.ok) openCartPanel();
+  }, [fetcher.state, fetcher.data]);
+  const actions = useRef<HTMLDivElement>(null);
+  const [boxInView, setBoxInView] = useState(false);
+  // The sticky bar repeats the box's buttons: hidden while they are on screen above it.
+  useEffect(() => {
+    const el = actions.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(([entry]) => setBoxInView(entry.isIntersecting), { rootMargin: "0px 0px -72px 0px" });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
   return (
     <fetcher.Form method="post" action="/cart" className="buy-box" id="buy">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="offerUuid" value={offer.uuid} />
-      <input type="hidden" name="redirectTo" value={location.pathname} />
+      {/* Without JS the page comes back at the box, where the «Añadido» bar is. */}
+      <input type="hidden" name="redirectTo" value={`${location.pathname}#buy`} />
       <EnhancedInput />
+      {added && inCart ? (
+        <p className="added-bar" role="status">
+          <span>✓ Añadido</span>
+          <Link to="/checkout/" className="btn">
+            Ir a pagar ({count})
+          </Link>
+        </p>
+      ) : null}
       <fieldset className="options">
         <legend>Elige una opción</legend>
         {offer.price_options.map((o) => {
@@ -230,22 +265,42 @@ function AddToCart() {
               />
             ))}
           </div>
-          <button type="submit" className="btn btn-block btn-large" disabled={adding}>
-            {adding ? "Añadiendo…" : inCart ? "Actualizar carrito" : "Añadir al carrito"}
-          </button>
+          <div className="buy-actions" ref={actions}>
+            {inCart ? (
+              // In the cart already: paying comes first; the tickets can still be changed.
+              <>
+                <Link to="/checkout/" className="btn btn-block btn-large">
+                  Ir a pagar
+                </Link>
+                <button type="submit" className="btn btn-block btn-secondary" disabled={adding}>
+                  {adding ? "Actualizando…" : "Actualizar carrito"}
+                </button>
+              </>
+            ) : (
+              <button type="submit" className="btn btn-block btn-large" disabled={adding}>
+                {adding ? "Añadiendo…" : "Añadir al carrito"}
+              </button>
+            )}
+          </div>
         </>
       )}
       {option && !soldOut ? (
         // Phones: the chosen option's price and the button stay at hand. The button belongs to this
         // form (form="buy"), so without JS it submits the option and tickets chosen above.
-        <div className="buy-bar" aria-label="Comprar" role="group">
+        <div className="buy-bar" aria-label="Comprar" role="group" hidden={boxInView || undefined}>
           <span className="buy-bar-price">
             <PriceTag actual={option.actual_price} regular={option.regular_price} />
             <DiscountBadge actual={option.actual_price} regular={option.regular_price} />
           </span>
-          <button type="submit" form="buy" className="btn" disabled={adding}>
-            {adding ? "Añadiendo…" : inCart ? "Actualizar carrito" : "Añadir al carrito"}
-          </button>
+          {inCart ? (
+            <Link to="/checkout/" className="btn">
+              Ir a pagar
+            </Link>
+          ) : (
+            <button type="submit" form="buy" className="btn" disabled={adding}>
+              {adding ? "Añadiendo…" : "Añadir al carrito"}
+            </button>
+          )}
         </div>
       ) : null}
     </fetcher.Form>

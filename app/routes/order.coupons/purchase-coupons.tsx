@@ -3,9 +3,47 @@ import { formatDate } from "#rules/dates";
 import { formatPrice } from "#rules/prices";
 import type { Purchase } from "#contract/sales";
 import { ticketsInWords } from "#rules/text";
+import type { CouponQr } from "./coupon-qr.server";
 
-/** A paid purchase's offers and coupon codes: the success page and the link in the confirmation mail. */
-export function PurchaseCoupons({ purchase, details = false }: { purchase: Purchase; details?: boolean }) {
+function validity(item: Purchase["items"][number]): string {
+  if (!item.valid_until) return "Sin fecha de caducidad";
+  return item.valid_from
+    ? `Del ${formatDate(item.valid_from)} al ${formatDate(item.valid_until)}`
+    : `Hasta el ${formatDate(item.valid_until)}`;
+}
+
+/** The QR the till scans, drawn as SVG by the server: no script and no image request. */
+function QrCode({ code, qr }: { code: string; qr: CouponQr }) {
+  return (
+    <svg
+      className="coupon-qr"
+      viewBox={`0 0 ${qr.size} ${qr.size}`}
+      width={132}
+      height={132}
+      role="img"
+      aria-label={`Código QR del cupón ${code}`}
+      shapeRendering="crispEdges"
+    >
+      <rect width={qr.size} height={qr.size} fill="#fff" />
+      <path d={qr.path} fill="#000" />
+    </svg>
+  );
+}
+
+/**
+ * A paid purchase's offers and coupon codes: the success page and the link in the confirmation
+ * mail. With `details`, each line says who honours it, where and until when (as the mail does);
+ * with `qrs`, each code has its QR beside it.
+ */
+export function PurchaseCoupons({
+  purchase,
+  details = false,
+  qrs,
+}: {
+  purchase: Purchase;
+  details?: boolean;
+  qrs?: Record<string, CouponQr>;
+}) {
   return (
     <>
       <div className="stack">
@@ -20,25 +58,28 @@ export function PurchaseCoupons({ purchase, details = false }: { purchase: Purch
                 {item.for_present ? " · Regalo" : ""}
               </p>
               <h3 className="small">{item.coupons.length === 1 ? "Tu cupón" : "Tus cupones"}</h3>
-              <ul className="coupon-list">
+              <ul className={`coupon-list${qrs ? " coupon-list-qr" : ""}`}>
                 {item.coupons.map((code) => (
-                  <li key={code} className="coupon" data-testid="coupon-code">
-                    {code}
+                  <li key={code} className={qrs ? "coupon-card" : undefined}>
+                    {qrs?.[code] ? <QrCode code={code} qr={qrs[code]} /> : null}
+                    <span className="coupon" data-testid="coupon-code">
+                      {code}
+                    </span>
                   </li>
                 ))}
               </ul>
               {details ? (
-                <dl className="small">
+                <dl className="small coupon-details">
+                  {item.merchant ? (
+                    <>
+                      <dt>Establecimiento</dt>
+                      <dd>{item.merchant}</dd>
+                    </>
+                  ) : null}
                   <dt>Dónde</dt>
                   <dd>{item.address || "Consulta la dirección en la página de la oferta."}</dd>
                   <dt>Validez</dt>
-                  <dd>
-                    {item.valid_until
-                      ? item.valid_from
-                        ? `Del ${formatDate(item.valid_from)} al ${formatDate(item.valid_until)}`
-                        : `Hasta el ${formatDate(item.valid_until)}`
-                      : "Sin fecha de caducidad"}
-                  </dd>
+                  <dd>{validity(item)}</dd>
                   {item.conditions ? (
                     <>
                       <dt>Condiciones</dt>

@@ -4,6 +4,8 @@ import { isUuid } from "#rules/uuid";
 import { ApiError, salesApi } from "#app/api-client/client.server";
 import { seo } from "#app/document/seo";
 import { PurchaseCoupons } from "./purchase-coupons";
+import { purchaseQrs } from "./coupon-qr.server";
+import { signedCouponLinks } from "./links";
 import { ErrorPage } from "#app/components/error-page";
 
 export const meta: MetaFunction = () => seo({ title: "Tus cupones", description: "Los cupones de tu compra.", noindex: true });
@@ -17,8 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!isUuid(sale)) throw data(null, { status: 404 });
   try {
     const purchase = await salesApi.signedPurchase(sale.toLowerCase(), sig);
-    const pdf = `/api/v0/sales/purchase/${purchase.sale_id}/vouchers.pdf?${new URLSearchParams({ sig })}`;
-    return data({ purchase, pdf }, { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } });
+    const { pdf } = signedCouponLinks(purchase.sale_id, sig);
+    return data(
+      { purchase, pdf, qrs: purchaseQrs(purchase.items) },
+      { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } },
+    );
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw data(null, { status: 404 });
     throw error;
@@ -26,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function OrderCoupons() {
-  const { purchase, pdf } = useLoaderData<typeof loader>();
+  const { purchase, pdf, qrs } = useLoaderData<typeof loader>();
   return (
     <section className="narrow">
       <h1>Tus cupones</h1>
@@ -39,7 +44,7 @@ export default function OrderCoupons() {
           Descargar los cupones en PDF
         </a>
       </p>
-      <PurchaseCoupons purchase={purchase} details />
+      <PurchaseCoupons purchase={purchase} details qrs={qrs} />
     </section>
   );
 }

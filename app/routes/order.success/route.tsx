@@ -8,6 +8,8 @@ import { EMPTY_CART } from "#rules/cart";
 import { redirectWithToast } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
 import { PurchaseCoupons } from "#app/routes/order.coupons/purchase-coupons";
+import { purchaseQrs } from "#app/routes/order.coupons/coupon-qr.server";
+import { signedCouponLinks } from "#app/routes/order.coupons/links";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
@@ -24,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const state = await getCheckoutState(request);
   const ref = [state.sale, state.done].find((s) => s?.tx === transactionId.toLowerCase());
   if (!isUuid(transactionId) || !ref) {
-    return data({ purchase: null, pending: false }, { headers: { "Cache-Control": "private, no-store" } });
+    return data({ purchase: null, pending: false, links: null, qrs: null }, { headers: { "Cache-Control": "private, no-store" } });
   }
   try {
     const purchase = await salesApi.capture(ref.id, ref.tx);
@@ -36,19 +38,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
       headers.append("Set-Cookie", await commitCheckoutState({ form: state.form, done: ref }));
       throw redirect(`/order/success?transaction_id=${ref.tx}`, { headers });
     }
-    return data({ purchase, pending: false }, { headers: { "Cache-Control": "private, no-store" } });
+    const { coupons_sig, ...paid } = purchase;
+    // The mail's signed links, never the bare sale id: a guest keeps the PDF and the page without an account.
+    return data(
+      { purchase: paid, pending: false, links: signedCouponLinks(paid.sale_id, coupons_sig), qrs: purchaseQrs(paid.items) },
+      { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } },
+    );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 409 && /todavía/.test(error.message)) {
-      return data({ purchase: null, pending: true }, { headers: { "Cache-Control": "private, no-store" } });
+      return data({ purchase: null, pending: true, links: null, qrs: null }, { headers: { "Cache-Control": "private, no-store" } });
     }
     throw await redirectWithToast("/checkout/", { type: "error", text: error.message }, request);
   }
 }
 
 export default function OrderSuccess() {
-  const { purchase, pending } = useLoaderData<typeof loader>();
-  if (!purchase) {
+  const { purchase, pending, links, qrs } = useLoaderData<typeof loader>();
+  if (!purchase || !links || !qrs) {
     return (
       <section className="narrow">
         <h1>{pending ? "Estamos confirmando tu pago" : "No encontramos este pedido"}</h1>
@@ -72,9 +79,17 @@ export default function OrderSuccess() {
         Compra confirmada para <strong>{purchase.email}</strong>. Te hemos enviado los cupones por correo, con un PDF para imprimir.
         Guárdalos: los necesitarás para disfrutar de tus ofertas.
       </p>
-      <PurchaseCoupons purchase={purchase} />
+      <p className="success-actions">
+        <a href={links.pdf} className="btn" download>
+          Descargar cupones (PDF)
+        </a>
+        <a href={links.page} className="btn btn-secondary">
+          Ver mis cupones
+        </a>
+      </p>
+      <PurchaseCoupons purchase={purchase} details qrs={qrs} />
       <p>
-        <Link to="/" className="btn">
+        <Link to="/" className="btn btn-secondary">
           Seguir comprando
         </Link>
       </p>
