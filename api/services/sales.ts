@@ -4,6 +4,7 @@ import { COUPON_ALPHABET, COUPON_CODE_LENGTH, formatCouponCode } from "#rules/co
 import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#rules/prices";
 import type { CheckoutData } from "#contract/checkout";
 import type { Purchase, SaleLine, ValidateOrderResponse } from "#contract/sales";
+import type { RefundRequiredSale } from "#contract/partner-responses";
 import { ValidateOrderSchema } from "#contract/sales";
 import { ticketsInWords, ticketsLeft } from "#rules/text";
 import { isUuid } from "#rules/uuid";
@@ -710,16 +711,6 @@ async function markRefundRequired(db: Database, saleId: string, from: ("pending"
   });
   if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
 }
-
-export type RefundRequiredSale = {
-  sale_id: string;
-  email: string;
-  total: string;
-  currency: string;
-  provider: string;
-  created_at: string;
-  paid_at: string | null;
-};
 
 /** A page of the sales that owe the buyer a refund, newest first, and how many there are: the staff's to-do list until the back office exists. */
 export async function refundRequiredSales(
