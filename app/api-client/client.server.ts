@@ -10,6 +10,7 @@ import {
 } from "#contract/offers";
 import {
   AccountUserSchema,
+  CodeSentSchema,
   ActivationAnswerSchema,
   DetailSchema,
   DeviceSessionListSchema,
@@ -262,7 +263,7 @@ export const authApi = {
   refresh: (refresh: string) => api("/auth/jwt/refresh/", TokenPairSchema, { method: "POST", body: { refresh } }),
   session: (request: Request) => api("/customer/session/", SessionInfoSchema, { request }),
   sendCode: (email: string, request: Request, captcha: CaptchaFields = {}) =>
-    api("/verification/send-code/", DetailSchema, { method: "POST", body: { email, ...captcha }, request, token: null }),
+    api("/verification/send-code/", CodeSentSchema, { method: "POST", body: { email, ...captcha }, request, token: null }),
   otpLogin: (email: string, code: string, request: Request) =>
     api("/verification/otp-login/", TokenPairSchema, { method: "POST", body: { email, code }, request, token: null }),
   me: (request: Request) => api("/auth/users/me/", AccountUserSchema, { request }),
