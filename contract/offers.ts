@@ -33,7 +33,8 @@ export type PriceOption = z.infer<typeof PriceOptionSchema>;
 export const OfferRatingSchema = z.object({ average: z.number(), count: z.number().int() });
 export type OfferRating = z.infer<typeof OfferRatingSchema>;
 
-export const OfferSummarySchema = z.object({
+/** What every answer about an offer says of it: the public card and the partner's offer alike. */
+export const offerFields = {
   uuid: z.string(),
   title: z.string(),
   summary: z.string(),
@@ -46,6 +47,10 @@ export const OfferSummarySchema = z.object({
   valid_from: nullableText,
   valid_until: nullableText,
   organization: z.object({ uuid: z.string(), name: z.string() }),
+};
+
+export const OfferSummarySchema = z.object({
+  ...offerFields,
   images: z.array(OfferImageSchema),
   price_options: z.array(PriceOptionSchema),
   /** Verified buyers' stars; null until the offer has MIN_RATINGS_SHOWN of them. */

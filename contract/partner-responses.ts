@@ -6,7 +6,7 @@ import { z } from "zod";
 import { COUPON_STATES } from "#rules/coupons";
 import { OFFER_STATUSES } from "#rules/offer-status";
 import { REVIEWED_TEXT_FIELDS, REVISION_STATUSES } from "#rules/offer-revisions";
-import { OfferImageSchema, pageOf } from "#contract/offers";
+import { OfferImageSchema, offerFields, pageOf } from "#contract/offers";
 import { AccountUserSchema } from "#contract/accounts";
 
 const nullableText = z.string().nullable();
@@ -83,25 +83,14 @@ export type OfferRevisionForReview = z.infer<typeof OfferRevisionForReviewSchema
 
 /** The public offer's fields plus what only its organisation and staff see. */
 export const PartnerOfferSchema = z.object({
-  uuid: z.string(),
   status: z.enum(OFFER_STATUSES),
   review_note: nullableText,
   submitted_at: nullableText,
   /** The change waiting for staff, or the last one they rejected (until the next); null otherwise. */
   revision: OfferRevisionSchema.nullable(),
-  title: z.string(),
-  summary: z.string(),
+  ...offerFields,
   description: z.string(),
   conditions: z.string(),
-  category: z.string(),
-  region: z.string(),
-  address: z.string(),
-  latitude: z.number().nullable(),
-  longitude: z.number().nullable(),
-  offer_type: z.string(),
-  valid_from: nullableText,
-  valid_until: nullableText,
-  organization: z.object({ uuid: z.string(), name: z.string() }),
   images: z.array(PartnerImageSchema),
   price_options: z.array(PartnerPriceOptionSchema),
   created_at: z.string(),
