@@ -40,7 +40,8 @@ export const THIRD_PARTY_ENV = {
   FACEBOOK_APP_SECRET: "e2e-facebook-secret",
 };
 // `npm start`'s environment (NODE_ENV=production among it), as a deployment sets it.
-const START_ENV = Object.entries(startEnv())
+// CONTRACT_CHECK=1: the storefront parses every API answer with the contract's schemas, as in development.
+const START_ENV = Object.entries({ ...startEnv(), CONTRACT_CHECK: "1" })
   .map(([k, v]) => `${k}=${v}`)
   .join(" ");
 const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV)

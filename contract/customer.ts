@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { MAX_CART_ITEMS, type Cart } from "#rules/cart";
-import type { CouponState } from "#rules/coupons";
+import { COUPON_STATES } from "#rules/coupons";
 import { DISCOUNT_TYPES } from "#rules/prices";
-import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, type PurchasedItem } from "#contract/sales";
+import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, PurchasedItemSchema } from "#contract/sales";
+import { pageOf } from "#contract/offers";
 
 /**
  * The customer's cart on the server (GET /customer/cart/, POST /customer/cart/update/): the same
@@ -36,20 +37,47 @@ export const CartSchema: z.ZodType<Cart> = z.object({
 export const FavoriteUuids = z.array(z.string().uuid("Identificador de oferta no válido.")).max(200, "Como máximo 200 ofertas.");
 
 /** A coupon in the order history: its code and what can still be done with it (the same states as at the till). */
-export type PurchaseCoupon = { uuid: string; code: string; state: CouponState };
-export type PurchaseLine = PurchasedItem & { coupons: PurchaseCoupon[] };
+export const PurchaseCouponSchema = z.object({ uuid: z.string(), code: z.string(), state: z.enum(COUPON_STATES) });
+export type PurchaseCoupon = z.infer<typeof PurchaseCouponSchema>;
+export const PurchaseLineSchema = PurchasedItemSchema.extend({ coupons: z.array(PurchaseCouponSchema) });
+export type PurchaseLine = z.infer<typeof PurchaseLineSchema>;
+
 /** GET /customer/purchases/: one sale of the customer. */
-export type CustomerPurchase = {
-  sale_id: string;
-  created_at: string;
-  paid_at: string | null;
-  status: string;
-  total: string;
-  currency: string;
-  email: string;
-  items: PurchaseLine[];
-};
+export const CustomerPurchaseSchema = z.object({
+  sale_id: z.string(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+  status: z.string(),
+  total: z.string(),
+  currency: z.string(),
+  email: z.string(),
+  items: z.array(PurchaseLineSchema),
+});
+export type CustomerPurchase = z.infer<typeof CustomerPurchaseSchema>;
+export const CustomerPurchasePageSchema = pageOf(CustomerPurchaseSchema);
 
 /** GET /sales/reserve_exists/{offer}/ */
-export type ReserveExists =
-  { exists: false } | { exists: true; sale_id: string; transaction_id: string; redirect_url: string | null; expires_at: string };
+export const ReserveExistsSchema = z.discriminatedUnion("exists", [
+  z.object({ exists: z.literal(false) }),
+  z.object({
+    exists: z.literal(true),
+    sale_id: z.string(),
+    transaction_id: z.string(),
+    redirect_url: z.string().nullable(),
+    expires_at: z.string(),
+  }),
+]);
+export type ReserveExists = z.infer<typeof ReserveExistsSchema>;
+
+/** POST /customer/favorites/{offer}/toggle/ */
+export const FavoriteToggleSchema = z.object({ uuid: z.string(), is_favorite: z.boolean(), uuids: z.array(z.string()) });
+/** POST /customer/favorites/sync-list/ */
+export const FavoriteListSchema = z.object({ uuids: z.array(z.string()) });
+
+/** GET /customer/mail-link/: who a mailed link stands for (the storefront never reads a token itself). */
+export const MailLinkSchema = z.object({ purpose: z.string(), email: z.string(), offer_uuid: z.string().nullable(), t: z.string() });
+export type MailLink = z.infer<typeof MailLinkSchema>;
+/** GET /customer/unsubscribe/ */
+export const UnsubscribedSchema = z.object({ detail: z.string(), email: z.string() });
+/** GET and POST /customer/subscription/ */
+export const SubscriptionSchema = z.object({ subscribed: z.boolean() });

@@ -45,10 +45,18 @@ export const FeedbackChangeSchema = z.object({
 });
 
 /** user_email only for its buyer (the link's holder or the account): to anyone else it is absent. */
-export type Feedback = { id: string; feedback_stars: number; offer_uuid: string; user_email?: string; comment: string };
+export const FeedbackAnswerSchema = z.object({
+  id: z.string(),
+  feedback_stars: z.number().int(),
+  offer_uuid: z.string(),
+  user_email: z.string().optional(),
+  comment: z.string(),
+});
+export type Feedback = z.infer<typeof FeedbackAnswerSchema>;
 
 /** GET /public/offers/feedback/mine/: the offer of the link (or of offer_uuid) and its buyer's rating, if any. */
-export type FeedbackOfMine = { offer_uuid: string; feedback: Feedback | null };
+export const FeedbackOfMineSchema = z.object({ offer_uuid: z.string(), feedback: FeedbackAnswerSchema.nullable() });
+export type FeedbackOfMine = z.infer<typeof FeedbackOfMineSchema>;
 
 /** Offer cards and the offer page show the average only from this many verified ratings on. */
 export const MIN_RATINGS_SHOWN = 3;

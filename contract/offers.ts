@@ -1,57 +1,86 @@
 /**
  * The contract's offer responses (/api/v0/public/offers/…). The API produces them and the
  * storefront reads them; both import from here so the storefront needs nothing from `api/`.
+ * The schemas describe the answers as sent (no defaults, no transforms), so a value that was not
+ * parsed has the same type as one that was.
  */
+import { z } from "zod";
 
-export type OfferImage = {
-  image_url: string;
-  cover: boolean;
-  logo: boolean;
-  width: number;
-  height: number;
-  alt: string;
+const nullableText = z.string().nullable();
+
+export const OfferImageSchema = z.object({
+  image_url: z.string(),
+  cover: z.boolean(),
+  logo: z.boolean(),
+  width: z.number(),
+  height: z.number(),
+  alt: z.string(),
   /** The same picture at 400×250 (rules/images.ts), for phones' cards and thumbnails; null when it has no smaller copy (logos). */
-  small_url: string | null;
+  small_url: nullableText,
+});
+export type OfferImage = z.infer<typeof OfferImageSchema>;
+
+export const PriceOptionSchema = z.object({
+  uuid: z.string(),
+  title: z.string(),
+  actual_price: z.string(),
+  regular_price: z.string(),
+  available: z.number().int(),
+  per_customer: z.number().int().nullable(),
+});
+export type PriceOption = z.infer<typeof PriceOptionSchema>;
+
+export const OfferRatingSchema = z.object({ average: z.number(), count: z.number().int() });
+export type OfferRating = z.infer<typeof OfferRatingSchema>;
+
+/** What every answer about an offer says of it: the public card and the partner's offer alike. */
+export const offerFields = {
+  uuid: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  category: z.string(),
+  region: z.string(),
+  address: z.string(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  offer_type: z.string(),
+  valid_from: nullableText,
+  valid_until: nullableText,
+  organization: z.object({ uuid: z.string(), name: z.string() }),
 };
 
-export type PriceOption = {
-  uuid: string;
-  title: string;
-  actual_price: string;
-  regular_price: string;
-  available: number;
-  per_customer: number | null;
-};
-
-export type OfferSummary = {
-  uuid: string;
-  title: string;
-  summary: string;
-  category: string;
-  region: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-  offer_type: string;
-  valid_from: string | null;
-  valid_until: string | null;
-  organization: { uuid: string; name: string };
-  images: OfferImage[];
-  price_options: PriceOption[];
+export const OfferSummarySchema = z.object({
+  ...offerFields,
+  images: z.array(OfferImageSchema),
+  price_options: z.array(PriceOptionSchema),
   /** Verified buyers' stars; null until the offer has MIN_RATINGS_SHOWN of them. */
-  rating: OfferRating | null;
-};
+  rating: OfferRatingSchema.nullable(),
+});
+export type OfferSummary = z.infer<typeof OfferSummarySchema>;
 
-export type OfferRating = { average: number; count: number };
-
-export type OfferDetail = OfferSummary & {
-  description: string;
-  conditions: string;
-  organization: { uuid: string; name: string; email: string | null; phone: string | null; website: string | null };
-};
+export const OfferDetailSchema = OfferSummarySchema.extend({
+  description: z.string(),
+  conditions: z.string(),
+  organization: z.object({
+    uuid: z.string(),
+    name: z.string(),
+    email: nullableText,
+    phone: nullableText,
+    website: nullableText,
+  }),
+});
+export type OfferDetail = z.infer<typeof OfferDetailSchema>;
 
 /** Every paginated list of the contract: `next`/`previous` as paths relative to the API's origin (/api/v0/…?page=n), or null. */
+export const pageOf = <T extends z.ZodTypeAny>(item: T) =>
+  z.object({ count: z.number().int(), next: nullableText, previous: nullableText, results: z.array(item) });
 export type Page<T> = { count: number; next: string | null; previous: string | null; results: T[] };
 
+export const OfferPageSchema = pageOf(OfferSummarySchema);
+
 /** A short unpaginated list: nearby offers, popular offers. */
-export type OfferList = { results: OfferSummary[] };
+export const OfferListSchema = z.object({ results: z.array(OfferSummarySchema) });
+export type OfferList = z.infer<typeof OfferListSchema>;
+
+/** GET /public/offers/selected/ and /customer/favorites/: the cards, in the order asked. */
+export const OfferCardsSchema = z.array(OfferSummarySchema);

@@ -2,131 +2,209 @@
  * Answers of the partner and staff side of /api/v0. The API produces them and the /socios and
  * /admin screens read them; both import from here so the storefront needs nothing from `api/`.
  */
-import type { CouponState } from "#rules/coupons";
-import type { OfferStatus } from "#rules/offer-status";
-import type { RevisionChanges, RevisionStatus } from "#rules/offer-revisions";
-import type { OfferImage, Page } from "#contract/offers";
+import { z } from "zod";
+import { COUPON_STATES } from "#rules/coupons";
+import { OFFER_STATUSES } from "#rules/offer-status";
+import { REVIEWED_TEXT_FIELDS, REVISION_STATUSES } from "#rules/offer-revisions";
+import { OfferImageSchema, offerFields, pageOf } from "#contract/offers";
+import { AccountUserSchema } from "#contract/accounts";
+
+const nullableText = z.string().nullable();
 
 /** A picture as the public API shows it, with its id and every rendition in place of the small one. */
-export type PartnerImage = Omit<OfferImage, "small_url"> & {
-  uuid: string;
-  variants: { url: string; width: number; height: number }[];
-};
+export const PartnerImageSchema = OfferImageSchema.omit({ small_url: true }).extend({
+  uuid: z.string(),
+  variants: z.array(z.object({ url: z.string(), width: z.number(), height: z.number() })),
+});
+export type PartnerImage = z.infer<typeof PartnerImageSchema>;
+export const PartnerImageListSchema = z.object({ results: z.array(PartnerImageSchema) });
 
-export type PartnerPriceOption = {
-  uuid: string;
-  title: string;
-  actual_price: string;
-  regular_price: string;
-  available: number;
-  per_customer: number | null;
+export const PartnerPriceOptionSchema = z.object({
+  uuid: z.string(),
+  title: z.string(),
+  actual_price: z.string(),
+  regular_price: z.string(),
+  available: z.number().int(),
+  per_customer: z.number().int().nullable(),
   /** Tickets paid or reserved: what a price change must never touch. */
-  sold: number;
-};
+  sold: z.number().int(),
+});
+export type PartnerPriceOption = z.infer<typeof PartnerPriceOptionSchema>;
+
+/** A revision's fields (rules/offer-revisions.ts RevisionChanges): only the fields it is about. */
+const RevisionChangesSchema = z
+  .object(
+    Object.fromEntries(REVIEWED_TEXT_FIELDS.map((f) => [f, z.string().optional()])) as Record<
+      (typeof REVIEWED_TEXT_FIELDS)[number],
+      z.ZodOptional<z.ZodString>
+    >,
+  )
+  .extend({
+    price_options: z
+      .array(
+        z.object({
+          uuid: nullableText,
+          title: z.string(),
+          actual_price: z.string(),
+          regular_price: z.string(),
+          available: z.number().int().optional(),
+          per_customer: z.number().int().nullable().optional(),
+        }),
+      )
+      .optional(),
+  });
 
 /** A change to an approved offer's words or prices (rules/offer-revisions.ts). */
-export type OfferRevision = {
-  uuid: string;
-  status: RevisionStatus;
-  submitted_at: string;
-  reviewed_at: string | null;
+export const OfferRevisionSchema = z.object({
+  uuid: z.string(),
+  status: z.enum(REVISION_STATUSES),
+  submitted_at: z.string(),
+  reviewed_at: nullableText,
   /** Why staff rejected it. */
-  review_note: string | null;
+  review_note: nullableText,
   /** What the partner proposed: only what differs from the live offer. */
-  changes: RevisionChanges;
+  changes: RevisionChangesSchema,
   /** The live values of the same fields (and options), to show beside them. */
-  current: RevisionChanges;
-};
+  current: RevisionChangesSchema,
+});
+export type OfferRevision = z.infer<typeof OfferRevisionSchema>;
 
 /** Staff's queue of changes: each with the offer it is for. */
-export type OfferRevisionForReview = OfferRevision & {
-  offer: { uuid: string; title: string; status: OfferStatus; region: string; organization: { uuid: string; name: string } };
-};
+export const OfferRevisionForReviewSchema = OfferRevisionSchema.extend({
+  offer: z.object({
+    uuid: z.string(),
+    title: z.string(),
+    status: z.enum(OFFER_STATUSES),
+    region: z.string(),
+    organization: z.object({ uuid: z.string(), name: z.string() }),
+  }),
+});
+export type OfferRevisionForReview = z.infer<typeof OfferRevisionForReviewSchema>;
 
 /** The public offer's fields plus what only its organisation and staff see. */
-export type PartnerOffer = {
-  uuid: string;
-  status: OfferStatus;
-  review_note: string | null;
-  submitted_at: string | null;
+export const PartnerOfferSchema = z.object({
+  status: z.enum(OFFER_STATUSES),
+  review_note: nullableText,
+  submitted_at: nullableText,
   /** The change waiting for staff, or the last one they rejected (until the next); null otherwise. */
-  revision: OfferRevision | null;
-  title: string;
-  summary: string;
-  description: string;
-  conditions: string;
-  category: string;
-  region: string;
-  address: string;
-  latitude: number | null;
-  longitude: number | null;
-  offer_type: string;
-  valid_from: string | null;
-  valid_until: string | null;
-  organization: { uuid: string; name: string };
-  images: PartnerImage[];
-  price_options: PartnerPriceOption[];
-  created_at: string;
-};
+  revision: OfferRevisionSchema.nullable(),
+  ...offerFields,
+  description: z.string(),
+  conditions: z.string(),
+  images: z.array(PartnerImageSchema),
+  price_options: z.array(PartnerPriceOptionSchema),
+  created_at: z.string(),
+});
+export type PartnerOffer = z.infer<typeof PartnerOfferSchema>;
 
-export type CouponView = {
-  uuid: string;
-  code: string;
-  state: CouponState;
-  state_label: string;
-  redeemed_at: string | null;
-  offer: { uuid: string; title: string; valid_until: string | null };
-  option: { uuid: string; title: string };
-  buyer_first_name: string | null;
-  organization: { uuid: string; name: string };
-  sale_id: string;
-  paid_at: string | null;
-};
+export const CouponViewSchema = z.object({
+  uuid: z.string(),
+  code: z.string(),
+  state: z.enum(COUPON_STATES),
+  state_label: z.string(),
+  redeemed_at: nullableText,
+  offer: z.object({ uuid: z.string(), title: z.string(), valid_until: nullableText }),
+  option: z.object({ uuid: z.string(), title: z.string() }),
+  buyer_first_name: nullableText,
+  organization: z.object({ uuid: z.string(), name: z.string() }),
+  sale_id: z.string(),
+  paid_at: nullableText,
+});
+export type CouponView = z.infer<typeof CouponViewSchema>;
 
-export type SaleRow = CouponView & { paid_price: string; promo_code: string | null };
+export const SaleRowSchema = CouponViewSchema.extend({ paid_price: z.string(), promo_code: nullableText });
+export type SaleRow = z.infer<typeof SaleRowSchema>;
 
-export type PromoCodeRecord = {
-  uuid: string;
-  code: string;
-  discount_type: string;
-  discount_value: string;
-  valid_from: string | null;
-  valid_until: string | null;
-  max_uses: number | null;
-  per_customer_limit: number | null;
-  used_count: number;
-  offer: string | null;
-  offer_title: string | null;
-  created_at: string;
-};
+export const PromoCodeRecordSchema = z.object({
+  uuid: z.string(),
+  code: z.string(),
+  discount_type: z.string(),
+  discount_value: z.string(),
+  valid_from: nullableText,
+  valid_until: nullableText,
+  max_uses: z.number().int().nullable(),
+  per_customer_limit: z.number().int().nullable(),
+  used_count: z.number().int(),
+  offer: nullableText,
+  offer_title: nullableText,
+  created_at: z.string(),
+});
+export type PromoCodeRecord = z.infer<typeof PromoCodeRecordSchema>;
+export const PromoCodeListSchema = z.object({ results: z.array(PromoCodeRecordSchema) });
 
-export type Organization = {
-  uuid: string;
-  name: string;
-  tax_id: string | null;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-  address: string;
-  province: string | null;
-  logo: string | null;
-  created_at: string;
-};
+export const OrganizationSchema = z.object({
+  uuid: z.string(),
+  name: z.string(),
+  tax_id: nullableText,
+  email: nullableText,
+  phone: nullableText,
+  website: nullableText,
+  address: z.string(),
+  province: nullableText,
+  logo: nullableText,
+  created_at: z.string(),
+});
+export type Organization = z.infer<typeof OrganizationSchema>;
 
-export type Member = { user_id: string; email: string | null; first_name: string | null; created_at: string };
+export const MemberSchema = z.object({ user_id: z.string(), email: nullableText, first_name: nullableText, created_at: z.string() });
+export type Member = z.infer<typeof MemberSchema>;
+export const MemberListSchema = z.object({ results: z.array(MemberSchema) });
+
+/** GET /organizations/{id}/: the members only for staff. */
+export const OrganizationWithMembersSchema = OrganizationSchema.extend({ members: z.array(MemberSchema).optional() });
 
 /** A page of the partner's coupons; the totals are of every coupon the filter matches. */
-export type PartnerSales = Page<SaleRow> & { totals: { coupons: number; redeemed: number; revenue: string } };
+export const PartnerSalesSchema = pageOf(SaleRowSchema).extend({
+  totals: z.object({ coupons: z.number().int(), redeemed: z.number().int(), revenue: z.string() }),
+});
+export type PartnerSales = z.infer<typeof PartnerSalesSchema>;
 
-export type PartnerLeadRecord = {
-  uuid: string;
-  business_name: string;
-  contact_name: string;
-  email: string;
-  phone: string;
-  province: string;
-  category: string;
-  message: string;
-  status: string;
-  created_at: string;
-};
+export const PartnerLeadRecordSchema = z.object({
+  uuid: z.string(),
+  business_name: z.string(),
+  contact_name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  province: z.string(),
+  category: z.string(),
+  message: z.string(),
+  status: z.string(),
+  created_at: z.string(),
+});
+export type PartnerLeadRecord = z.infer<typeof PartnerLeadRecordSchema>;
+
+/** GET /sales/refund_required/: the sales that owe their buyer a refund (staff). */
+export const RefundRequiredSaleSchema = z.object({
+  sale_id: z.string(),
+  email: z.string(),
+  total: z.string(),
+  currency: z.string(),
+  provider: z.string(),
+  created_at: z.string(),
+  paid_at: nullableText,
+});
+export type RefundRequiredSale = z.infer<typeof RefundRequiredSaleSchema>;
+
+const Entries = z.array(z.object({ value: z.string(), label: z.string() }));
+/** GET /offers/dictionaries/: the lists of rules/ with their Spanish labels. */
+export const DictionariesSchema = z.object({
+  categories: Entries,
+  provinces: Entries,
+  offer_types: Entries,
+  discount_types: Entries,
+  payment_flows: Entries,
+  offer_statuses: Entries,
+  coupon_states: Entries,
+});
+
+/** GET /users/ (staff): the accounts found. */
+export const UserListSchema = z.object({ results: z.array(AccountUserSchema) });
+
+/** POST /sales/become_partner/: the request is kept (or quietly dropped, as a bot's would be). */
+export const ReceivedSchema = z.object({ received: z.literal(true) });
+
+export const OfferRevisionPageSchema = pageOf(OfferRevisionForReviewSchema);
+export const PartnerOfferPageSchema = pageOf(PartnerOfferSchema);
+export const OrganizationPageSchema = pageOf(OrganizationSchema);
+export const PartnerLeadPageSchema = pageOf(PartnerLeadRecordSchema);
+export const RefundRequiredPageSchema = pageOf(RefundRequiredSaleSchema);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import "#rules/zod-es";
 import { CheckoutDataSchema } from "#contract/checkout";
 import { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#rules/cart";
+import { DISCOUNT_TYPES } from "#rules/prices";
 
 // An order is never bigger than a cart can be: the cart's limits (rules/cart.ts) bound it.
 export { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM };
@@ -44,69 +45,99 @@ export const ValidateOrderSchema = z
 
 export type ValidateOrderRequest = z.input<typeof ValidateOrderSchema>;
 
-export type SaleLine = {
-  offer_price_uuid: string;
-  offer_uuid: string;
-  title: string;
-  option_title: string;
-  quantity: number;
-  unit_price: string;
-  paid_unit_price: string;
-  promo_code: string | null;
-  line_total: string;
-  for_present: boolean;
-};
+export const SaleLineSchema = z.object({
+  offer_price_uuid: z.string(),
+  offer_uuid: z.string(),
+  title: z.string(),
+  option_title: z.string(),
+  quantity: z.number().int(),
+  unit_price: z.string(),
+  paid_unit_price: z.string(),
+  promo_code: z.string().nullable(),
+  line_total: z.string(),
+  for_present: z.boolean(),
+});
+export type SaleLine = z.infer<typeof SaleLineSchema>;
 
-export type SalesData = { items: SaleLine[]; total: string; currency: "EUR" };
+export const SalesDataSchema = z.object({ items: z.array(SaleLineSchema), total: z.string(), currency: z.literal("EUR") });
+export type SalesData = z.infer<typeof SalesDataSchema>;
 
-export type ValidateOrderResponse = {
-  sales_data: SalesData;
-  checkout_data: { session_token?: string; email: string } & Record<string, unknown>;
-  errors: { error_text: string; offer_price_uuid?: string; field?: string }[];
-};
+/** POST /sales/validate/: 200 with a session_token, or 400 with the errors in the same shape. */
+export const ValidateOrderResponseSchema = z.object({
+  sales_data: SalesDataSchema,
+  checkout_data: z.object({ session_token: z.string().optional(), email: z.string().optional() }).passthrough(),
+  errors: z.array(z.object({ error_text: z.string(), offer_price_uuid: z.string().optional(), field: z.string().optional() })),
+});
+export type ValidateOrderResponse = z.infer<typeof ValidateOrderResponseSchema>;
 
-export type PaymentAnswer = {
-  /** provider_ref: the provider's own id of the payment (PayPal's order id, for its JS SDK buttons). */
-  payment: {
-    sale_id: string;
-    transaction_id: string;
-    provider: string;
-    flow: "hosted" | "redirect";
-    redirect_url: string;
-    provider_ref: string | null;
-  };
-};
+/** POST /sales/create/. provider_ref: the provider's own id of the payment (PayPal's order id, for its JS SDK buttons). */
+export const PaymentAnswerSchema = z.object({
+  payment: z.object({
+    sale_id: z.string(),
+    transaction_id: z.string(),
+    provider: z.string(),
+    flow: z.enum(["hosted", "redirect"]),
+    redirect_url: z.string(),
+    provider_ref: z.string().nullable(),
+  }),
+});
+export type PaymentAnswer = z.infer<typeof PaymentAnswerSchema>;
 
 /** One bought line as every purchase answer gives it (a sale, the customer's history). */
-export type PurchasedItem = {
-  offer_uuid: string;
-  title: string;
-  option_title: string;
-  quantity: number;
-  paid_unit_price: string;
-  for_present: boolean;
-  valid_until: string | null;
-};
+export const PurchasedItemSchema = z.object({
+  offer_uuid: z.string(),
+  title: z.string(),
+  option_title: z.string(),
+  quantity: z.number().int(),
+  paid_unit_price: z.string(),
+  for_present: z.boolean(),
+  valid_until: z.string().nullable(),
+});
+export type PurchasedItem = z.infer<typeof PurchasedItemSchema>;
+
+/** POST /sales/capture/{id}/ and GET /sales/purchase/{id}/. */
+export const PurchaseSchema = z.object({
+  sale_id: z.string(),
+  status: z.string(),
+  email: z.string(),
+  total: z.string(),
+  currency: z.string(),
+  paid_at: z.string().nullable(),
+  items: z.array(
+    PurchasedItemSchema.extend({
+      coupons: z.array(z.string()),
+      /** Who honours the coupons, where and when, as printed on the voucher. */
+      merchant: z.string(),
+      address: z.string(),
+      conditions: z.string(),
+      valid_from: z.string().nullable(),
+    }),
+  ),
+});
+export type Purchase = z.infer<typeof PurchaseSchema>;
 
 /**
- * The capture's answer: the purchase and the signature its confirmation mail's «Ver mis cupones»
+ * POST /sales/capture/{id}/: the purchase and the signature its confirmation mail's «Ver mis cupones»
  * link carries, so the success page can offer the same signed PDF and page, for a guest too.
  */
-export type CapturedPurchase = Purchase & { coupons_sig: string };
+export const CapturedPurchaseSchema = PurchaseSchema.extend({ coupons_sig: z.string() });
+export type CapturedPurchase = z.infer<typeof CapturedPurchaseSchema>;
 
-export type Purchase = {
-  sale_id: string;
-  status: string;
-  email: string;
-  total: string;
-  currency: string;
-  paid_at: string | null;
-  items: (PurchasedItem & {
-    coupons: string[];
-    /** Who honours the coupons, where and when, as printed on the voucher. */
-    merchant: string;
-    address: string;
-    conditions: string;
-    valid_from: string | null;
-  })[];
-};
+/** POST /public/offers/apply-promocode/: the code as the cart keeps it. */
+export const AppliedPromoCodeSchema = z.object({
+  promo_code: z.string(),
+  discount_type: z.enum(DISCOUNT_TYPES),
+  discount_value: z.string(),
+  offer_uuid: z.string().nullable(),
+});
+export type AppliedPromoCode = z.infer<typeof AppliedPromoCodeSchema>;
+
+/** POST /sales/cancel/{id}/ */
+export const CancelAnswerSchema = z.object({ released: z.boolean() });
+
+/** POST /{provider}/webhook/: an acknowledgement for the provider. */
+export const WebhookAnswerSchema = z.object({
+  received: z.literal(true),
+  duplicate: z.boolean().optional(),
+  detail: z.string().optional(),
+});

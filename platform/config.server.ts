@@ -160,6 +160,8 @@ const EnvSchema = z.object({
   FACEBOOK_APP_ID: optionalString,
   FACEBOOK_APP_SECRET: optionalString,
   CATALOGUE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** 1: the storefront parses every API answer with the contract's schemas in production too (the browser suite sets it). */
+  CONTRACT_CHECK: z.enum(["0", "1"]).optional(),
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
 });
 
@@ -177,6 +179,8 @@ export type Config = Env & {
   /** nodemailer's `dkim` option when MAIL_DKIM_* are set, else null (messages go unsigned). */
   mailDkim: MailDkim | null;
   isProduction: boolean;
+  /** The storefront parses the API's answers with the contract's schemas: off in production unless CONTRACT_CHECK=1. */
+  contractCheck: boolean;
 };
 
 export type MailDkim = { domainName: string; keySelector: string; privateKey: string };
@@ -222,6 +226,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     mailDkim: dkim,
     apiUrl: (env.API_URL ?? `http://${localHost}:${env.PORT}/api/v0`).replace(/\/$/, ""),
     isProduction: env.NODE_ENV === "production",
+    contractCheck: env.CONTRACT_CHECK ? env.CONTRACT_CHECK === "1" : env.NODE_ENV !== "production",
   };
 }
 

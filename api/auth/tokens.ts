@@ -4,7 +4,7 @@ import { errors, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import type { Config } from "#platform/config.server";
 import { isRole, type Role } from "#rules/roles";
 import { isUuid } from "#rules/uuid";
-import type { TokenPair } from "#rules/accounts";
+import type { TokenPair } from "#contract/accounts";
 import type { Database, Executor } from "#api/db/client";
 import { accountSessions, refreshTokens, users } from "#api/db/schema";
 import { HttpError } from "#api/http";

@@ -1,5 +1,6 @@
 import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import type { RevisionChanges } from "#rules/offer-revisions";
+import type { RevisionChanges, RevisionStatus } from "#rules/offer-revisions";
+import type { OfferStatus } from "#rules/offer-status";
 
 // Mirrors migrations/*.sql, which are the source of truth for the database itself.
 
@@ -41,7 +42,7 @@ export const offers = pgTable("offers", {
   offerType: text("offer_type").notNull().default("regular"),
   validFrom: date("valid_from"),
   validUntil: date("valid_until"),
-  status: text("status").notNull().default("active"),
+  status: text("status").$type<OfferStatus>().notNull().default("active"),
   rank: integer("rank").notNull().default(1000),
   // Generated column (0006): search's words, folded with ofertas_fold(); never written.
   searchVector: text("search_vector"),
@@ -68,7 +69,7 @@ export const offerImages = pgTable("offer_images", {
 export const offerRevisions = pgTable("offer_revisions", {
   id: uuid("id").primaryKey().defaultRandom(),
   offerId: uuid("offer_id").notNull(),
-  status: text("status").notNull().default("pending"),
+  status: text("status").$type<RevisionStatus>().notNull().default("pending"),
   changes: jsonb("changes").$type<RevisionChanges>().notNull(),
   submittedBy: uuid("submitted_by"),
   submittedAt: timestamp("submitted_at", { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import { Router } from "express";
-import type { SessionInfo } from "#rules/accounts";
+import type { SessionInfo } from "#contract/accounts";
 import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { handle } from "#api/http";

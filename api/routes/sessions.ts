@@ -1,5 +1,5 @@
 import { Router } from "express";
-import type { DeviceSession } from "#rules/accounts";
+import type { DeviceSession } from "#contract/accounts";
 import { deviceLabel } from "#rules/devices";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";

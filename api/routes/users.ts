@@ -2,14 +2,8 @@ import { Router, type Request } from "express";
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  ACCOUNT_MAILS_PER_EMAIL_PER_HOUR,
-  CodeField,
-  EmailField,
-  PasswordField,
-  type ActivationAnswer,
-  type RegistrationAnswer,
-} from "#rules/accounts";
+import { ACCOUNT_MAILS_PER_EMAIL_PER_HOUR, CodeField, EmailField, PasswordField } from "#rules/accounts";
+import type { ActivationAnswer, RegistrationAnswer } from "#contract/accounts";
 import type { Config } from "#platform/config.server";
 import { isStaff, ROLES } from "#rules/roles";
 import { isUuid } from "#rules/uuid";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { TokenPair } from "#rules/accounts";
+import type { TokenPair } from "#contract/accounts";
 import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { users } from "#api/db/schema";

@@ -1,13 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import {
-  currentValues,
-  hasChanges,
-  REVIEWED_STATUSES,
-  type ReviewedOffer,
-  type RevisionChanges,
-  type RevisionStatus,
-} from "#rules/offer-revisions";
+import { currentValues, hasChanges, REVIEWED_STATUSES, type ReviewedOffer, type RevisionChanges } from "#rules/offer-revisions";
 import type { OfferStatus } from "#rules/offer-status";
 import type { OfferRevision, OfferRevisionForReview } from "#contract/partner-responses";
 import type { Executor, Transaction } from "#api/db/client";
@@ -45,7 +38,7 @@ export function reviewedOffer(offer: OfferRow, options: OptionRow[]): ReviewedOf
 export function toRevision(row: RevisionRow, live: ReviewedOffer): OfferRevision {
   return {
     uuid: row.id,
-    status: row.status as RevisionStatus,
+    status: row.status,
     submitted_at: row.submittedAt.toISOString(),
     reviewed_at: row.reviewedAt?.toISOString() ?? null,
     review_note: row.reviewNote,
@@ -144,7 +137,7 @@ export async function listRevisions(db: Executor, scope: Scope, page: { page: nu
     offer: {
       uuid: offer.id,
       title: offer.title,
-      status: offer.status as OfferStatus,
+      status: offer.status,
       region: offer.province,
       organization: { uuid: offer.organizationId, name: organizationName },
     },

@@ -299,8 +299,16 @@ async function cardsJson(db: Executor, ids: string[], activeOnly = false): Promi
   return row?.cards_utf8 ?? "[]";
 }
 
+/**
+ * Cards the database wrote (offer_cards()) read back as values. They are not parsed here, on every
+ * page: the API's tests parse every answer that carries them with the contract's OfferSummarySchema.
+ */
+function cardsFrom(json: Utf8Text | string): OfferSummary[] {
+  return JSON.parse(json.toString());
+}
+
 async function summariesJson(db: Executor, ids: string[], activeOnly = false): Promise<OfferSummary[]> {
-  return JSON.parse((await cardsJson(db, ids, activeOnly)).toString()) as OfferSummary[];
+  return cardsFrom(await cardsJson(db, ids, activeOnly));
 }
 
 /**
@@ -365,7 +373,7 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
   );
   if (!row?.card) return null;
   const { card, description, conditions, ...contact } = row;
-  const [offer] = JSON.parse(card) as OfferSummary[];
+  const [offer] = cardsFrom(card);
   return { ...offer, description, conditions, organization: { ...offer.organization, ...contact } };
 }
 

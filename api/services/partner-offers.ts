@@ -69,7 +69,7 @@ async function withChildren(
   };
   return rows.map(({ offer: o, organizationName }) => ({
     uuid: o.id,
-    status: o.status as OfferStatus,
+    status: o.status,
     review_note: o.reviewNote,
     submitted_at: o.submittedAt?.toISOString() ?? null,
     revision: revisionOf(o),
@@ -258,7 +258,7 @@ export async function updatePartnerOffer(db: Executor, scope: Scope, id: string,
       .where(and(eq(offers.id, id), inScope(scope, offers.organizationId)))
       .for("update");
     if (!current) throw notFound("Oferta no encontrada.");
-    const from = current.status as OfferStatus;
+    const from = current.status;
     const fields = offerColumns(change);
     const editing = Object.keys(fields).length > 0 || change.price_options !== undefined || change.organization !== undefined;
     if (editing && from === "archived") throw new HttpError(409, "Una oferta archivada no se puede editar.");

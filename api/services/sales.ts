@@ -10,6 +10,6 @@ export { createSale, TOO_MANY_UNPAID_FROM_ADDRESS, type Buyer, type PaymentUrls 
 export { captureSale, findTransaction, type CaptureOptions } from "./sales/capture";
 export { releaseSale } from "./sales/release";
 export { purgeStaleCheckoutData, startReservationSweep, sweepExpiredReservations } from "./sales/sweep";
-export { refundRequiredSales, type RefundRequiredSale } from "./sales/refunds";
+export { refundRequiredSales } from "./sales/refunds";
 export { purchaseOf } from "./sales/purchase";
 export { couponCode } from "./sales/coupon-code";

@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { normalizeEmail, type AccountUser } from "#rules/accounts";
+import { normalizeEmail } from "#rules/accounts";
+import type { AccountUser } from "#contract/accounts";
 import type { Executor } from "#api/db/client";
 import { users } from "#api/db/schema";
 import { endAllSessions } from "#api/auth/sessions";

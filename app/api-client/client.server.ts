@@ -1,26 +1,58 @@
-import type { OfferDetail, OfferList, OfferSummary, Page } from "#contract/offers";
+import type { z } from "zod";
 import {
-  type AccountUser,
-  type ActivationAnswer,
-  type DeviceSession,
-  type RegistrationAnswer,
-  type SessionInfo,
-  type TokenPair,
-} from "#rules/accounts";
+  OfferCardsSchema,
+  OfferDetailSchema,
+  OfferListSchema,
+  OfferPageSchema,
+  type OfferDetail,
+  type OfferSummary,
+  type Page,
+} from "#contract/offers";
+import {
+  AccountUserSchema,
+  CodeSentSchema,
+  ActivationAnswerSchema,
+  DetailSchema,
+  DeviceSessionListSchema,
+  EmailConfirmAnswerSchema,
+  EndedSessionsSchema,
+  RegistrationAnswerSchema,
+  SessionInfoSchema,
+  TokenPairSchema,
+} from "#contract/accounts";
 import type { Cart } from "#rules/cart";
 import type { SocialLoginBody, SocialProvider } from "#rules/social";
-import type { CustomerPurchase, ReserveExists } from "#contract/customer";
-import type { PromoCode } from "#rules/prices";
-import type { CapturedPurchase, PaymentAnswer, Purchase, ValidateOrderRequest, ValidateOrderResponse } from "#contract/sales";
+import {
+  CartSchema,
+  CustomerPurchasePageSchema,
+  FavoriteListSchema,
+  FavoriteToggleSchema,
+  MailLinkSchema,
+  ReserveExistsSchema,
+  SubscriptionSchema,
+  UnsubscribedSchema,
+  type MailLink,
+} from "#contract/customer";
+import {
+  AppliedPromoCodeSchema,
+  CancelAnswerSchema,
+  CapturedPurchaseSchema,
+  PaymentAnswerSchema,
+  PurchaseSchema,
+  ValidateOrderResponseSchema,
+  type ValidateOrderRequest,
+} from "#contract/sales";
+import { NoContent, routeOf } from "#contract/routes";
 import { accessToken } from "#app/state/auth.server";
-import type { Feedback, FeedbackOfMine } from "#contract/feedback";
+import { FeedbackAnswerSchema, FeedbackOfMineSchema } from "#contract/feedback";
 import type { LinkPurpose } from "#platform/signatures.server";
 import type { CaptchaFields } from "#app/forms/captcha.server";
 import { config } from "#app/env.server";
 import { getSession } from "#app/state/session.server";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
 
-export type { OfferDetail, OfferSummary, Page };
+export type { MailLink, OfferDetail, OfferSummary, Page };
+export { NoContent };
 
 /** One error type for every failed call; `message` is the text for the toast (spec section 8). */
 export class ApiError extends Error {
@@ -51,13 +83,44 @@ type CallOptions = {
   acceptStatus?: number[];
 };
 
+/** An answer of the API that does not fit the contract: a bug of one side, never the visitor's. */
+export class ContractError extends Error {
+  constructor(route: string, issues: z.ZodIssue[]) {
+    const first = issues[0];
+    const where = first ? `${first.path.join(".") || "(la respuesta)"}: ${first.message}` : "";
+    super(`La respuesta de ${route} no cumple el contrato (${issues.length} problemas; ${where}).`);
+    this.name = "ContractError";
+  }
+}
+
+/**
+ * The contract's check of an answer: parsed with the route's schema in development and tests
+ * (and wherever CONTRACT_CHECK=1), and taken as it is in production, where the API's tests have
+ * already checked every route against the same schemas.
+ */
+function fitted<S extends z.ZodTypeAny>(method: string, path: string, schema: S, data: unknown): z.output<S> {
+  if (!config().contractCheck) return data as z.output<S>;
+  const route = routeOf(method, path);
+  if (!route)
+    throw new ContractError(`${method} ${path}`, [{ code: "custom", path: [], message: "la ruta no está en contract/routes.ts" }]);
+  if (route.answer !== schema) {
+    throw new ContractError(route.route, [
+      { code: "custom", path: [], message: "el cliente la lee con otro esquema que contract/routes.ts" },
+    ]);
+  }
+  const result = schema.safeParse(data);
+  if (!result.success) throw new ContractError(route.route, result.error.issues);
+  return result.data;
+}
+
 /**
  * The storefront's only way to its data: HTTP to /api/v0 (API_URL), JSON, Accept-Language es,
  * Authorization: JWT when logged in. An expired access token was already exchanged for a new one
  * before this request reached the storefront (refreshAuth in auth-refresh.server.ts), once per
- * request, so parallel loaders never race to spend the same refresh token.
+ * request, so parallel loaders never race to spend the same refresh token. The answer is read
+ * with the route's schema of the contract (contract/routes.ts).
  */
-export async function api<T>(path: string, options: CallOptions = {}): Promise<T> {
+export async function api<S extends z.ZodTypeAny>(path: string, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
   const response = await apiResponse(path, options);
   const text = await response.text();
   let data: unknown = null;
@@ -67,7 +130,7 @@ export async function api<T>(path: string, options: CallOptions = {}): Promise<T
     data = { detail: "La API respondió algo que no es JSON." };
   }
   if (!response.ok && !options.acceptStatus?.includes(response.status)) throw new ApiError(response.status, data);
-  return data as T;
+  return fitted(options.method ?? "GET", path, schema, data);
 }
 
 /** The same call, answering the raw Response (a PDF); a failure is still an ApiError. */
@@ -126,22 +189,22 @@ function publicCache(): PublicCache {
 }
 
 /** A public catalogue read through the one-minute cache (public-cache.server.ts), keyed by URL. */
-function cachedRead<T>(path: string, query: OfferQuery): Promise<T> {
+function cachedRead<S extends z.ZodTypeAny>(path: string, schema: S, query: OfferQuery): Promise<z.output<S>> {
   const key = `${path}?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === "" ? [] : [[k, String(v)]])))}`;
-  return publicCache().get(key, () => api<T>(path, { query }));
+  return publicCache().get(key, () => api(path, schema, { query }));
 }
 
 export const offersApi = {
-  list: (query: OfferQuery, signal?: AbortSignal) => api<Page<OfferSummary>>("/public/offers/", { query, signal }),
+  list: (query: OfferQuery, signal?: AbortSignal) => api("/public/offers/", OfferPageSchema, { query, signal }),
   /** The same list for pages (listings, categories): cached; the search dialog's list stays live. */
-  listPage: (query: OfferQuery) => cachedRead<Page<OfferSummary>>("/public/offers/", query),
-  mainpage: (query: OfferQuery) => cachedRead<Page<OfferSummary>>("/public/offers/mainpage/", query),
-  get: (id: string) => api<OfferDetail>(`/public/offers/${id}/`),
+  listPage: (query: OfferQuery) => cachedRead("/public/offers/", OfferPageSchema, query),
+  mainpage: (query: OfferQuery) => cachedRead("/public/offers/mainpage/", OfferPageSchema, query),
+  get: (id: string) => api(`/public/offers/${id}/`, OfferDetailSchema),
   selected: (uuids: string[]) =>
-    uuids.length ? api<OfferSummary[]>("/public/offers/selected/", { query: { uuids } }) : Promise.resolve([]),
-  nearby: (id: string, pageSize = 4) => cachedRead<OfferList>(`/public/offers/${id}/nearby/`, { page_size: pageSize }),
+    uuids.length ? api("/public/offers/selected/", OfferCardsSchema, { query: { uuids } }) : Promise.resolve([]),
+  nearby: (id: string, pageSize = 4) => cachedRead(`/public/offers/${id}/nearby/`, OfferListSchema, { page_size: pageSize }),
   /** «Populares ahora»: the most bought in the last days (POPULAR_DAYS). */
-  popular: (query: Pick<OfferQuery, "region" | "category" | "page_size">) => cachedRead<OfferList>("/public/offers/popular/", query),
+  popular: (query: Pick<OfferQuery, "region" | "category" | "page_size">) => cachedRead("/public/offers/popular/", OfferListSchema, query),
 };
 
 /**
@@ -149,98 +212,98 @@ export const offersApi = {
  * opens it: the storefront never reads what a token holds.
  */
 export type MailLinkKey = { t: string } | { email: string; sig: string };
-export type MailLink = { purpose: LinkPurpose; email: string; offer_uuid: string | null; t: string };
 /** A rating's buyer: the feedback link's token, or the logged-in account (request) and the offer. */
 export type RaterKey = { t: string } | { offer_uuid: string };
 
 export const mailApi = {
   /** What a link stands for, without acting on it (the page shows or prefills its address). */
-  link: (purpose: LinkPurpose, key: MailLinkKey) => api<MailLink>("/customer/mail-link/", { query: { purpose, ...key } }),
+  link: (purpose: LinkPurpose, key: MailLinkKey) => api("/customer/mail-link/", MailLinkSchema, { query: { purpose, ...key } }),
   /** The contract's unsubscribe call; the /unsubscribe page's button makes it. */
-  unsubscribe: (t: string) => api<{ detail: string; email: string }>("/customer/unsubscribe/", { query: { t } }),
+  unsubscribe: (t: string) => api("/customer/unsubscribe/", UnsubscribedSchema, { query: { t } }),
   submitFeedback: (body: RaterKey & { feedback_stars: number }, request: Request) =>
-    api<Feedback>("/public/offers/feedback/", { method: "POST", body, request }),
-  myFeedback: (key: RaterKey, request: Request) => api<FeedbackOfMine>("/public/offers/feedback/mine/", { query: key, request }),
+    api("/public/offers/feedback/", FeedbackAnswerSchema, { method: "POST", body, request }),
+  myFeedback: (key: RaterKey, request: Request) => api("/public/offers/feedback/mine/", FeedbackOfMineSchema, { query: key, request }),
   updateFeedback: (id: string, body: { t?: string; feedback_stars?: number; comment?: string }, request: Request) =>
-    api<Feedback>(`/public/offers/feedback/${id}/`, { method: "PATCH", body, request }),
+    api(`/public/offers/feedback/${id}/`, FeedbackAnswerSchema, { method: "PATCH", body, request }),
 };
 
 export const salesApi = {
   applyPromoCode: (promo_code: string, request: Request) =>
-    api<PromoCode & { offer_uuid: string | null }>("/public/offers/apply-promocode/", { method: "POST", body: { promo_code }, request }),
-  validate: (body: ValidateOrderRequest) => api<ValidateOrderResponse>("/sales/validate/", { method: "POST", body, acceptStatus: [400] }),
+    api("/public/offers/apply-promocode/", AppliedPromoCodeSchema, { method: "POST", body: { promo_code }, request }),
+  validate: (body: ValidateOrderRequest) =>
+    api("/sales/validate/", ValidateOrderResponseSchema, { method: "POST", body, acceptStatus: [400] }),
   /** analytics: only when the buyer accepted analytics cookies (the purchase event depends on it). */
   create: (session_token: string, request: Request, analytics?: { device_id: string | null }) =>
-    api<PaymentAnswer>("/sales/create/", { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
+    api("/sales/create/", PaymentAnswerSchema, { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
   capture: (saleId: string, transaction_id: string) =>
-    api<CapturedPurchase>(`/sales/capture/${saleId}/`, { method: "POST", body: { transaction_id } }),
+    api(`/sales/capture/${saleId}/`, CapturedPurchaseSchema, { method: "POST", body: { transaction_id } }),
   /** A purchase opened from its confirmation mail's signed link (no account needed). */
-  signedPurchase: (saleId: string, sig: string) => api<Purchase>(`/sales/purchase/${saleId}/`, { query: { sig } }),
+  signedPurchase: (saleId: string, sig: string) => api(`/sales/purchase/${saleId}/`, PurchaseSchema, { query: { sig } }),
   cancel: (saleId: string, transaction_id: string) =>
-    api<{ released: boolean }>(`/sales/cancel/${saleId}/`, { method: "POST", body: { transaction_id } }),
+    api(`/sales/cancel/${saleId}/`, CancelAnswerSchema, { method: "POST", body: { transaction_id } }),
 };
 
 export const customerApi = {
-  favorites: (request: Request) => api<OfferSummary[]>("/customer/favorites/", { request }),
+  favorites: (request: Request) => api("/customer/favorites/", OfferCardsSchema, { request }),
   toggleFavorite: (uuid: string, request: Request) =>
-    api<{ uuid: string; is_favorite: boolean; uuids: string[] }>(`/customer/favorites/${uuid}/toggle/`, { method: "POST", request }),
+    api(`/customer/favorites/${uuid}/toggle/`, FavoriteToggleSchema, { method: "POST", request }),
   syncFavorites: (uuids: string[], request: Request, token?: string) =>
-    api<{ uuids: string[] }>("/customer/favorites/sync-list/", { method: "POST", body: { uuids }, request, token }),
-  cart: (request: Request, token?: string) => api<Cart>("/customer/cart/", { request, token }),
+    api("/customer/favorites/sync-list/", FavoriteListSchema, { method: "POST", body: { uuids }, request, token }),
+  cart: (request: Request, token?: string) => api("/customer/cart/", CartSchema, { request, token }),
   saveCart: (cart: Cart, request: Request, token?: string) =>
-    api<Cart>("/customer/cart/update/", { method: "POST", body: cart, request, token }),
+    api("/customer/cart/update/", CartSchema, { method: "POST", body: cart, request, token }),
   purchases: (query: { page: number; page_size: number }, request: Request) =>
-    api<Page<CustomerPurchase>>("/customer/purchases/", { query, request }),
+    api("/customer/purchases/", CustomerPurchasePageSchema, { query, request }),
   downloadCoupon: (coupon: string, request: Request) => apiFile("/sales/download_coupon/", { method: "POST", body: { coupon }, request }),
-  reserveExists: (offerUuid: string, request: Request) => api<ReserveExists>(`/sales/reserve_exists/${offerUuid}/`, { request }),
+  reserveExists: (offerUuid: string, request: Request) => api(`/sales/reserve_exists/${offerUuid}/`, ReserveExistsSchema, { request }),
 };
 
 export const authApi = {
   create: (email: string, password: string, request: Request) =>
-    api<TokenPair>("/auth/jwt/create/", { method: "POST", body: { email, password }, request, token: null }),
-  refresh: (refresh: string) => api<TokenPair>("/auth/jwt/refresh/", { method: "POST", body: { refresh } }),
-  session: (request: Request) => api<SessionInfo>("/customer/session/", { request }),
+    api("/auth/jwt/create/", TokenPairSchema, { method: "POST", body: { email, password }, request, token: null }),
+  refresh: (refresh: string) => api("/auth/jwt/refresh/", TokenPairSchema, { method: "POST", body: { refresh } }),
+  session: (request: Request) => api("/customer/session/", SessionInfoSchema, { request }),
   sendCode: (email: string, request: Request, captcha: CaptchaFields = {}) =>
-    api<{ detail: string }>("/verification/send-code/", { method: "POST", body: { email, ...captcha }, request, token: null }),
+    api("/verification/send-code/", CodeSentSchema, { method: "POST", body: { email, ...captcha }, request, token: null }),
   otpLogin: (email: string, code: string, request: Request) =>
-    api<TokenPair>("/verification/otp-login/", { method: "POST", body: { email, code }, request, token: null }),
-  me: (request: Request) => api<AccountUser>("/auth/users/me/", { request }),
+    api("/verification/otp-login/", TokenPairSchema, { method: "POST", body: { email, code }, request, token: null }),
+  me: (request: Request) => api("/auth/users/me/", AccountUserSchema, { request }),
   /** The provider's ID token (Google, Apple) or access token (Facebook) for our pair. */
   social: (provider: SocialProvider, body: SocialLoginBody, request: Request) =>
-    api<TokenPair>(`/auth/jwt/${provider}/`, { method: "POST", body, request, token: null }),
+    api(`/auth/jwt/${provider}/`, TokenPairSchema, { method: "POST", body, request, token: null }),
   /** Ends this browser's session on the server (its refresh token names it). */
-  logout: (refresh: string, request: Request) => api<null>("/auth/jwt/logout/", { method: "POST", body: { refresh }, request }),
-  sessions: (request: Request) => api<DeviceSession[]>("/auth/sessions/", { request }),
-  endSession: (id: string, request: Request) => api<null>(`/auth/sessions/${id}/`, { method: "DELETE", request }),
-  endOtherSessions: (request: Request) => api<{ ended: number }>("/auth/sessions/end_others/", { method: "POST", request }),
+  logout: (refresh: string, request: Request) => api("/auth/jwt/logout/", NoContent, { method: "POST", body: { refresh }, request }),
+  sessions: (request: Request) => api("/auth/sessions/", DeviceSessionListSchema, { request }),
+  endSession: (id: string, request: Request) => api(`/auth/sessions/${id}/`, NoContent, { method: "DELETE", request }),
+  endOtherSessions: (request: Request) => api("/auth/sessions/end_others/", EndedSessionsSchema, { method: "POST", request }),
   register: (body: { email: string; password: string; re_password: string } & CaptchaFields, request: Request) =>
-    api<RegistrationAnswer>("/auth/users/", { method: "POST", body, request, token: null }),
+    api("/auth/users/", RegistrationAnswerSchema, { method: "POST", body, request, token: null }),
   /** registrationToken: the ticket this browser got at registration, to keep the password chosen there. */
   activate: (email: string, token: string, request: Request, registrationToken?: string) =>
-    api<ActivationAnswer>("/auth/users/activation/", {
+    api("/auth/users/activation/", ActivationAnswerSchema, {
       method: "POST",
       body: { email, token, registration_token: registrationToken },
       request,
       token: null,
     }),
   resendActivation: (email: string, request: Request) =>
-    api<null>("/auth/users/resend_activation/", { method: "POST", body: { email }, request, token: null }),
+    api("/auth/users/resend_activation/", NoContent, { method: "POST", body: { email }, request, token: null }),
   resetPassword: (email: string, request: Request) =>
-    api<null>("/auth/users/reset_password/", { method: "POST", body: { email }, request, token: null }),
+    api("/auth/users/reset_password/", NoContent, { method: "POST", body: { email }, request, token: null }),
   resetPasswordConfirm: (body: { email: string; token: string; new_password: string; re_new_password: string }, request: Request) =>
-    api<null>("/auth/users/reset_password_confirm/", { method: "POST", body, request, token: null }),
+    api("/auth/users/reset_password_confirm/", NoContent, { method: "POST", body, request, token: null }),
   /** Every session of the account ends; the answer is this browser's new pair. */
   setPassword: (body: { current_password?: string; new_password: string; re_new_password: string }, request: Request) =>
-    api<TokenPair>("/auth/users/set_password/", { method: "POST", body, request }),
+    api("/auth/users/set_password/", TokenPairSchema, { method: "POST", body, request }),
   setEmail: (body: { current_password?: string; new_email: string; re_new_email: string }, request: Request) =>
-    api<{ detail: string }>("/auth/users/set_email/", { method: "POST", body, request }),
+    api("/auth/users/set_email/", DetailSchema, { method: "POST", body, request }),
   confirmEmail: (body: { uid: string; token: string; new_email: string; re_new_email: string }, request: Request) =>
-    api<TokenPair>("/auth/users/reset_email_confirm/", { method: "POST", body, request }),
+    api("/auth/users/reset_email_confirm/", EmailConfirmAnswerSchema, { method: "POST", body, request }),
   deleteMe: (current_password: string | undefined, request: Request) =>
-    api<null>("/auth/users/me/", { method: "DELETE", body: current_password ? { current_password } : {}, request }),
-  subscription: (request: Request) => api<{ subscribed: boolean }>("/customer/subscription/", { request }),
+    api("/auth/users/me/", NoContent, { method: "DELETE", body: current_password ? { current_password } : {}, request }),
+  subscription: (request: Request) => api("/customer/subscription/", SubscriptionSchema, { request }),
   setSubscription: (subscribed: boolean, request: Request) =>
-    api<{ subscribed: boolean }>("/customer/subscription/", {
+    api("/customer/subscription/", SubscriptionSchema, {
       method: "POST",
       body: subscribed ? { subscribed, consent: true } : { subscribed },
       request,

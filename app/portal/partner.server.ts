@@ -1,20 +1,25 @@
 import { redirect } from "@remix-run/node";
-import type { AccountUser } from "#rules/accounts";
 import type { Role } from "#rules/roles";
-import type {
-  CouponView,
-  Member,
-  OfferRevision,
-  OfferRevisionForReview,
-  Organization,
-  PartnerLeadRecord,
-  PartnerOffer,
-  PartnerSales,
-  PromoCodeRecord,
+import {
+  CouponViewSchema,
+  MemberListSchema,
+  OfferRevisionPageSchema,
+  OfferRevisionSchema,
+  OrganizationPageSchema,
+  OrganizationSchema,
+  OrganizationWithMembersSchema,
+  PartnerImageSchema,
+  PartnerLeadPageSchema,
+  PartnerOfferPageSchema,
+  PartnerOfferSchema,
+  PartnerSalesSchema,
+  PromoCodeListSchema,
+  PromoCodeRecordSchema,
+  RefundRequiredPageSchema,
+  UserListSchema,
 } from "#contract/partner-responses";
-import type { Page } from "#contract/offers";
 import { PAGE_SIZE_MAX } from "#rules/constants";
-import { api, ApiError, apiFile } from "#app/api-client/client.server";
+import { api, ApiError, apiFile, NoContent } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
 import { getSession } from "#app/state/session.server";
 
@@ -49,23 +54,23 @@ export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
 type Query = Record<string, string | number | undefined>;
 
 export const partnerApi = (request: Request) => ({
-  organizations: (query: Query = {}) => api<Page<Organization>>("/organizations/", { request, query }),
-  organization: (id: string) => api<Organization & { members?: Member[] }>(`/organizations/${id}/`, { request }),
-  createOrganization: (body: unknown) => api<Organization>("/organizations/", { method: "POST", body, request }),
-  updateOrganization: (id: string, body: unknown) => api<Organization>(`/organizations/${id}/`, { method: "PUT", body, request }),
+  organizations: (query: Query = {}) => api("/organizations/", OrganizationPageSchema, { request, query }),
+  organization: (id: string) => api(`/organizations/${id}/`, OrganizationWithMembersSchema, { request }),
+  createOrganization: (body: unknown) => api("/organizations/", OrganizationSchema, { method: "POST", body, request }),
+  updateOrganization: (id: string, body: unknown) => api(`/organizations/${id}/`, OrganizationSchema, { method: "PUT", body, request }),
   addMember: (id: string, email: string) =>
-    api<{ results: Member[] }>(`/organizations/${id}/members/`, { method: "POST", body: { email }, request }),
-  removeMember: (id: string, userId: string) => api<null>(`/organizations/${id}/members/${userId}/`, { method: "DELETE", request }),
-  offers: (query: Query = {}) => api<Page<PartnerOffer>>("/offers/", { request, query: { page_size: PAGE_SIZE_MAX, ...query } }),
-  offer: (id: string) => api<PartnerOffer>(`/offers/${id}/`, { request }),
-  createOffer: (body: unknown) => api<PartnerOffer>("/offers/", { method: "POST", body, request }),
-  updateOffer: (id: string, body: unknown) => api<PartnerOffer>(`/offers/${id}/`, { method: "PATCH", body, request }),
-  deleteOffer: (id: string) => api<null>(`/offers/${id}/`, { method: "DELETE", request }),
+    api(`/organizations/${id}/members/`, MemberListSchema, { method: "POST", body: { email }, request }),
+  removeMember: (id: string, userId: string) => api(`/organizations/${id}/members/${userId}/`, NoContent, { method: "DELETE", request }),
+  offers: (query: Query = {}) => api("/offers/", PartnerOfferPageSchema, { request, query: { page_size: PAGE_SIZE_MAX, ...query } }),
+  offer: (id: string) => api(`/offers/${id}/`, PartnerOfferSchema, { request }),
+  createOffer: (body: unknown) => api("/offers/", PartnerOfferSchema, { method: "POST", body, request }),
+  updateOffer: (id: string, body: unknown) => api(`/offers/${id}/`, PartnerOfferSchema, { method: "PATCH", body, request }),
+  deleteOffer: (id: string) => api(`/offers/${id}/`, NoContent, { method: "DELETE", request }),
   /** Changes to offers on sale waiting for staff, oldest first. */
-  revisions: (query: Query = {}) => api<Page<OfferRevisionForReview>>("/offers/revisions/", { request, query }),
+  revisions: (query: Query = {}) => api("/offers/revisions/", OfferRevisionPageSchema, { request, query }),
   decideRevision: (id: string, body: { status: "approved" } | { status: "rejected"; review_note: string }) =>
-    api<OfferRevision>(`/offers/revisions/${id}/`, { method: "PATCH", body, request }),
-  withdrawRevision: (id: string) => api<null>(`/offers/revisions/${id}/`, { method: "DELETE", request }),
+    api(`/offers/revisions/${id}/`, OfferRevisionSchema, { method: "PATCH", body, request }),
+  withdrawRevision: (id: string) => api(`/offers/revisions/${id}/`, NoContent, { method: "DELETE", request }),
   /** The picture goes on as the browser sent it, multipart; a phone's 5 MB takes a while to resize. */
   uploadImage: (fields: { offer: string; image: File; cover: boolean; logo: boolean; alt: string }) => {
     const body = new FormData();
@@ -74,23 +79,23 @@ export const partnerApi = (request: Request) => ({
     body.set("logo", String(fields.logo));
     body.set("alt", fields.alt);
     body.set("image", fields.image, fields.image.name);
-    return api<unknown>("/offers/images/", { method: "POST", body, request, signal: AbortSignal.timeout(60_000) });
+    return api("/offers/images/", PartnerImageSchema, { method: "POST", body, request, signal: AbortSignal.timeout(60_000) });
   },
-  updateImage: (id: string, body: unknown) => api<unknown>(`/offers/images/${id}/`, { method: "PATCH", body, request }),
-  deleteImage: (id: string) => api<null>(`/offers/images/${id}/`, { method: "DELETE", request }),
-  verifyCoupon: (code: string) => api<CouponView>("/verification/coupon/", { method: "POST", body: { code }, request }),
-  redeem: (id: string) => api<CouponView>(`/sales/redeem/${id}/`, { method: "POST", request }),
-  sales: (query: Query = {}) => api<PartnerSales>("/sales/partner/", { request, query }),
+  updateImage: (id: string, body: unknown) => api(`/offers/images/${id}/`, PartnerImageSchema, { method: "PATCH", body, request }),
+  deleteImage: (id: string) => api(`/offers/images/${id}/`, NoContent, { method: "DELETE", request }),
+  verifyCoupon: (code: string) => api("/verification/coupon/", CouponViewSchema, { method: "POST", body: { code }, request }),
+  redeem: (id: string) => api(`/sales/redeem/${id}/`, CouponViewSchema, { method: "POST", request }),
+  sales: (query: Query = {}) => api("/sales/partner/", PartnerSalesSchema, { request, query }),
   salesCsv: (query: Query = {}) => apiFile("/sales/partner/", { request, query: { ...query, format: "csv" } }),
-  promoCodes: (query: Query = {}) => api<{ results: PromoCodeRecord[] }>("/promocodes/", { request, query }),
-  promoCode: (id: string) => api<PromoCodeRecord>(`/promocodes/${id}/`, { request }),
-  createPromoCode: (body: unknown) => api<PromoCodeRecord>("/promocodes/", { method: "POST", body, request }),
-  updatePromoCode: (id: string, body: unknown) => api<PromoCodeRecord>(`/promocodes/${id}/`, { method: "PUT", body, request }),
-  deletePromoCode: (id: string) => api<null>(`/promocodes/${id}/`, { method: "DELETE", request }),
-  users: (query: Query = {}) => api<{ results: AccountUser[] }>("/users/", { request, query }),
-  deleteUser: (id: string) => api<null>(`/users/${id}/`, { method: "DELETE", request }),
-  leads: (query: Query = {}) => api<Page<PartnerLeadRecord>>("/partner-leads/", { request, query }),
-  refundRequired: (query: Query = {}) => api<Page<RefundSale>>("/sales/refund_required/", { request, query }),
+  promoCodes: (query: Query = {}) => api("/promocodes/", PromoCodeListSchema, { request, query }),
+  promoCode: (id: string) => api(`/promocodes/${id}/`, PromoCodeRecordSchema, { request }),
+  createPromoCode: (body: unknown) => api("/promocodes/", PromoCodeRecordSchema, { method: "POST", body, request }),
+  updatePromoCode: (id: string, body: unknown) => api(`/promocodes/${id}/`, PromoCodeRecordSchema, { method: "PUT", body, request }),
+  deletePromoCode: (id: string) => api(`/promocodes/${id}/`, NoContent, { method: "DELETE", request }),
+  users: (query: Query = {}) => api("/users/", UserListSchema, { request, query }),
+  deleteUser: (id: string) => api(`/users/${id}/`, NoContent, { method: "DELETE", request }),
+  leads: (query: Query = {}) => api("/partner-leads/", PartnerLeadPageSchema, { request, query }),
+  refundRequired: (query: Query = {}) => api("/sales/refund_required/", RefundRequiredPageSchema, { request, query }),
 });
 
-export type RefundSale = { sale_id: string; email: string; total: string; created_at: string; paid_at: string | null; provider: string };
+export type { RefundRequiredSale as RefundSale } from "#contract/partner-responses";

@@ -1,6 +1,6 @@
 import type { Session } from "@remix-run/node";
 import { decodeJwt } from "jose";
-import type { TokenPair } from "#rules/accounts";
+import type { TokenPair } from "#contract/accounts";
 import { isRole, type Role } from "#rules/roles";
 import { field } from "./session.server";
 

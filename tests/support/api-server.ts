@@ -7,6 +7,7 @@ import { loadConfig, type Config } from "#platform/config.server";
 import { createApi } from "#api/index";
 import { openDatabase, type Database, type DatabaseHandle } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
+import { isNotJson, NoContent, routeOf } from "#contract/routes";
 import { seedDemoData } from "./demo-data";
 
 export type TestApi = {
@@ -87,14 +88,35 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
   };
 }
 
-/** JSON call helper: returns status and parsed body. */
+/**
+ * A successful answer must fit its route's schema in the contract (contract/routes.ts): every
+ * test that calls the API through `call` checks the shapes it receives.
+ */
+export function checkContract(method: string, path: string, status: number, text: string, body: unknown) {
+  if (status < 200 || status > 299) return;
+  const route = routeOf(method, path);
+  if (!route) throw new Error(`${method} ${path} answered ${status} but has no schema in contract/routes.ts`);
+  if (isNotJson(route.answer)) return;
+  if (route.answer === NoContent) {
+    if (text !== "") throw new Error(`${route.route} should answer no content, answered: ${text.slice(0, 200)}`);
+    return;
+  }
+  const result = route.answer.safeParse(body);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => `${i.path.join(".") || "(answer)"}: ${i.message}`).join("; ");
+    throw new Error(`${route.route} answered outside the contract: ${issues}`);
+  }
+}
+
+/** JSON call helper: returns status and parsed body, after checking a successful body against the contract. */
 export async function call<T = any>(
   api: TestApi,
   path: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
 ) {
+  const method = init.method ?? (init.body === undefined ? "GET" : "POST");
   const response = await fetch(`${api.url}${path}`, {
-    method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+    method,
     headers: { "content-type": "application/json", ...init.headers },
     body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
     redirect: "manual",
@@ -106,5 +128,6 @@ export async function call<T = any>(
   } catch {
     // not JSON (HTML of the sandbox page, for instance)
   }
+  checkContract(method, path, response.status, text, body);
   return { status: response.status, body: body as T, headers: response.headers };
 }

@@ -80,10 +80,11 @@ describe("sessionEnded: the API refused this browser's access token", () => {
 });
 
 it("the API client forwards the browser's User-Agent, which names the login's device", async () => {
-  const fetchSpy = vi.fn(async () => Response.json({}));
+  const fetchSpy = vi.fn(async () => Response.json({ access: "a", refresh: "r" }));
   vi.stubGlobal("fetch", fetchSpy);
   const { api } = await import("#app/api-client/client.server");
-  await api("/auth/jwt/create/", {
+  const { TokenPairSchema } = await import("#contract/accounts");
+  await api("/auth/jwt/create/", TokenPairSchema, {
     method: "POST",
     body: {},
     request: new Request("https://shop.example/login", { headers: { "user-agent": "Mozilla/5.0 (iPhone)" } }),

@@ -1,3 +1,4 @@
+import type { RefundRequiredSale } from "#contract/partner-responses";
 import { desc, eq, sql } from "drizzle-orm";
 import { fromCents } from "#rules/prices";
 import { query, transactionWithRetry, type Database, type Executor } from "#api/db/client";
@@ -28,16 +29,6 @@ export async function markRefundRequired(db: Database, saleId: string, from: ("p
   });
   if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
 }
-
-export type RefundRequiredSale = {
-  sale_id: string;
-  email: string;
-  total: string;
-  currency: string;
-  provider: string;
-  created_at: string;
-  paid_at: string | null;
-};
 
 /** A page of the sales that owe the buyer a refund, newest first, and how many there are: the staff's to-do list until the back office exists. */
 export async function refundRequiredSales(

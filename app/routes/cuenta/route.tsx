@@ -91,6 +91,8 @@ export async function action({ request }: ActionFunctionArgs) {
         ["code"],
       );
       if ("reply" in changed) return changed.reply;
+      // A code that proved only the account (202) leaves the address as it was: its sentence says what next.
+      if (!("access" in changed.ok)) return data(submission.reply({ formErrors: [changed.ok.detail] }), { status: 400 });
       // The old tokens were revoked with the old address; the new pair carries the new one.
       setAuth(session, changed.ok);
       session.unset("newEmail");

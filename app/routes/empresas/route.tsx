@@ -5,6 +5,7 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#rules/categories";
 import { REGIONS } from "#rules/regions";
 import { BecomePartnerSchema, HONEYPOT_FIELD } from "#contract/partner";
+import { ReceivedSchema } from "#contract/partner-responses";
 import { FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
 import { api, ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: BecomePartnerSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    await api("/sales/become_partner/", {
+    await api("/sales/become_partner/", ReceivedSchema, {
       method: "POST",
       body: { ...submission.value, ...captchaFields(formData, submission.value.email) },
       request,

@@ -1,6 +1,6 @@
 import { data, redirect, type Session } from "@remix-run/node";
 import type { SubmissionResult } from "@conform-to/react";
-import type { TokenPair } from "#rules/accounts";
+import type { TokenPair } from "#contract/accounts";
 import { mergeCarts } from "#rules/cart";
 import { ApiError, authApi, customerApi, mailApi } from "#app/api-client/client.server";
 import { authData, clearAuth, setAuth } from "#app/state/auth.server";

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { importPKCS8, SignJWT } from "jose";
-import type { TokenPair } from "#rules/accounts";
+import type { TokenPair } from "#contract/accounts";
 import { sign } from "#platform/signatures.server";
 import { isSocialProviderEnabled, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type SocialProvider } from "#rules/social";
 import { ApiError, authApi } from "#app/api-client/client.server";
