@@ -78,8 +78,9 @@ const stopAnalytics = config.ANALYTICS_API_KEY
 const app = express();
 app.disable("x-powered-by");
 // Forwarded headers are believed only from this machine (the storefront calling its own API, or a
-// local reverse proxy); anyone else could forge the client address or the public host.
-app.set("trust proxy", "loopback");
+// local reverse proxy) and the proxies TRUST_PROXY names; anyone else could forge the client
+// address or the public host. The per-address limits and the logs use the address this yields.
+app.set("trust proxy", config.trustProxy);
 // Before anything else: no page, redirect or link is ever built from a host we do not serve.
 app.use(hostGuard(allowedHosts(config)));
 // Whatever is not gzipped whole (gzipWhole) on its way out: streamed pages, small API answers.
