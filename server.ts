@@ -20,6 +20,7 @@ import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
+import { staffCommand } from "#api/services/staff-accounts";
 import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#server/security";
 import { documentCache, type ShareDocument } from "#app/document/document-cache.server";
 import { refreshAuth } from "#server/auth-refresh";
@@ -70,6 +71,8 @@ registerControlCommand("digest", async () => {
   mailWorker.wake();
   return run;
 });
+// `npm run staff:create` too, signed with the shop's secret (api/services/staff-accounts.ts).
+registerControlCommand("staff-create", staffCommand(database.db, config, mailWorker.wake));
 if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
 const stopAnalytics = config.ANALYTICS_API_KEY
   ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
