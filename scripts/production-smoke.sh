@@ -53,7 +53,8 @@ npm run build
 
 step "npm prune --omit=dev"
 npm prune --omit=dev --no-audit --no-fund
-for tool in tsx typescript @remix-run/dev vite esbuild; do
+# (typescript stays: the @remix-run runtime packages declare it as a peer, and npm installs peers.)
+for tool in tsx @remix-run/dev vite esbuild; do
   if [ -e "node_modules/$tool" ]; then echo "a build tool is still installed: $tool" >&2; exit 1; fi
 done
 

@@ -11,11 +11,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, query } from "#api/db/client";
 import { DEMO_CUSTOMER, DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
 import { SANDBOX_SUBJECT_PREFIX } from "#api/mail/worker";
+import { newTestDatabase } from "#tests/support/api-server";
 import { startEnv, startFlags } from "../../scripts/start-flags";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -29,23 +29,7 @@ beforeAll(async () => {
   // The compiled server a deployment runs (npm run build); built here when missing or stale.
   const build = spawnSync(process.execPath, ["scripts/build-if-needed.mjs"], { cwd: ROOT, stdio: "inherit" });
   expect(build.status).toBe(0);
-  const admin = process.env.TEST_DATABASE_URL;
-  if (admin) {
-    const name = `ofertas_deploy_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  ({ url: databaseUrl, drop: dropDatabase } = await newTestDatabase("ofertas_deploy"));
 }, 600_000);
 
 afterAll(async () => {

@@ -26,25 +26,7 @@ export type TestApi = {
  * database on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
  */
 export async function startTestApi(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApi> {
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  const admin = process.env.TEST_DATABASE_URL;
-  if (admin) {
-    const name = `ofertas_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const { url: databaseUrl, drop: dropDatabase } = await newTestDatabase();
   const config = loadConfig({
     NODE_ENV: "test",
     SESSION_SECRET: "test-secret-for-the-api-suite-0123456789",
@@ -83,6 +65,31 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
       await new Promise<void>((r) => server.close(() => r()));
       await handle.close();
       await dropDatabase();
+    },
+  };
+}
+
+/**
+ * A new database on the PostgreSQL server named by TEST_DATABASE_URL, and how to drop it; no URL
+ * (PGlite) when the variable is unset.
+ */
+export async function newTestDatabase(prefix = "ofertas_test"): Promise<{ url?: string; drop: () => Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) return { drop: async () => {} };
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
     },
   };
 }
