@@ -10,7 +10,8 @@ import { build } from "esbuild";
 const OUT = "build/node";
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: ["server.ts"],
+  // The maintenance commands too, so a production install (no tsx) can run them (scripts/command.mjs).
+  entryPoints: { server: "server.ts", "staff-create": "scripts/staff-create.ts" },
   outdir: OUT,
   bundle: true,
   splitting: true,

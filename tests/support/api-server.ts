@@ -27,25 +27,7 @@ export type TestApi = {
  * database on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
  */
 export async function startTestApi(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApi> {
-  let databaseUrl: string | undefined;
-  let dropDatabase = async () => {};
-  const admin = process.env.TEST_DATABASE_URL;
-  if (admin) {
-    const name = `ofertas_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const client = new pg.Client({ connectionString: admin });
-    await client.connect();
-    await client.query(`CREATE DATABASE ${name}`);
-    await client.end();
-    const url = new URL(admin);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    dropDatabase = async () => {
-      const c = new pg.Client({ connectionString: admin });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    };
-  }
+  const { url: databaseUrl, drop: dropDatabase } = await newTestDatabase();
   const config = loadConfig({
     NODE_ENV: "test",
     SESSION_SECRET: "test-secret-for-the-api-suite-0123456789",
@@ -64,7 +46,7 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
     if (seed) await seedDemoData(handle.db);
   }
   const app = express();
-  app.set("trust proxy", "loopback");
+  app.set("trust proxy", config.trustProxy);
   // Both readings of the base path, as server.ts mounts them.
   app.use(["/api/v0", "/v0"], createApi({ db: handle.db, config, log: () => {} }));
   const server: Server = await new Promise((resolve) => {
@@ -106,6 +88,31 @@ export function checkContract(method: string, path: string, status: number, text
     const issues = result.error.issues.map((i) => `${i.path.join(".") || "(answer)"}: ${i.message}`).join("; ");
     throw new Error(`${route.route} answered outside the contract: ${issues}`);
   }
+}
+
+/**
+ * A new database on the PostgreSQL server named by TEST_DATABASE_URL, and how to drop it; no URL
+ * (PGlite) when the variable is unset.
+ */
+export async function newTestDatabase(prefix = "ofertas_test"): Promise<{ url?: string; drop: () => Promise<void> }> {
+  const admin = process.env.TEST_DATABASE_URL;
+  if (!admin) return { drop: async () => {} };
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
 }
 
 /** JSON call helper: returns status and parsed body, after checking a successful body against the contract. */
