@@ -97,7 +97,8 @@ export type Purchase = {
   paid_at: string | null;
   items: (PurchasedItem & {
     coupons: string[];
-    /** Where and when the coupons are used, as printed on the voucher. */
+    /** Who honours the coupons, where and when, as printed on the voucher. */
+    merchant: string;
     address: string;
     conditions: string;
     valid_from: string | null;

@@ -19,6 +19,7 @@ import {
   checkoutSessions,
   coupons,
   offers,
+  organizations,
   paymentTransactions,
   priceOptions,
   promoCodes,
@@ -832,9 +833,11 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
       conditions: offers.conditions,
       validFrom: offers.validFrom,
       validUntil: offers.validUntil,
+      merchant: organizations.name,
     })
     .from(saleItems)
     .innerJoin(offers, eq(offers.id, saleItems.offerId))
+    .innerJoin(organizations, eq(organizations.id, offers.organizationId))
     .innerJoin(priceOptions, eq(priceOptions.id, saleItems.priceOptionId))
     .where(eq(saleItems.saleId, saleId));
   const codes = items.length
@@ -855,7 +858,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
     total: fromCents(sale.totalCents),
     currency: sale.currency,
     paid_at: sale.paidAt?.toISOString() ?? null,
-    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil }) => ({
+    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil, merchant }) => ({
       offer_uuid: item.offerId,
       title,
       option_title: optionTitle,
@@ -866,6 +869,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
         .filter((c) => c.saleItemId === item.id)
         .map((c) => c.code)
         .sort(),
+      merchant,
       address,
       conditions,
       valid_from: validFrom,
