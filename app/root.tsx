@@ -297,6 +297,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <a href="#main" className="skip-link">
               Saltar al contenido
             </a>
+            {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
             <Header data={data} />
             <Toasts messages={data.toasts} />
             <FavoritesProvider>
@@ -307,7 +308,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {favorites ? <FavoriteForm /> : null}
             {noScripts ? null : <ClientNavigation />}
             {data.contacts ? <Footer {...data.contacts} /> : null}
-            {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
           </>
         )}
         {noScripts ? null : (

@@ -45,6 +45,7 @@ test("two favourites as a guest → login → /favorite shows both, synced to th
 });
 
 test("a purchase while logged in → /order/history shows it → its coupon PDF downloads", async ({ page, js }) => {
+  test.setTimeout(90_000);
   const customer = await newCustomer(page);
   await loginAs(page, customer);
   const offer = await roomyOffer(page);
