@@ -62,13 +62,15 @@ function Stars({ offer, title }: { offer: string; title: string }) {
         <legend>
           Tu valoración<span className="visually-hidden"> de «{title}»</span>
         </legend>
-        {[1, 2, 3, 4, 5].map((n) => (
-          <label key={n}>
-            <input type="radio" name="rate" value={n} required />
-            <span aria-hidden="true">★</span>
-            <span className="visually-hidden">{n === 1 ? "1 estrella" : `${n} estrellas`}</span>
-          </label>
-        ))}
+        <span className="star-row">
+          {[1, 2, 3, 4, 5].map((n) => (
+            <label key={n}>
+              <input type="radio" name="rate" value={n} required />
+              <span aria-hidden="true">★</span>
+              <span className="visually-hidden">{n === 1 ? "1 estrella" : `${n} estrellas`}</span>
+            </label>
+          ))}
+        </span>
       </fieldset>
       <input type="hidden" name="offer" value={offer} />
       <button type="submit" className="btn btn-small btn-secondary">
