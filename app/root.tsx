@@ -58,6 +58,12 @@ export type RouteHandle = {
   noScripts?: boolean;
   /** The same page for every anonymous visitor: shared caches may keep it (cache-control.server.ts). */
   publicCache?: boolean;
+  /**
+   * The page shows favourite hearts (offer cards, the offer's own): the layout renders the form
+   * they submit, and leaves it out elsewhere (a form nothing can submit). A function decides from
+   * the route's data.
+   */
+  favorites?: boolean | ((data: unknown) => boolean);
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -139,16 +145,9 @@ function PendingSpinner() {
   const to = navigation.location?.pathname ?? "";
   const immediate = /^\/ofertas\/[0-9a-f-]{36}\/?$/i.test(to) || /^\/order\/?$/.test(to);
   const shown = usePendingIndicator(navigation.state !== "idle", { delay: immediate ? 0 : PENDING_DELAY_MS, minDuration: PENDING_MIN_MS });
+  // A native indeterminate <progress> (no value): the element the progressbar role stands for.
   return (
-    <div
-      className={`pending-bar${shown ? " is-pending" : ""}`}
-      role="progressbar"
-      aria-hidden={!shown}
-      aria-label="Cargando"
-      data-testid="pending-bar"
-    >
-      <span />
-    </div>
+    <progress className={`pending-bar${shown ? " is-pending" : ""}`} aria-hidden={!shown} aria-label="Cargando" data-testid="pending-bar" />
   );
 }
 
@@ -273,6 +272,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
   const noScripts = handles.some((h) => h.noScripts);
+  const favorites = matches.some((m) => {
+    const shows = (m.handle as RouteHandle | undefined)?.favorites;
+    return typeof shows === "function" ? shows(m.data) : shows === true;
+  });
   // None on a shared page, whose policy allows its scripts by hash (entry.server.tsx).
   const nonce = useNonce() || undefined;
   // Set after hydration, not by an inline script: if the bundle fails, the no-JS controls stay.
@@ -298,6 +301,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <a href="#main" className="skip-link">
               Saltar al contenido
             </a>
+            {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
             {data.sandboxNotice ? <SandboxNotice /> : null}
             <Header data={data} />
             <Toasts messages={data.toasts} />
@@ -306,10 +310,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
                 {children}
               </main>
             </FavoritesProvider>
-            <FavoriteForm />
+            {favorites ? <FavoriteForm /> : null}
             {noScripts ? null : <ClientNavigation />}
             {data.contacts ? <Footer {...data.contacts} /> : null}
-            {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
           </>
         )}
         {noScripts ? null : (

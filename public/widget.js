@@ -12,8 +12,8 @@
   frame.src = origin + "/iframe/" + (query ? "?" + query : "");
   frame.title = script.dataset.title || "Ofertas";
   frame.loading = "lazy";
-  frame.setAttribute("width", "100%");
   frame.setAttribute("height", "430");
+  frame.style.width = "100%";
   frame.style.border = "0";
   frame.style.display = "block";
   script.parentNode.insertBefore(frame, script);

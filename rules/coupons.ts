@@ -31,3 +31,13 @@ export const COUPON_STATE_LABELS: Record<CouponState, string> = {
   expired: "Caducado",
   refunded: "Reembolsado",
 };
+
+/** The order's short number, as the mail, the voucher PDF and «Mis pedidos» show it: «442A5FAB». */
+export function orderNumber(saleId: string): string {
+  return saleId.slice(0, 8).toUpperCase();
+}
+
+/** «Pedido nº 442A5FAB». */
+export function orderLabel(saleId: string): string {
+  return `Pedido nº ${orderNumber(saleId)}`;
+}

@@ -1,7 +1,21 @@
-import { PDFDocument, rgb, StandardFonts, type PDFFont, type PDFPage } from "pdf-lib";
+import {
+  PDFArray,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  PDFString,
+  rgb,
+  StandardFonts,
+  type PDFFont,
+  type PDFPage,
+  type PDFRef,
+} from "pdf-lib";
 import QRCode from "qrcode";
 import { formatDate } from "#rules/dates";
 import { formatPrice } from "#rules/prices";
+import { orderLabel } from "#rules/coupons";
 import type { Purchase } from "#contract/sales";
 
 const A4: [number, number] = [595.28, 841.89];
@@ -69,20 +83,96 @@ function validity(item: Purchase["items"][number]): string {
   return "Sin fecha de caducidad";
 }
 
-export type VoucherOptions = { origin?: string };
+export type VoucherOptions = {
+  origin?: string;
+  /** Only this coupon's page (an account's download), numbered as in the whole order. */
+  only?: string;
+};
+
+type Tag = "H1" | "H2" | "P" | "Figure";
+
+/**
+ * A tagged PDF, the minimum a screen reader needs: every piece of text is marked content tied
+ * to a structure element (headings, paragraphs, the QR as a figure with its code as alternative
+ * text), in reading order under one Document element; rules, boxes and the QR's squares are
+ * artifacts. pdf-lib draws, this writes the structure tree and the page's marks around its drawing.
+ */
+class Tagger {
+  private readonly elements: PDFRef[] = [];
+  private readonly parents: { page: PDFPage; kids: PDFRef[] }[] = [];
+  private readonly documentRef: PDFRef;
+
+  constructor(private readonly pdf: PDFDocument) {
+    this.documentRef = pdf.context.nextRef();
+  }
+
+  /** Marks what `draw` puts on the page as content of a new `tag` element. */
+  content(page: PDFPage, tag: Tag, draw: () => void, alt?: string) {
+    let parent = this.parents.find((p) => p.page === page);
+    if (!parent) {
+      parent = { page, kids: [] };
+      page.node.set(PDFName.of("StructParents"), PDFNumber.of(this.parents.length));
+      this.parents.push(parent);
+    }
+    const mcid = parent.kids.length;
+    const element = this.pdf.context.register(
+      this.pdf.context.obj({
+        Type: "StructElem",
+        S: tag,
+        P: this.documentRef,
+        Pg: page.ref,
+        K: mcid,
+        ...(alt ? { Alt: PDFString.of(alt) } : {}),
+      }),
+    );
+    parent.kids.push(element);
+    this.elements.push(element);
+    page.pushOperators(PDFOperator.of(PDFOperatorNames.BeginMarkedContentSequence, [PDFName.of(tag), `<< /MCID ${mcid} >>`]));
+    draw();
+    page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
+  }
+
+  /** Decoration a reader skips. */
+  artifact(page: PDFPage, draw: () => void) {
+    page.pushOperators(PDFOperator.of(PDFOperatorNames.BeginMarkedContent, [PDFName.of("Artifact")]));
+    draw();
+    page.pushOperators(PDFOperator.of(PDFOperatorNames.EndMarkedContent));
+  }
+
+  /** The structure tree, the parent tree and the catalog's marks. */
+  finish(lang: string) {
+    const { context, catalog } = this.pdf;
+    const nums = PDFArray.withContext(context);
+    this.parents.forEach((p, i) => {
+      nums.push(PDFNumber.of(i));
+      nums.push(context.obj(p.kids));
+    });
+    const root = context.register(context.obj({ Type: "StructTreeRoot", K: this.documentRef, ParentTree: context.obj({ Nums: nums }) }));
+    context.assign(
+      this.documentRef,
+      context.obj({ Type: "StructElem", S: "Document", P: root, K: this.elements, Lang: PDFString.of(lang) }),
+    );
+    catalog.set(PDFName.of("StructTreeRoot"), root);
+    catalog.set(PDFName.of("MarkInfo"), context.obj({ Marked: true }));
+    catalog.set(PDFName.of("ViewerPreferences"), context.obj({ DisplayDocTitle: true }));
+  }
+}
 
 /**
  * The purchase's vouchers: one A4 page per coupon with the code as text and as a QR code, the
- * offer, address, validity and conditions, and a «Regalo para» box on gift items. Used by the
- * confirmation mail and by the account's coupon download.
+ * offer and its merchant, address, validity and conditions, and a «Regalo para» box on gift
+ * items; «Cupón 2 de 3» counts across the whole order. Used by the confirmation mail and by the
+ * account's coupon download.
  */
 export async function buildVoucherPdf(purchase: Purchase, options: VoucherOptions = {}): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
+  const tags = new Tagger(pdf);
   const allCodes = purchase.items.flatMap((i) => i.coupons);
-  pdf.setTitle(allCodes.length === 1 ? "Tu cupón de ofertas" : "Tus cupones de ofertas");
+  const shown = options.only ? allCodes.filter((c) => c === options.only) : allCodes;
+  pdf.setTitle(shown.length === 1 ? "Tu cupón de ofertas" : "Tus cupones de ofertas", { showInWindowTitleBar: true });
   pdf.setAuthor("ofertas");
-  pdf.setSubject(`Pedido ${purchase.sale_id}`);
-  pdf.setKeywords(allCodes);
+  pdf.setSubject(orderLabel(purchase.sale_id));
+  pdf.setKeywords(shown);
   pdf.setLanguage("es-ES");
   pdf.setCreationDate(purchase.paid_at ? new Date(purchase.paid_at) : new Date());
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
@@ -90,64 +180,91 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
   const mono = await pdf.embedFont(StandardFonts.CourierBold);
   const width = A4[0] - MARGIN * 2;
 
+  let number = 0;
   for (const item of purchase.items) {
-    item.coupons.forEach((code, index) => {
+    for (const code of item.coupons) {
+      number += 1;
+      if (options.only && code !== options.only) continue;
       const page = pdf.addPage(A4);
       let y = A4[1] - MARGIN;
-      const write = (text: string, { font = regular, size = 11, color = INK, gap = 4, maxWidth = width, x = MARGIN } = {}) => {
-        for (const line of wrap(text, font, size, maxWidth)) {
-          if (y - size < MARGIN + 32) return; // the rest of very long conditions is on the offer's page
-          y -= size;
-          page.drawText(line, { x, y, size, font, color });
-          y -= gap;
+      const text = (tag: Tag, line: string, o: Parameters<PDFPage["drawText"]>[1]) => tags.content(page, tag, () => page.drawText(line, o));
+      const decoration = (draw: () => void) => tags.artifact(page, draw);
+      const write = (
+        content: string,
+        { font = regular, size = 11, color = INK, gap = 4, maxWidth = width, x = MARGIN, tag = "P" as Tag } = {},
+      ) => {
+        const lines: string[] = [];
+        let top = y;
+        for (const line of wrap(content, font, size, maxWidth)) {
+          if (top - size < MARGIN + 32) break; // the rest of very long conditions is on the offer's page
+          top -= size + gap;
+          lines.push(line);
         }
+        if (!lines.length) return;
+        tags.content(page, tag, () => {
+          for (const line of lines) {
+            y -= size;
+            page.drawText(line, { x, y, size, font, color });
+            y -= gap;
+          }
+        });
       };
 
-      page.drawText("ofertas", { x: MARGIN, y: y - 22, size: 26, font: bold, color: BRAND });
-      const label = printable(`Cupón ${index + 1} de ${item.coupons.length}`);
-      page.drawText(label, { x: A4[0] - MARGIN - regular.widthOfTextAtSize(label, 11), y: y - 18, size: 11, font: regular, color: MUTED });
+      text("P", "ofertas", { x: MARGIN, y: y - 22, size: 26, font: bold, color: BRAND });
+      const label = printable(`Cupón ${number} de ${allCodes.length}`);
+      text("P", label, { x: A4[0] - MARGIN - regular.widthOfTextAtSize(label, 11), y: y - 18, size: 11, font: regular, color: MUTED });
       y -= 40;
-      page.drawLine({ start: { x: MARGIN, y }, end: { x: A4[0] - MARGIN, y }, thickness: 1, color: LINE });
+      decoration(() => page.drawLine({ start: { x: MARGIN, y }, end: { x: A4[0] - MARGIN, y }, thickness: 1, color: LINE }));
       y -= 18;
 
-      write(item.title, { font: bold, size: 18, gap: 6 });
-      write(`${item.option_title} · ${formatPrice(item.paid_unit_price)}`, { color: MUTED, gap: 10 });
+      write(item.title, { font: bold, size: 18, gap: 6, tag: "H1" });
+      write(`${item.option_title} · ${formatPrice(item.paid_unit_price)}`, { color: MUTED, gap: 4 });
+      write(`Lo canjea ${item.merchant}`, { color: INK, gap: 10 });
 
       // The code box: text on the left, QR on the right.
       const qrSize = 150;
       const boxTop = y;
       const boxHeight = qrSize + 24;
-      page.drawRectangle({
-        x: MARGIN,
-        y: boxTop - boxHeight,
-        width,
-        height: boxHeight,
-        borderColor: LINE,
-        borderWidth: 1,
-        color: rgb(0.98, 0.97, 0.96),
-      });
-      page.drawText("Código del cupón", { x: MARGIN + 16, y: boxTop - 36, size: 11, font: regular, color: MUTED });
-      page.drawText(code, { x: MARGIN + 16, y: boxTop - 68, size: 24, font: mono, color: INK });
+      decoration(() =>
+        page.drawRectangle({
+          x: MARGIN,
+          y: boxTop - boxHeight,
+          width,
+          height: boxHeight,
+          borderColor: LINE,
+          borderWidth: 1,
+          color: rgb(0.98, 0.97, 0.96),
+        }),
+      );
+      text("P", printable("Código del cupón"), { x: MARGIN + 16, y: boxTop - 36, size: 11, font: regular, color: MUTED });
+      text("P", code, { x: MARGIN + 16, y: boxTop - 68, size: 24, font: mono, color: INK });
       const hint = wrap(
         "Enséñalo impreso o en el móvil al llegar. El establecimiento lo canjea una sola vez.",
         regular,
         10,
         width - qrSize - 56,
       );
-      hint.forEach((line, i) => page.drawText(line, { x: MARGIN + 16, y: boxTop - 96 - i * 14, size: 10, font: regular, color: MUTED }));
-      drawQr(page, code, A4[0] - MARGIN - qrSize - 12, boxTop - boxHeight + 12, qrSize);
+      tags.content(page, "P", () =>
+        hint.forEach((line, i) => page.drawText(line, { x: MARGIN + 16, y: boxTop - 96 - i * 14, size: 10, font: regular, color: MUTED })),
+      );
+      tags.content(
+        page,
+        "Figure",
+        () => drawQr(page, code, A4[0] - MARGIN - qrSize - 12, boxTop - boxHeight + 12, qrSize),
+        printable(`Código QR del cupón ${code}`),
+      );
       y = boxTop - boxHeight - 24;
 
       if (item.for_present) {
-        page.drawRectangle({ x: MARGIN, y: y - 58, width, height: 58, borderColor: BRAND, borderWidth: 1.5 });
-        page.drawText(printable("Regalo para: ______________________________"), {
+        decoration(() => page.drawRectangle({ x: MARGIN, y: y - 58, width, height: 58, borderColor: BRAND, borderWidth: 1.5 }));
+        text("P", printable("Regalo para: ______________________________"), {
           x: MARGIN + 16,
           y: y - 24,
           size: 13,
           font: bold,
           color: BRAND,
         });
-        page.drawText(printable("De parte de: ______________________________"), {
+        text("P", printable("De parte de: ______________________________"), {
           x: MARGIN + 16,
           y: y - 46,
           size: 11,
@@ -157,19 +274,22 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
         y -= 80;
       }
 
-      write("Dónde", { font: bold, size: 12 });
-      write(item.address || "Consulta la dirección en la página de la oferta.", { gap: 12 });
-      write("Validez", { font: bold, size: 12 });
+      write("Dónde", { font: bold, size: 12, tag: "H2" });
+      write([item.merchant, item.address || "Consulta la dirección en la página de la oferta."].join("\n"), { gap: 12 });
+      write("Validez", { font: bold, size: 12, tag: "H2" });
       write(validity(item), { gap: 12 });
-      write("Condiciones", { font: bold, size: 12 });
+      write("Condiciones", { font: bold, size: 12, tag: "H2" });
       write(item.conditions || "Sin condiciones especiales.", { size: 10, gap: 3 });
 
-      const footer = [`Pedido ${purchase.sale_id}`, purchase.email, options.origin ? options.origin.replace(/^https?:\/\//, "") : ""]
+      const footer = [orderLabel(purchase.sale_id), purchase.email, options.origin ? options.origin.replace(/^https?:\/\//, "") : ""]
         .filter(Boolean)
         .join(" · ");
-      page.drawLine({ start: { x: MARGIN, y: MARGIN + 18 }, end: { x: A4[0] - MARGIN, y: MARGIN + 18 }, thickness: 1, color: LINE });
-      page.drawText(printable(footer), { x: MARGIN, y: MARGIN, size: 9, font: regular, color: MUTED });
-    });
+      decoration(() =>
+        page.drawLine({ start: { x: MARGIN, y: MARGIN + 18 }, end: { x: A4[0] - MARGIN, y: MARGIN + 18 }, thickness: 1, color: LINE }),
+      );
+      text("P", printable(footer), { x: MARGIN, y: MARGIN, size: 9, font: regular, color: MUTED });
+    }
   }
+  tags.finish("es-ES");
   return pdf.save();
 }

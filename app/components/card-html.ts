@@ -86,7 +86,8 @@ export function cardInnerHtml(offer: OfferCardData, eager: boolean, level: 2 | 3
     media += `<img src="${escapeHtml(cover.image_url)}"${srcset} alt="" width="${Number(cover.width)}" height="${Number(cover.height)}"${priority}/>`;
   }
   const discount = price && !soldOut ? discountBadgeText(price.actual_price, price.regular_price) : null;
-  if (discount) media += `<span class="badge-discount" aria-label="${discount.label}">${discount.badge}</span>`;
+  if (discount)
+    media += `<span class="badge-discount"><span aria-hidden="true">${discount.badge}</span><span class="visually-hidden">${discount.label}</span></span>`;
   if (soldOut) media += `<span class="badge-soldout">Agotada</span>`;
   const meta = isCategoryId(offer.category) ? `${offer.region} · ${CATEGORY_LABELS[offer.category]}` : offer.region;
   return (

@@ -204,9 +204,9 @@ export function CartDropdown({
         }}
       >
         <CartIcon />
-        <span className="visually-hidden">{shownCount ? "Carrito, " : "Carrito"}</span>
+        <span className="visually-hidden">{shownCount ? `Carrito, ${ticketsInWords(shownCount)}` : "Carrito"}</span>
         {shownCount ? (
-          <span className="count-badge" aria-label={ticketsInWords(shownCount)}>
+          <span className="count-badge" aria-hidden="true">
             {shownCount}
           </span>
         ) : null}

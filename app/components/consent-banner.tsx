@@ -58,7 +58,9 @@ function AllOrNothing() {
  * The first-visit banner. One plain form, and with JavaScript too the choice reloads the page
  * (reloadDocument): the server adds the consented tools' script to a document only when their
  * category is accepted, so no page's JavaScript has to carry a way to start them in place.
- * «Configurar» is a <details>, so the switches open without JavaScript too.
+ * «Configurar» is a <details>, so the switches open without JavaScript too; it opens below the
+ * row of three buttons, which stay where they were. Rendered first in the page (after the skip
+ * link), so the keyboard reaches it before the header; it still shows at the bottom.
  */
 export function ConsentBanner() {
   const location = useLocation();
@@ -68,8 +70,7 @@ export function ConsentBanner() {
         Tu privacidad
       </h2>
       <p>
-        Usamos cookies necesarias para que la tienda funcione y, solo si lo aceptas, cookies de analítica y de marketing. Puedes cambiar tu
-        elección cuando quieras en «Configurar cookies», al pie de cada página. <a href="/cookie-policy">Política de cookies</a>
+        Usamos cookies necesarias y, solo si lo aceptas, de analítica y marketing. <a href="/cookie-policy">Política de cookies</a>
       </p>
       <Form method="post" action="/consent" reloadDocument className="consent-form">
         <input type="hidden" name="redirectTo" value={location.pathname + location.search} />

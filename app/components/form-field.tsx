@@ -23,6 +23,16 @@ export function FieldError({ field }: { field: Pick<AnyField, "errors" | "errorI
 
 type InputType = "text" | "email" | "tel" | "url" | "number" | "date" | "password" | "search";
 
+/**
+ * The schema's constraints that HTML allows on this type of input: conform derives `min`/`max`
+ * from a number schema and `pattern` from a regex whatever the input, but `min`/`max` belong to
+ * number and date inputs, `pattern` and lengths to text-like ones. The server checks them all anyway.
+ */
+function validConstraints<P extends React.InputHTMLAttributes<HTMLInputElement>>(props: P, type: InputType): P {
+  const { min, max, step, pattern, minLength, maxLength, ...rest } = props;
+  return (type === "number" || type === "date" ? { ...rest, min, max, step } : { ...rest, pattern, minLength, maxLength }) as P;
+}
+
 /** A labelled input wired to conform: name, native constraints, aria-invalid and aria-describedby. */
 export function TextField({
   field,
@@ -37,7 +47,7 @@ export function TextField({
   return (
     <div className="field">
       <label htmlFor={field.id}>{label}</label>
-      <input {...getInputProps(field as FieldMetadata<string>, { type })} {...rest} />
+      <input {...validConstraints(getInputProps(field as FieldMetadata<string>, { type }), type)} {...rest} />
       {hint ? <p className="field-hint">{hint}</p> : null}
       <FieldError field={field} />
     </div>

@@ -24,7 +24,7 @@ export function OfferCard({
   const href = `/ofertas/${offer.uuid}/`;
   const content = { __html: cardInnerHtmlOnce(offer, eager, level) };
   return (
-    <article className="card">
+    <article className={offer.soldOut ? "card is-sold-out" : "card"}>
       {target ? null : <FavoriteButton offerUuid={offer.uuid} title={offer.title} className="card-favorite" />}
       {target ? (
         <a href={href} target={target} rel="noopener" className="card-link" dangerouslySetInnerHTML={content} />

@@ -3,8 +3,10 @@ import { discountBadgeText, priceInnerHtml } from "#app/components/card-html";
 export function DiscountBadge({ actual, regular }: { actual: string; regular: string }) {
   const discount = discountBadgeText(actual, regular);
   return discount ? (
-    <span className="badge-discount" aria-label={discount.label}>
-      {discount.badge}
+    // A plain <span> cannot carry a name (aria-label): the words are visually hidden text instead.
+    <span className="badge-discount">
+      <span aria-hidden="true">{discount.badge}</span>
+      <span className="visually-hidden">{discount.label}</span>
     </span>
   ) : null;
 }

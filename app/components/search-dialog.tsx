@@ -116,7 +116,13 @@ export function SearchButton() {
             <CloseIcon />
           </button>
         </div>
-        <form role="search" action="/buscar" method="get" onSubmit={(e) => query.trim().length < SEARCH_MIN_CHARS && e.preventDefault()}>
+        <form
+          role="search"
+          className="search-row"
+          action="/buscar"
+          method="get"
+          onSubmit={(e) => query.trim().length < SEARCH_MIN_CHARS && e.preventDefault()}
+        >
           <label htmlFor="search-dialog-input" className="visually-hidden">
             ¿Qué buscas?
           </label>
@@ -130,6 +136,10 @@ export function SearchButton() {
             value={query}
             onChange={(e) => setQuery(e.target.value)}
           />
+          {/* Enter submits a one-field form anyway; the button makes that visible and findable (WCAG H32). */}
+          <button type="submit" className="icon-button" aria-label="Buscar">
+            <SearchIcon />
+          </button>
         </form>
         <div className="search-body" aria-live="polite" aria-busy={fetcher.state === "loading"}>
           {data ? <SearchResults data={data} /> : null}

@@ -10,7 +10,7 @@ import { utf8 } from "#platform/gzip.server";
  * throttled phone the layout chunk alone put the LCP at twice the first paint.
  *
  * So the shell is rewritten on its way out: the preload tags and the module script are made inert
- * (an unknown `rel`, `type="text/x-deferred-module"`), and a small nonce'd script adds them again
+ * (an `itemprop` in place of the `rel`, `type="text/x-deferred-module"`), and a small nonce'd script adds them again
  * once the browser has shown the first contentful paint (its `paint` timing entry) and, where the
  * browser reports largest paints, every high-priority picture in view that could be the largest
  * has been shown too (at once in a hidden tab, which paints nothing until shown; after
@@ -32,6 +32,11 @@ const PRELOAD = /<link rel="modulepreload" href="([^"]+)"\/>/g;
 const MODULE_SCRIPT_MARK = ' type="module" async="">';
 const MODULE_SCRIPT = new RegExp(`<script( nonce="[^"]*")?${MODULE_SCRIPT_MARK}([\\s\\S]*?)</script>`, "y");
 export const DEFERRED_TYPE = "text/x-deferred-module";
+/**
+ * The inert preload's attribute. A `<link>` in <body> is valid HTML only with a body-ok `rel`
+ * (all of which fetch) or an `itemprop`; a link with an itemprop and no `rel` is one no browser
+ * acts on, and the placeholder keeps React's hydration of the node.
+ */
 export const DEFERRED_PRELOAD = "x-deferred-modulepreload";
 const ID = "app-modules";
 /** The app starts this long after the loader at the latest, painted or not. */
@@ -76,7 +81,7 @@ export function deferAppScriptsParts(html: string): string[] {
   const hrefs = [...preloads.matchAll(PRELOAD)].map((m) => m[1]);
   const loader = `${LOADER}(${JSON.stringify(hrefs)})`;
   const inert = `<script${nonceAttr} type="${DEFERRED_TYPE}" id="${ID}">${script[2]}</script><script${nonceAttr}>${loader}</script>`;
-  const inertPreload = (_: string, href: string) => `<link rel="${DEFERRED_PRELOAD}" href="${href}"/>`;
+  const inertPreload = (_: string, href: string) => `<link itemprop="${DEFERRED_PRELOAD}" href="${href}"/>`;
   return [html.slice(0, from), preloads.replace(PRELOAD, inertPreload), inert, html.slice(script.index + script[0].length)];
 }
 

@@ -1,3 +1,4 @@
+import { HONEYPOT_FIELD } from "#app/components/honeypot";
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#rules/text";
 
 /** Forms of this shop are a few fields; anything bigger is not one of ours. */
@@ -13,12 +14,8 @@ export const FORM_MESSAGES = {
   spam: "No hemos podido enviar el formulario. Vuelve a la página e inténtalo de nuevo.",
 } as const;
 
-/**
- * The field remix-utils' <HoneypotInputs> renders (app/components/honeypot.tsx): hidden from people
- * and from assistive technology, so only a bot fills it in. Its server class needs crypto-js for
- * the optional timestamp, which this shop does not ship; the name field is the part that catches bots.
- */
-export const HONEYPOT_FIELD = "name__confirm";
+/** The field <Honeypot> renders (app/components/honeypot.tsx); only a bot fills it in. */
+export { HONEYPOT_FIELD };
 
 /** The 400 (or 413) every action answers for a body it cannot read; nothing caches it. */
 function refuse(message: string, status = 400): Response {

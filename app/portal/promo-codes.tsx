@@ -89,8 +89,14 @@ export function PromoCodeForm({
         />
         <TextField field={fields.valid_from} label="Válido desde" type="date" />
         <TextField field={fields.valid_until} label="Válido hasta" type="date" />
-        <TextField field={fields.max_uses} label="Usos en total" inputMode="numeric" hint="En blanco: sin límite." />
-        <TextField field={fields.per_customer_limit} label="Usos por cliente" inputMode="numeric" hint="En blanco: sin límite." />
+        <TextField field={fields.max_uses} label="Usos en total" inputMode="numeric" pattern="[0-9]*" hint="En blanco: sin límite." />
+        <TextField
+          field={fields.per_customer_limit}
+          label="Usos por cliente"
+          inputMode="numeric"
+          pattern="[0-9]*"
+          hint="En blanco: sin límite."
+        />
       </div>
       <div className="row-actions">
         <button type="submit" className="btn">

@@ -5,7 +5,7 @@ import { query } from "#api/db/client";
 import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
-import { pdfPageCount, pdfText } from "#tests/support/pdf";
+import { pdfPageCount, pdfStructure, pdfText } from "#tests/support/pdf";
 import { startTestSmtp, type TestSmtp } from "#tests/support/smtp";
 import {
   approveWithoutWebhook,
@@ -165,6 +165,39 @@ describe("purchase confirmation", () => {
     const otherText = await pdfText(other.attachments[0].content);
     expect(otherText).toContain(second.items[0].coupons[0]);
     expect(otherText).not.toContain("Regalo para");
+  });
+});
+
+describe("the voucher PDF", () => {
+  it("names the merchant, counts coupons across the whole order, shows the order number, and is tagged", async () => {
+    const first = await makeOption(api, { available: 10 });
+    const second = await makeOption(api, { available: 10 });
+    const { payment } = await buy(api, [{ option: first, quantity: 2 }, { option: second }], newEmail("pdf"));
+    const sig = purchaseSignature(api.config.sessionSecrets, payment.sale_id);
+    const purchase = (await call(api, `/sales/purchase/${payment.sale_id}/?sig=${sig}`)).body;
+    const pdf = Buffer.from(await (await fetch(`${api.url}/sales/purchase/${payment.sale_id}/vouchers.pdf?sig=${sig}`)).arrayBuffer());
+    const pages = await pdfText(pdf).then((t) => t.split("\f"));
+    expect(pages).toHaveLength(3);
+    // One count for the order, not one per offer line.
+    pages.forEach((page, i) => expect(page).toContain(`Cupón ${i + 1} de 3`));
+    type Item = { merchant: string; coupons: string[] };
+    const codeOn = (page: string) => (purchase.items as Item[]).flatMap((i) => i.coupons).find((c) => page.includes(c))!;
+    expect(new Set(pages.map(codeOn)).size, "a page per coupon").toBe(3);
+    for (const page of pages) {
+      const item = (purchase.items as Item[]).find((i) => i.coupons.includes(codeOn(page)))!;
+      expect(item.merchant.length).toBeGreaterThan(0);
+      expect(page).toContain(`Lo canjea ${item.merchant}`);
+      expect(page).toContain(`Pedido nº ${payment.sale_id.slice(0, 8).toUpperCase()}`);
+    }
+    const structure = await pdfStructure(pdf);
+    expect(structure.marked).toBe(true);
+    expect(structure.lang).toBe("es-ES");
+    for (const [i, roles] of structure.pages.entries()) {
+      expect(roles[0]).toBe("P");
+      expect(roles).toContain("H1");
+      expect(roles).toContain(`Figure: Código QR del cupón ${codeOn(pages[i])}`);
+      expect(roles.filter((r) => r === "H2")).toHaveLength(3);
+    }
   });
 });
 

@@ -260,7 +260,7 @@ function scriptsOf(html: string, pageUrl: string): string[] {
   for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
     const rel = (attr(m[1], "rel") ?? "").toLowerCase().split(/\s+/);
     const href = attr(m[1], "href");
-    if (href && (rel.includes("modulepreload") || rel.includes(DEFERRED_PRELOAD))) add(href);
+    if (href && (rel.includes("modulepreload") || attr(m[1], "itemprop") === DEFERRED_PRELOAD)) add(href);
   }
   return [...found];
 }

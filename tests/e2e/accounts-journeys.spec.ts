@@ -1,3 +1,4 @@
+import { pdfText } from "#tests/support/pdf";
 import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, loginWithForm, newCustomer } from "./auth";
 import { acceptCookies, addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./fixtures";
 
@@ -44,6 +45,7 @@ test("two favourites as a guest → login → /favorite shows both, synced to th
 });
 
 test("a purchase while logged in → /order/history shows it → its coupon PDF downloads", async ({ page, js }) => {
+  test.setTimeout(90_000);
   const customer = await newCustomer(page);
   await loginAs(page, customer);
   const offer = await roomyOffer(page);
@@ -65,15 +67,37 @@ test("a purchase while logged in → /order/history shows it → its coupon PDF 
   await expect(row).toContainText("Válido");
   // Newest first: the purchase just made is the first one on the page.
   await expect(page.getByTestId("history-coupon-code").first()).toHaveText(code.trim());
-  await expect(page.getByRole("link", { name: "Valorar con 5 estrellas" }).first()).toHaveAttribute("href", /\/feedback\?rate=5&offer=/);
+  // The order's number as the mail and the PDF write it.
+  const order = page.getByRole("article").first();
+  await expect(order.locator(".order-number")).toHaveText(/^Pedido nº [0-9A-F]{8}$/);
+  const number = (await order.locator(".order-number").textContent())!.replace("Pedido nº ", "");
 
+  // The visible words are in the button's name (voice control: «pulsa Descargar PDF»).
   const downloading = page.waitForEvent("download");
-  await row.getByRole("button", { name: /Descargar el cupón/ }).click();
+  await row.getByRole("button", { name: `Descargar PDF del cupón ${code.trim()}` }).click();
   const download = await downloading;
   expect(download.suggestedFilename()).toBe(`cupon-${code.trim()}.pdf`);
-  const path = await download.path();
   const { readFile } = await import("node:fs/promises");
-  expect((await readFile(path)).subarray(0, 5).toString()).toBe("%PDF-");
+  const pdf = await readFile((await download.path())!);
+  expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
+  const text = await pdfText(pdf);
+  expect(text).toContain(`Pedido nº ${number}`);
+  expect(text).toMatch(/Cupón 1 de 1/);
+
+  // One star group, each star a 44 px target on a phone, and «Valorar» sends the chosen one.
+  await page.setViewportSize({ width: 375, height: 812 });
+  const stars = order.getByRole("group", { name: /^Tu valoración de «/ }).first();
+  await expect(stars.getByRole("radio")).toHaveCount(5);
+  for (const star of await stars.locator("label").all()) {
+    const box = (await star.boundingBox())!;
+    expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+  }
+  const tops = await stars.locator("label").evaluateAll((labels) => new Set(labels.map((l) => l.getBoundingClientRect().top)).size);
+  expect(tops, "the five stars on one line").toBe(1);
+  await stars.locator("label").nth(3).click();
+  await expect(stars.getByRole("radio", { name: "4 estrellas" })).toBeChecked();
+  await order.getByRole("button", { name: "Valorar" }).first().click();
+  await expect(page).toHaveURL(/\/feedback\?rate=4&offer=/);
 });
 
 test("logout on the payment step lands on /checkout", async ({ page, js }) => {

@@ -1,6 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test as base } from "./fixtures";
+import { htmlcsErrors, htmlValidateErrors } from "./standards";
 
 /** A JS-enabled page to run axe on what a no-JS visitor got; made on first use, closed with the test. */
 export const test = base.extend<{ helper: () => Promise<Page> }>({
@@ -26,16 +27,21 @@ export const VIEWPORTS = [
 export type Problem = string;
 
 /**
+ * Three engines: axe and HTML_CodeSniffer (what pa11y runs) on the page as shown, html-validate
+ * on its HTML as the browser holds it.
+ *
  * axe runs inside the page, which a page without JavaScript cannot do. Without JS, the DOM the
  * visitor got is copied, scripts removed, into a helper page (same address, same CSS, same size)
  * where axe can run: what is checked is exactly what a no-JS visitor sees.
  */
 export async function check(page: Page, js: boolean, name: string, problems: Problem[], helperPage: () => Promise<Page>) {
   let target = page;
+  // The whole document, not what has streamed in so far (toHaveURL passes as soon as it commits).
+  await page.waitForLoadState("load");
+  const source = await page.content();
+  for (const error of await htmlValidateErrors(source)) problems.push(`${name}: ${error}`);
   if (!js) {
-    // The whole document, not what has streamed in so far (toHaveURL passes as soon as it commits).
-    await page.waitForLoadState("load");
-    const html = (await page.content()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+    const html = source.replace(/<script\b[\s\S]*?<\/script>/gi, "");
     const url = page.url();
     target = await helperPage();
     await target.setViewportSize(page.viewportSize()!);
@@ -100,6 +106,7 @@ export async function check(page: Page, js: boolean, name: string, problems: Pro
       .options({ resultTypes: ["violations"] })
       .setLegacyMode(true)
       .analyze();
+    for (const error of await htmlcsErrors(target)) problems.push(`${name}: ${error}`);
     for (const v of results.violations) {
       problems.push(
         `${name}: ${v.id} (${v.nodes.length}) ${v.nodes

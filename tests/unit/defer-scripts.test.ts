@@ -21,7 +21,9 @@ describe("deferAppScripts: the app's JavaScript starts after the first paint", (
     expect(out).not.toContain('<link rel="modulepreload"');
     expect(out).not.toMatch(/<script[^>]* type="module"/);
     // The same elements stay, inert, so React hydrates the tree Remix rendered.
-    expect(out.match(new RegExp(`<link rel="${DEFERRED_PRELOAD}" href="/assets/(entry\\.client-a|layout-b)\\.js"/>`, "g"))).toHaveLength(2);
+    expect(
+      out.match(new RegExp(`<link itemprop="${DEFERRED_PRELOAD}" href="/assets/(entry\\.client-a|layout-b)\\.js"/>`, "g")),
+    ).toHaveLength(2);
     expect(out).toContain(
       `<script nonce="n0nce==" type="${DEFERRED_TYPE}" id="app-modules">;\nimport * as route0 from "/assets/root-c.js";\nimport("/assets/entry.client-a.js");</script>`,
     );

@@ -3,6 +3,7 @@ import { Fragment } from "react";
 import { z } from "zod";
 import { formatDate } from "#rules/dates";
 import { formatPrice } from "#rules/prices";
+import { orderNumber } from "#rules/coupons";
 import type { Purchase } from "#contract/sales";
 import { purchaseSignature } from "#platform/signatures.server";
 import { ticketsInWords } from "#rules/text";
@@ -12,9 +13,6 @@ import { PermanentMailError, type MessageRenderer } from "../context";
 import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
 
 export const PurchaseConfirmationData = z.object({ sale_id: z.string().uuid() });
-
-/** The short number a buyer reads out on the phone. */
-export const orderNumber = (saleId: string) => saleId.slice(0, 8).toUpperCase();
 
 export function purchaseLink(origin: string, secrets: readonly string[], saleId: string): string {
   return `${origin}/order/coupons?${new URLSearchParams({ sale: saleId, sig: purchaseSignature(secrets, saleId) })}`;

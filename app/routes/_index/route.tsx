@@ -12,7 +12,7 @@ import { originFrom, seo } from "#app/document/seo";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";
 
-export const handle: RouteHandle = { publicCache: true };
+export const handle: RouteHandle = { publicCache: true, favorites: true };
 export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>

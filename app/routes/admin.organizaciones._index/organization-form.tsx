@@ -44,7 +44,7 @@ export function OrganizationForm({
         <TextField field={fields.email} label="Correo electrónico" type="email" autoComplete="email" />
         <TextField field={fields.phone} label="Teléfono" type="tel" autoComplete="tel" />
         <TextField field={fields.website} label="Web" inputMode="url" />
-        <TextField field={fields.address} label="Dirección" autoComplete="street-address" />
+        <TextField field={fields.address} label="Dirección" autoComplete="address-line1" />
         <SelectField field={fields.province} label="Provincia" options={provinceOptions} placeholder="Sin provincia" />
         <TextField field={fields.logo} label="Logotipo (dirección https)" inputMode="url" />
       </div>

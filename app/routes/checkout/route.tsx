@@ -508,7 +508,7 @@ function CheckoutDetailsForm() {
         </div>
         <div className="field">
           <label htmlFor={fields.user_address.id}>Dirección de facturación</label>
-          <input {...getInputProps(fields.user_address, { type: "text" })} autoComplete="street-address" />
+          <input {...getInputProps(fields.user_address, { type: "text" })} autoComplete="address-line1" />
           {errorOf(fields.user_address)}
         </div>
       </fieldset>

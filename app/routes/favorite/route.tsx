@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useLoaderData } from "@remix-run/react";
 import { ANONYMOUS_FAVORITES_MAX } from "#rules/accounts";
 import { favoriteToggleSchema } from "./schema";
+import type { RouteHandle } from "#app/root";
 import { OfferGrid } from "#app/components/offer-card";
 import { customerApi, offersApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -15,6 +16,9 @@ import { OfferShelf } from "#app/components/offer-shelf";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 import { seo } from "#app/document/seo";
 import { skipAfterFailure, toastOnFailure } from "#app/forms/fetcher-failure";
+
+/** Hearts show on the saved offers or, with none, on the recently viewed ones. */
+export const handle: RouteHandle = { favorites: (d) => (d as { hearts?: boolean } | undefined)?.hearts === true };
 
 export const shouldRevalidate = skipAfterFailure;
 /** With JS a heart whose post fails is a toast (and goes back as it was), never an error page. */
@@ -35,13 +39,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
       headers.append("Set-Cookie", await commitSession(session));
     }
     const offers = (await customerApi.favorites(request)).map(toCard);
-    return data({ offers, loggedIn: true, recent: recentWhenEmpty(session, offers) }, { headers });
+    return data({ offers, loggedIn: true, recent: recentWhenEmpty(session, offers), hearts: showsHearts(session, offers) }, { headers });
   }
   const offers = await offersApi
     .selected(favorites(session))
     .then((list) => list.map(toCard))
     .catch(() => []);
-  return data({ offers, loggedIn: false, recent: recentWhenEmpty(session, offers) }, { headers });
+  return data({ offers, loggedIn: false, recent: recentWhenEmpty(session, offers), hearts: showsHearts(session, offers) }, { headers });
+}
+
+function showsHearts(session: Session, offers: OfferCardData[]): boolean {
+  return offers.length > 0 || recentlyViewed(session).length > 0;
 }
 
 /** An empty list shows «Vistas recientemente» instead: deferred, and [] on any failure. */

@@ -14,8 +14,8 @@ export const meta: MetaFunction = () => [{ title: "Widget de ofertas para tu web
 function embedCode(origin: string, query = ""): string {
   return [
     `<iframe src="${origin}/iframe/${query}"`,
-    `  title="Ofertas" width="100%" height="430"`,
-    `  style="border:0" loading="lazy"></iframe>`,
+    `  title="Ofertas" height="430"`,
+    `  style="width:100%;border:0" loading="lazy"></iframe>`,
   ].join("\n");
 }
 
@@ -98,7 +98,7 @@ export default function WidgetRoutes() {
           <CodeBlock code={v.script} label={`el código de una línea: ${v.label}`} />
           <h3 className="small">Como iframe (sin JavaScript)</h3>
           <CodeBlock code={v.code} label={`el código iframe: ${v.label}`} />
-          <iframe src={v.src} title={`Vista previa: ${v.label}`} width="100%" height="430" loading="lazy" className="widget-preview" />
+          <iframe src={v.src} title={`Vista previa: ${v.label}`} height="430" loading="lazy" className="widget-preview" />
         </section>
       ))}
     </main>

@@ -191,7 +191,9 @@ export default function Login() {
         <Link to={`/login/registro?${new URLSearchParams({ redirectTo })}`}>Crear una cuenta con contraseña</Link>
       </p>
       <p>
-        <Link to="/ofertas/">Seguir viendo ofertas</Link>
+        <Link to="/ofertas/" className="standalone-link">
+          Seguir viendo ofertas
+        </Link>
       </p>
     </section>
   );

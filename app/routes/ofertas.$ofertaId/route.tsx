@@ -16,6 +16,7 @@ import { formatDate } from "#rules/dates";
 import { photoSrcset } from "#rules/images";
 import { maxTickets, toCents } from "#rules/prices";
 import { isUuid } from "#rules/uuid";
+import type { RouteHandle } from "#app/root";
 import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
 import { RatingSummary } from "#app/components/stars";
@@ -52,6 +53,8 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
 export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   return keptOrLoaded(new URL(request.url).pathname, () => serverLoader<typeof loader>());
 }
+
+export const handle: RouteHandle = { favorites: true };
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, type ClientLoaderFunctionArgs } from "@remix
 import { ORDER_HISTORY_PAGE_SIZE } from "#rules/accounts";
 import { formatDate } from "#rules/dates";
 import { formatPrice } from "#rules/prices";
-import { COUPON_STATE_LABELS } from "#rules/coupons";
+import { COUPON_STATE_LABELS, orderLabel } from "#rules/coupons";
 import type { CustomerPurchase } from "#contract/customer";
 import { customerApi } from "#app/api-client/client.server";
 import { isSessionGone, sessionEnded } from "#app/routes/login/login.server";
@@ -50,21 +50,33 @@ const STATUS_LABELS: Record<string, string> = {
   refund_required: "Reembolso en curso",
 };
 
-/** To /feedback as the logged-in buyer: the account is the proof, so the link carries no address. */
-function Stars({ offer }: { offer: string }) {
+/**
+ * To /feedback as the logged-in buyer: the account is the proof, so the form carries no address.
+ * One group of five star radios and «Valorar» (a GET, like the mail's star links), each star a
+ * 44 px target.
+ */
+function Stars({ offer, title }: { offer: string; title: string }) {
   return (
-    <p className="rate-links">
-      <span>Valorar:</span>
-      {[1, 2, 3, 4, 5].map((n) => (
-        <Link
-          key={n}
-          to={`/feedback?${new URLSearchParams({ rate: String(n), offer })}`}
-          aria-label={n === 1 ? "Valorar con 1 estrella" : `Valorar con ${n} estrellas`}
-        >
-          {"★".repeat(n)}
-        </Link>
-      ))}
-    </p>
+    <Form method="get" action="/feedback" className="rate-form">
+      <fieldset className="star-rating">
+        <legend>
+          Tu valoración<span className="visually-hidden"> de «{title}»</span>
+        </legend>
+        <span className="star-row">
+          {[1, 2, 3, 4, 5].map((n) => (
+            <label key={n}>
+              <input type="radio" name="rate" value={n} required />
+              <span aria-hidden="true">★</span>
+              <span className="visually-hidden">{n === 1 ? "1 estrella" : `${n} estrellas`}</span>
+            </label>
+          ))}
+        </span>
+      </fieldset>
+      <input type="hidden" name="offer" value={offer} />
+      <button type="submit" className="btn btn-small btn-secondary">
+        Valorar
+      </button>
+    </Form>
   );
 }
 
@@ -73,6 +85,7 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
     <article className="purchase" aria-labelledby={`purchase-${purchase.sale_id}`}>
       <header className="purchase-head">
         <h2 id={`purchase-${purchase.sale_id}`}>Pedido del {formatDate(purchase.paid_at ?? purchase.created_at)}</h2>
+        <p className="order-number">{orderLabel(purchase.sale_id)}</p>
         <p>
           <span className={`status status-${purchase.status}`}>{STATUS_LABELS[purchase.status] ?? purchase.status}</span> ·{" "}
           <strong>{formatPrice(purchase.total)}</strong>
@@ -99,7 +112,7 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
                     <Form method="post" action="/order/coupon-pdf" reloadDocument className="inline-form">
                       <input type="hidden" name="intent" value="download" />
                       <input type="hidden" name="coupon" value={coupon.uuid} />
-                      <button type="submit" className="btn btn-small btn-secondary" aria-label={`Descargar el cupón ${coupon.code} en PDF`}>
+                      <button type="submit" className="btn btn-small btn-secondary" aria-label={`Descargar PDF del cupón ${coupon.code}`}>
                         Descargar PDF
                       </button>
                     </Form>
@@ -107,7 +120,7 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
                 ))}
               </ul>
             ) : null}
-            {purchase.status === "paid" ? <Stars offer={item.offer_uuid} /> : null}
+            {purchase.status === "paid" ? <Stars offer={item.offer_uuid} title={item.title} /> : null}
           </li>
         ))}
       </ul>

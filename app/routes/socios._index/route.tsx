@@ -19,14 +19,19 @@ import { partnerApi, requirePartner } from "#app/portal/partner.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePartner(request);
   const params = new URL(request.url).searchParams;
-  const code = params.get("code")?.trim() ?? "";
+  // Shown back as the till's staff would write it (upper case, dashes), so a typo can be seen.
+  const typed = params.get("code")?.trim() ?? "";
+  const code = normalizeCouponCode(typed) ?? typed;
   const flags = { justRedeemed: params.get("canjeado") === "1", triedAgain: params.get("intento") === "1" };
   const headers = { "Cache-Control": "private, no-store" };
   if (!code) return data({ code, coupon: null, problem: null, ...flags }, { headers });
   try {
     return data({ code, coupon: await partnerApi(request).verifyCoupon(code), problem: null, ...flags }, { headers });
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return data({ code, coupon: null, problem: error.message, ...flags }, { headers });
+    if (error instanceof ApiError && error.status < 500) {
+      const title = error.status === 404 ? `No existe ningún cupón ${code}` : `«${code}» no es un código de cupón`;
+      return data({ code, coupon: null, problem: { title, reason: error.message }, ...flags }, { headers });
+    }
     throw error;
   }
 }
@@ -196,12 +201,15 @@ export default function RedeemCoupon() {
           <input
             {...getInputProps(fields.code, { type: "text" })}
             key={code}
+            // The code just checked, also after a check with JavaScript (the form's own default
+            // is the one the page first loaded with).
+            defaultValue={code}
             className="code-input coupon-code-input"
             inputMode="text"
             autoCapitalize="characters"
             autoComplete="off"
             spellCheck={false}
-            placeholder="ABCD-EFGH-JKLM"
+            placeholder="p. ej. ABCD-EFGH-JKLM"
           />
           <p className="field-hint">Con o sin guiones.</p>
           <p id={fields.code.errorId} className="field-error">
@@ -227,9 +235,9 @@ export default function RedeemCoupon() {
       {problem ? (
         <section className="verdict verdict-bad" role="alert">
           <p className="verdict-title">
-            <span aria-hidden="true">✕</span> Cupón no encontrado
+            <span aria-hidden="true">✕</span> {problem.title}
           </p>
-          <p className="verdict-reason">{problem}</p>
+          <p className="verdict-reason">{problem.reason}</p>
         </section>
       ) : null}
       {coupon ? <Verdict coupon={coupon} justRedeemed={justRedeemed} triedAgain={triedAgain} /> : null}

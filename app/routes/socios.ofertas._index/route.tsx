@@ -51,7 +51,7 @@ export default function MyOffers() {
       </div>
       {count === 0 ? <p className="empty-state">Todavía no tienes ofertas. Crea la primera.</p> : null}
       <div className="table-scroll">
-        <table className="data-table">
+        <table className="data-table stack-table">
           <thead>
             <tr>
               <th scope="col">Oferta</th>
@@ -64,7 +64,7 @@ export default function MyOffers() {
           <tbody>
             {offers.map((o) => (
               <tr key={o.uuid}>
-                <td>
+                <td data-label="Oferta">
                   <Link to={`/socios/ofertas/${o.uuid}`}>{o.title}</Link>
                   <br />
                   <span className="muted small">{o.organization.name}</span>
@@ -76,12 +76,14 @@ export default function MyOffers() {
                   ) : null}
                   {o.revision?.status === "rejected" ? <p className="field-error">Cambios rechazados: {o.revision.review_note}</p> : null}
                 </td>
-                <td>
+                <td data-label="Estado">
                   <span className={`status-pill status-${o.status}`}>{OFFER_STATUS_LABELS[o.status]}</span>
                 </td>
-                <td>{formatPrice(cheapestOption(o.price_options)?.actual_price ?? "") || "—"}</td>
-                <td>{o.price_options.reduce((n, p) => n + p.sold, 0)}</td>
-                <td>
+                <td data-label="Desde" className="nowrap">
+                  {formatPrice(cheapestOption(o.price_options)?.actual_price ?? "") || "—"}
+                </td>
+                <td data-label="Vendidas">{o.price_options.reduce((n, p) => n + p.sold, 0)}</td>
+                <td data-label="Acciones">
                   <div className="row-actions">
                     {transitionsFrom(o.status, { staff: false }).map((t) => (
                       <Form method="post" key={t.to} className="inline-form">
