@@ -27,7 +27,9 @@ let dropDatabase = async () => {};
 
 beforeAll(async () => {
   // The compiled server a deployment runs (npm run build); built here when missing or stale.
-  const build = spawnSync(process.execPath, ["scripts/build-if-needed.mjs"], { cwd: ROOT, stdio: "inherit" });
+  // Without vitest's variables: vite.config.ts leaves the Remix plugin out under VITEST.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "NODE_ENV"));
+  const build = spawnSync(process.execPath, ["scripts/build-if-needed.mjs"], { cwd: ROOT, stdio: "inherit", env });
   expect(build.status).toBe(0);
   ({ url: databaseUrl, drop: dropDatabase } = await newTestDatabase("ofertas_deploy"));
 }, 600_000);
