@@ -59,6 +59,7 @@ server.keepAliveTimeout = 65_000;
 await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
 const address = server.address();
 const port = typeof address === "object" && address ? address.port : config.PORT;
+logger.info({ port }, "Puerto abierto; la base de datos arranca (/readyz 503 hasta que esté lista).");
 // Until the site is mounted nothing has started that needs finishing (a half-built embedded
 // database is finished by the next start).
 const stopEarly = () => process.exit(0);
