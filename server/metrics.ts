@@ -140,6 +140,9 @@ export function serveClusterMetrics(): void {
   });
 }
 
+// A worker answers the primary's requests for its registry once an AggregatorRegistry exists in it.
+if (cluster.isWorker) new AggregatorRegistry();
+
 function clusterText(): Promise<string> {
   return new Promise((resolve, reject) => {
     const id = randomUUID();

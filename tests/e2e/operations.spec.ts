@@ -270,3 +270,35 @@ test("PostgreSQL unreachable: API and pages 503 with Retry-After, /readyz 503; b
     await admin.end();
   }
 });
+
+test("WEB_CONCURRENCY=2 on PostgreSQL: /metrics sums both workers' requests, database figures counted once", async () => {
+  test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
+  const name = `ofertas_ops_cluster_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(DATABASE_URL!);
+  url.pathname = `/${name}`;
+  try {
+    const server = await start({ DATABASE_URL: url.toString(), WEB_CONCURRENCY: "2" });
+    await server.waitReady(120_000);
+    // Each on a new connection: the primary hands them out to both workers.
+    for (let i = 0; i < 8; i++)
+      await (await fetch(server.url("/api/v0/public/offers/?page_size=1"), { headers: { Connection: "close" } })).text();
+    const text = await (await fetch(server.url("/metrics"))).text();
+    expect(text).toContain('ofertas_http_request_duration_seconds_count{method="GET",route="/api/v0/public/offers/",status_class="2xx"} 8');
+    // Read from the database by whichever worker answers, and not added up across workers.
+    const db = new pg.Client({ connectionString: url.toString() });
+    await db.connect();
+    const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM sales WHERE status = 'paid'`);
+    await db.end();
+    expect(text).toContain(`ofertas_sales{status="paid"} ${rows[0].n}`);
+    expect(text).toMatch(/ofertas_db_pool_connections\{state="idle"\} \d+/);
+    const workers = new Set(server.lines.filter((l) => l.msg === "Cierre completo." || typeof l.port === "number").map((l) => l.pid));
+    expect(workers.size).toBeGreaterThanOrEqual(2);
+    expect(await server.stop()).toBe(0);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+});
