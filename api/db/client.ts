@@ -63,10 +63,19 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
     // A database that does not answer fails the request within seconds (a 503) instead of
     // holding it, and a transaction left open by a stuck process cannot keep its row locks.
+    // The connect timeout is the client's alone: given to the pool, the same limit would also
+    // apply to waiting for a free connection, and a burst of buyers queued behind a busy pool
+    // would be answered 503 while the database is fine.
+    const connectionTimeoutMillis = timeouts.connectSeconds * 1000;
+    class TimedClient extends pg.Client {
+      constructor(config?: pg.ClientConfig) {
+        super({ ...config, connectionTimeoutMillis });
+      }
+    }
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.poolSize ?? 4,
-      connectionTimeoutMillis: timeouts.connectSeconds * 1000,
+      Client: TimedClient,
       options: `-c statement_timeout=${timeouts.statementMs} -c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
     });
     // An idle connection that the server ends (restart, failover, a dropped test database) emits
