@@ -1,5 +1,6 @@
 import type { Config } from "#platform/config.server";
 import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control";
+import { logger } from "#platform/logger.server";
 import { openDatabase, type Database, type DatabaseHandle } from "./client";
 import { migrate } from "./migrate";
 import { seedIfEmpty } from "./seed";
@@ -34,8 +35,19 @@ export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" |
  * catalogue when empty (one transaction). Killed at any step, the next start finishes the job.
  */
 export async function startDatabase(
-  config: Pick<Config, "DATABASE_URL" | "dataDir"> & Partial<Pick<Config, "DATABASE_POOL_SIZE" | "demoData" | "demoStaff">>,
-  { onPhase, log = console.log }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
+  config: Pick<Config, "DATABASE_URL" | "dataDir"> &
+    Partial<
+      Pick<
+        Config,
+        | "DATABASE_POOL_SIZE"
+        | "DATABASE_CONNECT_TIMEOUT"
+        | "DATABASE_STATEMENT_TIMEOUT"
+        | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT"
+        | "demoData"
+        | "demoStaff"
+      >
+    >,
+  { onPhase, log = (line) => logger.info(line) }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
 ): Promise<{ database: DatabaseHandle; claim: DataDirClaim | null }> {
   // Without the settings (tests, scripts): a try-out's demo data, as on a laptop.
   const demo = { catalogue: config.demoData ?? true, staff: config.demoStaff ?? true };
@@ -52,6 +64,11 @@ export async function startDatabase(
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
+    timeouts: {
+      connectSeconds: config.DATABASE_CONNECT_TIMEOUT,
+      statementMs: config.DATABASE_STATEMENT_TIMEOUT,
+      idleInTransactionMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT,
+    },
     dataDir: config.dataDir,
     onPhase,
     prepare: async (db) => {

@@ -49,6 +49,17 @@ export async function markSent(db: Database, id: string, messageId: string): Pro
   await markRowsSent(db, "mail_outbox", [id], sql`, message_id = ${messageId}`);
 }
 
+/** Claimed rows not attempted (the process is stopping): back to the queue as they were, at once. */
+export async function releaseClaimed(db: Database, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db.execute(sql`
+    UPDATE mail_outbox SET status = 'queued', attempts = attempts - 1, claimed_until = NULL
+    WHERE status = 'sending' AND id IN (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+}
+
 export async function markSkipped(db: Database, id: string): Promise<void> {
   await db.execute(sql`UPDATE mail_outbox SET status = 'skipped', claimed_until = NULL WHERE id = ${id}`);
 }

@@ -28,7 +28,8 @@ let dropDatabase = async () => {};
 beforeAll(async () => {
   // The compiled server a deployment runs (npm run build); built here when missing or stale.
   // Without vitest's variables: vite.config.ts leaves the Remix plugin out under VITEST.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "NODE_ENV"));
+  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
+  for (const name of Object.keys(env)) if (name.startsWith("VITEST")) delete env[name];
   const build = spawnSync(process.execPath, ["scripts/build-if-needed.mjs"], { cwd: ROOT, stdio: "inherit", env });
   expect(build.status).toBe(0);
   ({ url: databaseUrl, drop: dropDatabase } = await newTestDatabase("ofertas_deploy"));

@@ -14,6 +14,7 @@ import { purchaseOf } from "./purchase";
 import { markRefundRequired } from "./refunds";
 import { releaseSale } from "./release";
 import { lockPriceOptions } from "./stock";
+import { logger } from "#platform/logger.server";
 
 export type CaptureOptions = {
   feedbackDelayDays?: number;
@@ -89,7 +90,7 @@ export async function captureSale(
     await releaseSale(db, saleId, "declined");
     throw new HttpError(402, "El pago ha sido rechazado.");
   }
-  if (state.unreadable) console.warn(`Venta ${saleId} sigue pendiente: ${state.unreadable}.`);
+  if (state.unreadable) logger.warn({ saleId, reason: state.unreadable }, "Venta sigue pendiente.");
   if (state.status !== "captured") throw new HttpError(409, "El pago todavía no se ha completado.");
   if (state.amountCents !== sale.totalCents || state.currency.toUpperCase() !== sale.currency) {
     await markRefundRequired(

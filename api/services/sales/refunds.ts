@@ -4,6 +4,7 @@ import { fromCents } from "#rules/prices";
 import { query, transactionWithRetry, type Database, type Executor } from "#api/db/client";
 import { sales } from "#api/db/schema";
 import { giveBack } from "./stock";
+import { logger } from "#platform/logger.server";
 
 /**
  * The buyer paid but cannot have the tickets (wrong amount, or sold out after the reservation
@@ -27,7 +28,7 @@ export async function markRefundRequired(db: Database, saleId: string, from: ("p
     if (row?.was === "pending") await giveBack(tx, [saleId], { keepApproved: true });
     return Boolean(row);
   });
-  if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
+  if (moved) logger.warn({ saleId, reason }, "Reembolso pendiente.");
 }
 
 /** A page of the sales that owe the buyer a refund, newest first, and how many there are: the staff's to-do list until the back office exists. */
