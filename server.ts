@@ -16,6 +16,8 @@ import { pathToFileURL } from "node:url";
 import { DataDirInUseError, registerControlCommand } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
+import { registerDatabaseCommands } from "#api/db/command";
+import { MigrationChangedError, PendingMigrationsError } from "#api/db/migrate";
 import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
@@ -30,7 +32,7 @@ const config = loadConfigOrExit();
 if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   if (config.DATABASE_URL) {
     // Migrations and demo data once, before the workers (each finds them done).
-    const once = await startDatabase(config);
+    const once = await startDatabase(config).catch(refuseToStart);
     await once.database.close();
     console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY}: ${config.WEB_CONCURRENCY} procesos sobre PostgreSQL.`);
     await superviseWorkers(config.WEB_CONCURRENCY);
@@ -50,17 +52,18 @@ if (!config.DATABASE_URL) {
   v8.setFlagsFromString("--heap-growing-percent=50");
 }
 
-let started;
-try {
-  started = await startDatabase(config);
-} catch (error) {
-  if (error instanceof DataDirInUseError) {
+/** A start that cannot go on for a reason the operator can fix: the reason alone, exit code 1. */
+function refuseToStart(error: unknown): never {
+  if (error instanceof DataDirInUseError || error instanceof PendingMigrationsError || error instanceof MigrationChangedError) {
     console.error(error.message);
     process.exit(1);
   }
   throw error;
 }
-const { database, claim } = started;
+
+const { database, claim } = await startDatabase(config).catch(refuseToStart);
+// `npm run migrate` and `npm run backup` on the embedded database go through this server.
+registerDatabaseCommands(database);
 const stopSweep = startReservationSweep(database.db);
 const mailWorker = startMailWorker(database.db, config);
 const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);

@@ -11,7 +11,9 @@ import { build } from "esbuild";
 const OUT = "build/node";
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  entryPoints: ["server.ts"],
+  // The deploy commands too, so that an install without dev dependencies runs them (scripts/command.mjs).
+  entryPoints: ["server.ts", "scripts/migrate.ts", "scripts/backup.ts", "scripts/restore.ts"],
+  entryNames: "[name]",
   outdir: OUT,
   bundle: true,
   splitting: true,

@@ -1,7 +1,7 @@
 import type { Config } from "#platform/config.server";
 import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control";
 import { openDatabase, type DatabaseHandle } from "./client";
-import { migrate } from "./migrate";
+import { migrate, pendingMigrations, PendingMigrationsError } from "./migrate";
 import { seedIfEmpty } from "./seed";
 import { seedDemoAccounts } from "./seed-accounts";
 import { seedDemoPartner } from "./seed-partner";
@@ -14,13 +14,14 @@ export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" |
 
 /**
  * What `npm start` does before it serves: own DATA_DIR, open the database (a new embedded one is
- * built whole in a scratch folder first), apply migrations (one transaction) and load the demo
+ * built whole in a scratch folder first), apply migrations (unless MIGRATE_ON_START=0, which only checks none is pending) and load the demo
  * catalogue when empty (one transaction). Killed at any step, the next start finishes the job.
  */
 export async function startDatabase(
-  config: Pick<Config, "DATABASE_URL" | "dataDir"> & Partial<Pick<Config, "DATABASE_POOL_SIZE">>,
+  config: Pick<Config, "DATABASE_URL" | "dataDir"> & Partial<Pick<Config, "DATABASE_POOL_SIZE" | "MIGRATE_ON_START">>,
   { onPhase, log = console.log }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
 ): Promise<{ database: DatabaseHandle; claim: DataDirClaim | null }> {
+  const migrateOnStart = config.MIGRATE_ON_START ?? true;
   onPhase?.("claim");
   let claim: DataDirClaim | null;
   try {
@@ -37,6 +38,8 @@ export async function startDatabase(
     dataDir: config.dataDir,
     onPhase,
     prepare: async (db) => {
+      // With MIGRATE_ON_START=0 a new embedded database stays empty until `npm run migrate`.
+      if (!migrateOnStart) return;
       const applied = await migrate(db);
       if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
       const fresh = await seedIfEmpty(db);
@@ -51,8 +54,13 @@ export async function startDatabase(
   });
   try {
     onPhase?.("migrate");
-    const applied = await migrate(database.db);
-    if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+    if (migrateOnStart) {
+      const applied = await migrate(database.db);
+      if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+    } else {
+      const pending = await pendingMigrations(database.db);
+      if (pending.length) throw new PendingMigrationsError(pending);
+    }
     onPhase?.("seed");
     const fresh = await seedIfEmpty(database.db);
     if (fresh) {
