@@ -10,6 +10,12 @@ import { DYNAMIC_GZIP_LEVEL } from "#platform/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
 import { createServer } from "node:http";
+import { sql } from "drizzle-orm";
+import { logger, logRequestError } from "#platform/logger.server";
+import { isDatabaseUnavailable } from "#api/db/errors";
+import { createLifecycle, exitAfter } from "#server/lifecycle";
+import { measureRequests, metricsEndpoint, registerDatabaseMetrics, serveClusterMetrics } from "#server/metrics";
+import { requestLog, withRequestContext } from "#server/request-log";
 import path from "node:path";
 import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
@@ -28,19 +34,38 @@ import { refreshAuth } from "#server/auth-refresh";
 import { buildFiles } from "#server/static-files";
 
 const config = loadConfigOrExit();
+logger.level = config.LOG_LEVEL;
 
 if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   if (config.DATABASE_URL) {
     // Migrations and demo data once, before the workers (each finds them done).
     const once = await startDatabase(config).catch(refuseToStart);
     await once.database.close();
-    console.log(`WEB_CONCURRENCY=${config.WEB_CONCURRENCY}: ${config.WEB_CONCURRENCY} procesos sobre PostgreSQL.`);
-    await superviseWorkers(config.WEB_CONCURRENCY);
+    logger.info(
+      { workers: config.WEB_CONCURRENCY },
+      `WEB_CONCURRENCY=${config.WEB_CONCURRENCY}: ${config.WEB_CONCURRENCY} procesos sobre PostgreSQL.`,
+    );
+    serveClusterMetrics();
+    await superviseWorkers(config.WEB_CONCURRENCY, { shutdownMs: config.SHUTDOWN_TIMEOUT * 1000 });
   }
-  console.log(
+  logger.warn(
     `WEB_CONCURRENCY=${config.WEB_CONCURRENCY} ignorado: la base de datos embebida (PGlite) admite un solo proceso; se sirve con uno. Para varios, DATABASE_URL.`,
   );
 }
+
+// The port opens first: probes get /healthz 200 and /readyz 503 while the database starts, and
+// every other request a 503 page until the site is mounted (server/lifecycle.ts).
+const lifecycle = createLifecycle();
+const server = createServer(lifecycle.listener);
+server.keepAliveTimeout = 65_000;
+await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+const address = server.address();
+const port = typeof address === "object" && address ? address.port : config.PORT;
+// Until the site is mounted nothing has started that needs finishing (a half-built embedded
+// database is finished by the next start).
+const stopEarly = () => process.exit(0);
+process.once("SIGTERM", stopEarly);
+process.once("SIGINT", stopEarly);
 
 if (!config.DATABASE_URL) {
   // The embedded database's ~130 MB (its compiled WASM and heap) share this process, so the V8
@@ -55,13 +80,26 @@ if (!config.DATABASE_URL) {
 /** A start that cannot go on for a reason the operator can fix: the reason alone, exit code 1. */
 function refuseToStart(error: unknown): never {
   if (error instanceof DataDirInUseError || error instanceof PendingMigrationsError || error instanceof MigrationChangedError) {
-    console.error(error.message);
+    logger.fatal(error.message);
     process.exit(1);
   }
   throw error;
 }
 
-const { database, claim } = await startDatabase(config).catch(refuseToStart);
+let started;
+for (let attempt = 1; !started; attempt++) {
+  try {
+    started = await startDatabase(config);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) refuseToStart(error);
+    // A database that is not there yet (it starts after us, or is restarting): keep trying, with
+    // /readyz saying 503, instead of dying and being restarted in a loop.
+    const waitMs = Math.min(1_000 * 2 ** (attempt - 1), 30_000);
+    logger.warn({ err: error, attempt, nextTry: new Date(Date.now() + waitMs).toISOString() }, "Base de datos no disponible al arrancar.");
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+  }
+}
+const { database, claim } = started;
 // `npm run migrate` and `npm run backup` on the embedded database go through this server.
 registerDatabaseCommands(database);
 const stopSweep = startReservationSweep(database.db);
@@ -73,13 +111,20 @@ registerControlCommand("digest", async () => {
   mailWorker.wake();
   return run;
 });
-if (mailWorker.transport.kind === "files") console.log(`Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
+if (mailWorker.transport.kind === "files")
+  logger.info({ dir: `${config.dataDir}/mail/` }, `Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
 const stopAnalytics = config.ANALYTICS_API_KEY
   ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
   : () => {};
 
+registerDatabaseMetrics(database.db);
+
 const app = express();
 app.disable("x-powered-by");
+// Every request gets its id and, when finished, its log line and its duration in the metrics.
+app.use(requestLog, measureRequests);
+// Before the host check: a scraper asks by address, not by the site's name.
+app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
 // Forwarded headers are believed only from this machine (the storefront calling its own API, or a
 // local reverse proxy); anyone else could forge the client address or the public host.
 app.set("trust proxy", "loopback");
@@ -117,7 +162,7 @@ app.use((req, _res, next) => {
   next();
 });
 // Expired access tokens are renewed once per request, before the storefront calls the API.
-app.use(refreshAuth);
+app.use(withRequestContext(refreshAuth));
 // Shared pages kept rendered for the catalogue's freshness; production only, where the build is fixed.
 if (config.isProduction)
   app.use(documentCache({ seconds: config.CATALOGUE_CACHE_SECONDS, policy: (path, scriptHashes) => pagePolicy(path, { scriptHashes }) }));
@@ -132,48 +177,51 @@ const remixHandler: RequestHandler = createRequestHandler({
   getLoadContext: (_req, res) => ({
     cspNonce: res.locals.cspNonce as string,
     shareDocument: res.locals.shareDocument as ShareDocument | undefined,
+    setRoute: (id: string) => (res.locals.route = id),
   }),
 });
-app.all("*", remixHandler);
+app.all("*", withRequestContext(remixHandler));
 // Express's own refusals (a path that does not decode, a static file request gone wrong) are the
 // client's doing: a plain 4xx, no stack trace in the log.
-app.use(((error, _req, res, next) => {
+app.use(((error, req, res, next) => {
   const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
   if (res.headersSent) return next(error);
   if (typeof status === "number" && status >= 400 && status < 500) {
     res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida.");
     return;
   }
-  console.error(error);
+  logRequestError(error, req, res);
   res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
 }) as ErrorRequestHandler);
 
-const server = createServer(inArrivalOrder(app)).listen(config.PORT, config.HOST, () => {
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : config.PORT;
-  claim?.setPort(port);
-  console.log(`ofertas escuchando en http://localhost:${port} (${database.kind})`);
-});
-server.keepAliveTimeout = 65_000;
+lifecycle.ready(inArrivalOrder(app), () => database.db.execute(sql`SELECT 1`).then(() => {}));
+claim?.setPort(port);
+logger.info({ port, database: database.kind }, `ofertas escuchando en http://localhost:${port} (${database.kind})`);
 
+/**
+ * SIGTERM: /readyz turns 503 at once, the port closes, each open connection gets its answer with
+ * `Connection: close`, the mail worker finishes the message it is sending; then exit 0. Past
+ * SHUTDOWN_TIMEOUT whatever is left is cut and the exit code is 1.
+ */
 let closing = false;
 function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  console.log(`${signal}: cerrando…`);
+  logger.info({ signal }, `${signal}: cerrando…`);
   stopSweep();
   stopAnalytics();
-  const force = setTimeout(() => process.exit(1), 10_000);
-  force.unref();
   stopDigest();
-  server.close(async () => {
-    await mailWorker.stop();
-    await viteDevServer?.close();
-    await database.close();
-    await claim?.release();
-    process.exit(0);
-  });
-  server.closeIdleConnections();
+  exitAfter(
+    (async () => {
+      await Promise.all([lifecycle.drain(server), mailWorker.stop()]);
+      await viteDevServer?.close();
+      await database.close();
+      await claim?.release();
+    })(),
+    config.SHUTDOWN_TIMEOUT * 1000,
+  );
 }
+process.off("SIGTERM", stopEarly);
+process.off("SIGINT", stopEarly);
 process.on("SIGTERM", () => shutdown("SIGTERM"));
 process.on("SIGINT", () => shutdown("SIGINT"));

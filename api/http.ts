@@ -2,6 +2,8 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { findUnstorableText, isStorableText, UNSTORABLE_TEXT_MESSAGE } from "#rules/text";
 import { z } from "zod";
 import "#rules/zod-es";
+import { isDatabaseUnavailable } from "#api/db/errors";
+import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } from "#rules/service";
 import { gzipWanted, keptGzip, utf8 } from "#platform/gzip.server";
 
 /** An error the API answers with as {"detail": "…"} and its status. */
@@ -67,9 +69,15 @@ export function parseInput<T extends z.ZodTypeAny>(schema: T, input: unknown): z
   throw new HttpError(400, `${where}${first.message}`, { errors: fields });
 }
 
-export function errorHandler(log: (error: unknown) => void) {
-  return (error: unknown, _req: Request, res: Response, next: NextFunction) => {
+export function errorHandler(log: (error: unknown, req: Request, res: Response) => void) {
+  return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
+    if (isDatabaseUnavailable(error)) {
+      log(error, req, res);
+      res.set({ "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" });
+      res.status(503).json({ detail: `${SERVICE_UNAVAILABLE} ${SERVICE_UNAVAILABLE_DETAIL}`, code: "service_unavailable" });
+      return;
+    }
     if (error instanceof HttpError) {
       res.set(error.headers);
       res.status(error.status).json({ detail: error.detail, ...error.extra });
@@ -83,7 +91,7 @@ export function errorHandler(log: (error: unknown) => void) {
         .json({ detail: status === 413 ? "La petición es demasiado grande." : "El cuerpo de la petición no es JSON válido." });
       return;
     }
-    log(error);
+    log(error, req, res);
     res.status(500).json({ detail: "Error interno del servidor. Inténtalo de nuevo más tarde." });
   };
 }

@@ -1,4 +1,5 @@
-import express, { Router } from "express";
+import express, { Router, type Request, type Response } from "express";
+import { logRequestError } from "#platform/logger.server";
 import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { errorHandler, HttpError, parseJsonBody, rejectUnstorableText } from "#api/http";
@@ -24,13 +25,13 @@ import { allowedHosts, hostGuard } from "#api/hosts";
 export type ApiOptions = {
   db: Database;
   config: Config;
-  log?: (error: unknown) => void;
+  log?: (error: unknown, req: Request, res: Response) => void;
   /** Who is calling: the JWT's user (api/auth/context). */
   identify?: Identify;
 };
 
 /** /api/v0: the system of record. The storefront reaches it only over HTTP. */
-export function createApi({ db, config, log = (e) => console.error(e), identify = getUser }: ApiOptions): Router {
+export function createApi({ db, config, log = logRequestError, identify = getUser }: ApiOptions): Router {
   const api = Router();
   const payments = createPaymentProviders(config, db);
   limits.useStore(limiterStoreFor(db));
@@ -45,6 +46,12 @@ export function createApi({ db, config, log = (e) => console.error(e), identify 
   api.use(parseJsonBody, rejectUnstorableText);
   // Who is calling, read once; routes ask getUser/requireUser (api/auth/context.ts).
   api.use(authenticate(config, db));
+  // The caller's id for the request's log line (server/request-log.ts).
+  api.use((req, res, next) => {
+    const user = getUser(req);
+    if (user) res.locals.userId = user.id;
+    next();
+  });
   // Uploads read their own (larger) bodies, once the caller is known: before any router that parses JSON.
   api.use(imageUploadRouter({ db, identify }));
   // Webhooks need the exact bytes that were signed, so they parse their own bodies.

@@ -11,6 +11,8 @@ import type { RouteHandle } from "#app/root";
 import { NonceProvider } from "#app/document/nonce";
 import { deferAppScriptsIn, deferAppScriptsParts } from "#app/document/defer-scripts.server";
 import { gzipWhole, utf8 } from "#platform/gzip.server";
+import { currentRequestId, logger } from "#platform/logger.server";
+import { RETRY_AFTER_SECONDS } from "#rules/service";
 import type { ClientIntegrations } from "#rules/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 
@@ -43,7 +45,12 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
   if (error instanceof Response && error.status < 500) return;
-  console.error(error);
+  // A 503 (the API or its database is down) was logged by the API, or is the timeout below.
+  if (error instanceof Response && error.status === 503) {
+    logger.warn({ reqId: currentRequestId(), path: new URL(request.url).pathname }, "API no disponible: página 503.");
+    return;
+  }
+  logger.error({ err: error, reqId: currentRequestId(), method: request.method, path: new URL(request.url).pathname }, "error");
 }
 
 // Development keeps Remix's own loading: React's development build warns about each inert tag it hydrates.
@@ -167,6 +174,10 @@ export default function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // The matched route's id, for the request's duration metric (server/metrics.ts).
+  const leafRoute = remixContext.staticHandlerContext.matches.at(-1)?.route.id;
+  if (leafRoute && typeof loadContext.setRoute === "function") (loadContext.setRoute as (id: string) => void)(leafRoute);
+  if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
   // Set per request by securityHeaders (server.ts passes it in the load context).
   const nonce = typeof loadContext.cspNonce === "string" ? loadContext.cspNonce : "";
   // Pages show the visitor's cart and region: private, unless the route set its own header or
@@ -213,7 +224,7 @@ function streamDocument(request: Request, responseStatusCode: number, responseHe
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered) logger.error({ err: error, reqId: currentRequestId(), path: new URL(request.url).pathname }, "error");
         },
       },
     );

@@ -42,6 +42,7 @@ import { ticketCount } from "#rules/cart";
 import styles from "./styles.css?url";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import { useNonce } from "#app/document/nonce";
+import { SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } from "#rules/service";
 
 export const shouldRevalidate = skipAfterFailure;
 
@@ -325,6 +326,8 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  // The API or its database cannot answer right now (api-client: unavailable()).
+  const unavailable = isRouteErrorResponse(error) && error.status === 503;
   // A request we refused (a form we could not read…) carries its own Spanish reason.
   const refused =
     isRouteErrorResponse(error) && error.status >= 400 && error.status < 500 && !notFound && typeof error.data === "string"
@@ -336,6 +339,11 @@ export function ErrorBoundary() {
         <>
           <h1>404</h1>
           <p>Lo sentimos, no pudimos encontrar la página que buscas.</p>
+        </>
+      ) : unavailable ? (
+        <>
+          <h1>{SERVICE_UNAVAILABLE}</h1>
+          <p>{SERVICE_UNAVAILABLE_DETAIL}</p>
         </>
       ) : refused ? (
         <>

@@ -1,4 +1,5 @@
 import { createHmac, createPrivateKey, randomBytes } from "node:crypto";
+import { logger } from "#platform/logger.server";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
@@ -46,6 +47,20 @@ const EnvSchema = z.object({
     .transform((v) => ["1", "true", "on", "yes"].includes(v)),
   /** Connections each server process keeps to PostgreSQL (DATABASE_URL). */
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(4),
+  /** PostgreSQL: seconds to wait for a new connection before the request answers 503. */
+  DATABASE_CONNECT_TIMEOUT: z.coerce.number().int().min(1).max(300).default(5),
+  /** PostgreSQL: milliseconds one statement may run before the server cancels it (0: no limit). */
+  DATABASE_STATEMENT_TIMEOUT: z.coerce.number().int().min(0).default(15_000),
+  /** PostgreSQL: milliseconds a transaction may sit idle before the server ends its session (0: no limit). */
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT: z.coerce.number().int().min(0).default(30_000),
+  /** Milliseconds the storefront waits for one API answer. */
+  API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Seconds a SIGTERM may take to finish what is in flight before the process exits with 1. */
+  SHUTDOWN_TIMEOUT: z.coerce.number().min(1).max(600).default(25),
+  /** Bearer token for GET /metrics from other machines (loopback needs none); unset, only loopback. */
+  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+  /** Log threshold: fatal, error, warn, info, debug, trace or silent. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
   ALLOWED_HOSTS: optionalString,
@@ -294,7 +309,7 @@ export function loadConfigOrExit(): Config {
     return loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message);
+      logger.fatal(error.message);
       process.exit(1);
     }
     throw error;

@@ -1,29 +1,55 @@
 import cluster from "node:cluster";
+import { logger } from "#platform/logger.server";
+
+/** A copy that dies sooner than this after its start counts as failing to start. */
+const HEALTHY_AFTER_MS = 30_000;
+const MAX_DELAY_MS = 60_000;
 
 /**
  * WEB_CONCURRENCY=N on PostgreSQL: this process becomes a supervisor that forks N copies of the
  * server, which share the listening port (node:cluster hands out connections), restarts a copy
- * that dies, and passes SIGTERM/SIGINT on so each copy finishes its requests. Everything the copies
- * share lives in PostgreSQL (rate_limits, reservations swept with SKIP LOCKED); each keeps its own
- * one-minute catalogue cache. Never returns: the copies serve, this process only watches them.
+ * that dies, and passes SIGTERM/SIGINT on so each copy finishes its requests. Copies that keep
+ * dying at start (the database down) are re-forked after a delay that doubles each time, up to a
+ * minute, instead of in a tight loop. Everything the copies share lives in PostgreSQL
+ * (rate_limits, reservations swept with SKIP LOCKED); each keeps its own one-minute catalogue
+ * cache. Never returns: the copies serve, this process only watches them.
  */
-export async function superviseWorkers(count: number): Promise<never> {
+export async function superviseWorkers(count: number, { shutdownMs }: { shutdownMs: number }): Promise<never> {
   let stopping = false;
-  for (let i = 0; i < count; i++) cluster.fork();
+  let failures = 0;
+  let exitCode = 0;
+  const startedAt = new Map<number, number>();
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker.id, Date.now());
+  };
+  for (let i = 0; i < count; i++) fork();
   cluster.on("exit", (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
+    startedAt.delete(worker.id);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+      if (code !== 0) exitCode = 1;
+      if (Object.keys(cluster.workers ?? {}).length === 0) {
+        logger.info({ exitCode }, "Todos los procesos han terminado.");
+        process.exit(exitCode);
+      }
       return;
     }
-    console.error(`Proceso ${worker.process.pid} terminado (${signal ?? code}); arrancando otro.`);
-    cluster.fork();
+    failures = lived < HEALTHY_AFTER_MS ? failures + 1 : 0;
+    const delayMs = failures === 0 ? 0 : Math.min(1_000 * 2 ** (failures - 1), MAX_DELAY_MS);
+    logger.error({ pid: worker.process.pid, code, signal, livedMs: lived, delayMs }, "Proceso terminado; se arranca otro.");
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delayMs);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: cerrando ${count} procesos…`);
+    logger.info({ signal, workers: count }, `${signal}: cerrando ${count} procesos…`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    setTimeout(() => process.exit(1), 12_000).unref();
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+    // Each copy keeps its own SHUTDOWN_TIMEOUT; this one only in case a copy cannot exit at all.
+    setTimeout(() => process.exit(1), shutdownMs + 5_000).unref();
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));

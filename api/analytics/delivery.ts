@@ -1,4 +1,5 @@
 import type { Database } from "#api/db/client";
+import { logger } from "#platform/logger.server";
 import { claimDueEvents, markEventsFailed, markEventsSent, type HttpApiEvent } from "./outbox";
 
 export type AnalyticsDeliveryOptions = {
@@ -65,6 +66,17 @@ export async function deliverDueEvents(db: Database, options: AnalyticsDeliveryO
   }
   const retryInMs = outcome.retry ? retryDelayMs(outcome, Math.max(...rows.map((r) => r.attempts))) : null;
   await markEventsFailed(db, rows, { status: outcome.status, error: outcome.error, retryInMs });
+  const attempt = Math.max(...rows.map((r) => r.attempts));
+  logger.warn(
+    {
+      events: rows.length,
+      attempt,
+      status: outcome.status,
+      error: outcome.error,
+      nextTry: retryInMs === null ? null : new Date(Date.now() + retryInMs).toISOString(),
+    },
+    "Analítica: envío fallido.",
+  );
   return 0;
 }
 
@@ -74,7 +86,7 @@ export function startAnalyticsDelivery(db: Database, options: AnalyticsDeliveryO
     if (running) return;
     running = true;
     deliverDueEvents(db, options)
-      .catch((error) => console.error("Envío de analítica fallido:", error))
+      .catch((error: unknown) => logger.error({ err: error }, "Envío de analítica fallido."))
       .finally(() => {
         running = false;
       });

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type pg from "pg";
+import { logger } from "#platform/logger.server";
 import * as schema from "./schema";
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -23,6 +24,8 @@ export type OpenOptions = {
   databaseUrl?: string;
   /** PostgreSQL only: the pool's connections (DATABASE_POOL_SIZE). */
   poolSize?: number;
+  /** PostgreSQL only: DATABASE_CONNECT_TIMEOUT (s), DATABASE_STATEMENT_TIMEOUT and DATABASE_IDLE_IN_TRANSACTION_TIMEOUT (ms). */
+  timeouts?: Partial<PostgresTimeouts>;
   dataDir?: string;
   /**
    * Runs on a brand-new embedded cluster before it is put in place (migrations, demo catalogue),
@@ -40,6 +43,9 @@ export type OpenOptions = {
   from?: string;
 };
 
+export type PostgresTimeouts = { connectSeconds: number; statementMs: number; idleInTransactionMs: number };
+const DEFAULT_TIMEOUTS: PostgresTimeouts = { connectSeconds: 5, statementMs: 15_000, idleInTransactionMs: 30_000 };
+
 const pools = new WeakMap<Database, pg.Pool>();
 
 /** The connection pool under a PostgreSQL database; undefined for PGlite. */
@@ -55,11 +61,19 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.databaseUrl) {
     // Loaded only here: on the embedded database the driver is ~2 MB of heap that nothing uses.
     const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres")]);
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 4 });
+    const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    // A database that does not answer fails the request within seconds (a 503) instead of
+    // holding it, and a transaction left open by a stuck process cannot keep its row locks.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 4,
+      connectionTimeoutMillis: timeouts.connectSeconds * 1000,
+      options: `-c statement_timeout=${timeouts.statementMs} -c idle_in_transaction_session_timeout=${timeouts.idleInTransactionMs}`,
+    });
     // An idle connection that the server ends (restart, failover, a dropped test database) emits
     // 'error' on the pool; unheard, that is an uncaught exception that kills the whole process.
     // The pool replaces the connection on the next query, so logging is all there is to do.
-    pool.on("error", (error) => console.warn(`PostgreSQL: conexión inactiva cerrada (${error.message}).`));
+    pool.on("error", (error) => logger.warn({ err: error }, "PostgreSQL: conexión inactiva cerrada."));
     // numeric stays a string ("12.50"), which is the API's money format.
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     pools.set(db, pool);
@@ -219,7 +233,7 @@ class PgliteOnWorker {
   #stop(error: Error) {
     if (this.#stopped) return;
     this.#stopped = error;
-    console.error(`PGlite: ${error.message}`);
+    logger.error({ err: error }, "PGlite detenido.");
     for (const { reject } of this.#pending.values()) reject(error);
     this.#pending.clear();
   }

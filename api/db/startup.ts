@@ -1,5 +1,6 @@
 import type { Config } from "#platform/config.server";
 import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control";
+import { logger } from "#platform/logger.server";
 import { openDatabase, type DatabaseHandle } from "./client";
 import { migrate, pendingMigrations, PendingMigrationsError } from "./migrate";
 import { seedIfEmpty } from "./seed";
@@ -18,8 +19,18 @@ export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" |
  * catalogue when empty (one transaction). Killed at any step, the next start finishes the job.
  */
 export async function startDatabase(
-  config: Pick<Config, "DATABASE_URL" | "dataDir"> & Partial<Pick<Config, "DATABASE_POOL_SIZE" | "MIGRATE_ON_START">>,
-  { onPhase, log = console.log }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
+  config: Pick<Config, "DATABASE_URL" | "dataDir"> &
+    Partial<
+      Pick<
+        Config,
+        | "DATABASE_POOL_SIZE"
+        | "DATABASE_CONNECT_TIMEOUT"
+        | "DATABASE_STATEMENT_TIMEOUT"
+        | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT"
+        | "MIGRATE_ON_START"
+      >
+    >,
+  { onPhase, log = (line) => logger.info(line) }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
 ): Promise<{ database: DatabaseHandle; claim: DataDirClaim | null }> {
   const migrateOnStart = config.MIGRATE_ON_START ?? true;
   onPhase?.("claim");
@@ -35,6 +46,11 @@ export async function startDatabase(
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     poolSize: config.DATABASE_POOL_SIZE,
+    timeouts: {
+      connectSeconds: config.DATABASE_CONNECT_TIMEOUT,
+      statementMs: config.DATABASE_STATEMENT_TIMEOUT,
+      idleInTransactionMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT,
+    },
     dataDir: config.dataDir,
     onPhase,
     prepare: async (db) => {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Config } from "#platform/config.server";
+import { logger } from "#platform/logger.server";
 import { query, type Database, type Executor } from "#api/db/client";
 import { queueMail } from "./outbox";
 
@@ -78,10 +79,10 @@ export function startDigestSchedule(db: Database, config: Config, onQueued: () =
     runScheduledDigest(db, config.DIGEST_SCHEDULE)
       .then((run) => {
         if (!run) return;
-        console.log(`Boletín ${run.runId}: ${run.queued} correo(s) en cola.`);
+        logger.info({ runId: run.runId, queued: run.queued }, "Boletín: correos en cola.");
         onQueued();
       })
-      .catch((error) => console.error("Boletín programado fallido:", error));
+      .catch((error: unknown) => logger.error({ err: error }, "Boletín programado fallido."));
   const timer = setInterval(tick, everyMs);
   timer.unref();
   void tick();

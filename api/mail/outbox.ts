@@ -63,6 +63,17 @@ export async function markSent(db: Database, id: string, messageId: string): Pro
     WHERE id = ${id}`);
 }
 
+/** Claimed rows not attempted (the process is stopping): back to the queue as they were, at once. */
+export async function releaseClaimed(db: Database, ids: string[]): Promise<void> {
+  if (!ids.length) return;
+  await db.execute(sql`
+    UPDATE mail_outbox SET status = 'queued', attempts = attempts - 1, claimed_until = NULL
+    WHERE status = 'sending' AND id IN (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )})`);
+}
+
 export async function markSkipped(db: Database, id: string): Promise<void> {
   await db.execute(sql`UPDATE mail_outbox SET status = 'skipped', claimed_until = NULL WHERE id = ${id}`);
 }

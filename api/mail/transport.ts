@@ -2,6 +2,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Config } from "#platform/config.server";
+import { logger } from "#platform/logger.server";
 
 export type Attachment = { filename: string; content: Buffer; contentType: string };
 
@@ -67,7 +68,7 @@ function dkimOption(config: Pick<Config, "mailDkim">) {
 /** SMTP when SMTP_URL is set; otherwise .eml files under DATA_DIR/mail/ and one console line each. */
 export function createMailTransport(
   config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "dataDir" | "mailDkim">,
-  log: (line: string) => void = console.log,
+  log: (line: string) => void = (line) => logger.info(line),
 ): MailTransport {
   const envelope = (mail: OutgoingMail) => ({
     from: config.MAIL_FROM,

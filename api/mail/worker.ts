@@ -1,7 +1,8 @@
 import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { mailOrigin, PermanentMailError, type MessageRenderer } from "./context";
-import { claimDue, failAbandoned, markFailed, markSent, markSkipped } from "./outbox";
+import { logger } from "#platform/logger.server";
+import { claimDue, failAbandoned, markFailed, markSent, markSkipped, releaseClaimed } from "./outbox";
 import { createMailTransport, type MailTransport } from "./transport";
 
 export const MAX_ATTEMPTS = 6;
@@ -19,6 +20,8 @@ export type DeliverOptions = {
   /** How long a claimed row is ours; longer than the transport's worst-case timeouts. */
   leaseMs?: number;
   log?: (line: string) => void;
+  /** Asked before each message: true once the process is shutting down (the rest stay queued). */
+  shouldStop?: () => boolean;
 };
 
 export type DeliverResult = { sent: number; retrying: number; failed: number; skipped: number };
@@ -38,7 +41,7 @@ function describe(error: unknown): string {
 /** One pass: claim what is due, render each message, send it, record the outcome. */
 export async function deliverDue(db: Database, options: DeliverOptions): Promise<DeliverResult> {
   const { transport, config, backoff = defaultBackoff, maxAttempts = MAX_ATTEMPTS, batch = 20, leaseMs = 5 * 60_000 } = options;
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = options.log ?? ((line: string) => logger.error(line));
   const result: DeliverResult = { sent: 0, retrying: 0, failed: 0, skipped: 0 };
   const abandoned = await failAbandoned(db);
   if (abandoned) log(`Correo: ${abandoned} envío(s) interrumpido(s) marcados como fallidos (no se reenvían).`);
@@ -50,7 +53,14 @@ export async function deliverDue(db: Database, options: DeliverOptions): Promise
   // The templates (React Email, ~100 MB resident) load with the first mail there is to send, so a
   // server that sends none, or has not yet, does not carry them.
   const messages = options.messages ?? (await import("./messages")).messages;
-  for (const row of rows) {
+  for (const [index, row] of rows.entries()) {
+    if (options.shouldStop?.()) {
+      await releaseClaimed(
+        db,
+        rows.slice(index).map((r) => r.id),
+      );
+      break;
+    }
     try {
       const render = messages[row.kind];
       if (!render) throw new PermanentMailError(`Tipo de correo desconocido: ${row.kind}`);
@@ -65,11 +75,20 @@ export async function deliverDue(db: Database, options: DeliverOptions): Promise
       result.sent++;
     } catch (error) {
       const final = isPermanent(error) || row.attempts >= maxAttempts;
-      await markFailed(db, row.id, describe(error), final ? null : backoff(row.attempts));
+      const retryInMs = final ? null : backoff(row.attempts);
+      await markFailed(db, row.id, describe(error), retryInMs);
+      // The message's id, never its recipient: the log is no place for addresses.
       if (final) {
         result.failed++;
-        log(`Correo ${row.kind} para ${row.recipient} fallido tras ${row.attempts} intento(s): ${describe(error)}`);
-      } else result.retrying++;
+        log(`Correo ${row.kind} (${row.id}) fallido tras ${row.attempts} intento(s): ${describe(error)}`);
+      } else {
+        result.retrying++;
+        const nextTry = new Date(Date.now() + retryInMs!).toISOString();
+        logger.warn(
+          { mailId: row.id, kind: row.kind, attempt: row.attempts, nextTry, error: describe(error) },
+          "Correo: intento fallido, se reintentará.",
+        );
+      }
     }
   }
   return result;
@@ -97,12 +116,12 @@ export function startMailWorker(db: Database, config: Config, options: Partial<D
     running = (async () => {
       do {
         again = false;
-        const r = await deliverDue(db, { ...options, transport, config });
+        const r = await deliverDue(db, { ...options, transport, config, shouldStop: () => stopped });
         // A full batch means more may be waiting.
         if (r.sent + r.retrying + r.failed + r.skipped >= (options.batch ?? 20)) again = true;
       } while (again && !stopped);
     })()
-      .catch((error) => console.error("Envío de correo fallido:", error))
+      .catch((error: unknown) => logger.error({ err: error }, "Envío de correo fallido."))
       .finally(() => {
         running = null;
       });

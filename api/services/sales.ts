@@ -32,6 +32,7 @@ import type { PaymentProvider, PaymentState } from "#api/payments/types";
 import { queueMail } from "#api/mail/outbox";
 import { DEFAULT_FEEDBACK_DELAY_DAYS, queueFeedbackRequest } from "#api/services/feedback";
 import { recordConsent } from "#api/services/subscriptions";
+import { logger } from "#platform/logger.server";
 
 export type CaptureOptions = { feedbackDelayDays?: number };
 
@@ -594,7 +595,7 @@ export function startReservationSweep(db: Database, everyMs = 60_000): () => voi
   const timer = setInterval(() => {
     sweepExpiredReservations(db)
       .then(() => purgeStaleCheckoutData(db))
-      .catch((error) => console.error("Barrido de reservas fallido:", error));
+      .catch((error: unknown) => logger.error({ err: error }, "Barrido de reservas fallido."));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
@@ -660,7 +661,7 @@ export async function captureSale(
     await releaseSale(db, saleId, "declined");
     throw new HttpError(402, "El pago ha sido rechazado.");
   }
-  if (state.unreadable) console.warn(`Venta ${saleId} sigue pendiente: ${state.unreadable}.`);
+  if (state.unreadable) logger.warn({ saleId, reason: state.unreadable }, "Venta sigue pendiente.");
   if (state.status !== "captured") throw new HttpError(409, "El pago todavía no se ha completado.");
   if (state.amountCents !== sale.totalCents || state.currency.toUpperCase() !== sale.currency) {
     await markRefundRequired(
@@ -708,7 +709,7 @@ async function markRefundRequired(db: Database, saleId: string, from: ("pending"
     if (row?.was === "pending") await giveBack(tx, [saleId], { keepApproved: true });
     return Boolean(row);
   });
-  if (moved) console.warn(`Reembolso pendiente: venta ${saleId} (${reason}).`);
+  if (moved) logger.warn({ saleId, reason }, "Reembolso pendiente.");
 }
 
 export type RefundRequiredSale = {

@@ -18,6 +18,8 @@ import type { LinkPurpose } from "#platform/signatures.server";
 import type { CaptchaFields } from "#app/forms/captcha.server";
 import { config } from "#app/env.server";
 import { getSession } from "#app/state/session.server";
+import { currentRequestId } from "#platform/logger.server";
+import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "#rules/service";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
 
 export type { OfferDetail, OfferSummary, Page };
@@ -105,11 +107,42 @@ async function apiResponse(path: string, options: CallOptions): Promise<Response
     const browser = options.request.headers.get("user-agent");
     if (browser) headers["User-Agent"] = browser.slice(0, 300);
   }
-  return fetch(url, {
-    method: options.method ?? "GET",
-    headers,
-    body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
-    signal: options.signal ?? AbortSignal.timeout(15_000),
+  // One id follows the page through both halves: the API logs this request under it too.
+  const requestId = currentRequestId();
+  if (requestId) headers["X-Request-Id"] = requestId;
+  // The caller's signal (the browser went away) and ours (the API takes too long), whichever first.
+  const timeout = AbortSignal.timeout(config().API_TIMEOUT_MS);
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+    });
+  } catch (error) {
+    // The browser leaving is not an outage; an API that is down or too slow is one.
+    if (options.signal?.aborted) throw error;
+    throw unavailable();
+  }
+  if (response.status === 503 && response.headers.get("Retry-After") && !options.acceptStatus?.includes(503)) {
+    const body = (await response
+      .clone()
+      .json()
+      .catch(() => null)) as { code?: string } | null;
+    if (body?.code === "service_unavailable") throw unavailable();
+  }
+  return response;
+}
+
+/**
+ * The API cannot answer (its database is down, it is unreachable or too slow): the page becomes
+ * the root error boundary's «Estamos teniendo problemas técnicos…» with a 503 and Retry-After.
+ */
+function unavailable(): Response {
+  return new Response(SERVICE_UNAVAILABLE, {
+    status: 503,
+    headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" },
   });
 }
 

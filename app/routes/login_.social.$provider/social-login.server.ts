@@ -10,6 +10,7 @@ import { viewer } from "#app/state/auth.server";
 import { completeLogin } from "#app/routes/login/login.server";
 import { requestOrigin } from "#app/document/origin.server";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
+import { currentRequestId, logger } from "#platform/logger.server";
 
 /**
  * The server side of «Continuar con Google / Apple / Facebook»: the OAuth 2.0 authorization-code
@@ -135,7 +136,7 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
     if (e instanceof SocialLoginFailure) return fail(e.message);
     if (e instanceof ApiError && e.status < 500) return fail(e.message);
     // Anything else (the API unreachable, a bug) is still a message on /login, never a 500.
-    if (!(e instanceof ApiError)) console.error(`Inicio de sesión con ${provider} fallido:`, e);
+    if (!(e instanceof ApiError)) logger.error({ err: e, provider, reqId: currentRequestId() }, "Inicio de sesión social fallido.");
     return fail(SOCIAL_MESSAGES.unavailable(provider));
   }
   return completeLogin(request, session, pair, redirectTo);
