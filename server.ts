@@ -28,6 +28,7 @@ import { startReservationSweep } from "#api/services/sales";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
+import { staffCommand } from "#api/services/staff-accounts";
 import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#server/security";
 import { documentCache, type ShareDocument } from "#app/document/document-cache.server";
 import { refreshAuth } from "#server/auth-refresh";
@@ -111,6 +112,8 @@ registerControlCommand("digest", async () => {
   mailWorker.wake();
   return run;
 });
+// `npm run staff:create` too, signed with the shop's secret (api/services/staff-accounts.ts).
+registerControlCommand("staff-create", staffCommand(database.db, config, mailWorker.wake));
 if (mailWorker.transport.kind === "files")
   logger.info({ dir: `${config.dataDir}/mail/` }, `Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
 const stopAnalytics = config.ANALYTICS_API_KEY
@@ -126,8 +129,9 @@ app.use(requestLog, measureRequests);
 // Before the host check: a scraper asks by address, not by the site's name.
 app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
 // Forwarded headers are believed only from this machine (the storefront calling its own API, or a
-// local reverse proxy); anyone else could forge the client address or the public host.
-app.set("trust proxy", "loopback");
+// local reverse proxy) and the proxies TRUST_PROXY names; anyone else could forge the client
+// address or the public host. The per-address limits and the logs use the address this yields.
+app.set("trust proxy", config.trustProxy);
 // Before anything else: no page, redirect or link is ever built from a host we do not serve.
 app.use(hostGuard(allowedHosts(config)));
 // Whatever is not gzipped whole (gzipWhole) on its way out: streamed pages, small API answers.

@@ -77,6 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       events: [],
       contacts: null,
       viewer: null,
+      sandboxNotice: false,
     };
   }
   const [session, cart, consent] = await Promise.all([getSession(request), getCart(request), getConsent(request)]);
@@ -103,7 +104,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
   const subtotalCents = lines.reduce((sum, l) => sum + l.lineCents, 0);
   const ids = await favoriteIdsPromise;
-  const { SUPPORT_EMAIL, BUSINESS_EMAIL } = config();
+  const { SUPPORT_EMAIL, BUSINESS_EMAIL, sandboxNotice } = config();
   return data(
     {
       bare: false as const,
@@ -119,6 +120,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       events,
       contacts: { supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL },
       viewer: viewer(session),
+      sandboxNotice,
     },
     toasts.length || events.length ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
   );
@@ -295,6 +297,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <a href="#main" className="skip-link">
               Saltar al contenido
             </a>
+            {data.sandboxNotice ? <SandboxNotice /> : null}
             <Header data={data} />
             <Toasts messages={data.toasts} />
             <FavoritesProvider>
@@ -316,6 +319,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
         )}
       </body>
     </html>
+  );
+}
+
+/** A staging deployment on the payment sandbox: above the header, in the flow, on every page. */
+function SandboxNotice() {
+  return (
+    <aside className="sandbox-notice" aria-label="Aviso" data-testid="sandbox-notice">
+      <p>Modo de pruebas: no se cobra nada</p>
+    </aside>
   );
 }
 

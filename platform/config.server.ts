@@ -1,6 +1,7 @@
 import { createHmac, createPrivateKey, randomBytes } from "node:crypto";
 import { logger } from "#platform/logger.server";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -14,179 +15,251 @@ const FETCH_BLOCKED_PORTS = new Set([
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(65535)
-    .default(3000)
-    .refine(
-      (port) => !FETCH_BLOCKED_PORTS.has(port),
-      (port) => ({
-        message: `port ${port} is one that fetch() refuses to connect to (WHATWG "bad ports"); the storefront calls its own API on it, so every page would fail. Choose another, e.g. 3000.`,
-      }),
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .default(3000)
+      .refine(
+        (port) => !FETCH_BLOCKED_PORTS.has(port),
+        (port) => ({
+          message: `port ${port} is one that fetch() refuses to connect to (WHATWG "bad ports"); the storefront calls its own API on it, so every page would fail. Choose another, e.g. 3000.`,
+        }),
+      ),
+    HOST: z.string().min(1).default("0.0.0.0"),
+    DATA_DIR: z.string().min(1).default("./data"),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, "debe empezar por postgres:// o postgresql://")
+        .optional(),
     ),
-  HOST: z.string().min(1).default("0.0.0.0"),
-  DATA_DIR: z.string().min(1).default("./data"),
-  DATABASE_URL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^postgres(ql)?:\/\//, "debe empezar por postgres:// o postgresql://")
-      .optional(),
-  ),
-  /**
-   * 1 (default): the server applies pending migrations as it starts. 0: `npm run migrate` is a
-   * deploy step of its own, and a server that finds migrations pending refuses to start.
-   */
-  MIGRATE_ON_START: z
-    .enum(["0", "1", "false", "true", "off", "on", "no", "yes"])
-    .default("1")
-    .transform((v) => ["1", "true", "on", "yes"].includes(v)),
-  /** Connections each server process keeps to PostgreSQL (DATABASE_URL). */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(4),
-  /** PostgreSQL: seconds to wait for a new connection before the request answers 503. */
-  DATABASE_CONNECT_TIMEOUT: z.coerce.number().int().min(1).max(300).default(5),
-  /** PostgreSQL: milliseconds one statement may run before the server cancels it (0: no limit). */
-  DATABASE_STATEMENT_TIMEOUT: z.coerce.number().int().min(0).default(15_000),
-  /** PostgreSQL: milliseconds a transaction may sit idle before the server ends its session (0: no limit). */
-  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT: z.coerce.number().int().min(0).default(30_000),
-  /** Milliseconds the storefront waits for one API answer. */
-  API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
-  /** Seconds a SIGTERM may take to finish what is in flight before the process exits with 1. */
-  SHUTDOWN_TIMEOUT: z.coerce.number().min(1).max(600).default(25),
-  /** Bearer token for GET /metrics from other machines (loopback needs none); unset, only loopback. */
-  METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
-  /** Log threshold: fatal, error, warn, info, debug, trace or silent. */
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
-  PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
-  ALLOWED_HOSTS: optionalString,
-  /** More Content-Security-Policy sources, e.g. "script-src https://x.example; frame-src https://y.example". */
-  CSP_EXTRA_SOURCES: optionalString,
-  SESSION_SECRET: optionalString,
-  SUPPORT_EMAIL: z.string().email().default("ayuda@ofertas.es"),
-  BUSINESS_EMAIL: z.string().email().default("empresas@ofertas.es"),
-  PAYMENT_PROVIDER: z.enum(["sandbox", "paypal", "rapyd", "allpay"]).default("sandbox"),
-  PAYPAL_CLIENT_ID: optionalString,
-  PAYPAL_CLIENT_SECRET: optionalString,
-  PAYPAL_WEBHOOK_ID: optionalString,
-  PAYPAL_API_BASE: z.string().url().default("https://api-m.sandbox.paypal.com"),
-  RAPYD_ACCESS_KEY: optionalString,
-  RAPYD_SECRET_KEY: optionalString,
-  RAPYD_API_BASE: z.string().url().default("https://sandboxapi.rapyd.net"),
-  ALLPAY_LOGIN: optionalString,
-  ALLPAY_API_KEY: optionalString,
-  ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
-  RESERVATION_MINUTES: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 60)
-    .default(15),
-  // Mail: with no SMTP_URL every message is written as an .eml file under DATA_DIR/mail/.
-  SMTP_URL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^smtps?:\/\/[^/]+/, "debe ser smtp://usuario:clave@servidor:puerto o smtps://…")
-      .optional(),
-  ),
-  MAIL_FROM: z
-    .string()
-    .trim()
-    .regex(
-      /^(.*<[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}>|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$/i,
-      "debe ser una dirección, por ejemplo «ofertas <no-responder@ofertas.es>»",
-    )
-    .default("ofertas <no-responder@ofertas.es>"),
-  // DKIM: the three together sign every message (docs/mail.md); the key as PEM, line breaks as \n.
-  MAIL_DKIM_DOMAIN: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "debe ser un dominio, por ejemplo ofertas.es")
-      .optional(),
-  ),
-  MAIL_DKIM_SELECTOR: z.preprocess(
-    emptyToUndefined,
-    z
+    /**
+     * 1 (default): the server applies pending migrations as it starts. 0: `npm run migrate` is a
+     * deploy step of its own, and a server that finds migrations pending refuses to start.
+     */
+    MIGRATE_ON_START: z
+      .enum(["0", "1", "false", "true", "off", "on", "no", "yes"])
+      .default("1")
+      .transform((v) => ["1", "true", "on", "yes"].includes(v)),
+    /** Connections each server process keeps to PostgreSQL (DATABASE_URL). */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(4),
+    /** PostgreSQL: seconds to wait for a new connection before the request answers 503. */
+    DATABASE_CONNECT_TIMEOUT: z.coerce.number().int().min(1).max(300).default(5),
+    /** PostgreSQL: milliseconds one statement may run before the server cancels it (0: no limit). */
+    DATABASE_STATEMENT_TIMEOUT: z.coerce.number().int().min(0).default(15_000),
+    /** PostgreSQL: milliseconds a transaction may sit idle before the server ends its session (0: no limit). */
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT: z.coerce.number().int().min(0).default(30_000),
+    /** Milliseconds the storefront waits for one API answer. */
+    API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+    /** Seconds a SIGTERM may take to finish what is in flight before the process exits with 1. */
+    SHUTDOWN_TIMEOUT: z.coerce.number().min(1).max(600).default(25),
+    /** Bearer token for GET /metrics from other machines (loopback needs none); unset, only loopback. */
+    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+    /** Log threshold: fatal, error, warn, info, debug, trace or silent. */
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+    PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+    ALLOWED_HOSTS: optionalString,
+    /** More Content-Security-Policy sources, e.g. "script-src https://x.example; frame-src https://y.example". */
+    CSP_EXTRA_SOURCES: optionalString,
+    SESSION_SECRET: optionalString,
+    SUPPORT_EMAIL: z.string().email().default("ayuda@ofertas.es"),
+    BUSINESS_EMAIL: z.string().email().default("empresas@ofertas.es"),
+    /** Required in a deployment; elsewhere the sandbox (loadConfig). */
+    PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["sandbox", "paypal", "rapyd", "allpay"]).optional()),
+    /** "1": the demo catalogue, sales and customer in a deployment too (never its staff or partner). */
+    DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(["0", "1"], { message: "debe ser 1 (con datos de demostración) o 0" }).optional()),
+    /** Whose X-Forwarded-For to believe: a hop count, addresses/CIDRs separated by commas, or loopback. */
+    TRUST_PROXY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .default("loopback")
+        .refine(
+          (value) => trustProxySetting(value) !== null,
+          "debe ser un número de saltos (1), una lista de direcciones o redes (10.0.0.0/8, 192.168.1.7) o loopback",
+        ),
+    ),
+    PAYPAL_CLIENT_ID: optionalString,
+    PAYPAL_CLIENT_SECRET: optionalString,
+    PAYPAL_WEBHOOK_ID: optionalString,
+    PAYPAL_API_BASE: z.string().url().default("https://api-m.sandbox.paypal.com"),
+    RAPYD_ACCESS_KEY: optionalString,
+    RAPYD_SECRET_KEY: optionalString,
+    RAPYD_API_BASE: z.string().url().default("https://sandboxapi.rapyd.net"),
+    ALLPAY_LOGIN: optionalString,
+    ALLPAY_API_KEY: optionalString,
+    ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
+    RESERVATION_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
+    // Mail: with no SMTP_URL every message is written as an .eml file under DATA_DIR/mail/.
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^smtps?:\/\/[^/]+/, "debe ser smtp://usuario:clave@servidor:puerto o smtps://…")
+        .optional(),
+    ),
+    MAIL_FROM: z
       .string()
       .trim()
       .regex(
-        /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i,
-        "debe ser un selector DNS, por ejemplo correo2026",
+        /^(.*<[^\s@<>]+@[^\s@<>]+\.[a-z]{2,}>|[^\s@<>]+@[^\s@<>]+\.[a-z]{2,})$/i,
+        "debe ser una dirección, por ejemplo «ofertas <no-responder@ofertas.es>»",
       )
-      .optional(),
-  ),
-  MAIL_DKIM_PRIVATE_KEY: optionalString,
-  FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
-  DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
-  // Third parties (issue 12): each is off until its key is set, and then only after consent.
-  ANALYTICS_API_KEY: optionalString,
-  ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),
-  SESSION_REPLAY_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
-  GTM_ID: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^GTM-[A-Z0-9]{4,12}$/, "debe tener la forma GTM-XXXXXXX")
-      .optional(),
-  ),
-  MAPS_TILES_URL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^https:\/\/.*\{z\}.*\{x\}.*\{y\}/, "debe ser https://… con {z}, {x} e {y}")
-      .optional(),
-  ),
-  MAPS_API_KEY: optionalString,
-  MAPS_ATTRIBUTION: z.string().default("© OpenStreetMap contributors"),
-  MAPS_STATIC_URL: z.preprocess(
-    emptyToUndefined,
-    z
-      .string()
-      .regex(/^https?:\/\/.*\{lat\}.*\{lon\}/, "debe ser una URL con {lat} y {lon}")
-      .optional(),
-  ),
-  CAPTCHA_SITE_KEY: optionalString,
-  CAPTCHA_SECRET: optionalString,
-  JWT_SECRET: optionalString,
-  JWT_ACCESS_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(24 * 3600)
-    .default(15 * 60),
-  JWT_REFRESH_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(365 * 24 * 3600)
-    .default(30 * 24 * 3600),
-  JWT_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(20),
-  GOOGLE_CLIENT_ID: optionalString,
-  GOOGLE_CLIENT_SECRET: optionalString,
-  APPLE_CLIENT_ID: optionalString,
-  /** Either a client-secret JWT made by hand (it lasts at most 6 months) … */
-  APPLE_CLIENT_SECRET: optionalString,
-  /** … or the key it is made from, and the server signs a fresh one itself. */
-  APPLE_TEAM_ID: optionalString,
-  APPLE_KEY_ID: optionalString,
-  APPLE_PRIVATE_KEY: optionalString,
-  FACEBOOK_APP_ID: optionalString,
-  FACEBOOK_APP_SECRET: optionalString,
-  CATALOGUE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
-  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
-});
+      .default("ofertas <no-responder@ofertas.es>"),
+    // DKIM: the three together sign every message (docs/mail.md); the key as PEM, line breaks as \n.
+    MAIL_DKIM_DOMAIN: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .toLowerCase()
+        .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "debe ser un dominio, por ejemplo ofertas.es")
+        .optional(),
+    ),
+    MAIL_DKIM_SELECTOR: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .regex(
+          /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i,
+          "debe ser un selector DNS, por ejemplo correo2026",
+        )
+        .optional(),
+    ),
+    MAIL_DKIM_PRIVATE_KEY: optionalString,
+    FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
+    DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
+    // Third parties (issue 12): each is off until its key is set, and then only after consent.
+    ANALYTICS_API_KEY: optionalString,
+    ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),
+    SESSION_REPLAY_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(1),
+    GTM_ID: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^GTM-[A-Z0-9]{4,12}$/, "debe tener la forma GTM-XXXXXXX")
+        .optional(),
+    ),
+    MAPS_TILES_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^https:\/\/.*\{z\}.*\{x\}.*\{y\}/, "debe ser https://… con {z}, {x} e {y}")
+        .optional(),
+    ),
+    MAPS_API_KEY: optionalString,
+    MAPS_ATTRIBUTION: z.string().default("© OpenStreetMap contributors"),
+    MAPS_STATIC_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^https?:\/\/.*\{lat\}.*\{lon\}/, "debe ser una URL con {lat} y {lon}")
+        .optional(),
+    ),
+    CAPTCHA_SITE_KEY: optionalString,
+    CAPTCHA_SECRET: optionalString,
+    JWT_SECRET: optionalString,
+    JWT_ACCESS_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 3600)
+      .default(15 * 60),
+    JWT_REFRESH_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(365 * 24 * 3600)
+      .default(30 * 24 * 3600),
+    JWT_REFRESH_REUSE_GRACE_SECONDS: z.coerce.number().int().min(0).max(300).default(20),
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    APPLE_CLIENT_ID: optionalString,
+    /** Either a client-secret JWT made by hand (it lasts at most 6 months) … */
+    APPLE_CLIENT_SECRET: optionalString,
+    /** … or the key it is made from, and the server signs a fresh one itself. */
+    APPLE_TEAM_ID: optionalString,
+    APPLE_KEY_ID: optionalString,
+    APPLE_PRIVATE_KEY: optionalString,
+    FACEBOOK_APP_ID: optionalString,
+    FACEBOOK_APP_SECRET: optionalString,
+    CATALOGUE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+    WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  })
+  .superRefine((env, ctx) => {
+    // A deployment (PUBLIC_URL https://…) never runs on a made-up secret or on payments nobody chose.
+    if (!isDeploymentUrl(env.PUBLIC_URL)) return;
+    if (!env.SESSION_SECRET)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["SESSION_SECRET"],
+        message:
+          "obligatorio en un despliegue (PUBLIC_URL https://…): uno o más secretos de 16 caracteres o más (mejor 32 al azar), separados por comas",
+      });
+    if (!env.PAYMENT_PROVIDER)
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["PAYMENT_PROVIDER"],
+        message: "obligatorio en un despliegue (PUBLIC_URL https://…): paypal, rapyd o allpay (sandbox solo para un sitio de pruebas)",
+      });
+  });
+
+/** A deployment is a server the public reaches over https; anything else is a try-out. */
+const isDeploymentUrl = (url: string | undefined) => url?.startsWith("https://") ?? false;
+
+const TRUST_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+
+/**
+ * TRUST_PROXY as Express's "trust proxy" takes it: a hop count, or a list of addresses, CIDR
+ * ranges and the names loopback, linklocal and uniquelocal. null when it is neither.
+ */
+export function trustProxySetting(value: string): number | string[] | null {
+  if (/^\d+$/.test(value)) return Number(value) <= 32 ? Number(value) : null;
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const valid = (entry: string) => {
+    if (TRUST_NAMES.has(entry)) return true;
+    const [address, bits, ...rest] = entry.split("/");
+    const family = isIP(address);
+    if (!family || rest.length) return false;
+    if (bits === undefined) return true;
+    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+  };
+  if (!entries.length || !entries.every(valid)) return null;
+  // The storefront calls its own API over loopback, passing on the address it worked out.
+  return entries.includes("loopback") ? entries : [...entries, "loopback"];
+}
 
 export type Env = z.infer<typeof EnvSchema>;
 
-export type Config = Env & {
+export type Config = Omit<Env, "PAYMENT_PROVIDER"> & {
+  PAYMENT_PROVIDER: NonNullable<Env["PAYMENT_PROVIDER"]>;
+  /** PUBLIC_URL is https://…: secrets and payments are required, demo data is opt-in. */
+  isDeployment: boolean;
+  /** Load the demo catalogue, its sales and the demo customer into an empty database. */
+  demoData: boolean;
+  /** The demo staff and partner accounts too: never in a deployment. */
+  demoStaff: boolean;
+  /** A deployment on the payment sandbox: every page and mail says nothing is charged. */
+  sandboxNotice: boolean;
+  /** Express's "trust proxy" (TRUST_PROXY). */
+  trustProxy: number | string[];
   /** Absolute data directory. */
   dataDir: string;
   /** Secrets for cookies, newest first. */
@@ -211,6 +284,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Configuración no válida:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
+  const isDeployment = isDeploymentUrl(env.PUBLIC_URL);
+  const paymentProvider = env.PAYMENT_PROVIDER ?? "sandbox";
   const dataDir = path.resolve(env.DATA_DIR);
   const sessionSecrets = env.SESSION_SECRET
     ? env.SESSION_SECRET.split(",")
@@ -237,6 +312,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   return {
     ...env,
+    PAYMENT_PROVIDER: paymentProvider,
+    isDeployment,
+    demoData: isDeployment ? env.DEMO_DATA === "1" : env.DEMO_DATA !== "0",
+    demoStaff: !isDeployment && env.DEMO_DATA !== "0",
+    sandboxNotice: isDeployment && paymentProvider === "sandbox",
+    trustProxy: trustProxySetting(env.TRUST_PROXY) ?? ["loopback"],
     dataDir,
     sessionSecrets,
     jwtSecret,

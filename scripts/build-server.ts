@@ -11,9 +11,14 @@ import { build } from "esbuild";
 const OUT = "build/node";
 rmSync(OUT, { recursive: true, force: true });
 await build({
-  // The deploy commands too, so that an install without dev dependencies runs them (scripts/command.mjs).
-  entryPoints: ["server.ts", "scripts/migrate.ts", "scripts/backup.ts", "scripts/restore.ts"],
-  entryNames: "[name]",
+  // The maintenance commands too, so a production install (no tsx) can run them (scripts/command.mjs).
+  entryPoints: {
+    server: "server.ts",
+    "staff-create": "scripts/staff-create.ts",
+    migrate: "scripts/migrate.ts",
+    backup: "scripts/backup.ts",
+    restore: "scripts/restore.ts",
+  },
   outdir: OUT,
   bundle: true,
   splitting: true,

@@ -1,22 +1,29 @@
-// npm run migrate | backup | restore: the TypeScript source where the dev tools are installed (a
-// checkout), the compiled copy in build/node/ where they are not (a production install, the
-// container). Plain JavaScript, so that it runs on Node alone.
+/**
+ * Runs a maintenance command (scripts/<name>.ts): from the sources under tsx where the build tools
+ * are installed, or compiled in build/node/<name>.js in a production install (no tsx there).
+ */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 
 const [name, ...args] = process.argv.slice(2);
-let hasTsx = true;
-try {
-  createRequire(import.meta.url).resolve("tsx");
-} catch {
-  hasTsx = false;
-}
-const built = `build/node/${name}.js`;
-if (!hasTsx && !existsSync(built)) {
-  console.error(`Falta ${built}: ejecuta npm run build.`);
+if (!name || !/^[a-z][a-z0-9-]*$/.test(name)) {
+  console.error("Uso: node scripts/command.mjs <comando> [argumentos…]");
   process.exit(1);
 }
-const command = hasTsx ? ["--import", "tsx", `scripts/${name}.ts`] : ["--enable-source-maps", built];
-const { status, signal } = spawnSync(process.execPath, [...command, ...args], { stdio: "inherit" });
-process.exit(status ?? (signal ? 1 : 0));
+let tsx = true;
+try {
+  createRequire(path.resolve("package.json")).resolve("tsx/package.json");
+} catch {
+  tsx = false;
+}
+const compiled = `build/node/${name}.js`;
+if (!tsx && !existsSync(compiled)) {
+  console.error(`Falta ${compiled} y no está tsx para ejecutar scripts/${name}.ts: construye con «npm run build».`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, tsx ? ["--import", "tsx", `scripts/${name}.ts`, ...args] : [compiled, ...args], {
+  stdio: "inherit",
+});
+process.exit(result.status ?? 1);

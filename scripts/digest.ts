@@ -10,8 +10,7 @@ import { loadConfigOrExit } from "#platform/config.server";
 import { exitWithMessage, openDatabaseForCommand } from "#api/db/command";
 import { migrate } from "#api/db/migrate";
 import { queueDigestNow } from "#api/mail/digest";
-import { createMailTransport } from "#api/mail/transport";
-import { deliverDue } from "#api/mail/worker";
+import { deliverAll } from "#api/mail/worker";
 import { askOwnerToQueueDigest } from "#api/mail/digest-command";
 
 const config = loadConfigOrExit();
@@ -29,15 +28,7 @@ try {
   await migrate(database.db);
   const run = await queueDigestNow(database.db);
   console.log(`Boletín ${run.runId}: ${run.queued} correo(s) en cola.`);
-  const transport = createMailTransport(config);
-  let total = 0;
-  for (;;) {
-    const pass = await deliverDue(database.db, { transport, config, batch: 50 });
-    total += pass.sent;
-    if (pass.sent + pass.failed + pass.retrying + pass.skipped === 0) break;
-  }
-  transport.close();
-  console.log(`Enviados: ${total}.`);
+  console.log(`Enviados: ${await deliverAll(database.db, config)}.`);
 } finally {
   await database.close();
 }

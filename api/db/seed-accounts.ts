@@ -12,9 +12,10 @@ const SEED_ACCOUNTS_LOCK_KEY = 7_262_005;
 /**
  * Demo accounts beside the demo catalogue: a customer with a paid purchase (coupons to download)
  * and a staff user. Only where the demo catalogue is, and only while there are no users at all,
- * so a real shop never gets accounts with a published password.
+ * so a real shop never gets accounts with a published password. The staff account only in a
+ * try-out: a deployment's staff are made with `npm run staff:create`.
  */
-export async function seedDemoAccounts(db: Database): Promise<boolean> {
+export async function seedDemoAccounts(db: Database, { staff = true }: { staff?: boolean } = {}): Promise<boolean> {
   const demoOffers = SEED_OFFERS.slice(0, 2).map((o) => seedUuid("offer", o.key));
   const customerHash = DEMO_PASSWORD_HASH;
   const staffHash = DEMO_PASSWORD_HASH;
@@ -36,14 +37,15 @@ export async function seedDemoAccounts(db: Database): Promise<boolean> {
         emailVerifiedAt: verified,
       })
       .returning();
-    await tx.insert(users).values({
-      email: DEMO_STAFF.email,
-      passwordHash: staffHash,
-      role: "staff",
-      firstName: DEMO_STAFF.firstName,
-      lastName: DEMO_STAFF.lastName,
-      emailVerifiedAt: verified,
-    });
+    if (staff)
+      await tx.insert(users).values({
+        email: DEMO_STAFF.email,
+        passwordHash: staffHash,
+        role: "staff",
+        firstName: DEMO_STAFF.firstName,
+        lastName: DEMO_STAFF.lastName,
+        emailVerifiedAt: verified,
+      });
 
     // One paid order of two offers, a week ago, as if bought through the sandbox. The catalogue's
     // stock figures are what is left to sell, so this history does not change them.

@@ -1,7 +1,7 @@
 import type { Config } from "#platform/config.server";
 import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control";
 import { logger } from "#platform/logger.server";
-import { openDatabase, type DatabaseHandle } from "./client";
+import { openDatabase, type Database, type DatabaseHandle } from "./client";
 import { migrate, pendingMigrations, PendingMigrationsError } from "./migrate";
 import { seedIfEmpty } from "./seed";
 import { seedDemoAccounts } from "./seed-accounts";
@@ -10,6 +10,22 @@ import { seedDemoRatings, seedDemoRecentSales } from "./seed-ratings";
 
 const DEMO_ACCOUNTS_LOADED = "Cuentas de demostración creadas (README, «Demo accounts»).";
 const DEMO_PARTNER_LOADED = "Socio de demostración creado (README, «Demo accounts»).";
+
+/**
+ * The demo shop into an empty database: the catalogue, its ratings and recent sales, the demo
+ * customer with a paid purchase, and (a try-out only) the demo staff and partner accounts.
+ */
+async function seedDemo(db: Database, demo: { catalogue: boolean; staff: boolean }, log: (line: string) => void) {
+  if (!demo.catalogue) return;
+  const fresh = await seedIfEmpty(db);
+  if (fresh) {
+    log("Catálogo de demostración cargado.");
+    await seedDemoRatings(db);
+  }
+  if (await seedDemoAccounts(db, { staff: demo.staff })) log(DEMO_ACCOUNTS_LOADED);
+  if (demo.staff && (await seedDemoPartner(db))) log(DEMO_PARTNER_LOADED);
+  if (fresh) await seedDemoRecentSales(db);
+}
 
 export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" | "seed" | "ready";
 
@@ -28,11 +44,15 @@ export async function startDatabase(
         | "DATABASE_STATEMENT_TIMEOUT"
         | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT"
         | "MIGRATE_ON_START"
+        | "demoData"
+        | "demoStaff"
       >
     >,
   { onPhase, log = (line) => logger.info(line) }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
 ): Promise<{ database: DatabaseHandle; claim: DataDirClaim | null }> {
   const migrateOnStart = config.MIGRATE_ON_START ?? true;
+  // Without the settings (tests, scripts): a try-out's demo data, as on a laptop.
+  const demo = { catalogue: config.demoData ?? true, staff: config.demoStaff ?? true };
   onPhase?.("claim");
   let claim: DataDirClaim | null;
   try {
@@ -58,14 +78,7 @@ export async function startDatabase(
       if (!migrateOnStart) return;
       const applied = await migrate(db);
       if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
-      const fresh = await seedIfEmpty(db);
-      if (fresh) {
-        log("Catálogo de demostración cargado.");
-        await seedDemoRatings(db);
-      }
-      if (await seedDemoAccounts(db)) log(DEMO_ACCOUNTS_LOADED);
-      if (await seedDemoPartner(db)) log(DEMO_PARTNER_LOADED);
-      if (fresh) await seedDemoRecentSales(db);
+      await seedDemo(db, demo, log);
     },
   });
   try {
@@ -78,14 +91,7 @@ export async function startDatabase(
       if (pending.length) throw new PendingMigrationsError(pending);
     }
     onPhase?.("seed");
-    const fresh = await seedIfEmpty(database.db);
-    if (fresh) {
-      log("Catálogo de demostración cargado.");
-      await seedDemoRatings(database.db);
-    }
-    if (await seedDemoAccounts(database.db)) log(DEMO_ACCOUNTS_LOADED);
-    if (await seedDemoPartner(database.db)) log(DEMO_PARTNER_LOADED);
-    if (fresh) await seedDemoRecentSales(database.db);
+    await seedDemo(database.db, demo, log);
   } catch (error) {
     await database.close().catch(() => {});
     await claim?.release();

@@ -24,6 +24,23 @@ export type DeliverOptions = {
   shouldStop?: () => boolean;
 };
 
+export const SANDBOX_SUBJECT_PREFIX = "[PRUEBAS] ";
+
+/** Passes until the outbox has nothing due: for commands that send what they queued and exit. */
+export async function deliverAll(db: Database, config: Config): Promise<number> {
+  const transport = createMailTransport(config);
+  let total = 0;
+  try {
+    for (;;) {
+      const pass = await deliverDue(db, { transport, config, batch: 50 });
+      total += pass.sent;
+      if (pass.sent + pass.failed + pass.retrying + pass.skipped === 0) return total;
+    }
+  } finally {
+    transport.close();
+  }
+}
+
 export type DeliverResult = { sent: number; retrying: number; failed: number; skipped: number };
 
 /** SMTP replies 5xx (and render errors we cannot fix) are final; anything else may pass later. */
@@ -70,7 +87,9 @@ export async function deliverDue(db: Database, options: DeliverOptions): Promise
         result.skipped++;
         continue;
       }
-      const sent = await transport.send({ ...mail, to: row.recipient, messageId: `<${row.id}@${domain}>` });
+      // A staging deployment on the payment sandbox says so before anyone opens the message.
+      const subject = config.sandboxNotice ? `${SANDBOX_SUBJECT_PREFIX}${mail.subject}` : mail.subject;
+      const sent = await transport.send({ ...mail, subject, to: row.recipient, messageId: `<${row.id}@${domain}>` });
       await markSent(db, row.id, sent.messageId);
       result.sent++;
     } catch (error) {

@@ -15,7 +15,7 @@ let api: TestApi;
 let pinned: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
-  pinned = await startTestApi({ env: { PUBLIC_URL: "https://tienda.example" } });
+  pinned = await startTestApi({ env: { PUBLIC_URL: "https://tienda.example", PAYMENT_PROVIDER: "sandbox" } });
 }, 180_000);
 afterAll(async () => {
   await api.close();

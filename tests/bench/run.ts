@@ -119,7 +119,7 @@ function freePort(): Promise<number> {
 /** The same freshness check as `npm start`, so the bench never measures a stale build. */
 async function buildIfNeeded() {
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn("npx", ["tsx", "scripts/build-if-needed.ts"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
+    const child = spawn("node", ["scripts/build-if-needed.mjs"], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] });
     child.on("error", reject);
     child.on("exit", resolve);
   });

@@ -83,7 +83,7 @@ export async function startTestApi(
     if (seed) await seedDemoData(handle.db);
   }
   const app = express();
-  app.set("trust proxy", "loopback");
+  app.set("trust proxy", config.trustProxy);
   // Both readings of the base path, as server.ts mounts them.
   app.use(["/api/v0", "/v0"], createApi({ db: handle.db, config, log: () => {} }));
   const server: Server = await new Promise((resolve) => {

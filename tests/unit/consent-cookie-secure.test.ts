@@ -2,8 +2,13 @@
 import { afterAll, expect, it } from "vitest";
 
 // The cookie modules read the environment once, so it is set before they are first imported.
-const saved = { PUBLIC_URL: process.env.PUBLIC_URL, SESSION_SECRET: process.env.SESSION_SECRET };
+const saved = {
+  PUBLIC_URL: process.env.PUBLIC_URL,
+  SESSION_SECRET: process.env.SESSION_SECRET,
+  PAYMENT_PROVIDER: process.env.PAYMENT_PROVIDER,
+};
 process.env.PUBLIC_URL = "https://ofertas.es";
+process.env.PAYMENT_PROVIDER = "sandbox";
 process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
 const { consentCookie, cookies } = await import("#app/state/cookies.server");
 
