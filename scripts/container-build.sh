@@ -7,8 +7,9 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 npm ci --no-audit --no-fund
 npm run build
 npm prune --omit=dev --no-audit --no-fund
-# Nothing that only builds or type-checks is left for the server to need by mistake.
-for tool in tsx typescript @remix-run/dev vite esbuild; do
+# Nothing that only builds is left for the server to need by mistake. (typescript stays: npm keeps
+# it as an optional peer of @remix-run/node, and nothing at run time loads it.)
+for tool in tsx @remix-run/dev vite esbuild; do
   if [ -e "node_modules/$tool" ]; then
     echo "a build tool is still installed: $tool" >&2
     exit 1
