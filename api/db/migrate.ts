@@ -107,7 +107,7 @@ export async function migrate(db: Database, { dir }: { dir?: string } = {}): Pro
   const session = client ? await sessionOn(client) : db;
   const applied: string[] = [];
   try {
-    await session.execute(sql`SELECT pg_advisory_lock(${MIGRATION_LOCK_KEY})`);
+    await takeLock(session);
     try {
       await session.execute(
         sql`CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
@@ -135,6 +135,19 @@ export async function migrate(db: Database, { dir }: { dir?: string } = {}): Pro
     client?.release();
   }
   return applied;
+}
+
+/**
+ * Waits for the migration lock by asking again rather than blocking in pg_advisory_lock: a
+ * blocked call is an open transaction, and CREATE INDEX CONCURRENTLY in the process holding the
+ * lock waits for every open transaction to end, so the two would wait for each other.
+ */
+async function takeLock(session: Database) {
+  for (;;) {
+    const [row] = await query<{ ok: boolean }>(session, sql`SELECT pg_try_advisory_lock(${MIGRATION_LOCK_KEY}) AS ok`);
+    if (row?.ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 200));
+  }
 }
 
 /** Fills the checksums missing (rows from before the column, or from an older server). */

@@ -116,7 +116,9 @@ it("MIGRATE_ON_START=0: a server that finds a migration pending refuses to start
     // Embedded, the server owns a folder: the same database through a copy is not possible, so
     // PGlite takes this path in the data-dir tests (a new DATA_DIR, then npm run migrate).
     if (api.databaseUrl) {
-      const refusal = await startDatabase({ DATABASE_URL: api.databaseUrl, dataDir, MIGRATE_ON_START: false }).catch((e: unknown) => e);
+      const refusal = await startDatabase({ ...api.config, DATABASE_URL: api.databaseUrl, dataDir, MIGRATE_ON_START: false }).catch(
+        (e: unknown) => e,
+      );
       expect(refusal).toBeInstanceOf(PendingMigrationsError);
       expect((refusal as Error).message).toContain(last.version);
       expect((refusal as Error).message).toContain("npm run migrate");
