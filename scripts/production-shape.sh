@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The production shape, as the container runs it, in a clean copy of this commit: the install of
 # scripts/container-build.sh (npm ci, build, prune), `npm run migrate` as the deploy step, then
-# `npm run serve` as a deployment on PostgreSQL (PUBLIC_URL https://…, secrets, the sandbox as a
+# the server as the container starts it, a deployment on PostgreSQL (PUBLIC_URL https://…, secrets, the sandbox as a
 # staging site, TRUST_PROXY, MIGRATE_ON_START=0, the demo catalogue by DEMO_DATA=1), ready on
 # /readyz, one purchase through the API, the paid sale and its mail checked, and SIGTERM → exit 0.
 #
@@ -60,8 +60,9 @@ export PORT HOST=127.0.0.1 DATA_DIR="$WORK/data" WEB_CONCURRENCY=2
 step "npm run migrate (the deploy step) in the pruned install"
 npm run --silent migrate | cut -c1-160
 
-step "npm run serve as a deployment, port $PORT, 2 processes"
-npm run serve >"$WORK/server.log" 2>&1 &
+step "the server as the container starts it (CMD), a deployment, port $PORT, 2 processes"
+# Node itself, not npm run serve: npm and its shell would take the SIGTERM meant for the server.
+MALLOC_ARENA_MAX=1 node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 ready=""
 for _ in $(seq 1 120); do
