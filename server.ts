@@ -22,6 +22,8 @@ import { pathToFileURL } from "node:url";
 import { DataDirInUseError, registerControlCommand } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
+import { registerDatabaseCommands } from "#api/db/command";
+import { MigrationChangedError, PendingMigrationsError } from "#api/db/migrate";
 import { startReservationSweep } from "#api/services/sales/sweep";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
@@ -38,7 +40,7 @@ logger.level = config.LOG_LEVEL;
 if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   if (config.DATABASE_URL) {
     // Migrations and demo data once, before the workers (each finds them done).
-    const once = await startDatabase(config);
+    const once = await startDatabase(config).catch(refuseToStart);
     await once.database.close();
     logger.info(
       { workers: config.WEB_CONCURRENCY },
@@ -76,16 +78,21 @@ if (!config.DATABASE_URL) {
   v8.setFlagsFromString("--heap-growing-percent=50");
 }
 
+/** A start that cannot go on for a reason the operator can fix: the reason alone, exit code 1. */
+function refuseToStart(error: unknown): never {
+  if (error instanceof DataDirInUseError || error instanceof PendingMigrationsError || error instanceof MigrationChangedError) {
+    logger.fatal(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
 let started;
 for (let attempt = 1; !started; attempt++) {
   try {
     started = await startDatabase(config);
   } catch (error) {
-    if (error instanceof DataDirInUseError) {
-      logger.fatal(error.message);
-      process.exit(1);
-    }
-    if (!isDatabaseUnavailable(error)) throw error;
+    if (!isDatabaseUnavailable(error)) refuseToStart(error);
     // A database that is not there yet (it starts after us, or is restarting): keep trying, with
     // /readyz saying 503, instead of dying and being restarted in a loop.
     const waitMs = Math.min(1_000 * 2 ** (attempt - 1), 30_000);
@@ -94,6 +101,8 @@ for (let attempt = 1; !started; attempt++) {
   }
 }
 const { database, claim } = started;
+// `npm run migrate` and `npm run backup` on the embedded database go through this server.
+registerDatabaseCommands(database);
 const stopSweep = startReservationSweep(database.db);
 const mailWorker = startMailWorker(database.db, config);
 const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);

@@ -39,6 +39,14 @@ const EnvSchema = z
         .regex(/^postgres(ql)?:\/\//, "debe empezar por postgres:// o postgresql://")
         .optional(),
     ),
+    /**
+     * 1 (default): the server applies pending migrations as it starts. 0: `npm run migrate` is a
+     * deploy step of its own, and a server that finds migrations pending refuses to start.
+     */
+    MIGRATE_ON_START: z
+      .enum(["0", "1", "false", "true", "off", "on", "no", "yes"])
+      .default("1")
+      .transform((v) => ["1", "true", "on", "yes"].includes(v)),
     /** Connections each server process keeps to PostgreSQL (DATABASE_URL). */
     DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(4),
     /** PostgreSQL: seconds to wait for a new connection before the request answers 503. */

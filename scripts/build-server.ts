@@ -11,7 +11,13 @@ const OUT = "build/node";
 rmSync(OUT, { recursive: true, force: true });
 await build({
   // The maintenance commands too, so a production install (no tsx) can run them (scripts/command.mjs).
-  entryPoints: { server: "server.ts", "staff-create": "scripts/staff-create.ts" },
+  entryPoints: {
+    server: "server.ts",
+    "staff-create": "scripts/staff-create.ts",
+    migrate: "scripts/migrate.ts",
+    backup: "scripts/backup.ts",
+    restore: "scripts/restore.ts",
+  },
   outdir: OUT,
   bundle: true,
   splitting: true,

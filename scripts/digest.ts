@@ -4,10 +4,10 @@
  * - DATABASE_URL (PostgreSQL): connects, queues, and makes one delivery pass; a running server's
  *   worker would send them too, and SKIP LOCKED keeps the two from sending one message twice.
  * - Embedded PGlite: the database has one owner. A running server on this DATA_DIR is asked to do
- *   it through its control socket (api/control.ts); with no server, this opens the database itself.
+ *   it through its control socket (api/control.ts); with no server, this owns DATA_DIR meanwhile.
  */
 import { loadConfigOrExit } from "#platform/config.server";
-import { openDatabase } from "#api/db/client";
+import { exitWithMessage, openDatabaseForCommand } from "#api/db/command";
 import { migrate } from "#api/db/migrate";
 import { queueDigestNow } from "#api/mail/digest";
 import { deliverAll } from "#api/mail/worker";
@@ -23,7 +23,7 @@ if (!config.DATABASE_URL) {
   }
 }
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+const database = await openDatabaseForCommand(config, "digest").catch(exitWithMessage);
 try {
   await migrate(database.db);
   const run = await queueDigestNow(database.db);

@@ -1,11 +1,12 @@
 /**
  * npm run seed:large -- --offers 100000
  * Loads the large deterministic catalogue (api/db/seed-large.ts) into DATABASE_URL, or into the
- * PGlite files under DATA_DIR (default ./data) — stop the server first: PGlite has one owner.
+ * PGlite files under DATA_DIR (default ./data), which it owns while it runs: refused, naming the
+ * server, while a server uses that DATA_DIR.
  */
 import { parseArgs } from "node:util";
 import { loadConfig } from "#platform/config.server";
-import { openDatabase } from "#api/db/client";
+import { exitWithMessage, openDatabaseForCommand } from "#api/db/command";
 import { migrate } from "#api/db/migrate";
 import { seedLarge } from "#api/db/seed-large";
 
@@ -16,7 +17,7 @@ if (!Number.isInteger(total) || total < 1 || total > 5_000_000) {
   process.exit(1);
 }
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+const database = await openDatabaseForCommand(config, "seed:large").catch(exitWithMessage);
 const started = Date.now();
 await migrate(database.db);
 const active = await seedLarge(database.db, total, (line) => process.stdout.write(`\r${line}`));

@@ -10,8 +10,8 @@
 import { parseArgs } from "node:util";
 import { ZodError } from "zod";
 import { loadConfigOrExit } from "#platform/config.server";
-import { askOwner, claimDataDir, DataDirInUseError, NoOwnerError, type DataDirClaim } from "#api/control";
-import { openDatabase } from "#api/db/client";
+import { askOwner, NoOwnerError } from "#api/control";
+import { exitWithMessage, openDatabaseForCommand } from "#api/db/command";
 import { migrate } from "#api/db/migrate";
 import { deliverAll } from "#api/mail/worker";
 import { makeStaff, staffRequestProof } from "#api/services/staff-accounts";
@@ -38,7 +38,6 @@ const done = (result: { created: boolean }) =>
   `${result.created ? "Cuenta de equipo creada" : "La cuenta ya existía: ahora es de equipo"}: ${email}. ` +
   `Le hemos enviado un código para entrar${config.SMTP_URL ? "" : ` (sin SMTP_URL: en ${config.dataDir}/mail/)`}.`;
 
-let claim: DataDirClaim | null = null;
 if (!config.DATABASE_URL) {
   try {
     const result = (await askOwner(config.dataDir, "staff-create", { email, proof: staffRequestProof(config, email) })) as {
@@ -49,15 +48,9 @@ if (!config.DATABASE_URL) {
   } catch (error) {
     if (!(error instanceof NoOwnerError)) fail((error as Error).message);
   }
-  try {
-    claim = await claimDataDir(config.dataDir);
-  } catch (error) {
-    if (error instanceof DataDirInUseError) fail(error.message);
-    throw error;
-  }
 }
 
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.dataDir });
+const database = await openDatabaseForCommand(config, "staff:create").catch(exitWithMessage);
 try {
   await migrate(database.db);
   const result = await makeStaff(database.db, config, email);
@@ -65,5 +58,4 @@ try {
   console.log(done(result));
 } finally {
   await database.close();
-  await claim?.release();
 }

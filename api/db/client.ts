@@ -35,9 +35,10 @@ export type OpenOptions = {
   /** Progress, for logs and for the crash tests that kill the process at each step. */
   onPhase?: (phase: "initdb" | "prepare" | "open") => void;
   /**
-   * memory:// only: a tarball written by `dump` to start from instead of a new cluster. initdb
-   * is most of the cost of a new embedded database (more than migrations and the demo
-   * catalogue together), and the API suite opened one per test file.
+   * A tarball written by `dump` to start from instead of a new cluster (a DATA_DIR only when it
+   * has no database yet: `npm run restore`). initdb is most of the cost of a new embedded
+   * database (more than migrations and the demo catalogue together), and the API suite opened
+   * one per test file.
    */
   from?: string;
 };
@@ -99,7 +100,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     rmSync(scratch, { recursive: true, force: true });
     mkdirSync(options.dataDir, { recursive: true });
     options.onPhase?.("initdb");
-    const fresh = await openPglite(new PgliteOnWorker({ ...settings, dataDir: scratch }));
+    const fresh = await openPglite(new PgliteOnWorker({ ...settings, dataDir: scratch, from: options.from }));
     options.onPhase?.("prepare");
     await options.prepare?.(fresh.db);
     await fresh.close();

@@ -93,8 +93,11 @@ async function run(message) {
     case "dump": {
       // Written out in full, so the copy starts without replaying the log.
       await db.exec("CHECKPOINT");
-      const tarball = await db.dumpDataDir("none");
-      writeFileSync(message.file, Buffer.from(await tarball.arrayBuffer()));
+      // Taken while no transaction is open and no statement runs (PGlite's own two locks), so the
+      // copy is one moment of the database even while the server goes on selling.
+      const tarball = await db._runExclusiveTransaction(() => db._runExclusiveQuery(() => db.dumpDataDir("none")));
+      // A new file only, readable by this user alone: a backup holds every customer's data.
+      writeFileSync(message.file, Buffer.from(await tarball.arrayBuffer()), { flag: "wx", mode: 0o600 });
       return undefined;
     }
     case "close":

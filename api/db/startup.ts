@@ -2,7 +2,7 @@ import type { Config } from "#platform/config.server";
 import { claimDataDir, DataDirInUseError, type DataDirClaim } from "#api/control";
 import { logger } from "#platform/logger.server";
 import { openDatabase, type Database, type DatabaseHandle } from "./client";
-import { migrate } from "./migrate";
+import { migrate, pendingMigrations, PendingMigrationsError } from "./migrate";
 import { seedIfEmpty } from "./seed";
 import { seedDemoAccounts } from "./seed-accounts";
 import { seedDemoPartner } from "./seed-partner";
@@ -31,7 +31,7 @@ export type StartupPhase = "claim" | "initdb" | "prepare" | "open" | "migrate" |
 
 /**
  * What `npm start` does before it serves: own DATA_DIR, open the database (a new embedded one is
- * built whole in a scratch folder first), apply migrations (one transaction) and load the demo
+ * built whole in a scratch folder first), apply migrations (unless MIGRATE_ON_START=0, which only checks none is pending) and load the demo
  * catalogue when empty (one transaction). Killed at any step, the next start finishes the job.
  */
 export async function startDatabase(
@@ -43,12 +43,14 @@ export async function startDatabase(
         | "DATABASE_CONNECT_TIMEOUT"
         | "DATABASE_STATEMENT_TIMEOUT"
         | "DATABASE_IDLE_IN_TRANSACTION_TIMEOUT"
+        | "MIGRATE_ON_START"
         | "demoData"
         | "demoStaff"
       >
     >,
   { onPhase, log = (line) => logger.info(line) }: { onPhase?: (phase: StartupPhase) => void; log?: (line: string) => void } = {},
 ): Promise<{ database: DatabaseHandle; claim: DataDirClaim | null }> {
+  const migrateOnStart = config.MIGRATE_ON_START ?? true;
   // Without the settings (tests, scripts): a try-out's demo data, as on a laptop.
   const demo = { catalogue: config.demoData ?? true, staff: config.demoStaff ?? true };
   onPhase?.("claim");
@@ -72,6 +74,8 @@ export async function startDatabase(
     dataDir: config.dataDir,
     onPhase,
     prepare: async (db) => {
+      // With MIGRATE_ON_START=0 a new embedded database stays empty until `npm run migrate`.
+      if (!migrateOnStart) return;
       const applied = await migrate(db);
       if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
       await seedDemo(db, demo, log);
@@ -79,8 +83,13 @@ export async function startDatabase(
   });
   try {
     onPhase?.("migrate");
-    const applied = await migrate(database.db);
-    if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+    if (migrateOnStart) {
+      const applied = await migrate(database.db);
+      if (applied.length) log(`Migraciones aplicadas: ${applied.join(", ")}`);
+    } else {
+      const pending = await pendingMigrations(database.db);
+      if (pending.length) throw new PendingMigrationsError(pending);
+    }
     onPhase?.("seed");
     await seedDemo(database.db, demo, log);
   } catch (error) {

@@ -32,10 +32,10 @@ afterAll(() => {
 
 type Run = { child: ChildProcess; lines: string[]; waitFor: (re: RegExp, ms?: number) => Promise<string>; exit: Promise<number | null> };
 
-function start(dataDir: string, port = 0): Run {
-  const child = spawn(process.execPath, ["--import", "tsx", SCRIPT], {
+function start(dataDir: string, port = 0, env: Record<string, string> = {}, script = SCRIPT, args: string[] = []): Run {
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), TEST_DATABASE_URL: "" },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), TEST_DATABASE_URL: "", DATABASE_URL: "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   children.add(child);
@@ -137,6 +137,26 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("one owner per DATA_DIR"
     const state = JSON.parse((await third.waitFor(/^state:/)).slice(6));
     expect(state.offers).toBe(60);
     await kill9(third);
+  }, 600_000);
+
+  it("MIGRATE_ON_START=0: a new DATA_DIR is refused while migrations are pending; npm run migrate, then it starts", async () => {
+    const dir = tempDataDir();
+    const refused = start(dir, 0, { MIGRATE_ON_START: "0" });
+    expect(await refused.exit).toBe(4);
+    expect(refused.lines.join("\n")).toMatch(/sin aplicar \(0001_catalogue\.sql, .*\) y MIGRATE_ON_START=0: ejecuta «npm run migrate»/);
+
+    const migrating = start(dir, 0, {}, path.join(ROOT, "scripts/migrate.ts"));
+    expect(await migrating.exit).toBe(0);
+    expect(migrating.lines.join("\n")).toMatch(/Migraciones aplicadas: 0001_catalogue\.sql/);
+
+    const server = start(dir, 0, { MIGRATE_ON_START: "0" });
+    const state = JSON.parse((await server.waitFor(/^state:/)).slice(6));
+    expect(state.migrations).toContain("0031_migration_checksums.sql");
+    // Through the server that owns the directory now: nothing left to do.
+    const again = start(dir, 0, {}, path.join(ROOT, "scripts/migrate.ts"));
+    expect(await again.exit).toBe(0);
+    expect(again.lines.join("\n")).toMatch(/servidor en marcha[\s\S]*Ninguna migración pendiente/);
+    await kill9(server);
   }, 600_000);
 
   it("answers commands on the control channel; askOwner says when nobody owns the directory", async () => {

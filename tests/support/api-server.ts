@@ -8,6 +8,8 @@ import { createApi } from "#api/index";
 import { openDatabase, type Database, type DatabaseHandle } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
 import { isNotJson, NoContent, routeOf } from "#contract/routes";
+import { claimDataDir, type DataDirClaim } from "#api/control";
+import { registerDatabaseCommands } from "#api/db/command";
 import { seedDemoData } from "./demo-data";
 
 export type TestApi = {
@@ -26,7 +28,14 @@ export type TestApi = {
  * A real /api/v0 on a fresh database for one test file: in-memory PGlite by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
  */
-export async function startTestApi(options: { seed?: boolean; env?: Record<string, string> } = {}): Promise<TestApi> {
+export async function startTestApi(
+  options: {
+    seed?: boolean;
+    env?: Record<string, string>;
+    /** PGlite only: an embedded database in this folder, owned (and its commands answered) as a server does. */
+    dataDir?: string;
+  } = {},
+): Promise<TestApi> {
   const { url: databaseUrl, drop: dropDatabase } = await newTestDatabase();
   const config = loadConfig({
     NODE_ENV: "test",
@@ -38,7 +47,18 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
   let handle: DatabaseHandle;
   // On PGlite, a copy of a cluster the run's global setup already migrated and seeded (tests/api/global-setup.ts).
   const snapshots = databaseUrl ? undefined : inject("pgliteSnapshots");
-  if (snapshots) {
+  let claim: DataDirClaim | null = null;
+  if (options.dataDir) {
+    claim = await claimDataDir(options.dataDir);
+    handle = await openDatabase({
+      dataDir: options.dataDir,
+      prepare: async (db) => {
+        await migrate(db);
+        if (seed) await seedDemoData(db);
+      },
+    });
+    registerDatabaseCommands(handle);
+  } else if (snapshots) {
     handle = await openDatabase({ dataDir: "memory://", from: seed ? snapshots.seeded : snapshots.migrated });
   } else {
     handle = await openDatabase({ databaseUrl, dataDir: "memory://" });
@@ -65,6 +85,7 @@ export async function startTestApi(options: { seed?: boolean; env?: Record<strin
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await handle.close();
+      await claim?.release();
       await dropDatabase();
     },
   };

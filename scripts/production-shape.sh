@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The production shape, as the container runs it, in a clean copy of this commit: the install of
+# scripts/container-build.sh (npm ci, build, prune), `npm run migrate` as the deploy step, then
+# the server as the container starts it, a deployment on PostgreSQL (PUBLIC_URL https://…, secrets, the sandbox as a
+# staging site, TRUST_PROXY, MIGRATE_ON_START=0, the demo catalogue by DEMO_DATA=1), ready on
+# /readyz, one purchase through the API, the paid sale and its mail checked, and SIGTERM → exit 0.
+#
+#   scripts/production-shape.sh            (SHAPE_ADMIN_URL: a PostgreSQL server to create the database on,
+#                                           default postgres://postgres@127.0.0.1:55432/postgres; SHAPE_PORT)
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ADMIN_URL="${SHAPE_ADMIN_URL:-postgres://postgres@127.0.0.1:55432/postgres}"
+PORT="${SHAPE_PORT:-3445}"
+SHOP_HOST=tienda.example
+WORK="$(mktemp -d /tmp/ofertas-production-shape.XXXXXX)"
+SERVER_PID=""
+CREATED_DB=""
+
+step() { printf '\n=== %s (%ss)\n' "$1" "$SECONDS"; }
+fail() {
+  echo "production shape: $1" >&2
+  [ -f "$WORK/server.log" ] && tail -n 40 "$WORK/server.log" >&2
+  exit 1
+}
+
+# One statement on PostgreSQL through the copy's own driver (the server's, kept by the prune);
+# prints the first column of the first row.
+sql() {
+  (cd "$WORK/app" && node -e '
+    const c = new (require("pg").Client)({ connectionString: process.argv[1] });
+    c.connect().then(() => c.query(process.argv[2])).then((r) => { const row = r.rows[0]; if (row) console.log(Object.values(row).join("\t")); return c.end(); })
+      .catch((e) => { console.error(e.message); process.exit(1); });' "$1" "$2")
+}
+
+cleanup() {
+  local code=$?
+  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill -KILL "$SERVER_PID" 2>/dev/null || true
+  fi
+  if [ -n "$CREATED_DB" ]; then sql "$ADMIN_URL" "DROP DATABASE IF EXISTS $CREATED_DB WITH (FORCE)" >/dev/null || true; fi
+  rm -rf "$WORK"
+  exit $code
+}
+trap cleanup EXIT INT TERM
+
+step "a clean copy of $(git -C "$ROOT" rev-parse --short HEAD)"
+git clone --quiet --no-hardlinks "$ROOT" "$WORK/app"
+cd "$WORK/app"
+
+step "scripts/container-build.sh (npm ci, build, prune)"
+bash scripts/container-build.sh
+
+CREATED_DB="ofertas_shape_$$_$RANDOM"
+sql "$ADMIN_URL" "CREATE DATABASE $CREATED_DB" >/dev/null
+export DATABASE_URL="${ADMIN_URL%/*}/$CREATED_DB"
+export NODE_ENV=production PUBLIC_URL="https://$SHOP_HOST" SESSION_SECRET="shape-$(date +%s)-$RANDOM-newest,shape-older-secret-0123456789"
+export PAYMENT_PROVIDER=sandbox TRUST_PROXY=loopback DEMO_DATA=1 MIGRATE_ON_START=0
+export PORT HOST=127.0.0.1 DATA_DIR="$WORK/data" WEB_CONCURRENCY=2
+
+step "npm run migrate (the deploy step) in the pruned install"
+npm run --silent migrate | cut -c1-160
+
+step "the server as the container starts it (CMD), a deployment, port $PORT, 2 processes"
+# Node itself, not npm run serve: npm and its shell would take the SIGTERM meant for the server.
+MALLOC_ARENA_MAX=1 node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+ready=""
+for _ in $(seq 1 120); do
+  if curl -fsS -o /dev/null "http://127.0.0.1:$PORT/readyz" 2>/dev/null; then ready=1 && break; fi
+  kill -0 "$SERVER_PID" 2>/dev/null || fail "the server stopped before /readyz answered 200"
+  sleep 1
+done
+[ -n "$ready" ] || fail "/readyz never answered 200"
+page="$(curl -fsS -H "Host: $SHOP_HOST" -H "X-Forwarded-Proto: https" "http://127.0.0.1:$PORT/")" || fail "the home page did not answer"
+grep -q "Modo de pruebas: no se cobra nada" <<<"$page" || fail "the home page lacks the staging notice"
+
+step "one purchase through the API (validate, create, sandbox pay, capture)"
+option="$(sql "$DATABASE_URL" "SELECT p.id, p.actual_price FROM price_options p JOIN offers o ON o.id = p.offer_id
+  WHERE o.status = 'active' AND (o.valid_until IS NULL OR o.valid_until >= current_date) AND p.available > 5
+  ORDER BY o.rank, p.position LIMIT 1")"
+[ -n "$option" ] || fail "no demo offer to buy (DEMO_DATA=1)"
+email="comprador.$$@correo.example"
+sale="$(node scripts/production-purchase.mjs "http://127.0.0.1:$PORT" "$SHOP_HOST" "${option%%$'\t'*}" "${option##*$'\t'}" "$email")" ||
+  fail "the purchase failed"
+[ "$(sql "$DATABASE_URL" "SELECT status FROM sales WHERE id = '$sale'")" = paid ] || fail "sale $sale is not paid"
+coupons="$(sql "$DATABASE_URL" "SELECT count(*) FROM coupons c JOIN sale_items i ON i.id = c.sale_item_id WHERE i.sale_id = '$sale'")"
+[ "$coupons" -ge 1 ] || fail "sale $sale has no coupon"
+echo "sale $sale paid, $coupons coupon(s)"
+
+step "the buyer's mail (no SMTP_URL: .eml files under DATA_DIR/mail/)"
+mail=""
+for _ in $(seq 1 60); do
+  mail="$(grep -rl "$email" "$DATA_DIR/mail" 2>/dev/null | head -n 1 || true)"
+  [ -n "$mail" ] && break
+  sleep 1
+done
+[ -n "$mail" ] || fail "no mail to $email"
+grep -q "^Subject:.*" "$mail" || fail "the mail has no subject"
+echo "mail: $(grep -m1 '^Subject:' "$mail")"
+
+step "SIGTERM: drains and exits 0"
+kill -TERM "$SERVER_PID"
+set +e
+wait "$SERVER_PID"
+code=$?
+set -e
+SERVER_PID=""
+[ "$code" -eq 0 ] || fail "the server exited with $code after SIGTERM"
+
+step "ok: the production shape installs, migrates, serves, sells and stops"
