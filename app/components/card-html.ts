@@ -73,6 +73,13 @@ export function ratingInnerHtml(rating: OfferRating): string {
   );
 }
 
+/** The small picture of a search suggestion: the cover's smaller copy. */
+export function thumbHtml(offer: OfferCardData): string {
+  const { cover } = offer;
+  if (!cover) return "";
+  return `<img src="${escapeHtml(cover.small_url ?? cover.image_url)}" alt="" width="80" height="50" loading="lazy" decoding="async"/>`;
+}
+
 /** A card's content inside its link; `level` is the title's heading level. */
 export function cardInnerHtml(offer: OfferCardData, eager: boolean, level: 2 | 3): string {
   const { cover, price, soldOut } = offer;

@@ -34,7 +34,11 @@ import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import { useChoiceMadeBeforeStart } from "#app/forms/before-start";
 import { keptOrLoaded } from "#app/state/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
-import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/state/session.server";
+import { commitSession, getSession, recentlyViewed, rememberSearch, rememberViewed } from "#app/state/session.server";
+import { FROM_PARAM } from "#app/components/offer-link";
+import { Suggestions } from "#app/components/suggestions";
+import type { OfferCardData } from "#app/components/offer-card-data";
+import { popularCards } from "#app/routes/buscar/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 
 /**
@@ -47,7 +51,10 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
 
 /** A click after a hover uses the data the hover loaded (app/state/offer-prefetch.ts), once. */
 export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
-  return keptOrLoaded(new URL(request.url).pathname, () => serverLoader<typeof loader>());
+  const url = new URL(request.url);
+  // Opened from a search: the server records it, so this load goes to the server.
+  if (url.searchParams.has(FROM_PARAM)) return serverLoader<typeof loader>();
+  return keptOrLoaded(url.pathname, () => serverLoader<typeof loader>());
 }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
@@ -69,7 +76,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   try {
     offer = await offersApi.get(id.toLowerCase());
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw data({ message: error.message }, { status: 404 });
+    if (error instanceof ApiError && error.status === 404) {
+      throw data({ message: error.message, popular: await popularCards(request) }, { status: 404 });
+    }
     throw error;
   }
   const [nearby, cart, consent] = await Promise.all([
@@ -95,7 +104,11 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   // While a message waits in the cookie the root loader commits it (and shows it): writing the
   // cookie here too would bring the message back. The offer was remembered on the visit before.
   const messageWaiting = session.has("toasts") || session.has("events");
-  if (!messageWaiting && rememberViewed(session, offer.uuid)) responseHeaders.append("Set-Cookie", await commitSession(session));
+  // Opened from a search (dialog or /buscar): a recent search, newest first (spec section 3).
+  const fromSearch = new URL(request.url).searchParams.get(FROM_PARAM) === "search";
+  if (fromSearch) rememberSearch(session, { uuid: offer.uuid, title: offer.title.slice(0, 120) });
+  const viewedChanged = rememberViewed(session, offer.uuid);
+  if (!messageWaiting && (viewedChanged || fromSearch)) responseHeaders.append("Set-Cookie", await commitSession(session));
   const origin = requestOrigin(request);
   const jsonLd = {
     "@context": "https://schema.org",
@@ -337,15 +350,19 @@ export default function OfferPage() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const popular: OfferCardData[] = notFound ? ((error.data as { popular?: OfferCardData[] } | null)?.popular ?? []) : [];
   return (
-    <div className="error-page">
-      <h1>{notFound ? "Esta oferta no existe o ya no está disponible" : "No hemos podido cargar la oferta"}</h1>
-      <p>{notFound ? "Puede que haya terminado. Echa un vistazo a otras ofertas parecidas." : "Inténtalo de nuevo en unos minutos."}</p>
-      <p>
-        <Link to="/ofertas/" className="btn">
-          Ver ofertas
-        </Link>
-      </p>
-    </div>
+    <>
+      <div className="error-page">
+        <h1>{notFound ? "Esta oferta no existe o ya no está disponible" : "No hemos podido cargar la oferta"}</h1>
+        <p>{notFound ? "Puede que haya terminado. Echa un vistazo a otras ofertas." : "Inténtalo de nuevo en unos minutos."}</p>
+        <p>
+          <Link to="/ofertas/" className="btn">
+            Ver ofertas
+          </Link>
+        </p>
+      </div>
+      {notFound ? <Suggestions popular={popular} /> : null}
+    </>
   );
 }
