@@ -44,10 +44,28 @@ export type OfferSummary = {
 
 export type OfferRating = { average: number; count: number };
 
+/** What a verified buyer said of the offer: stars, words and when (no name, no address). */
+export type OfferReview = { stars: number; comment: string; date: string };
+
+/** At most this many reviews come with an offer's page: the newest. */
+export const OFFER_REVIEWS_SHOWN = 5;
+
 export type OfferDetail = OfferSummary & {
   description: string;
   conditions: string;
-  organization: { uuid: string; name: string; email: string | null; phone: string | null; website: string | null };
+  organization: {
+    uuid: string;
+    name: string;
+    email: string | null;
+    phone: string | null;
+    website: string | null;
+    /** Verified buyers' stars over all of the partner's offers; null until there are MIN_RATINGS_SHOWN. */
+    rating: OfferRating | null;
+  };
+  /** Coupons bought in paid sales, counted by the API (never an estimate). */
+  sold_count: number;
+  /** The newest verified buyers' comments, at most OFFER_REVIEWS_SHOWN. */
+  reviews: OfferReview[];
 };
 
 /** Every paginated list of the contract: `next`/`previous` as paths relative to the API's origin (/api/v0/…?page=n), or null. */
