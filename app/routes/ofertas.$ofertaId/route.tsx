@@ -17,7 +17,12 @@ import { maxTickets, toCents } from "#rules/prices";
 import { isUuid } from "#rules/uuid";
 import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
-import { RatingSummary } from "#app/components/stars";
+import { RatingSummary, Stars } from "#app/components/stars";
+import { ratingDecimal } from "#app/components/card-html";
+import { TrustBox } from "#app/components/trust";
+import { config } from "#app/env.server";
+import { PAYMENT_METHODS_TEXT } from "#rules/payments";
+import { refundTerms } from "#rules/offer-terms";
 import { TicketCounter } from "#app/components/ticket-counter";
 import { ApiError, offersApi } from "#app/api-client/client.server";
 import { getCart } from "#app/state/cart.server";
@@ -146,6 +151,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       inCart,
       jsonLd,
       map: offerMap(offer, consent),
+      paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
+      refundTerms: refundTerms(offer.conditions),
+      reviews: offer.reviews.map((r) => ({ ...r, date: formatDate(r.date) })),
       dates: {
         from: offer.valid_from ? formatDate(offer.valid_from) : null,
         until: offer.valid_until ? formatDate(offer.valid_until) : null,
@@ -266,7 +274,7 @@ function AddToCart() {
 }
 
 export default function OfferPage() {
-  const { offer, nearby, recent, dates, map } = useLoaderData<typeof loader>();
+  const { offer, nearby, recent, dates, map, paymentMethods, refundTerms, reviews } = useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -297,10 +305,23 @@ export default function OfferPage() {
           ) : null}
         </div>
         <div className="offer-aside">
-          <p className="offer-org">
+          <div className="offer-org">
             {logo ? <img src={logo.image_url} alt="" width={40} height={40} /> : null}
-            {offer.organization.name}
-          </p>
+            <div>
+              <p>{offer.organization.name}</p>
+              {offer.organization.rating ? (
+                <p className="offer-org-rating" data-testid="organization-rating">
+                  <Stars
+                    value={offer.organization.rating.average}
+                    label={`Valoración del comercio: ${ratingDecimal(offer.organization.rating.average)} de 5 estrellas`}
+                  />{" "}
+                  <span className="muted">
+                    {ratingDecimal(offer.organization.rating.average)} · {offer.organization.rating.count} valoraciones de sus ofertas
+                  </span>
+                </p>
+              ) : null}
+            </div>
+          </div>
           <div className="offer-title-row">
             <h1>{offer.title}</h1>
             <FavoriteButton offerUuid={offer.uuid} title={offer.title} />
@@ -309,6 +330,7 @@ export default function OfferPage() {
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">{placeOf(offer.address, offer.region)}</p>
           <AddToCart />
+          <TrustBox paymentMethods={paymentMethods} refundTerms={refundTerms} sold={offer.sold_count} />
           {dates.until ? (
             <p className="validity">
               Válido {dates.from ? `del ${dates.from} ` : ""}hasta el {dates.until}
@@ -332,6 +354,23 @@ export default function OfferPage() {
               .map((c, i) => (
                 <li key={i}>{c}</li>
               ))}
+          </ul>
+        </section>
+      ) : null}
+      {reviews.length ? (
+        <section className="offer-section" aria-labelledby="opiniones">
+          <h2 id="opiniones">Opiniones</h2>
+          <ul className="reviews">
+            {reviews.map((r, i) => (
+              <li key={i} className="review">
+                <p className="review-head">
+                  <Stars value={r.stars} label={`${r.stars} de 5 estrellas`} />
+                  <span className="review-verified">Compra verificada</span>
+                  <span className="muted">{r.date}</span>
+                </p>
+                <p>{r.comment}</p>
+              </li>
+            ))}
           </ul>
         </section>
       ) : null}
