@@ -15,6 +15,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { CATEGORY_MENU } from "#rules/categories";
+import { Suggestions } from "#app/components/suggestions";
 import { PENDING_DELAY_MS, PENDING_MIN_MS } from "#rules/constants";
 import { usePendingIndicator } from "#app/components/use-pending-indicator";
 import { DEFAULT_REGION, isProvince, regionFromValue } from "#rules/regions";
@@ -55,8 +56,11 @@ export const links: LinksFunction = () => [
 export type RouteHandle = {
   /** Only the bare content, no header or footer (the /iframe widget). */
   bare?: boolean;
-  /** Ship no JavaScript at all: the page has nothing to hydrate. */
-  noScripts?: boolean;
+  /**
+   * Ship no JavaScript at all: the page has nothing to hydrate. A function decides by the route's
+   * loader data (an information page ships none; the 404 answered in its place runs the app).
+   */
+  noScripts?: boolean | ((data: unknown) => boolean);
   /** The same page for every anonymous visitor: shared caches may keep it (cache-control.server.ts). */
   publicCache?: boolean;
   /**
@@ -272,7 +276,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const location = useLocation();
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
-  const noScripts = handles.some((h) => h.noScripts);
+  const noScripts = handles.some((h, i) => (typeof h.noScripts === "function" ? h.noScripts(matches[i].data) : h.noScripts));
   const favorites = matches.some((m) => {
     const shows = (m.handle as RouteHandle | undefined)?.favorites;
     return typeof shows === "function" ? shows(m.data) : shows === true;
@@ -380,6 +384,7 @@ export function ErrorBoundary() {
           Ir a la página principal
         </a>
       </p>
+      {notFound ? <Suggestions popular={[]} /> : null}
     </div>
   );
 }

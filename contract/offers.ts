@@ -58,6 +58,13 @@ export const OfferSummarySchema = z.object({
 });
 export type OfferSummary = z.infer<typeof OfferSummarySchema>;
 
+/** What a verified buyer said of the offer: stars, words and when (no name, no address). */
+export const OfferReviewSchema = z.object({ stars: z.number(), comment: z.string(), date: z.string() });
+export type OfferReview = z.infer<typeof OfferReviewSchema>;
+
+/** At most this many reviews come with an offer's page: the newest. */
+export const OFFER_REVIEWS_SHOWN = 5;
+
 export const OfferDetailSchema = OfferSummarySchema.extend({
   description: z.string(),
   conditions: z.string(),
@@ -67,7 +74,13 @@ export const OfferDetailSchema = OfferSummarySchema.extend({
     email: nullableText,
     phone: nullableText,
     website: nullableText,
+    /** Verified buyers' stars over all of the partner's offers; null until there are MIN_RATINGS_SHOWN. */
+    rating: OfferRatingSchema.nullable(),
   }),
+  /** Coupons bought in paid sales, counted by the API (never an estimate). */
+  sold_count: z.number().int(),
+  /** The newest verified buyers' comments, at most OFFER_REVIEWS_SHOWN. */
+  reviews: z.array(OfferReviewSchema),
 });
 export type OfferDetail = z.infer<typeof OfferDetailSchema>;
 

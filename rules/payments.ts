@@ -12,3 +12,14 @@ export const PAYMENT_FLOW_LABELS: Record<PaymentFlow, string> = {
   hosted: "Página de pago integrada",
   redirect: "Redirección al proveedor",
 };
+
+/**
+ * How a buyer pays with each provider, as the trust line says it («Pago seguro · …»). The sandbox
+ * says plainly that it charges nothing.
+ */
+export const PAYMENT_METHODS_TEXT: Record<PaymentProviderName, string> = {
+  sandbox: "Entorno de pruebas: no se cobra nada",
+  paypal: "PayPal o tarjeta",
+  rapyd: "Tarjeta de crédito o débito",
+  allpay: "Tarjeta de crédito o débito",
+};

@@ -14,6 +14,15 @@ const DEMO_RATINGS: number[][] = [
   [5, 5, 5, 4],
 ];
 
+/** Words some demo buyers left with their stars (by offer, then buyer), so offer pages show reviews. */
+const DEMO_COMMENTS: Record<string, string> = {
+  "0:0": "Muy relajante y el personal, encantador. Repetiremos.",
+  "0:2": "Bien en general, aunque a media tarde había bastante gente.",
+  "1:1": "Todo como se describía y el canje del cupón fue inmediato.",
+  "2:0": "Una experiencia redonda, muy recomendable para regalar.",
+  "3:3": "Correcto, pero conviene reservar con varios días de antelación.",
+};
+
 /** Runs only right after the demo catalogue is loaded (never on a real shop's database). */
 export async function seedDemoRatings(db: Database): Promise<number> {
   return db.transaction(async (tx) => {
@@ -39,7 +48,8 @@ export async function seedDemoRatings(db: Database): Promise<number> {
           VALUES (${seedUuid("demo-rating-item", saleId)}, ${saleId}, ${offer.id}, ${offer.option_id}, 1, ${cents}, ${cents})
           ON CONFLICT (id) DO NOTHING`);
         await tx.execute(sql`
-          INSERT INTO offer_feedback (offer_id, email, stars) VALUES (${offer.id}, ${email}, ${stars})
+          INSERT INTO offer_feedback (offer_id, email, stars, comment, created_at, updated_at)
+          VALUES (${offer.id}, ${email}, ${stars}, ${DEMO_COMMENTS[`${i}:${j}`] ?? ""}, now() - ${19 - j} * interval '1 day', now() - ${19 - j} * interval '1 day')
           ON CONFLICT (offer_id, email) DO NOTHING`);
         count++;
       }

@@ -3,7 +3,7 @@ import { POPULAR_DAYS } from "#rules/constants";
 import { Recent } from "#platform/recent";
 import { SEARCH_CORRECTIONS, SEARCH_FUZZY_MIN_WORD, SEARCH_FUZZY_THRESHOLD, searchTerms } from "#rules/search";
 import type { CategoryId } from "#rules/categories";
-import type { OfferDetail, OfferSummary } from "#contract/offers";
+import { OFFER_REVIEWS_SHOWN, type OfferDetail, type OfferReview, type OfferSummary } from "#contract/offers";
 import { query, type Database, type Executor, type Utf8Text } from "#api/db/client";
 import { offerCounts, offers, organizations, saleItems, sales } from "#api/db/schema";
 import { MIN_RATINGS_SHOWN } from "#contract/feedback";
@@ -364,18 +364,47 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
     email: string | null;
     phone: string | null;
     website: string | null;
+    sold: number | string;
+    org_average: number | string | null;
+    org_count: number | string;
+    reviews: OfferReview[] | string | null;
   }>(
     db,
     sql`SELECT ${cardsOf(sql`ARRAY[${offers.id}]`)} AS card, ${offers.description} AS description, ${offers.conditions} AS conditions,
-               ${organizations.email} AS email, ${organizations.phone} AS phone, ${organizations.website} AS website
+               ${organizations.email} AS email, ${organizations.phone} AS phone, ${organizations.website} AS website,
+               (SELECT coalesce(sum(si.quantity), 0) FROM sale_items si JOIN sales s ON s.id = si.sale_id
+                 WHERE si.offer_id = ${offers.id} AND s.status = 'paid') AS sold,
+               org.average AS org_average, org.n AS org_count,
+               (SELECT json_agg(json_build_object('stars', r.stars, 'comment', r.comment, 'date', r.at) ORDER BY r.at DESC)
+                  FROM (SELECT f.stars, f.comment, f.updated_at AS at FROM offer_feedback f
+                         WHERE f.offer_id = ${offers.id} AND btrim(f.comment) <> '' AND ${boughtBy(sql`f.offer_id`, sql`f.email`)}
+                         ORDER BY f.updated_at DESC LIMIT ${wholeNumber(OFFER_REVIEWS_SHOWN)}) r) AS reviews
         FROM ${offers} JOIN ${organizations} ON ${organizations.id} = ${offers.organizationId}
+        CROSS JOIN LATERAL (
+          SELECT round(avg(f.stars)::numeric, 1) AS average, count(*) AS n FROM offer_feedback f JOIN offers o ON o.id = f.offer_id
+          WHERE o.organization_id = ${offers.organizationId} AND ${boughtBy(sql`f.offer_id`, sql`f.email`)}) org
         WHERE ${offers.id} = ${id} AND ${offers.status} = 'active'`,
   );
   if (!row?.card) return null;
-  const { card, description, conditions, ...contact } = row;
+  const { card, description, conditions, sold, org_average, org_count, reviews, ...contact } = row;
   const [offer] = cardsFrom(card);
-  return { ...offer, description, conditions, organization: { ...offer.organization, ...contact } };
+  const count = Number(org_count);
+  const rating = count >= MIN_RATINGS_SHOWN && org_average !== null ? { average: Number(org_average), count } : null;
+  const list = (typeof reviews === "string" ? JSON.parse(reviews) : (reviews ?? [])) as OfferReview[];
+  return {
+    ...offer,
+    description,
+    conditions,
+    organization: { ...offer.organization, ...contact, rating },
+    sold_count: Number(sold),
+    reviews: list.map((r) => ({ stars: Number(r.stars), comment: r.comment, date: new Date(r.date).toISOString() })),
+  };
 }
+
+/** Only a rating given by an address that paid for that offer counts (as submitFeedback requires). */
+const boughtBy = (offerId: SQL, email: SQL): SQL =>
+  sql`EXISTS (SELECT 1 FROM sale_items si JOIN sales s ON s.id = si.sale_id
+              WHERE si.offer_id = ${offerId} AND lower(s.email) = lower(${email}) AND s.status = 'paid')`;
 
 /** The offers asked for, in the order asked; unknown or inactive ones are skipped. */
 export async function selectedOffers(db: Executor, ids: string[]): Promise<OfferSummary[]> {

@@ -73,6 +73,41 @@ export function ratingInnerHtml(rating: OfferRating): string {
   );
 }
 
+/** A number from an offer's id (FNV-1a): the same offer always gets the same fallback picture. */
+function idHash(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * The picture of an offer without one of its own: a drawn pattern whose colours, shapes and
+ * placement follow from the offer's id, so that neighbouring cards differ. Inline (no request) and
+ * sized by its box like a photo (no layout shift).
+ */
+export function fallbackPictureHtml(offerId: string): string {
+  const h = idHash(offerId);
+  const hue = h % 360;
+  const shapes = [0, 1, 2, 3].map((i) => (h >>> (i * 7)) & 127);
+  const kind = (h >>> 28) % 3;
+  const [a, b, c, d] = shapes;
+  const ink = `hsl(${(hue + 40) % 360} 55% 62%)`;
+  const art =
+    kind === 0
+      ? `<circle cx="${a % 80}" cy="${b % 50}" r="${12 + (c % 14)}" fill="${ink}"/><circle cx="${c % 80}" cy="${d % 50}" r="${6 + (a % 10)}" fill="hsl(${(hue + 180) % 360} 50% 70%)"/>`
+      : kind === 1
+        ? `<path d="M0 ${20 + (a % 20)}L80 ${10 + (b % 30)}V50H0Z" fill="${ink}"/><path d="M0 ${35 + (c % 10)}L80 ${30 + (d % 15)}V50H0Z" fill="hsl(${(hue + 20) % 360} 45% 45%)"/>`
+        : `<rect x="${a % 50}" y="${b % 25}" width="${18 + (c % 20)}" height="${18 + (c % 20)}" rx="4" transform="rotate(${d % 45} 40 25)" fill="${ink}"/><circle cx="${(d * 3) % 80}" cy="${(a * 3) % 50}" r="${5 + (b % 8)}" fill="hsl(${(hue + 200) % 360} 50% 72%)"/>`;
+  return `<svg class="card-fallback" viewBox="0 0 80 50" preserveAspectRatio="xMidYMid slice" aria-hidden="true" focusable="false"><rect width="80" height="50" fill="hsl(${hue} 60% 88%)"/>${art}</svg>`;
+}
+
+/** The small picture of a search suggestion: the cover's smaller copy, or the drawn fallback. */
+export function thumbHtml(offer: OfferCardData): string {
+  const { cover } = offer;
+  if (!cover) return fallbackPictureHtml(offer.uuid);
+  return `<img src="${escapeHtml(cover.small_url ?? cover.image_url)}" alt="" width="80" height="50" loading="lazy" decoding="async"/>`;
+}
+
 /** A card's content inside its link; `level` is the title's heading level. */
 export function cardInnerHtml(offer: OfferCardData, eager: boolean, level: 2 | 3): string {
   const { cover, price, soldOut } = offer;
@@ -84,6 +119,8 @@ export function cardInnerHtml(offer: OfferCardData, eager: boolean, level: 2 | 3
     const candidates = photoSrcset(cover);
     const srcset = candidates ? ` srcset="${escapeHtml(candidates)}" sizes="(max-width: 780px) 8.5rem, 23rem"` : "";
     media += `<img src="${escapeHtml(cover.image_url)}"${srcset} alt="" width="${Number(cover.width)}" height="${Number(cover.height)}"${priority}/>`;
+  } else {
+    media += fallbackPictureHtml(offer.uuid);
   }
   const discount = price && !soldOut ? discountBadgeText(price.actual_price, price.regular_price) : null;
   if (discount)

@@ -1,7 +1,7 @@
 import sprite from "./icons.svg?url&no-inline";
 
 type IconProps = { className?: string; title?: string };
-type IconName = "cart" | "trash" | "heart" | "search" | "user" | "login" | "back" | "close" | "logout";
+type IconName = "cart" | "trash" | "heart" | "search" | "user" | "login" | "back" | "close" | "logout" | "lock";
 
 /**
  * One <use> of the hashed, year-cached sprite (icons.svg) instead of the drawing inline: a card's
@@ -34,3 +34,4 @@ export const LoginIcon = (p: IconProps) => <Icon name="login" {...p} />;
 export const BackIcon = (p: IconProps) => <Icon name="back" {...p} />;
 export const CloseIcon = (p: IconProps) => <Icon name="close" {...p} />;
 export const LogoutIcon = (p: IconProps) => <Icon name="logout" {...p} />;
+export const LockIcon = (p: IconProps) => <Icon name="lock" {...p} />;

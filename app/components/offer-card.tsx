@@ -2,6 +2,7 @@ import type { OfferCardData } from "#app/components/offer-card-data";
 import { cardInnerHtmlOnce } from "#app/components/card-html";
 import { FavoriteButton } from "./favorite-button";
 import { CLIENT_LINK } from "./client-navigation";
+import { offerHref, type OfferLinkSource } from "./offer-link";
 
 /** `level`: the card title's heading level, one below the heading the grid sits under. */
 export type HeadingLevel = 2 | 3;
@@ -15,13 +16,15 @@ export function OfferCard({
   eager = false,
   target,
   level = 2,
+  from,
 }: {
   offer: OfferCardData;
   eager?: boolean;
   target?: "_blank";
   level?: HeadingLevel;
+  from?: OfferLinkSource;
 }) {
-  const href = `/ofertas/${offer.uuid}/`;
+  const href = offerHref(offer.uuid, from);
   const content = { __html: cardInnerHtmlOnce(offer, eager, level) };
   return (
     <article className={offer.soldOut ? "card is-sold-out" : "card"}>
@@ -35,11 +38,21 @@ export function OfferCard({
   );
 }
 
-export function OfferGrid({ offers, eagerCount = 0, level = 2 }: { offers: OfferCardData[]; eagerCount?: number; level?: HeadingLevel }) {
+export function OfferGrid({
+  offers,
+  eagerCount = 0,
+  level = 2,
+  from,
+}: {
+  offers: OfferCardData[];
+  eagerCount?: number;
+  level?: HeadingLevel;
+  from?: OfferLinkSource;
+}) {
   return (
     <div className="grid">
       {offers.map((offer, i) => (
-        <OfferCard key={offer.uuid} offer={offer} eager={i < eagerCount} level={level} />
+        <OfferCard key={offer.uuid} offer={offer} eager={i < eagerCount} level={level} from={from} />
       ))}
     </div>
   );

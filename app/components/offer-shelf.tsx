@@ -2,6 +2,7 @@ import { Await } from "@remix-run/react";
 import { Suspense } from "react";
 import type { OfferCardData } from "#app/components/offer-card-data";
 import { OfferGrid } from "./offer-card";
+import type { OfferLinkSource } from "./offer-link";
 
 /**
  * A list below the fold whose data is deferred («Populares ahora», «Vistas recientemente»): the
@@ -14,11 +15,13 @@ export function OfferShelf({
   offers,
   id,
   className = "",
+  from,
 }: {
   title: string;
   offers: OfferCardData[] | Promise<OfferCardData[]>;
   id: string;
   className?: string;
+  from?: OfferLinkSource;
 }) {
   const shelf = (list: OfferCardData[]) =>
     list.length ? (
@@ -26,7 +29,7 @@ export function OfferShelf({
         <h2 id={id} className="section-title">
           {title}
         </h2>
-        <OfferGrid offers={list} level={3} />
+        <OfferGrid offers={list} level={3} from={from} />
       </section>
     ) : null;
   // Already there (a cached read, see readyOrDeferred): part of the page, no boundary to stream.

@@ -1,41 +1,92 @@
-import { Form, useFetcher, useLocation } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "#rules/constants";
 import { CloseIcon, SearchIcon } from "./icons";
 import type { SearchData } from "#app/routes/buscar/route";
+import type { OfferCardData } from "./offer-card-data";
+import { OfferGrid } from "./offer-card";
+import { offerHref } from "./offer-link";
+import { CLIENT_LINK } from "./client-navigation";
+import { discountBadgeText, priceInnerHtml, thumbHtml } from "./card-html";
+import { Suggestions } from "./suggestions";
 
-/** One result: a POST so that opening it records the recent search, then 303 to the offer. */
-export function SearchResultItem({ uuid, title, meta }: { uuid: string; title: string; meta?: string }) {
+/**
+ * One suggestion in the dialog: a link to the offer (it opens in a new tab too) with its picture,
+ * place and price; `from=search` has the offer page record it as a recent search.
+ */
+export function SearchResultItem({ offer }: { offer: OfferCardData | { uuid: string; title: string } }) {
+  const card = "price" in offer ? offer : null;
+  const discount = card?.price && !card.soldOut ? discountBadgeText(card.price.actual_price, card.price.regular_price) : null;
   return (
     <li>
-      <Form method="post" action="/buscar" className="search-result">
-        <input type="hidden" name="uuid" value={uuid} />
-        <input type="hidden" name="title" value={title} />
-        <button type="submit" className="link-button">
-          <span>{title}</span>
-          {meta ? <small>{meta}</small> : null}
-        </button>
-      </Form>
+      <a href={offerHref(offer.uuid, "search")} className="search-result" {...CLIENT_LINK}>
+        {card ? <span className="search-thumb" dangerouslySetInnerHTML={{ __html: thumbHtml(card) }} /> : null}
+        <span className="search-result-text">
+          <span className="search-result-title">{offer.title}</span>
+          {card ? <small>{card.region}</small> : null}
+        </span>
+        {card?.price ? (
+          <span className="search-result-price">
+            <span
+              className="price"
+              dangerouslySetInnerHTML={{ __html: priceInnerHtml(card.price.actual_price, card.price.regular_price) }}
+            />
+            {discount ? (
+              <span className="discount" aria-label={discount.label}>
+                {discount.badge}
+              </span>
+            ) : null}
+          </span>
+        ) : null}
+      </a>
     </li>
   );
 }
 
 export const SEARCH_FAILED_TEXT = "No hemos podido buscar ahora. Comprueba tu conexión e inténtalo de nuevo.";
 
-/** `level`: 3 inside the dialog (under its h2), 2 on the /buscar page (under its h1). */
+/**
+ * The dialog (`level` 3, under its h2) lists compact suggestions; the /buscar page (`level` 2,
+ * under its h1) shows the listing's cards. Nothing found: «Populares ahora» and the categories.
+ */
 export function SearchResults({ data, level = 3 }: { data: SearchData; level?: 2 | 3 }) {
   const Heading = level === 2 ? "h2" : "h3";
+  const page = level === 2;
+  const list = (offers: SearchData["results"]) =>
+    page ? (
+      <OfferGrid offers={offers} level={3} from="search" eagerCount={2} />
+    ) : (
+      <ul className="search-list">
+        {offers.map((o) => (
+          <SearchResultItem key={o.uuid} offer={o} />
+        ))}
+      </ul>
+    );
+  const popular = data.popular.length ? (
+    <section>
+      <Heading className="search-heading">Populares ahora</Heading>
+      {list(data.popular)}
+    </section>
+  ) : null;
   if (data.query.trim().length >= SEARCH_MIN_CHARS) {
     // An empty list says why: nothing matched, or the search could not be made at all.
     if (data.failed) return <p className="muted">{SEARCH_FAILED_TEXT}</p>;
-    return data.results.length ? (
-      <ul className="search-list" aria-label="Resultados">
-        {data.results.map((o) => (
-          <SearchResultItem key={o.uuid} uuid={o.uuid} title={o.title} meta={o.region} />
-        ))}
-      </ul>
-    ) : (
-      <p className="muted">No hemos encontrado ofertas para «{data.query.trim()}».</p>
+    if (data.results.length) {
+      return page ? (
+        <section aria-label="Resultados">{list(data.results)}</section>
+      ) : (
+        <ul className="search-list" aria-label="Resultados">
+          {data.results.map((o) => (
+            <SearchResultItem key={o.uuid} offer={o} />
+          ))}
+        </ul>
+      );
+    }
+    return (
+      <>
+        <p className="muted">No hemos encontrado ofertas para «{data.query.trim()}».</p>
+        {page ? <Suggestions popular={data.popular} from="search" /> : popular}
+      </>
     );
   }
   return (
@@ -45,21 +96,12 @@ export function SearchResults({ data, level = 3 }: { data: SearchData; level?: 2
           <Heading className="search-heading">Búsquedas recientes</Heading>
           <ul className="search-list">
             {data.recent.map((r) => (
-              <SearchResultItem key={r.uuid} uuid={r.uuid} title={r.title} />
+              <SearchResultItem key={r.uuid} offer={r} />
             ))}
           </ul>
         </section>
       ) : null}
-      {data.popular.length ? (
-        <section>
-          <Heading className="search-heading">Populares ahora</Heading>
-          <ul className="search-list">
-            {data.popular.map((o) => (
-              <SearchResultItem key={o.uuid} uuid={o.uuid} title={o.title} meta={o.region} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {popular}
     </>
   );
 }

@@ -41,7 +41,7 @@ const PAGES = [
 ];
 
 /**
- * Reading pages, the not-found page and the widget ship no JavaScript (handle.noScripts): a
+ * Reading pages and the widget ship no JavaScript (handle.noScripts): a
  * visitor gets the same document with JavaScript on or off, so it is checked once, in the "js"
  * project, which also makes sure it still ships none.
  */
@@ -51,7 +51,6 @@ const WITHOUT_BUNDLE = new Set([
   "/marketing-agreement",
   "/privacy-policy",
   "/cookie-policy",
-  "/no-existe/de-verdad",
   "/iframe/",
   "/iframe/?region=Madrid&category=restaurants",
 ]);

@@ -31,28 +31,32 @@ test.describe("browsing: home → category → offer → search → region → 4
       const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
       await expect(dialog).toBeVisible();
       await dialog.getByRole("searchbox").fill("paella");
-      const result = dialog.getByRole("button", { name: /Paella marinera/ });
+      const result = dialog.getByRole("link", { name: /Paella marinera/ });
       await expect(result).toBeVisible();
+      await expect(result).toHaveAttribute("href", /^\/ofertas\/[0-9a-f-]{36}\/\?from=search$/);
       await result.click();
     } else {
       await expect(page).toHaveURL(/\/buscar$/);
       await page.getByRole("searchbox", { name: "¿Qué buscas?" }).fill("paella");
       await page.getByRole("button", { name: "Buscar", exact: true }).click();
       await expect(page).toHaveURL(/\/buscar\?q=paella/);
-      await page.getByRole("button", { name: /Paella marinera/ }).click();
+      await page
+        .locator("article.card")
+        .getByRole("link", { name: /Paella marinera/ })
+        .click();
     }
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Paella marinera");
     if (js) {
       await page.getByRole("link", { name: "Buscar" }).click();
       const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
       await expect(dialog.getByRole("heading", { name: "Búsquedas recientes" })).toBeVisible();
-      await expect(dialog.getByRole("button", { name: /Paella marinera/ }).first()).toBeVisible();
+      await expect(dialog.getByRole("link", { name: /Paella marinera/ }).first()).toBeVisible();
       await page.keyboard.press("Escape");
       await expect(dialog).toBeHidden();
     } else {
       await page.goto("/buscar");
       await expect(page.getByRole("heading", { name: "Búsquedas recientes" })).toBeVisible();
-      await expect(page.getByRole("button", { name: /Paella marinera/ }).first()).toBeVisible();
+      await expect(page.getByRole("link", { name: /Paella marinera/ }).first()).toBeVisible();
     }
 
     // Region: stored in the session and used by the home page.
@@ -136,10 +140,10 @@ test.describe("browsing: home → category → offer → search → region → 4
     // It still closes on the page a result leads to.
     await dialog.getByRole("searchbox").fill("paella");
     await dialog
-      .getByRole("button", { name: /Paella marinera/ })
+      .getByRole("link", { name: /Paella marinera/ })
       .first()
       .click();
-    await expect(page).toHaveURL(/\/ofertas\/[0-9a-f-]{36}\/$/);
+    await expect(page).toHaveURL(/\/ofertas\/[0-9a-f-]{36}\/\?from=search$/);
     await expect(dialog).toBeHidden();
   });
 

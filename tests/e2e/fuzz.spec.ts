@@ -10,7 +10,7 @@ import { FUZZ_SEED, hostileText, hostileValue, jsonText, pathSegment, problemWit
 
 const RUNS = Number(process.env.FUZZ_E2E_RUNS ?? 500);
 
-const ACTIONS = ["/cart", "/checkout/", "/region", "/consent", "/buscar", "/login", "/logout", "/order/"];
+const ACTIONS = ["/cart", "/checkout/", "/region", "/consent", "/login", "/logout", "/order/"];
 const PAGES = [
   "/",
   "/ofertas/",

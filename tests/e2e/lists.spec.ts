@@ -74,7 +74,7 @@ test("the search dialog (or /buscar) shows «Populares ahora» under 3 character
     await expect(page.getByRole("heading", { name: "Populares ahora" })).toBeVisible();
     list = page.locator("section", { has: page.getByRole("heading", { name: "Populares ahora" }) });
   }
-  const titles = await list.locator("button > span").allTextContents();
+  const titles = await list.locator(".search-result-title, .card-title").allTextContents();
   expect(titles).toHaveLength(4);
   for (const title of titles) expect(ranking).toContain(title);
 });

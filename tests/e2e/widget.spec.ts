@@ -53,7 +53,7 @@ test("only /iframe may be framed", async ({ request }) => {
 });
 
 test("reading pages ship no JavaScript", async ({ request }) => {
-  for (const path of ["/agreement", "/cookie-policy", "/no-existe"]) {
+  for (const path of ["/agreement", "/cookie-policy"]) {
     const html = await (await request.get(path)).text();
     expect(html, path).not.toMatch(/<script[^>]*src=|modulepreload|type="module"/);
   }

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { staticPages, type StaticPage } from "./static-pages";
 import { NotFoundPage } from "#app/components/not-found";
@@ -7,13 +7,24 @@ import { config } from "#app/env.server";
 import { formatDate } from "#rules/dates";
 import { originFrom, seo } from "#app/document/seo";
 import type { RouteHandle } from "#app/root";
+import { popularCards } from "#app/routes/buscar/popular.server";
 
-/** Reading pages: every control on them works as plain HTML, so they ship no JavaScript. */
-export const handle: RouteHandle = { noScripts: true, publicCache: true };
+/**
+ * Reading pages: every control on them works as plain HTML, so they ship no JavaScript. The 404
+ * answered for any other segment runs the app like the other pages (its header's search and cart).
+ */
+export const handle: RouteHandle = {
+  noScripts: (data) => Boolean((data as LoaderData | undefined)?.page),
+  publicCache: true,
+  // The 404 in a page's place shows «Populares ahora», hearts included.
+  favorites: (data) => !(data as LoaderData | undefined)?.page,
+};
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) =>
-  data
-    ? seo({ title: data.page.title, description: data.page.description, origin: originFrom(matches), path: `/${data.page.slug}` })
+type LoaderData = { page: StaticPage | null };
+
+export const meta: MetaFunction<typeof loader> = ({ data: loaded, matches }) =>
+  loaded?.page
+    ? seo({ title: loaded.page.title, description: loaded.page.description, origin: originFrom(matches), path: `/${loaded.page.slug}` })
     : [{ title: "Página no encontrada | ofertas" }, { name: "robots", content: "noindex" }];
 
 function pageOf(slug: string | undefined): StaticPage | null {
@@ -23,10 +34,10 @@ function pageOf(slug: string | undefined): StaticPage | null {
 }
 
 /** The five information pages (/contacts, /agreement, …); any other single segment is a 404. */
-export async function loader({ params }: LoaderFunctionArgs) {
+export async function loader({ params, request }: LoaderFunctionArgs) {
   const page = pageOf(params.page);
-  if (!page) throw new Response("Not Found", { status: 404 });
-  return { page, updated: formatDate(page.updated) };
+  if (!page) return data({ page: null, updated: "", popular: await popularCards(request) }, { status: 404 });
+  return data({ page, updated: formatDate(page.updated), popular: [] });
 }
 
 /**
@@ -39,8 +50,8 @@ export async function action({ params }: ActionFunctionArgs) {
 }
 
 export default function InformationPage() {
-  const { page, updated } = useLoaderData<typeof loader>();
-  return <StaticPageView page={page} updated={updated} />;
+  const { page, updated, popular } = useLoaderData<typeof loader>();
+  return page ? <StaticPageView page={page} updated={updated} /> : <NotFoundPage popular={popular} />;
 }
 
-export const ErrorBoundary = NotFoundPage;
+export const ErrorBoundary = () => <NotFoundPage />;

@@ -1,29 +1,35 @@
-import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { SEARCH_MIN_CHARS } from "#rules/constants";
-import { isUuid } from "#rules/uuid";
 import { SearchResults } from "#app/components/search-dialog";
 import { offersApi } from "#app/api-client/client.server";
-import { commitSession, getSession, recentSearches, rememberSearch, sessionRegion } from "#app/state/session.server";
+import { getSession, recentSearches, sessionRegion } from "#app/state/session.server";
+import { toCard, type OfferCardData } from "#app/components/offer-card-data";
+import { popularCards } from "./popular.server";
 import { seo } from "#app/document/seo";
-import { readForm } from "#app/forms/form.server";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
+import type { RouteHandle } from "#app/root";
+
+/** «Populares ahora» and the results are cards with hearts: the layout renders the form they submit. */
+export const handle: RouteHandle = { favorites: true };
 
 export const shouldRevalidate = skipAfterFailure;
 
-const SEARCH_POPULAR_COUNT = 4;
-
 export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
 
-type Brief = { uuid: string; title: string; region: string };
 /** `failed`: the search could not be made (the API or the network failed): the list is empty for that reason. */
-export type SearchData = { query: string; results: Brief[]; recent: { uuid: string; title: string }[]; popular: Brief[]; failed?: true };
-
-const brief = (o: Brief): Brief => ({ uuid: o.uuid, title: o.title, region: o.region });
+export type SearchData = {
+  query: string;
+  results: OfferCardData[];
+  recent: { uuid: string; title: string }[];
+  popular: OfferCardData[];
+  failed?: true;
+};
 
 /**
  * Serves both the no-JS search page and the dialog's fetcher. With fewer than 3 characters it
- * answers the recent searches and popular offers; a failed search is an empty list that says why.
+ * answers the recent searches and popular offers; a failed search is an empty list that says why,
+ * and a search that found nothing suggests the popular offers.
  */
 export async function loader({ request }: LoaderFunctionArgs): Promise<SearchData> {
   const query = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
@@ -31,19 +37,13 @@ export async function loader({ request }: LoaderFunctionArgs): Promise<SearchDat
   const region = sessionRegion(session).value;
   if (query.trim().length >= SEARCH_MIN_CHARS) {
     try {
-      const results = (await offersApi.list({ search: query.trim(), page_size: 8, region }, request.signal)).results.map(brief);
-      return { query, results, recent: [], popular: [] };
+      const results = (await offersApi.list({ search: query.trim(), page_size: 8, region }, request.signal)).results.map(toCard);
+      return { query, results, recent: [], popular: results.length ? [] : await popularCards(request) };
     } catch {
       return { query, results: [], recent: [], popular: [], failed: true };
     }
   }
-  // «Populares ahora» (the most bought this week); a shop with no sales yet shows its recommended ones.
-  const popular = await offersApi
-    .popular({ page_size: SEARCH_POPULAR_COUNT, region })
-    .then((r) => (r.results.length ? r.results : offersApi.mainpage({ page_size: SEARCH_POPULAR_COUNT, region }).then((m) => m.results)))
-    .then((list) => list.map(brief))
-    .catch(() => []);
-  return { query, results: [], recent: recentSearches(session), popular };
+  return { query, results: [], recent: recentSearches(session), popular: await popularCards(request) };
 }
 
 /**
@@ -58,17 +58,6 @@ export async function clientLoader({ serverLoader, request }: ClientLoaderFuncti
     if (request.signal.aborted) throw error;
     return { query: new URL(request.url).searchParams.get("q") ?? "", results: [], recent: [], popular: [], failed: true };
   }
-}
-
-/** Opening a result: remember it (newest first, no repeats, four at most), then go to the offer. */
-export async function action({ request }: ActionFunctionArgs) {
-  const formData = await readForm(request);
-  const uuid = String(formData.get("uuid") ?? "");
-  const title = String(formData.get("title") ?? "").slice(0, 120);
-  if (!isUuid(uuid)) return redirect("/buscar", 303);
-  const session = await getSession(request);
-  rememberSearch(session, { uuid: uuid.toLowerCase(), title: title || "Oferta" });
-  return redirect(`/ofertas/${uuid.toLowerCase()}/`, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
 }
 
 export default function SearchPage() {

@@ -6,10 +6,11 @@ import { useEffect, useRef, useState } from "react";
 import { cartFingerprint, forPresent } from "#rules/cart";
 import { formatCents } from "#rules/prices";
 import { checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#contract/checkout";
-import { isWalletProvider } from "#rules/payments";
+import { isWalletProvider, PAYMENT_METHODS_TEXT } from "#rules/payments";
 import type { CartIntent } from "#app/routes/cart/schema";
 import { usePendingRemovals } from "#app/components/cart-dropdown";
 import { TrashIcon } from "#app/components/icons";
+import { TrustBox } from "#app/components/trust";
 import { PriceTag } from "#app/components/price";
 import { TicketCounter } from "#app/components/ticket-counter";
 import { customerApi, salesApi } from "#app/api-client/client.server";
@@ -57,6 +58,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalCents,
       payable,
       wallet: wallet(),
+      paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
       // Logged in, the account's email is the default; what the buyer typed last time wins.
       form: state.form ?? (me ? { email: me.email } : null),
       reservations,
@@ -381,7 +383,7 @@ function ErrorSummary({ errors, attempt }: { errors: { id: string; message: stri
 }
 
 function CheckoutDetailsForm() {
-  const { lines, wallet, form: remembered, payable } = useLoaderData<typeof loader>();
+  const { lines, wallet, form: remembered, payable, paymentMethods } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
   // A post that never got an answer (a toast said so) is no result for the form: it keeps its fields.
   const lastResult = isFetcherFailure(answer) ? undefined : answer;
@@ -517,6 +519,7 @@ function CheckoutDetailsForm() {
         {submitting ? "Comprobando…" : "Continuar"}
       </button>
       {!payable ? <p className="field-error">Resuelve los avisos de tu carrito para continuar.</p> : null}
+      <TrustBox paymentMethods={paymentMethods} refundTerms={[]} />
     </Form>
   );
 }

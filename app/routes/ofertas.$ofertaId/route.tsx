@@ -19,7 +19,12 @@ import { isUuid } from "#rules/uuid";
 import type { RouteHandle } from "#app/root";
 import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
-import { RatingSummary } from "#app/components/stars";
+import { RatingSummary, Stars } from "#app/components/stars";
+import { ratingDecimal } from "#app/components/card-html";
+import { TrustBox } from "#app/components/trust";
+import { config } from "#app/env.server";
+import { PAYMENT_METHODS_TEXT } from "#rules/payments";
+import { refundTerms } from "#rules/offer-terms";
 import { TicketCounter } from "#app/components/ticket-counter";
 import { ApiError, offersApi } from "#app/api-client/client.server";
 import { getCart } from "#app/state/cart.server";
@@ -36,7 +41,11 @@ import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import { useChoiceMadeBeforeStart } from "#app/forms/before-start";
 import { keptOrLoaded } from "#app/state/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
-import { commitSession, getSession, recentlyViewed, rememberViewed } from "#app/state/session.server";
+import { commitSession, getSession, recentlyViewed, rememberSearch, rememberViewed } from "#app/state/session.server";
+import { FROM_PARAM } from "#app/components/offer-link";
+import { Suggestions } from "#app/components/suggestions";
+import type { OfferCardData } from "#app/components/offer-card-data";
+import { popularCards } from "#app/routes/buscar/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 import { openCartPanel } from "#app/components/cart-dropdown";
 import type { loader as rootLoader } from "#app/root";
@@ -51,7 +60,10 @@ export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
 
 /** A click after a hover uses the data the hover loaded (app/state/offer-prefetch.ts), once. */
 export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
-  return keptOrLoaded(new URL(request.url).pathname, () => serverLoader<typeof loader>());
+  const url = new URL(request.url);
+  // Opened from a search: the server records it, so this load goes to the server.
+  if (url.searchParams.has(FROM_PARAM)) return serverLoader<typeof loader>();
+  return keptOrLoaded(url.pathname, () => serverLoader<typeof loader>());
 }
 
 export const handle: RouteHandle = { favorites: true };
@@ -75,7 +87,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   try {
     offer = await offersApi.get(id.toLowerCase());
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) throw data({ message: error.message }, { status: 404 });
+    if (error instanceof ApiError && error.status === 404) {
+      throw data({ message: error.message, popular: await popularCards(request) }, { status: 404 });
+    }
     throw error;
   }
   const [nearby, cart, consent] = await Promise.all([
@@ -101,7 +115,11 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
   // While a message waits in the cookie the root loader commits it (and shows it): writing the
   // cookie here too would bring the message back. The offer was remembered on the visit before.
   const messageWaiting = session.has("toasts") || session.has("events");
-  if (!messageWaiting && rememberViewed(session, offer.uuid)) responseHeaders.append("Set-Cookie", await commitSession(session));
+  // Opened from a search (dialog or /buscar): a recent search, newest first (spec section 3).
+  const fromSearch = new URL(request.url).searchParams.get(FROM_PARAM) === "search";
+  if (fromSearch) rememberSearch(session, { uuid: offer.uuid, title: offer.title.slice(0, 120) });
+  const viewedChanged = rememberViewed(session, offer.uuid);
+  if (!messageWaiting && (viewedChanged || fromSearch)) responseHeaders.append("Set-Cookie", await commitSession(session));
   const origin = requestOrigin(request);
   const jsonLd = {
     "@context": "https://schema.org",
@@ -139,6 +157,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       inCart,
       jsonLd,
       map: offerMap(offer, consent),
+      paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
+      refundTerms: refundTerms(offer.conditions),
+      reviews: offer.reviews.map((r) => ({ ...r, date: formatDate(r.date) })),
       dates: {
         from: offer.valid_from ? formatDate(offer.valid_from) : null,
         until: offer.valid_until ? formatDate(offer.valid_until) : null,
@@ -311,7 +332,7 @@ function AddToCart() {
 }
 
 export default function OfferPage() {
-  const { offer, nearby, recent, dates, map } = useLoaderData<typeof loader>();
+  const { offer, nearby, recent, dates, map, paymentMethods, refundTerms, reviews } = useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -342,10 +363,23 @@ export default function OfferPage() {
           ) : null}
         </div>
         <div className="offer-aside">
-          <p className="offer-org">
+          <div className="offer-org">
             {logo ? <img src={logo.image_url} alt="" width={40} height={40} /> : null}
-            {offer.organization.name}
-          </p>
+            <div>
+              <p>{offer.organization.name}</p>
+              {offer.organization.rating ? (
+                <p className="offer-org-rating" data-testid="organization-rating">
+                  <Stars
+                    value={offer.organization.rating.average}
+                    label={`Valoración del comercio: ${ratingDecimal(offer.organization.rating.average)} de 5 estrellas`}
+                  />{" "}
+                  <span className="muted">
+                    {ratingDecimal(offer.organization.rating.average)} · {offer.organization.rating.count} valoraciones de sus ofertas
+                  </span>
+                </p>
+              ) : null}
+            </div>
+          </div>
           <div className="offer-title-row">
             <h1>{offer.title}</h1>
             <FavoriteButton offerUuid={offer.uuid} title={offer.title} />
@@ -354,6 +388,7 @@ export default function OfferPage() {
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">{placeOf(offer.address, offer.region)}</p>
           <AddToCart />
+          <TrustBox paymentMethods={paymentMethods} refundTerms={refundTerms} sold={offer.sold_count} />
           {dates.until ? (
             <p className="validity">
               Válido {dates.from ? `del ${dates.from} ` : ""}hasta el {dates.until}
@@ -380,6 +415,23 @@ export default function OfferPage() {
           </ul>
         </section>
       ) : null}
+      {reviews.length ? (
+        <section className="offer-section" aria-labelledby="opiniones">
+          <h2 id="opiniones">Opiniones</h2>
+          <ul className="reviews">
+            {reviews.map((r, i) => (
+              <li key={i} className="review">
+                <p className="review-head">
+                  <Stars value={r.stars} label={`${r.stars} de 5 estrellas`} />
+                  <span className="review-verified">Compra verificada</span>
+                  <span className="muted">{r.date}</span>
+                </p>
+                <p>{r.comment}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {map ? <OfferMap map={map} address={[offer.address, offer.region].filter(Boolean).join(", ")} /> : null}
       {nearby.length ? (
         <section className="offer-section offer-section-wide">
@@ -395,15 +447,19 @@ export default function OfferPage() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const popular: OfferCardData[] = notFound ? ((error.data as { popular?: OfferCardData[] } | null)?.popular ?? []) : [];
   return (
-    <div className="error-page">
-      <h1>{notFound ? "Esta oferta no existe o ya no está disponible" : "No hemos podido cargar la oferta"}</h1>
-      <p>{notFound ? "Puede que haya terminado. Echa un vistazo a otras ofertas parecidas." : "Inténtalo de nuevo en unos minutos."}</p>
-      <p>
-        <Link to="/ofertas/" className="btn">
-          Ver ofertas
-        </Link>
-      </p>
-    </div>
+    <>
+      <div className="error-page">
+        <h1>{notFound ? "Esta oferta no existe o ya no está disponible" : "No hemos podido cargar la oferta"}</h1>
+        <p>{notFound ? "Puede que haya terminado. Echa un vistazo a otras ofertas." : "Inténtalo de nuevo en unos minutos."}</p>
+        <p>
+          <Link to="/ofertas/" className="btn">
+            Ver ofertas
+          </Link>
+        </p>
+      </div>
+      {notFound ? <Suggestions popular={popular} /> : null}
+    </>
   );
 }

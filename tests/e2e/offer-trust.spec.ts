@@ -1,0 +1,57 @@
+import type { OfferDetail } from "#contract/offers";
+import { acceptCookies, expect, ready, test } from "./fixtures";
+
+test.use({ viewport: { width: 375, height: 740 } });
+
+/** A demo offer whose buyers left comments (api/db/seed-ratings.ts). */
+async function reviewedOffer(request: import("@playwright/test").APIRequestContext): Promise<OfferDetail> {
+  const { results } = (await (await request.get("/api/v0/public/offers/?page_size=12")).json()) as { results: { uuid: string }[] };
+  for (const { uuid } of results) {
+    const offer = (await (await request.get(`/api/v0/public/offers/${uuid}/`)).json()) as OfferDetail;
+    if (offer.reviews.length && offer.organization.rating) return offer;
+  }
+  throw new Error("no reviewed offer in the demo catalogue");
+}
+
+test("the offer page shows how to pay, the terms, the real bought count, the partner's rating and the reviews", async ({ page, js }) => {
+  const offer = await reviewedOffer(page.request);
+  await page.goto(`/ofertas/${offer.uuid}/`);
+  await ready(page, js);
+  await acceptCookies(page);
+
+  const trust = page.getByRole("list", { name: "Compra segura" });
+  await expect(trust).toContainText("Pago seguro · Entorno de pruebas: no se cobra nada");
+  await expect(trust.getByTestId("sold-count")).toHaveText(`${offer.sold_count} compradas`);
+  expect(offer.sold_count).toBeGreaterThan(0);
+  // The demo offers' conditions say nothing of cancelling: the general terms, not an invented line.
+  await expect(trust.getByRole("link", { name: "Acuerdo de usuario" })).toHaveAttribute("href", "/agreement");
+  await expect(page.getByText(/se agota|quedan \d+ (horas|minutos)/i)).toHaveCount(0);
+
+  const rating = offer.organization.rating!;
+  await expect(page.getByTestId("organization-rating")).toContainText(`${rating.count} valoraciones de sus ofertas`);
+
+  const reviews = page.getByRole("region", { name: "Opiniones" }).getByRole("listitem");
+  await expect(reviews).toHaveCount(offer.reviews.length);
+  const first = reviews.first();
+  await expect(first).toContainText(offer.reviews[0].comment);
+  await expect(first).toContainText("Compra verificada");
+  await expect(first.getByRole("img", { name: `${offer.reviews[0].stars} de 5 estrellas` })).toBeVisible();
+  await expect(first).toContainText(/\d{2} \p{L}+ \d{4}/u);
+});
+
+test("an offer nobody has bought shows no count", async ({ page, js }) => {
+  const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=60")).json()) as { results: { uuid: string }[] };
+  let unsold: string | null = null;
+  for (const { uuid } of results.slice().reverse()) {
+    const offer = (await (await page.request.get(`/api/v0/public/offers/${uuid}/`)).json()) as OfferDetail;
+    if (offer.sold_count === 0) {
+      unsold = uuid;
+      break;
+    }
+  }
+  expect(unsold).not.toBeNull();
+  await page.goto(`/ofertas/${unsold}/`);
+  await ready(page, js);
+  await expect(page.getByRole("list", { name: "Compra segura" })).toContainText("Pago seguro");
+  await expect(page.getByTestId("sold-count")).toHaveCount(0);
+});
