@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { askOwner, claimDataDir, DataDirInUseError, NoOwnerError, registerControlCommand } from "#api/control";
 import { readdir } from "node:fs/promises";
+import { eachOutputLine } from "#tests/support/server-process";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCRIPT = path.join(ROOT, "tests/support/start-database.ts");
@@ -50,18 +51,7 @@ function start(dataDir: string, port = 0, env: Record<string, string> = {}, scri
       }
     }
   };
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let buffer = "";
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => {
-      buffer += chunk;
-      let end;
-      while ((end = buffer.indexOf("\n")) !== -1) {
-        onLine(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-      }
-    });
-  }
+  eachOutputLine(child, onLine);
   const exit = new Promise<number | null>((resolve) =>
     child.on("exit", (code) => {
       children.delete(child);

@@ -35,6 +35,22 @@ function freePort(): Promise<number> {
   });
 }
 
+/** Calls `onLine` with each whole line the child writes to stdout or stderr. */
+export function eachOutputLine(child: ChildProcess, onLine: (line: string) => void): void {
+  for (const stream of [child.stdout!, child.stderr!]) {
+    let buffer = "";
+    stream.setEncoding("utf8");
+    stream.on("data", (chunk: string) => {
+      buffer += chunk;
+      let end;
+      while ((end = buffer.indexOf("\n")) !== -1) {
+        onLine(buffer.slice(0, end));
+        buffer = buffer.slice(end + 1);
+      }
+    });
+  }
+}
+
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...startFlags(ROOT), "build/node/server.js"], {
     cwd: ROOT,
@@ -57,18 +73,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         w.resolve(line);
       }
   };
-  for (const stream of [child.stdout!, child.stderr!]) {
-    let buffer = "";
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => {
-      buffer += chunk;
-      let end;
-      while ((end = buffer.indexOf("\n")) !== -1) {
-        onLine(buffer.slice(0, end));
-        buffer = buffer.slice(end + 1);
-      }
-    });
-  }
+  eachOutputLine(child, onLine);
   const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const waitFor = (test: (line: LogLine) => boolean, ms = 60_000) => {
     const found = lines.find(test);
