@@ -73,7 +73,12 @@ export function SearchResults({ data, level = 3 }: { data: SearchData; level?: 2
     if (data.failed) return <p className="muted">{SEARCH_FAILED_TEXT}</p>;
     if (data.results.length) {
       return page ? (
-        <section aria-label="Resultados">{list(data.results)}</section>
+        <section aria-labelledby="search-results-title">
+          <h2 id="search-results-title" className="visually-hidden">
+            Resultados
+          </h2>
+          {list(data.results)}
+        </section>
       ) : (
         <ul className="search-list" aria-label="Resultados">
           {data.results.map((o) => (

@@ -129,7 +129,7 @@ test("the search dialog has no axe violations, open and with results", async ({ 
     await expect(dialog).toBeVisible();
     await check(page, js, `search dialog at ${viewport.width}`, problems, helper);
     await dialog.getByRole("searchbox").fill("paella");
-    await expect(dialog.getByRole("button", { name: /Paella/ }).first()).toBeVisible();
+    await expect(dialog.getByRole("link", { name: /Paella/ }).first()).toBeVisible();
     await check(page, js, `search dialog with results at ${viewport.width}`, problems, helper);
   }
   expect(problems, problems.join("\n")).toEqual([]);

@@ -75,7 +75,7 @@ test("the header: a province chosen before the app starts takes effect when it d
   await page.getByRole("searchbox", { name: "¿Qué buscas?" }).fill("paella");
   await page.getByRole("button", { name: "Buscar", exact: true }).click();
   await expect(page).toHaveURL(/\/buscar\?q=paella$/);
-  await expect(page.getByRole("list", { name: "Resultados" }).getByRole("button").first()).toBeVisible();
+  await expect(page.getByRole("region", { name: "Resultados" }).getByRole("link").first()).toBeVisible();
   await hold.release();
 });
 

@@ -29,7 +29,7 @@ test.describe("phones (375 px)", () => {
     const bar = page.getByRole("group", { name: "Comprar" });
     await expect(bar).toBeInViewport();
     await expect(bar.locator(".price-actual")).toHaveText(/^\d+,\d{2}\u00a0€$/);
-    await expect(bar.locator(".badge-discount")).toHaveText(/^-\d+%$/);
+    await expect(bar.locator(".badge-discount [aria-hidden]")).toHaveText(/^-\d+%$/);
     await bar.getByRole("button", { name: "Añadir al carrito" }).click();
     await expect(page.getByText("Añadido al carrito.").first()).toBeVisible();
     await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText("1");

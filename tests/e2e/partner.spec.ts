@@ -63,7 +63,7 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   const shopper = await browser.newContext({ javaScriptEnabled: js, baseURL: testInfo.project.use.baseURL });
   const shop = await shopper.newPage();
   await shop.goto(`/buscar?q=${encodeURIComponent(title)}`);
-  await expect(shop.getByRole("list", { name: "Resultados" }).getByText(title)).toBeVisible();
+  await expect(shop.getByRole("region", { name: "Resultados" }).getByText(title)).toBeVisible();
   await shop.goto(`/ofertas/${offerId}/`);
   await expect(shop.getByRole("heading", { level: 1, name: title })).toBeVisible();
 

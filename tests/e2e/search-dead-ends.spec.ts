@@ -22,7 +22,7 @@ test("search results are links to the offer with picture and price; opening one 
   }
   // A plain link: it opens in a new tab as well, and says where it was followed from.
   await expect(result).toHaveAttribute("href", /^\/ofertas\/[0-9a-f-]{36}\/\?from=search$/);
-  await expect(result.locator(".price-actual")).toHaveText(/^\d+,\d{2} €$/);
+  await expect(result.locator(".price-actual")).toHaveText(/^\d+,\d{2}\u00a0€$/);
   await expect(result).toContainText(/-\d+%/);
   await result.click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Paella marinera");
