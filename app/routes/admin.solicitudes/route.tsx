@@ -45,7 +45,8 @@ export default function Leads() {
                 </dd>
                 <dt>Teléfono</dt>
                 <dd>
-                  <a href={`tel:${l.phone.replace(/[^\d+]/g, "")}`}>{l.phone}</a>
+                  {/* No-break spaces: a number never wraps mid-way. */}
+                  <a href={`tel:${l.phone.replace(/[^\d+]/g, "")}`}>{l.phone.replace(/ /g, "\u00a0")}</a>
                 </dd>
               </dl>
               {l.message ? <p style={{ margin: 0, whiteSpace: "pre-line" }}>{l.message}</p> : null}
