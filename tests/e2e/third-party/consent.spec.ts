@@ -199,7 +199,7 @@ test.describe("with JavaScript and consent", () => {
     await ready(page, true);
     await page.getByLabel("Código promocional").fill("NOEXISTE");
     await page.getByRole("button", { name: "Aplicar" }).click();
-    await expect(page.getByText("El código promocional «NOEXISTE» no existe.")).toBeVisible();
+    await expect(page.getByLabel("Código promocional")).toHaveAccessibleDescription("El código promocional «NOEXISTE» no existe.");
     await page.getByLabel("Código promocional").fill("BIENVENIDA10");
     await page.getByRole("button", { name: "Aplicar" }).click();
     await expect(page.getByText("Código «BIENVENIDA10» aplicado.")).toBeVisible();
