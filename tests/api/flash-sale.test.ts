@@ -1,8 +1,9 @@
 /**
  * A flash sale: 1,000 buyers for an option with 100 tickets, 200 at a time, each through the whole
  * journey (validate → create → sandbox «Pagar» → capture). Exactly 100 tickets are sold, every
- * other buyer is told the option is sold out with a 4xx, nothing answers 5xx and no request takes
- * over 5 s. Each buyer comes from its own address (X-Forwarded-For from loopback, which the API
+ * other buyer is told the option is sold out with a 4xx and nothing answers 5xx. How long requests
+ * take depends on the machine and what else runs beside the suite: `BENCH_ONLY=flash npm run bench`
+ * holds the 5 s bound and the speed, against a reference measured in the same run. Each buyer comes from its own address (X-Forwarded-For from loopback, which the API
  * trusts as a local proxy's), so the per-address limits see 1,000 people, not one. On PostgreSQL
  * the buyers alternate between two API instances with their own pools, as two processes would.
  */
@@ -19,10 +20,9 @@ import { available, makeOption, newEmail, orderBody, type Option } from "./_help
 const BUYERS = 1_000;
 const AT_ONCE = 200;
 const TICKETS = 100;
-const SLOWEST_MS = 5_000;
 
 let api: TestApi;
-/** Every request of the sale, for the latency check below. */
+/** Every request of the sale: none may answer 5xx. */
 const steps: Step[] = [];
 let second: { db: DatabaseHandle; server: Server; url: string } | null = null;
 beforeAll(async () => {
@@ -127,13 +127,3 @@ it(`${BUYERS} buyers, ${AT_ONCE} at a time, for ${TICKETS} tickets: exactly ${TI
   );
   expect(sold).toEqual({ tickets: TICKETS, sales: TICKETS });
 }, 300_000);
-
-it("…and no request of the sale took 5 s or more", () => {
-  expect(steps.length).toBeGreaterThan(BUYERS);
-  const slowest = Math.max(...steps.map((s) => s.ms));
-  const bySteps = ["validate", "create", "pay", "capture"].map((name) => {
-    const ms = steps.filter((s) => s.name === name).map((s) => s.ms);
-    return `${name}: ${ms.length} max ${Math.round(Math.max(...ms))} ms`;
-  });
-  expect(slowest, `slowest request ${Math.round(slowest)} ms (${bySteps.join("; ")})`).toBeLessThan(SLOWEST_MS);
-});
