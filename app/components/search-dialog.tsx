@@ -32,8 +32,9 @@ export function SearchResultItem({ offer }: { offer: OfferCardData | { uuid: str
               dangerouslySetInnerHTML={{ __html: priceInnerHtml(card.price.actual_price, card.price.regular_price) }}
             />
             {discount ? (
-              <span className="discount" aria-label={discount.label}>
-                {discount.badge}
+              <span className="discount">
+                <span aria-hidden="true">{discount.badge}</span>
+                <span className="visually-hidden">{discount.label}</span>
               </span>
             ) : null}
           </span>
