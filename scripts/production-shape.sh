@@ -65,10 +65,15 @@ step "the server as the container starts it (CMD), a deployment, port $PORT, 2 p
 MALLOC_ARENA_MAX=1 node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 ready=""
-for _ in $(seq 1 120); do
-  if curl -fsS -o /dev/null "http://127.0.0.1:$PORT/readyz" 2>/dev/null; then ready=1 && break; fi
+# Each process answers its own /readyz and the primary hands connections round-robin: four 200s in
+# a row mean every process is ready, not just the first one up.
+streak=0
+for _ in $(seq 1 240); do
+  if curl -fsS -o /dev/null "http://127.0.0.1:$PORT/readyz" 2>/dev/null; then streak=$((streak + 1)); else streak=0; fi
+  if [ "$streak" -ge 4 ]; then ready=1 && break; fi
   kill -0 "$SERVER_PID" 2>/dev/null || fail "the server stopped before /readyz answered 200"
-  sleep 1
+  [ "$streak" -gt 0 ] && continue
+  sleep 0.5
 done
 [ -n "$ready" ] || fail "/readyz never answered 200"
 page="$(curl -fsS -H "Host: $SHOP_HOST" -H "X-Forwarded-Proto: https" "http://127.0.0.1:$PORT/")" || fail "the home page did not answer"
