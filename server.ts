@@ -4,17 +4,16 @@ import compression from "compression";
 import express, { type ErrorRequestHandler, type RequestHandler } from "express";
 import type { ViteDevServer } from "vite";
 import { inArrivalOrder } from "#server/arrival-order";
-import { superviseWorkers } from "#server/cluster";
+import { joinWhenReady, superviseWorkers } from "#server/cluster";
 import { loadConfigOrExit } from "#platform/config.server";
 import { DYNAMIC_GZIP_LEVEL } from "#platform/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
 import { createServer } from "node:http";
-import { sql } from "drizzle-orm";
 import { logger, logRequestError } from "#platform/logger.server";
 import { isDatabaseUnavailable } from "#api/db/errors";
 import { createLifecycle, exitAfter } from "#server/lifecycle";
-import { measureRequests, metricsEndpoint, registerDatabaseMetrics, serveClusterMetrics } from "#server/metrics";
+import { labelDataRequestsBy, measureRequests, metricsEndpoint, registerDatabaseMetrics, serveClusterMetrics } from "#server/metrics";
 import { requestLog, withRequestContext } from "#server/request-log";
 import path from "node:path";
 import v8 from "node:v8";
@@ -23,7 +22,7 @@ import { DataDirInUseError, registerControlCommand } from "#api/control";
 import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
 import { registerDatabaseCommands } from "#api/db/command";
-import { MigrationChangedError, PendingMigrationsError } from "#api/db/migrate";
+import { MigrationChangedError, migrationsCheck, PendingMigrationsError } from "#api/db/migrate";
 import { startReservationSweep } from "#api/services/sales/sweep";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
@@ -59,10 +58,15 @@ if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
 const lifecycle = createLifecycle();
 const server = createServer(lifecycle.listener);
 server.keepAliveTimeout = 65_000;
-await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
-const address = server.address();
-const port = typeof address === "object" && address ? address.port : config.PORT;
-logger.info({ port }, "Puerto abierto; la base de datos arranca (/readyz 503 hasta que esté lista).");
+const listen = async () => {
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : config.PORT;
+};
+// A copy forked while another one serves joins the shared port only once it is ready, so the
+// connections node:cluster hands it are never answered with the starting 503 (server/cluster.ts).
+const listening = joinWhenReady() ? null : listen();
+if (listening) logger.info({ port: await listening }, "Puerto abierto; la base de datos arranca (/readyz 503 hasta que esté lista).");
 // Until the site is mounted nothing has started that needs finishing (a half-built embedded
 // database is finished by the next start).
 const stopEarly = () => process.exit(0);
@@ -170,11 +174,13 @@ app.use(withRequestContext(refreshAuth));
 // Shared pages kept rendered for the catalogue's freshness; production only, where the build is fixed.
 if (config.isProduction)
   app.use(documentCache({ seconds: config.CATALOGUE_CACHE_SECONDS, policy: (path, scriptHashes) => pagePolicy(path, { scriptHashes }) }));
+const build = viteDevServer
+  ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
+  : // From the working directory, like build/client above: this file also runs compiled, from build/node/.
+    ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild);
+if (typeof build !== "function") labelDataRequestsBy(build.routes);
 const remixHandler: RequestHandler = createRequestHandler({
-  build: viteDevServer
-    ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-    : // From the working directory, like build/client above: this file also runs compiled, from build/node/.
-      ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild),
+  build,
   mode: config.isProduction ? "production" : "development",
   // The CSP nonce securityHeaders made for this response, for Remix's inline scripts, and, when
   // the request may share a page, how to keep the one rendered for it (document-cache.server.ts).
@@ -198,7 +204,8 @@ app.use(((error, req, res, next) => {
   res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
 }) as ErrorRequestHandler);
 
-lifecycle.ready(inArrivalOrder(app), () => database.db.execute(sql`SELECT 1`).then(() => {}));
+lifecycle.ready(inArrivalOrder(app), await migrationsCheck(database.db));
+const port = await (listening ?? listen());
 claim?.setPort(port);
 logger.info({ port, database: database.kind }, `ofertas escuchando en http://localhost:${port} (${database.kind})`);
 

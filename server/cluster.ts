@@ -5,6 +5,16 @@ import { logger } from "#platform/logger.server";
 const HEALTHY_AFTER_MS = 30_000;
 const MAX_DELAY_MS = 60_000;
 
+const JOIN_ENV = "OFERTAS_CLUSTER_JOIN";
+
+/**
+ * Whether this process opens its port only once its database is ready. The first copy opens it at
+ * once, so probes get /healthz 200 and /readyz 503 while the site starts; a copy forked while
+ * another one holds the port (a second copy, or one replacing a copy that died) waits until it
+ * can serve, so the connections handed to it never meet the starting 503.
+ */
+export const joinWhenReady = () => cluster.isWorker && process.env[JOIN_ENV] === "ready";
+
 /**
  * WEB_CONCURRENCY=N on PostgreSQL: this process becomes a supervisor that forks N copies of the
  * server, which share the listening port (node:cluster hands out connections), restarts a copy
@@ -19,14 +29,22 @@ export async function superviseWorkers(count: number, { shutdownMs }: { shutdown
   let failures = 0;
   let exitCode = 0;
   const startedAt = new Map<number, number>();
+  // The copies that hold the port (listening), and whether one already holds it or is about to.
+  const serving = new Set<number>();
+  let early: number | null = null;
   const fork = () => {
-    const worker = cluster.fork();
+    const first = serving.size === 0 && early === null;
+    const worker = cluster.fork({ [JOIN_ENV]: first ? "start" : "ready" });
+    if (first) early = worker.id;
     startedAt.set(worker.id, Date.now());
   };
+  cluster.on("listening", (worker) => serving.add(worker.id));
   for (let i = 0; i < count; i++) fork();
   cluster.on("exit", (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker.id) ?? 0);
     startedAt.delete(worker.id);
+    serving.delete(worker.id);
+    if (early === worker.id) early = null;
     if (stopping) {
       if (code !== 0) exitCode = 1;
       if (Object.keys(cluster.workers ?? {}).length === 0) {

@@ -1,5 +1,6 @@
 import type { RequestListener, Server, ServerResponse } from "node:http";
 import net from "node:net";
+import { PendingMigrationsError } from "#api/db/migrate";
 import { logger } from "#platform/logger.server";
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } from "#rules/service";
 
@@ -32,7 +33,7 @@ export const isApiPath = (url = "") => url.startsWith("/api/") || url.startsWith
 /**
  * The process from listening to exit. The port opens before the database is ready, so probes get
  * an answer from the first moment: /healthz 200 while the process runs, /readyz 200 only while
- * `ready` and the database answers, and every other request a 503 until the site is mounted.
+ * `ready`, the database answers and has every migration of this build, and every other request a 503 until the site is mounted.
  * After a shutdown begins every response says `Connection: close`, so keep-alive clients leave
  * after their answer instead of being cut.
  */
@@ -43,19 +44,19 @@ export function createLifecycle() {
   const open = new Set<ServerResponse>();
 
   const probe = async (res: ServerResponse, path: string) => {
-    let ok = true;
+    let answer = "ok";
     if (path === "/readyz") {
-      ok = phase === "ready";
-      if (ok)
-        ok = await withTimeout(ping(), 2_000).then(
-          () => phase === "ready",
-          () => false,
+      if (phase !== "ready") answer = phase;
+      else
+        answer = await withTimeout(ping(), 2_000).then(
+          () => (phase === "ready" ? "ok" : phase),
+          (error: unknown) => (error instanceof PendingMigrationsError ? "migrations pending" : "database unavailable"),
         );
     }
-    res.statusCode = ok ? 200 : 503;
+    res.statusCode = answer === "ok" ? 200 : 503;
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("Content-Type", "text/plain; charset=utf-8");
-    res.end(ok ? "ok" : phase === "ready" ? "database unavailable" : phase);
+    res.end(answer);
   };
 
   const listener: RequestListener = (req, res) => {

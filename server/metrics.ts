@@ -2,6 +2,8 @@ import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
+import type { ServerBuild } from "@remix-run/node";
+import { matchRoutes, type RouteObject } from "react-router-dom";
 import { sql } from "drizzle-orm";
 import client, { AggregatorRegistry, Gauge, Histogram, register } from "prom-client";
 import { poolOf, query, type Database } from "#api/db/client";
@@ -31,13 +33,43 @@ export const measureRequests: RequestHandler = (req, res, next) => {
 };
 
 function routeLabel(req: Request, res: Parameters<RequestHandler>[1]): string {
+  // Remix's data requests pass through the same catch-all as its documents: labelled by the route they load.
+  if (req.path.endsWith(".data")) return dataRouteLabel(req.path);
   const route = routeOf(req, res);
   if (route !== "unmatched") return route;
-  // Static files and Remix's data requests: a few fixed labels, never the raw path.
-  const path = req.path;
-  if (path.startsWith("/assets/")) return "static:/assets";
-  if (path.endsWith(".data")) return "remix:data";
+  // Static files: one fixed label, never the raw path.
+  if (req.path.startsWith("/assets/")) return "static:/assets";
   return "unmatched";
+}
+
+let dataRoutes: RouteObject[] | null = null;
+
+/**
+ * The build's route tree, so that a client navigation's data request (`/ofertas/x.data`, which
+ * Remix answers without rendering) is labelled with the route it loads, as its document is.
+ */
+export function labelDataRequestsBy(routes: ServerBuild["routes"]): void {
+  const under = (parentId: string | undefined): RouteObject[] =>
+    Object.values(routes)
+      .filter((r) => r.parentId === parentId)
+      .map(
+        (r) =>
+          ({
+            id: r.id,
+            path: r.path,
+            index: r.index,
+            caseSensitive: r.caseSensitive,
+            children: r.index ? undefined : under(r.id),
+          }) as RouteObject,
+      );
+  dataRoutes = under(undefined);
+}
+
+function dataRouteLabel(path: string): string {
+  // Remix asks /_root.data for "/" and drops a trailing slash before adding ".data".
+  const pathname = path === "/_root.data" ? "/" : path.slice(0, -".data".length);
+  const leaf = dataRoutes ? matchRoutes(dataRoutes, pathname)?.at(-1)?.route.id : undefined;
+  return leaf ? `${leaf}.data` : "remix:data";
 }
 
 type Figures = {

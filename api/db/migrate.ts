@@ -95,6 +95,25 @@ export async function pendingMigrations(db: Database, dir?: string): Promise<str
 }
 
 /**
+ * What /readyz asks the database on every probe: every migration this build knows is recorded.
+ * A database restored from an older backup, or migrated by an older build, is not ready for it.
+ */
+export async function migrationsCheck(db: Database, dir?: string): Promise<() => Promise<void>> {
+  const versions = (await migrationFiles(dir)).map((f) => f.version);
+  const list = sql.join(
+    versions.map((v) => sql`${v}`),
+    sql`, `,
+  );
+  return async () => {
+    const rows = await query<{ version: string }>(db, sql`SELECT version FROM schema_migrations WHERE version IN (${list})`);
+    if (rows.length < versions.length) {
+      const applied = new Set(rows.map((r) => r.version));
+      throw new PendingMigrationsError(versions.filter((v) => !applied.has(v)));
+    }
+  };
+}
+
+/**
  * Applies the SQL files in order, each once and each in its own transaction (or none, for a file
  * marked NO_TRANSACTION_MARKER), recording its checksum. A session advisory lock makes processes
  * that start at the same moment against one PostgreSQL take turns: the second finds the work done.
