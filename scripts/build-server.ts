@@ -17,6 +17,7 @@ await build({
     migrate: "scripts/migrate.ts",
     backup: "scripts/backup.ts",
     restore: "scripts/restore.ts",
+    digest: "scripts/digest.ts",
   },
   outdir: OUT,
   bundle: true,

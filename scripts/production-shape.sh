@@ -103,6 +103,9 @@ done
 grep -q "^Subject:.*" "$mail" || fail "the mail has no subject"
 echo "mail: $(grep -m1 '^Subject:' "$mail")"
 
+step "npm run digest in the pruned install, beside the running server"
+npm run --silent digest | grep -q "^Boletín " || fail "npm run digest did not queue the digest"
+
 step "SIGTERM: drains and exits 0"
 kill -TERM "$SERVER_PID"
 set +e
