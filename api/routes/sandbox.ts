@@ -15,6 +15,9 @@ import type { WebhookRequest } from "#api/payments/types";
 import { publicOrigin } from "#api/hosts";
 import { logger } from "#platform/logger.server";
 
+/** How long «Pagar» waits for its webhook's capture before sending the buyer back to the shop. */
+const WEBHOOK_WAIT_MS = 5000;
+
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex"><link rel="icon" href="/favicon.svg" type="image/svg+xml"><title>${escapeHtml(title)} · Pasarela de pruebas</title>
@@ -75,16 +78,19 @@ export function sandboxRouter({
    */
   async function sendWebhook(type: "payment.completed" | "payment.failed", transactionId: string, req: Request) {
     const body = JSON.stringify({ id: `evt_${type}_${transactionId}`, type, transaction_id: transactionId });
-    try {
-      await deliverWebhook({
-        headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
-        rawBody: body,
-        url: `${publicOrigin(req, config)}${req.baseUrl}/webhook/`,
-      });
-    } catch (error) {
+    const delivered = deliverWebhook({
+      headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
+      rawBody: body,
+      url: `${publicOrigin(req, config)}${req.baseUrl}/webhook/`,
+    }).catch((error: unknown) => {
       // The return redirect captures anyway; a lost webhook only loses the second path.
       logger.warn({ err: error, transactionId }, "Pasarela de pruebas: webhook no procesado.");
-    }
+    });
+    // A slow database keeps the buyer on this page at most as long as a provider's timeout would;
+    // the capture goes on, and the return redirect finds it or does it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([delivered, new Promise((resolve) => (timer = setTimeout(resolve, WEBHOOK_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   router.get(
