@@ -10,7 +10,7 @@ import { webhookEvents } from "#api/db/schema";
 import { rememberAnalyticsConsent } from "#api/analytics/outbox";
 import { badRequest, handle, HttpError, parseInput } from "#api/http";
 import type { PaymentProviders } from "#api/payments/registry";
-import { PAYMENT_PROVIDERS, type PaymentProviderName } from "#api/payments/types";
+import { PAYMENT_PROVIDERS, type PaymentProviderName, type WebhookRequest } from "#api/payments/types";
 import {
   captureSale,
   checkPromoCode,
@@ -175,48 +175,51 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     }),
   );
 
+  /**
+   * A provider's webhook: verified, recorded once by its event id, then acted on. What it answers
+   * is the JSON the provider gets back.
+   */
+  async function receiveWebhook(name: PaymentProviderName, request: WebhookRequest): Promise<Record<string, unknown>> {
+    const provider = payments.all.get(name);
+    if (!provider) throw new HttpError(404, "Proveedor de pago desconocido.");
+    const event = await provider.verifyWebhook(request);
+    if (!event) throw badRequest("Firma del webhook ausente o no válida.");
+
+    const seen = await db.insert(webhookEvents).values({ provider: name, eventId: event.eventId }).onConflictDoNothing().returning();
+    if (seen.length === 0) return { received: true, duplicate: true };
+    try {
+      const tx = await findTransaction(db, { transactionId: event.transactionId, provider: name, providerRef: event.providerRef });
+      if (tx && event.kind === "payment.completed") {
+        await captureSale(db, payments.all, tx.saleId, tx.id, {
+          feedbackDelayDays: config.FEEDBACK_DELAY_DAYS,
+          providerRef: event.providerRef,
+        });
+      } else if (tx && event.kind === "payment.failed") {
+        await releaseSale(db, tx.saleId, "declined");
+      }
+    } catch (error) {
+      // Let the provider deliver it again later: forget that we saw it.
+      await db.delete(webhookEvents).where(sqlEventKey(name, event.eventId));
+      if (error instanceof HttpError && error.status < 500) return { received: true, detail: error.detail };
+      throw error;
+    }
+    return { received: true };
+  }
+
   // Webhooks: raw body, because the signature covers the exact bytes.
   router.post(
     "/:provider/webhook/",
     express.text({ type: () => true, limit: "256kb" }),
     handle(async (req, res) => {
       const name = req.params.provider as PaymentProviderName;
-      const provider = PAYMENT_PROVIDERS.includes(name) ? payments.all.get(name) : undefined;
-      if (!provider) throw new HttpError(404, "Proveedor de pago desconocido.");
+      if (!PAYMENT_PROVIDERS.includes(name)) throw new HttpError(404, "Proveedor de pago desconocido.");
       const rawBody = typeof req.body === "string" ? req.body : "";
       const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
-      const event = await provider.verifyWebhook({ headers, rawBody, url: `${publicOrigin(req, config)}${req.originalUrl}` });
-      if (!event) throw badRequest("Firma del webhook ausente o no válida.");
-
-      const seen = await db.insert(webhookEvents).values({ provider: name, eventId: event.eventId }).onConflictDoNothing().returning();
-      if (seen.length === 0) {
-        res.json({ received: true, duplicate: true });
-        return;
-      }
-      try {
-        const tx = await findTransaction(db, { transactionId: event.transactionId, provider: name, providerRef: event.providerRef });
-        if (tx && event.kind === "payment.completed") {
-          await captureSale(db, payments.all, tx.saleId, tx.id, {
-            feedbackDelayDays: config.FEEDBACK_DELAY_DAYS,
-            providerRef: event.providerRef,
-          });
-        } else if (tx && event.kind === "payment.failed") {
-          await releaseSale(db, tx.saleId, "declined");
-        }
-      } catch (error) {
-        // Let the provider deliver it again later: forget that we saw it.
-        await db.delete(webhookEvents).where(sqlEventKey(name, event.eventId));
-        if (error instanceof HttpError && error.status < 500) {
-          res.json({ received: true, detail: error.detail });
-          return;
-        }
-        throw error;
-      }
-      res.json({ received: true });
+      res.json(await receiveWebhook(name, { headers, rawBody, url: `${publicOrigin(req, config)}${req.originalUrl}` }));
     }),
   );
 
-  router.use("/sandbox", sandboxRouter({ db, config }));
+  router.use("/sandbox", sandboxRouter({ db, config, deliverWebhook: (request) => receiveWebhook("sandbox", request) }));
   return router;
 }
 

@@ -11,6 +11,12 @@ import { handle, HttpError } from "#api/http";
 import { sandboxSecret } from "#api/payments/registry";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
 import { releaseSale } from "#api/services/sales/release";
+import type { WebhookRequest } from "#api/payments/types";
+import { publicOrigin } from "#api/hosts";
+import { logger } from "#platform/logger.server";
+
+/** How long «Pagar» waits for its webhook's capture before sending the buyer back to the shop. */
+const WEBHOOK_WAIT_MS = 5000;
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
@@ -41,7 +47,16 @@ function sendPage(res: Response, title: string, body: string) {
  * The sandbox provider's hosted payment page. Plain HTML forms, so it works with JavaScript off,
  * exactly like a real provider's page would for the buyer.
  */
-export function sandboxRouter({ db, config }: { db: Database; config: Config }): Router {
+export function sandboxRouter({
+  db,
+  config,
+  deliverWebhook,
+}: {
+  db: Database;
+  config: Config;
+  /** The shop's webhook receiver (routes/sales.ts), called in this process. */
+  deliverWebhook: (request: WebhookRequest) => Promise<unknown>;
+}): Router {
   const router = Router();
   const secret = sandboxSecret(config);
 
@@ -57,23 +72,25 @@ export function sandboxRouter({ db, config }: { db: Database; config: Config }):
   }
 
   /**
-   * Delivered to this very server over the socket the buyer's request came in on (our own address
-   * and port), never to a host named by a request or stored from one.
+   * Handed to this process's own webhook receiver, signed and verified like any provider's, without
+   * a request over the network: the buyer's «Pagar» does not queue a second request behind every
+   * other buyer's, and no host named by a request or stored from one is ever called (ADR 024).
    */
   async function sendWebhook(type: "payment.completed" | "payment.failed", transactionId: string, req: Request) {
     const body = JSON.stringify({ id: `evt_${type}_${transactionId}`, type, transaction_id: transactionId });
-    const local = (req.socket.localAddress ?? "127.0.0.1").replace(/^::ffff:(?=\d+\.)/, "");
-    const self = `http://${local.includes(":") ? `[${local}]` : local}:${req.socket.localPort}`;
-    try {
-      await fetch(`${self}${req.baseUrl.replace(/\/sandbox$/, "")}/sandbox/webhook/`, {
-        method: "POST",
-        headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
-        body,
-        signal: AbortSignal.timeout(5000),
-      });
-    } catch {
+    const delivered = deliverWebhook({
+      headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
+      rawBody: body,
+      url: `${publicOrigin(req, config)}${req.baseUrl}/webhook/`,
+    }).catch((error: unknown) => {
       // The return redirect captures anyway; a lost webhook only loses the second path.
-    }
+      logger.warn({ err: error, transactionId }, "Pasarela de pruebas: webhook no procesado.");
+    });
+    // A slow database keeps the buyer on this page at most as long as a provider's timeout would;
+    // the capture goes on, and the return redirect finds it or does it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([delivered, new Promise((resolve) => (timer = setTimeout(resolve, WEBHOOK_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   router.get(

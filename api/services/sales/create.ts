@@ -1,10 +1,11 @@
 /**
  * POST /sales/create/: turns a validated checkout into a pending sale. Tickets and promo-code uses
  * are taken in the same transaction as the sale is written, with conditional updates, so two buyers
- * can never both get the last ticket. The provider is called after the commit: a slow provider must
- * not hold row locks.
+ * can never both get the last ticket. The tickets are taken last, just before the commit: the stock
+ * row of a popular offer is locked for one statement and the commit, not for the whole sale (ADR
+ * 024). The provider is called after the commit: a slow provider must not hold row locks.
  */
-import { eq, sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { CheckoutData } from "#contract/checkout";
 import { ticketsInWords } from "#rules/text";
 import { MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL } from "#rules/limits";
@@ -14,7 +15,7 @@ import { HttpError } from "#api/http";
 import { PaymentProviderUnreachable, type PaymentProvider } from "#api/payments/types";
 import { usesByEmail } from "./promo-codes";
 import { releaseSale } from "./release";
-import { giveBack, lockPriceOptions, ticketsHeld, type StoredLine } from "./stock";
+import { giveBack, ticketsHeld, type StoredLine } from "./stock";
 
 export type PaymentUrls = { origin: string; apiOrigin: string };
 
@@ -49,16 +50,19 @@ export async function createSale(
   buyer: Buyer = { clientAddress: null, userId: null },
 ) {
   // Locks in this order, as every flow over sales takes them: the session row, the buyer's advisory
-  // locks (email, then address), stock rows by id, promo-code rows by id.
+  // locks (email, then address), stock rows by id, promo-code rows by id. The sale's rows are
+  // written before the stock is taken: a sold-out line rolls them back, and the hot stock row is
+  // held only from its update to the commit.
   const reserved = await transactionWithRetry(db, async (tx) => {
     const session = await takeSession(tx, sessionToken);
     const existing = await saleOfSession(tx, sessionToken);
     if (existing) return { saleId: existing, existing: true as const };
+    await refuseSoldOut(tx, session);
     await limitUnpaidSales(tx, session.email, buyer.clientAddress);
-    await reserveStock(tx, session);
     const saleId = await recordSale(tx, session, { provider, buyer, reservationMinutes });
-    await takePromoCodeUses(tx, session, saleId);
     const transactionId = await openTransaction(tx, session, saleId, provider);
+    await reserveStock(tx, session);
+    await takePromoCodeUses(tx, session, saleId);
     return { saleId, transactionId, existing: false as const, session };
   });
   if (reserved.existing) return existingPayment(db, reserved.saleId, provider);
@@ -127,15 +131,49 @@ async function limitUnpaidSales(tx: Transaction, email: string, clientAddress: s
   await giveBack(tx, ids, { keepApproved: true });
 }
 
+const soldOutMessage = (title: string) => `Se han agotado las entradas de «${title}» mientras comprabas.`;
+
 /**
- * Stock rows, then promo-code rows, each in id order: two carts holding the same options in a
- * different order then queue one behind the other instead of deadlocking.
+ * A plain read, no lock: a line already sold out is refused before the buyer's locks are taken
+ * and the sale is written. Only a no here is final; a yes is decided by reserveStock's update.
  */
-async function lockStockThenCodes(tx: Transaction, session: TakenSession) {
-  await lockPriceOptions(
-    tx,
-    session.lines.map((l) => l.offer_price_uuid),
-  );
+async function refuseSoldOut(tx: Transaction, session: TakenSession) {
+  const ids = session.lines.map((l) => l.offer_price_uuid);
+  const rows = await tx
+    .select({ id: priceOptions.id, available: priceOptions.available })
+    .from(priceOptions)
+    .where(inArray(priceOptions.id, ids));
+  const left = new Map(rows.map((r) => [r.id, r.available]));
+  const short = session.lines.find((l) => (left.get(l.offer_price_uuid) ?? 0) < l.quantity);
+  if (short) throw new HttpError(409, soldOutMessage(short.title));
+}
+
+/**
+ * Takes each line's tickets with a conditional update, within the per-customer limit. The updates
+ * lock the stock rows in id order, so two carts holding the same options in a different order
+ * queue one behind the other instead of deadlocking; then the promo-code rows, in id order.
+ */
+async function reserveStock(tx: Transaction, session: TakenSession) {
+  const lines = [...session.lines].sort((a, b) => (a.offer_price_uuid < b.offer_price_uuid ? -1 : 1));
+  for (const line of lines) {
+    const taken = await query<{ per_customer: number | null }>(
+      tx,
+      sql`
+      UPDATE price_options SET available = available - ${line.quantity}
+      WHERE id = ${line.offer_price_uuid} AND available >= ${line.quantity}
+      RETURNING per_customer`,
+    );
+    if (taken.length === 0) throw new HttpError(409, soldOutMessage(line.title));
+    const perCustomer = taken[0].per_customer;
+    if (perCustomer != null) {
+      // The stock row is locked by the update above, so this count cannot race another buyer; it
+      // already includes this sale's own line, written by recordSale.
+      const held = await ticketsHeld(tx, line.offer_price_uuid, session.email);
+      if (held > perCustomer) {
+        throw new HttpError(409, `Has superado el máximo de ${ticketsInWords(perCustomer)} por cliente de «${line.title}».`);
+      }
+    }
+  }
   if (session.codes.length) {
     await tx.execute(
       sql`SELECT id FROM promo_codes WHERE code IN (${sql.join(
@@ -143,34 +181,6 @@ async function lockStockThenCodes(tx: Transaction, session: TakenSession) {
         sql`, `,
       )}) ORDER BY id FOR UPDATE`,
     );
-  }
-}
-
-/** Takes each line's tickets with a conditional update, within the per-customer limit. */
-async function reserveStock(tx: Transaction, session: TakenSession) {
-  await lockStockThenCodes(tx, session);
-  for (const line of session.lines) {
-    const taken = await query<{ available: number }>(
-      tx,
-      sql`
-      UPDATE price_options SET available = available - ${line.quantity}
-      WHERE id = ${line.offer_price_uuid} AND available >= ${line.quantity}
-      RETURNING available`,
-    );
-    if (taken.length === 0) {
-      throw new HttpError(409, `Se han agotado las entradas de «${line.title}» mientras comprabas.`);
-    }
-    // The stock row is locked by the update above, so this count cannot race another buyer.
-    const [option] = await tx
-      .select({ perCustomer: priceOptions.perCustomer })
-      .from(priceOptions)
-      .where(eq(priceOptions.id, line.offer_price_uuid));
-    if (option?.perCustomer != null) {
-      const held = await ticketsHeld(tx, line.offer_price_uuid, session.email);
-      if (held + line.quantity > option.perCustomer) {
-        throw new HttpError(409, `Has superado el máximo de ${ticketsInWords(option.perCustomer)} por cliente de «${line.title}».`);
-      }
-    }
   }
 }
 
@@ -210,7 +220,7 @@ async function recordSale(
   return sale.id;
 }
 
-/** One use of each promo code, on rows already locked by lockStockThenCodes. */
+/** One use of each promo code, on rows already locked by reserveStock. */
 async function takePromoCodeUses(tx: Transaction, session: TakenSession, saleId: string) {
   for (const code of session.codes) {
     const taken = await query<{ id: string; per_customer_limit: number | null }>(
