@@ -12,6 +12,7 @@ import { NonceProvider } from "#app/document/nonce";
 import { deferAppScriptsIn, deferAppScriptsParts } from "#app/document/defer-scripts.server";
 import { gzipWhole, utf8 } from "#platform/gzip.server";
 import { currentRequestId, logger } from "#platform/logger.server";
+import { reportError } from "#platform/error-reporting.server";
 import { RETRY_AFTER_SECONDS } from "#rules/service";
 import type { ClientIntegrations } from "#rules/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
@@ -41,7 +42,7 @@ function loadsConsentedTools(remixContext: EntryContext): boolean {
  * response: not found, no such action, a form we could not read) or that the client aborted is
  * not a fault of the server: no stack trace in the log for it.
  */
-export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+export function handleError(error: unknown, { request, params }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
   if (error instanceof Response && error.status < 500) return;
@@ -51,6 +52,14 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
     return;
   }
   logger.error({ err: error, reqId: currentRequestId(), method: request.method, path: new URL(request.url).pathname }, "error");
+  reportError(error, { source: "storefront", reqId: currentRequestId(), route: routePattern(new URL(request.url).pathname, params) });
+}
+
+/** The path with each route parameter's value replaced by its name: no voucher code or token in a report. */
+function routePattern(pathname: string, params: Record<string, string | undefined>): string {
+  let pattern = decodeURIComponent(pathname);
+  for (const [name, value] of Object.entries(params)) if (value) pattern = pattern.replace(`/${value}`, `/:${name}`);
+  return pattern;
 }
 
 // Development keeps Remix's own loading: React's development build warns about each inert tag it hydrates.
@@ -224,7 +233,13 @@ function streamDocument(request: Request, responseStatusCode: number, responseHe
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logger.error({ err: error, reqId: currentRequestId(), path: new URL(request.url).pathname }, "error");
+          if (!shellRendered) return;
+          logger.error({ err: error, reqId: currentRequestId(), path: new URL(request.url).pathname }, "error");
+          reportError(error, {
+            source: "storefront",
+            reqId: currentRequestId(),
+            route: remixContext.staticHandlerContext.matches.at(-1)?.route.id,
+          });
         },
       },
     );
