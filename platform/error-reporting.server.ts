@@ -7,6 +7,7 @@
 import type { ErrorEvent as SentryEvent } from "@sentry/node";
 import type { Config } from "#platform/config.server";
 import { currentRequestId, loggablePath, logger } from "#platform/logger.server";
+import { withoutAddresses } from "#rules/error-reports";
 
 export type ErrorTags = { reqId?: string; route?: string; source: "storefront" | "api" | "mail" | "analytics" };
 
@@ -79,9 +80,6 @@ export async function flushErrorReports(timeoutMs: number): Promise<void> {
   await slot[SLOT]?.flush(timeoutMs);
 }
 
-const EMAIL = /[^\s@<>"'(),;:]+@[^\s@<>"'(),;:]+\.[a-z]{2,}/gi;
-const redactText = (text: string | undefined) => text?.replace(EMAIL, "[email]");
-
 /**
  * What leaves the server: no cookies, headers, body, user or IP; the URL without the values of
  * token links' parameters; addresses in messages replaced. Exported for its unit test.
@@ -95,12 +93,10 @@ export function scrubEvent(event: SentryEvent): SentryEvent {
     const url = event.request.url;
     event.request = url ? { url: redactUrl(url) } : {};
   }
-  event.message = redactText(event.message);
   for (const exception of event.exception?.values ?? []) {
-    exception.value = redactText(exception.value);
     for (const frame of exception.stacktrace?.frames ?? []) delete frame.vars;
   }
-  return event;
+  return withoutAddresses(event);
 }
 
 function redactUrl(url: string): string {

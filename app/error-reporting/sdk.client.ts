@@ -14,19 +14,16 @@ import {
   withScope,
   type ErrorEvent,
 } from "@sentry/browser";
+import { withoutAddresses } from "#rules/error-reports";
 
 export type Settings = { dsn: string; environment?: string; release?: string };
-
-const EMAIL = /[^\s@<>"'(),;:]+@[^\s@<>"'(),;:]+\.[a-z]{2,}/gi;
 
 /** No user, no URL or headers, no breadcrumbs; addresses in messages replaced. */
 function scrub(event: ErrorEvent): ErrorEvent {
   delete event.user;
   delete event.request;
   delete event.breadcrumbs;
-  event.message = event.message?.replace(EMAIL, "[email]");
-  for (const exception of event.exception?.values ?? []) exception.value = exception.value?.replace(EMAIL, "[email]");
-  return event;
+  return withoutAddresses(event);
 }
 
 /** Starts the client; returns how to report one error, tagged with the page's route id. */
