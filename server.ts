@@ -10,11 +10,12 @@ import { DYNAMIC_GZIP_LEVEL } from "#platform/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
 import { createServer } from "node:http";
-import { logger, logRequestError } from "#platform/logger.server";
+import { logger, logRequestError, routeOf } from "#platform/logger.server";
+import { flushErrorReports, reportError, startErrorReporting } from "#platform/error-reporting.server";
 import { isDatabaseUnavailable } from "#api/db/errors";
 import { createLifecycle, exitAfter } from "#server/lifecycle";
 import { labelDataRequestsBy, measureRequests, metricsEndpoint, registerDatabaseMetrics, serveClusterMetrics } from "#server/metrics";
-import { requestLog, withRequestContext } from "#server/request-log";
+import { requestId, requestLog, withRequestContext } from "#server/request-log";
 import path from "node:path";
 import v8 from "node:v8";
 import { pathToFileURL } from "node:url";
@@ -35,6 +36,8 @@ import { buildFiles } from "#server/static-files";
 
 const config = loadConfigOrExit();
 logger.level = config.LOG_LEVEL;
+// Before anything can fail: with SENTRY_DSN set, a crash from here on is reported too.
+await startErrorReporting(config);
 
 if (cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   if (config.DATABASE_URL) {
@@ -201,6 +204,7 @@ app.use(((error, req, res, next) => {
     return;
   }
   logRequestError(error, req, res);
+  reportError(error, { source: "storefront", reqId: requestId(req), route: routeOf(req, res) });
   res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
 }) as ErrorRequestHandler);
 
@@ -215,6 +219,7 @@ logger.info({ port, database: database.kind }, `ofertas escuchando en http://loc
  * SHUTDOWN_TIMEOUT whatever is left is cut and the exit code is 1.
  */
 let closing = false;
+const ERROR_REPORTS_FLUSH_MS = 2_000;
 function shutdown(signal: string) {
   if (closing) return;
   closing = true;
@@ -228,6 +233,8 @@ function shutdown(signal: string) {
       await viteDevServer?.close();
       await database.close();
       await claim?.release();
+      // What is still queued for error reporting, within a bound of its own.
+      await flushErrorReports(ERROR_REPORTS_FLUSH_MS);
     })(),
     config.SHUTDOWN_TIMEOUT * 1000,
   );

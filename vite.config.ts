@@ -1,7 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type Rollup } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
-import { bundleStats, thirdPartyEntry } from "./scripts/vite-plugins";
+import { bundleStats, separateEntry } from "./scripts/vite-plugins";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -72,7 +72,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     // What each browser chunk is made of, for the bench's per-page attribution.
     !isVitest && bundleStats(import.meta.dirname),
     // Analytics, replay, tag manager and map: loaded only by the script tag the server adds after consent.
-    !isVitest && thirdPartyEntry(import.meta.dirname),
+    !isVitest && separateEntry(import.meta.dirname, "third-party", "app/third-party/entry.client.ts"),
+    !isVitest && separateEntry(import.meta.dirname, "error-reporting", "app/error-reporting/entry.client.ts"),
   ],
   build: {
     // Small assets inline only when tiny; everything else is hashed under /assets and cached forever.

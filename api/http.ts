@@ -5,6 +5,8 @@ import "#rules/zod-es";
 import { isDatabaseUnavailable } from "#api/db/errors";
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } from "#rules/service";
 import { gzipWanted, keptGzip, utf8 } from "#platform/gzip.server";
+import { reportError } from "#platform/error-reporting.server";
+import { routeOf } from "#platform/logger.server";
 
 /** An error the API answers with as {"detail": "…"} and its status. */
 export class HttpError extends Error {
@@ -92,6 +94,11 @@ export function errorHandler(log: (error: unknown, req: Request, res: Response) 
       return;
     }
     log(error, req, res);
+    reportError(error, {
+      source: "api",
+      reqId: String((req as Request & { id?: unknown }).id ?? "") || undefined,
+      route: routeOf(req, res),
+    });
     res.status(500).json({ detail: "Error interno del servidor. Inténtalo de nuevo más tarde." });
   };
 }

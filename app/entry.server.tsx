@@ -12,9 +12,12 @@ import { NonceProvider } from "#app/document/nonce";
 import { deferAppScriptsIn, deferAppScriptsParts } from "#app/document/defer-scripts.server";
 import { gzipWhole, utf8 } from "#platform/gzip.server";
 import { currentRequestId, logger } from "#platform/logger.server";
+import { errorReportingEnvironment, reportError } from "#platform/error-reporting.server";
 import { RETRY_AFTER_SECONDS } from "#rules/service";
 import type { ClientIntegrations } from "#rules/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
+import errorReportingSrc from "virtual:ofertas/error-reporting-entry";
+import { config } from "#app/env.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -31,6 +34,37 @@ function thirdPartyTag(remixContext: EntryContext, nonce: string): string {
 }
 export const streamTimeout = ABORT_DELAY;
 
+const attribute = (value: string) => value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+/**
+ * Error reporting's script tag when SENTRY_DSN is set, else "": like the consented tools' tag, it
+ * is outside React's tree, so a page's own JavaScript carries none of it. Not on a page that ships
+ * no JavaScript: nothing there can fail in the browser.
+ */
+function errorReportingTag(remixContext: EntryContext): string {
+  const { SENTRY_DSN, SENTRY_RELEASE } = config();
+  if (!SENTRY_DSN || !shipsScripts(remixContext)) return "";
+  const settings = [
+    `data-sentry-dsn="${attribute(SENTRY_DSN)}"`,
+    `data-sentry-environment="${attribute(errorReportingEnvironment(config()))}"`,
+    SENTRY_RELEASE ? `data-sentry-release="${attribute(SENTRY_RELEASE)}"` : "",
+  ];
+  // No nonce: a file of our own origin ('self'), and a page kept for many visitors may carry it.
+  return `<script type="module" src="${errorReportingSrc}" async ${settings.filter(Boolean).join(" ")}></script>`;
+}
+
+/** The page's JavaScript is not switched off by a route's handle.noScripts (root.tsx). */
+function shipsScripts(remixContext: EntryContext): boolean {
+  const { matches, loaderData } = remixContext.staticHandlerContext;
+  return !matches.some(({ route }) => {
+    const noScripts = (remixContext.routeModules[route.id]?.handle as RouteHandle | undefined)?.noScripts;
+    return typeof noScripts === "function" ? noScripts(loaderData[route.id]) : noScripts;
+  });
+}
+
+/** What follows React's document: the consented tools' tag and error reporting's, either may be "". */
+const documentTail = (remixContext: EntryContext, nonce: string) => thirdPartyTag(remixContext, nonce) + errorReportingTag(remixContext);
+
 function loadsConsentedTools(remixContext: EntryContext): boolean {
   const root = remixContext.staticHandlerContext.loaderData.root as { integrations?: ClientIntegrations | null } | undefined;
   return Boolean(root?.integrations);
@@ -41,7 +75,7 @@ function loadsConsentedTools(remixContext: EntryContext): boolean {
  * response: not found, no such action, a form we could not read) or that the client aborted is
  * not a fault of the server: no stack trace in the log for it.
  */
-export function handleError(error: unknown, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+export function handleError(error: unknown, { request, params }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (request.signal.aborted) return;
   if (isRouteErrorResponse(error) && error.status < 500) return;
   if (error instanceof Response && error.status < 500) return;
@@ -51,6 +85,14 @@ export function handleError(error: unknown, { request }: LoaderFunctionArgs | Ac
     return;
   }
   logger.error({ err: error, reqId: currentRequestId(), method: request.method, path: new URL(request.url).pathname }, "error");
+  reportError(error, { source: "storefront", reqId: currentRequestId(), route: routePattern(new URL(request.url).pathname, params) });
+}
+
+/** The path with each route parameter's value replaced by its name: no voucher code or token in a report. */
+function routePattern(pathname: string, params: Record<string, string | undefined>): string {
+  let pattern = decodeURIComponent(pathname);
+  for (const [name, value] of Object.entries(params)) if (value) pattern = pattern.replace(`/${value}`, `/:${name}`);
+  return pattern;
 }
 
 // Development keeps Remix's own loading: React's development build warns about each inert tag it hydrates.
@@ -119,7 +161,7 @@ async function renderWhole(
   // A page kept for many visitors carries no nonce: its policy lists its scripts' hashes.
   const html = await renderToText(remixContext, request.url, share ? "" : nonce);
   if (html === null || html.includes("<!--$!")) return null;
-  const document = utf8([...(DEFER_SCRIPTS ? deferAppScriptsParts(html) : [html]), thirdPartyTag(remixContext, nonce)]);
+  const document = utf8([...(DEFER_SCRIPTS ? deferAppScriptsParts(html) : [html]), documentTail(remixContext, nonce)]);
   headers.set("Content-Type", "text/html; charset=utf-8");
   share?.({ html: document, scriptHashes: inlineScriptHashes(document.toString("utf8")), headers });
   const whole = gzipWhole(request.headers.get("accept-encoding"), document);
@@ -215,7 +257,7 @@ function streamDocument(request: Request, responseStatusCode: number, responseHe
         [waitForAll ? "onAllReady" : "onShellReady"]() {
           shellRendered = true;
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          const body = new DocumentBody(thirdPartyTag(remixContext, nonce));
+          const body = new DocumentBody(documentTail(remixContext, nonce));
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
         },
@@ -224,7 +266,13 @@ function streamDocument(request: Request, responseStatusCode: number, responseHe
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) logger.error({ err: error, reqId: currentRequestId(), path: new URL(request.url).pathname }, "error");
+          if (!shellRendered) return;
+          logger.error({ err: error, reqId: currentRequestId(), path: new URL(request.url).pathname }, "error");
+          reportError(error, {
+            source: "storefront",
+            reqId: currentRequestId(),
+            route: remixContext.staticHandlerContext.matches.at(-1)?.route.id,
+          });
         },
       },
     );

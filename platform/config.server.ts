@@ -61,6 +61,19 @@ const EnvSchema = z
     SHUTDOWN_TIMEOUT: z.coerce.number().min(1).max(600).default(25),
     /** Bearer token for GET /metrics from other machines (loopback needs none); unset, only loopback. */
     METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16).optional()),
+    /** Error reporting to Sentry (or a compatible service), server and browser; unset, none (docs/monitoring.md). */
+    SENTRY_DSN: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .trim()
+        .refine(isSentryDsn, "debe ser el DSN de Sentry, https://clave@servidor/proyecto (p. ej. https://abc123@o1.ingest.sentry.io/42)")
+        .optional(),
+    ),
+    /** The environment events are filed under; default production in a deployment, else NODE_ENV. */
+    SENTRY_ENVIRONMENT: optionalString,
+    /** The release events are filed under (e.g. the commit being deployed). */
+    SENTRY_RELEASE: optionalString,
     /** Log threshold: fatal, error, warn, info, debug, trace or silent. */
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
@@ -221,6 +234,18 @@ const EnvSchema = z
         message: "obligatorio en un despliegue (PUBLIC_URL https://…): paypal, rapyd o allpay (sandbox solo para un sitio de pruebas)",
       });
   });
+
+/** A Sentry DSN: http(s)://<public key>@<host>[:port]/[path/]<project id>. */
+export function isSentryDsn(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      /^https?:$/.test(url.protocol) && /^[A-Za-z0-9]+$/.test(url.username) && !url.search && /^\/(?:[^?#]*\/)?\d+$/.test(url.pathname)
+    );
+  } catch {
+    return false;
+  }
+}
 
 /** A deployment is a server the public reaches over https; anything else is a try-out. */
 const isDeploymentUrl = (url: string | undefined) => url?.startsWith("https://") ?? false;

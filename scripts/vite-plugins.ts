@@ -13,8 +13,6 @@ import { gzipSync } from "node:zlib";
 import type { Plugin } from "vite";
 
 export const BUNDLE_STATS_FILE = "build/bundle-stats.json";
-const THIRD_PARTY_ENTRY_FILE = "build/third-party-entry.json";
-const THIRD_PARTY_ENTRY_SOURCE = "app/third-party/entry.client.ts";
 
 export type BundleStats = {
   chunks: Record<string, { imports: string[]; dynamicImports: string[]; modules: { id: string; renderedLength: number; gzip: number }[] }>;
@@ -56,30 +54,32 @@ export function bundleStats(root: string): Plugin {
 }
 
 /**
- * The consented tools' entry (app/third-party/entry.client.ts) as a chunk of the browser build that
- * no page imports. Its hashed URL reaches the server build as `virtual:ofertas/third-party-entry`
- * (the client build runs first and leaves the name in THIRD_PARTY_ENTRY_FILE), so
- * app/entry.server.tsx can write the script tag after consent. In development it is the source.
+ * A browser entry as a chunk of the browser build that no page imports. Its hashed URL reaches the
+ * server build as `virtual:ofertas/<name>-entry` (the client build runs first and leaves the name
+ * in build/<name>-entry.json), so app/entry.server.tsx can write its script tag only when it is
+ * wanted: the consented tools' entry after consent (app/third-party/entry.client.ts), error
+ * reporting when SENTRY_DSN is set (app/error-reporting/entry.client.ts). In development it is the source.
  */
-export function thirdPartyEntry(root: string): Plugin {
-  const VIRTUAL = "virtual:ofertas/third-party-entry";
+export function separateEntry(root: string, name: string, source: string): Plugin {
+  const VIRTUAL = `virtual:ofertas/${name}-entry`;
+  const ENTRY_FILE = `build/${name}-entry.json`;
   let ssr = false;
   let serve = false;
   let base = "/";
   let ref = "";
   return {
-    name: "ofertas-third-party-entry",
+    name: `ofertas-${name}-entry`,
     configResolved(config) {
       ssr = Boolean(config.build.ssr);
       serve = config.command === "serve";
       base = config.base;
     },
     buildStart() {
-      if (!serve && !ssr) ref = this.emitFile({ type: "chunk", id: path.join(root, THIRD_PARTY_ENTRY_SOURCE), name: "third-party" });
+      if (!serve && !ssr) ref = this.emitFile({ type: "chunk", id: path.join(root, source), name });
     },
     generateBundle() {
       if (!ref) return;
-      const file = path.join(root, THIRD_PARTY_ENTRY_FILE);
+      const file = path.join(root, ENTRY_FILE);
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(file, JSON.stringify({ src: base + this.getFileName(ref) }));
     },
@@ -88,9 +88,7 @@ export function thirdPartyEntry(root: string): Plugin {
     },
     load(id) {
       if (id !== "\0" + VIRTUAL) return undefined;
-      const src = serve
-        ? `/${THIRD_PARTY_ENTRY_SOURCE}`
-        : (JSON.parse(readFileSync(path.join(root, THIRD_PARTY_ENTRY_FILE), "utf8")) as { src: string }).src;
+      const src = serve ? `/${source}` : (JSON.parse(readFileSync(path.join(root, ENTRY_FILE), "utf8")) as { src: string }).src;
       return `export default ${JSON.stringify(src)};`;
     },
   };

@@ -1,5 +1,6 @@
 import type { Database } from "#api/db/client";
 import { logger } from "#platform/logger.server";
+import { reportError } from "#platform/error-reporting.server";
 import { claimDueEvents, markEventsFailed, markEventsSent, type HttpApiEvent } from "./outbox";
 
 export type AnalyticsDeliveryOptions = {
@@ -77,6 +78,16 @@ export async function deliverDueEvents(db: Database, options: AnalyticsDeliveryO
     },
     "Analítica: envío fallido.",
   );
+  // Given up on: these events will never reach the analytics service.
+  if (retryInMs === null)
+    reportError(
+      new Error(
+        `Analítica: ${rows.length} evento(s) descartados tras ${attempt} intento(s) (${outcome.status ?? "sin respuesta"}): ${outcome.error}`,
+      ),
+      {
+        source: "analytics",
+      },
+    );
   return 0;
 }
 

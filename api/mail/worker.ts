@@ -2,6 +2,7 @@ import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { mailOrigin, PermanentMailError, type MessageRenderer } from "./context";
 import { logger } from "#platform/logger.server";
+import { reportError } from "#platform/error-reporting.server";
 import { claimDue, failAbandoned, markFailed, markSent, markSkipped, releaseClaimed } from "./outbox";
 import { createMailTransport, type MailTransport } from "./transport";
 
@@ -100,6 +101,7 @@ export async function deliverDue(db: Database, options: DeliverOptions): Promise
       if (final) {
         result.failed++;
         log(`Correo ${row.kind} (${row.id}) fallido tras ${row.attempts} intento(s): ${describe(error)}`);
+        reportError(error, { source: "mail", route: row.kind });
       } else {
         result.retrying++;
         const nextTry = new Date(Date.now() + retryInMs!).toISOString();

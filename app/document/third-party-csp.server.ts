@@ -44,5 +44,8 @@ export function thirdPartySources(c: Config): CspSources {
     s.script.push("https://challenges.cloudflare.com");
     s.frame.push("https://challenges.cloudflare.com");
   }
+  // Error reporting (not a consented tool): the browser posts its reports to the DSN's host.
+  const reports = c.SENTRY_DSN ? originOf(c.SENTRY_DSN) : null;
+  if (reports) s.connect.push(reports);
   return s;
 }

@@ -1,0 +1,74 @@
+// @vitest-environment node
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "#platform/config.server";
+import { thirdPartySources } from "#app/document/third-party-csp.server";
+import { errorReportingEnvironment, scrubEvent } from "#platform/error-reporting.server";
+
+const base = {
+  NODE_ENV: "test",
+  SESSION_SECRET: "test-secret-for-the-sentry-test-0123456789",
+  DATA_DIR: "/tmp/ofertas-test-unused",
+} as const;
+
+describe("SENTRY_DSN", () => {
+  it("refuses at start what is not a Sentry DSN, naming the setting", () => {
+    for (const dsn of [
+      "sentry",
+      "https://o1.ingest.sentry.io/42",
+      "https://abc@o1.ingest.sentry.io/",
+      "ftp://abc@host/1",
+      "https://abc@host/1?x=1",
+    ]) {
+      expect(() => loadConfig({ ...base, SENTRY_DSN: dsn }), dsn).toThrow(ConfigError);
+      expect(() => loadConfig({ ...base, SENTRY_DSN: dsn }), dsn).toThrow(/SENTRY_DSN: debe ser el DSN de Sentry/);
+    }
+  });
+
+  it("takes a DSN, on a path too (self-hosted); empty is off", () => {
+    expect(loadConfig({ ...base, SENTRY_DSN: "https://abc123@o1.ingest.sentry.io/42" }).SENTRY_DSN).toBe(
+      "https://abc123@o1.ingest.sentry.io/42",
+    );
+    expect(loadConfig({ ...base, SENTRY_DSN: "http://key@127.0.0.1:9000/sentry/7" }).SENTRY_DSN).toBe("http://key@127.0.0.1:9000/sentry/7");
+    expect(loadConfig({ ...base, SENTRY_DSN: " " }).SENTRY_DSN).toBeUndefined();
+  });
+
+  it("adds the DSN's origin to connect-src only when set", () => {
+    expect(thirdPartySources(loadConfig(base)).connect).toEqual([]);
+    expect(thirdPartySources(loadConfig({ ...base, SENTRY_DSN: "https://abc@o1.ingest.sentry.io/42" })).connect).toEqual([
+      "https://o1.ingest.sentry.io",
+    ]);
+  });
+
+  it("files events under SENTRY_ENVIRONMENT, else the deployment mode", () => {
+    expect(errorReportingEnvironment(loadConfig(base))).toBe("test");
+    expect(errorReportingEnvironment(loadConfig({ ...base, SENTRY_ENVIRONMENT: "staging" }))).toBe("staging");
+    expect(
+      errorReportingEnvironment(
+        loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://ofertas.example", PAYMENT_PROVIDER: "sandbox" }),
+      ),
+    ).toBe("production");
+  });
+});
+
+describe("scrubEvent", () => {
+  it("keeps no cookie, header, user, address or token", () => {
+    const event = scrubEvent({
+      type: undefined,
+      message: "Fallo para ana@example.com",
+      user: { id: "u1", email: "ana@example.com", ip_address: "10.0.0.1" },
+      request: {
+        url: "https://ofertas.example/cuenta/verificar?token=secreto123&page=2",
+        cookies: { __session: "abc" },
+        headers: { cookie: "__session=abc", authorization: "Bearer xyz" },
+        query_string: "token=secreto123",
+        data: { email: "ana@example.com" },
+      },
+      exception: { values: [{ type: "Error", value: "No existe ana@example.com", stacktrace: { frames: [{ vars: { password: "x" } }] } }] },
+    });
+    const text = JSON.stringify(event);
+    for (const secret of ["ana@example.com", "secreto123", "__session", "Bearer", "10.0.0.1", "password"])
+      expect(text).not.toContain(secret);
+    expect(event.request).toEqual({ url: "https://ofertas.example/cuenta/verificar?token=[redacted]&page=2" });
+    expect(event.exception?.values?.[0].value).toBe("No existe [email]");
+  });
+});
