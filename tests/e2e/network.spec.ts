@@ -18,8 +18,10 @@ async function failsInPlace(page: Page, path: RegExp, heading: string | RegExp, 
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
   await expect(page.getByText("Algo ha salido mal")).toHaveCount(0);
   await page.unroute(path);
-  // Its 5 s over, the toast goes (the pointer off it: hovering pauses it): the next form's failure must show its own.
+  // Its 5 s over, the toast goes (the pointer off it: hovering pauses it): the next form's failure must
+  // show its own. The page's clock (installed by the test) jumps those 5 s instead of waiting them out.
   await page.mouse.move(5, 600);
+  await page.clock.fastForward(5_000);
   await expect(toast).toBeHidden({ timeout: 10_000 });
 }
 
@@ -77,6 +79,8 @@ test.describe("when the network fails, with JavaScript", () => {
 
   test("every fetcher form keeps the page and its fields when its request fails: a toast says so", async ({ page, js }) => {
     test.setTimeout(180_000);
+    // The toasts' timers run on a clock the test moves on (failsInPlace).
+    await page.clock.install();
     const offer = await roomyOffer(page);
     // The offer page: the heart and the region picker in the header.
     await page.goto(`/ofertas/${offer.uuid}/`);
@@ -129,6 +133,8 @@ test.describe("when the network fails, with JavaScript", () => {
 
   test("toasts pause while the window has no focus, and Alt+T reaches them", async ({ page, js }) => {
     test.setTimeout(90_000);
+    // The page's clock, moved on past the toast's 5 s rather than waiting them out.
+    await page.clock.install();
     await openRoomyOffer(page, js);
     // The window loses focus first, so however slow this machine is, the toast cannot expire
     // before the checks (a toast born during a pause waits for the pause to end).
@@ -138,9 +144,12 @@ test.describe("when the network fails, with JavaScript", () => {
     await expect(toast).toBeVisible();
     await page.keyboard.press("Alt+t");
     await expect(toast).toBeFocused();
-    await page.waitForTimeout(6500);
+    await page.clock.fastForward(6_500);
+    // A second for a toast dismissed by that jump to leave the page, as it would.
+    await page.waitForTimeout(1_000);
     await expect(toast).toBeVisible();
     await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await page.clock.fastForward(5_000);
     await expect(toast).toBeHidden({ timeout: 8000 });
   });
 });

@@ -6,6 +6,7 @@
  */
 import type { Page } from "@playwright/test";
 import { expect, ready, roomyOffer, test, type OfferSummary } from "../fixtures";
+import { ANALYTICS_SETTINGS } from "#rules/tracking";
 import { hosts, mockVendors, type Vendors } from "./mock-vendors";
 
 let vendors: Vendors;
@@ -180,6 +181,8 @@ test.describe("with JavaScript and consent", () => {
   test.setTimeout(90_000);
 
   test("after «Aceptar todo» the analytics batch goes to the EU endpoint and the funnel events arrive in order", async ({ page }) => {
+    // The page's clock, so the flush interval is jumped rather than waited out.
+    await page.clock.install();
     const offer = await roomyOffer(page);
     await page.goto("/");
     await ready(page, true);
@@ -205,6 +208,7 @@ test.describe("with JavaScript and consent", () => {
     await expect(page.getByText("Código «BIENVENIDA10» aplicado.")).toBeVisible();
 
     // Flushed every 10 s (spec section 9).
+    await page.clock.fastForward(ANALYTICS_SETTINGS.flushIntervalMillis);
     const funnel = ["Offer Viewed", "Added To Cart", "Checkout Started", "Promo Code Refused", "Promo Code Applied"];
     const events = () => vendors.batches.flatMap((b) => b.body.events);
     await expect.poll(() => events().filter((e) => funnel.includes(e.event_type)).length, { timeout: 25_000 }).toBe(funnel.length);
@@ -248,6 +252,7 @@ test.describe("with JavaScript and consent", () => {
   });
 
   test("withdrawing consent stops the tools and removes their cookies and stored identity", async ({ page, context }) => {
+    await page.clock.install();
     const offer = await roomyOffer(page);
     await page.goto("/");
     await ready(page, true);
@@ -257,6 +262,7 @@ test.describe("with JavaScript and consent", () => {
     await ready(page, true);
     await expect.poll(async () => (await context.cookies()).map((c) => c.name)).toContain("_ga");
     await expect.poll(async () => (await storage(page)).some((k) => k.startsWith("AMP_"))).toBe(true);
+    await page.clock.fastForward(ANALYTICS_SETTINGS.flushIntervalMillis);
     await expect.poll(() => vendors.batches.length, { timeout: 25_000 }).toBeGreaterThan(0);
 
     await page.getByRole("link", { name: "Configurar cookies" }).click();
@@ -275,7 +281,9 @@ test.describe("with JavaScript and consent", () => {
     await expect(page.getByText(/Añadido al carrito|Carrito actualizado/).first()).toBeVisible();
     await page.goto("/checkout/");
     await ready(page, true);
-    await page.waitForTimeout(11_000); // longer than the 10 s flush interval
+    // Past the flush interval: a tool still running would send its batch now.
+    await page.clock.fastForward(ANALYTICS_SETTINGS.flushIntervalMillis + 1_000);
+    await page.waitForTimeout(1_000);
     expect(vendors.requests.slice(before).map((r) => r.url())).toEqual([]);
   });
 
