@@ -1,5 +1,5 @@
 import type { OfferDetail } from "#contract/offers";
-import { acceptCookies, expect, ready, test } from "./fixtures";
+import { acceptCookies, addToCart, expect, openCheckout, ready, test } from "./fixtures";
 
 test.use({ viewport: { width: 375, height: 740 } });
 
@@ -37,6 +37,32 @@ test("the offer page shows how to pay, the terms, the real bought count, the par
   await expect(first).toContainText("Compra verificada");
   await expect(first.getByRole("img", { name: `${offer.reviews[0].stars} de 5 estrellas` })).toBeVisible();
   await expect(first).toContainText(/\d{2} \p{L}+ \d{4}/u);
+});
+
+test("at checkout the same trust: «Pago seguro» and its methods, the terms, the partner's rating, the bought count", async ({
+  page,
+  js,
+}) => {
+  const offer = await reviewedOffer(page.request);
+  await addToCart(page, js, offer, 1);
+  await openCheckout(page, js);
+
+  const item = page.locator(".checkout-item", { has: page.getByRole("link", { name: offer.title }) });
+  await expect(item).toContainText(offer.organization.name);
+  await expect(item.getByTestId("sold-count")).toHaveText(` · ${offer.sold_count} compradas`);
+  const rating = offer.organization.rating!;
+  await expect(item.getByTestId("organization-rating")).toContainText(`${rating.count} valoraciones de sus ofertas`);
+  await expect(item.getByRole("img", { name: /^Valoración del comercio: \d,\d de 5 estrellas$/ })).toBeVisible();
+
+  const trust = page.getByRole("list", { name: "Compra segura" });
+  await expect(trust).toContainText("Pago seguro · Entorno de pruebas: no se cobra nada");
+  await expect(trust).toContainText("Cancelación y reembolso:");
+  await expect(trust.getByRole("link", { name: "Acuerdo de usuario" })).toHaveAttribute("href", "/agreement");
+  // All of it on the phone's screen width, beside the form that decides.
+  for (const part of [trust, item.getByTestId("organization-rating")]) {
+    const box = (await part.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+  }
 });
 
 test("an offer nobody has bought shows no count", async ({ page, js }) => {
