@@ -81,3 +81,17 @@ test("an offer nobody has bought shows no count", async ({ page, js }) => {
   await expect(page.getByRole("list", { name: "Compra segura" })).toContainText("Pago seguro");
   await expect(page.getByTestId("sold-count")).toHaveCount(0);
 });
+
+test("cards differ: on a category page each offer shows its partner's own photo", async ({ page, js }) => {
+  await page.goto("/ofertas/category/restaurants/");
+  await ready(page, js);
+  const cards = page.locator("article.card");
+  expect(await cards.count()).toBeGreaterThan(3);
+  const pictures = await cards.evaluateAll((all) => all.map((card) => card.querySelector(".card-media img")?.getAttribute("src") ?? ""));
+  expect(
+    pictures.every((src) => src.startsWith("/")),
+    "a photo on every card",
+  ).toBe(true);
+  expect(new Set(pictures).size, "no two cards share a picture").toBe(pictures.length);
+  await expect(cards.locator(".card-fallback")).toHaveCount(0);
+});
