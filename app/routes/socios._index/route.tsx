@@ -235,7 +235,18 @@ export default function RedeemCoupon() {
       {problem ? (
         <section className="verdict verdict-bad" role="alert">
           <p className="verdict-title">
-            <span aria-hidden="true">✕</span> {problem.title}
+            {/* The code never breaks at its dashes: the waiter reads it as one word. */}
+            <span aria-hidden="true">✕</span>{" "}
+            {problem.title.split(code).flatMap((part, i) =>
+              i
+                ? [
+                    <span key={i} className="nowrap">
+                      {code}
+                    </span>,
+                    part,
+                  ]
+                : [part],
+            )}
           </p>
           <p className="verdict-reason">{problem.reason}</p>
         </section>
