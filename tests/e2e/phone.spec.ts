@@ -32,6 +32,7 @@ test("the till keeps the code it checked, normalised, and the verdict repeats it
   // The code in the verdict is read as one word: never broken at a dash.
   const repeated = page.getByRole("alert").getByText("HJKM-NPQR-STUV", { exact: true });
   expect(await repeated.evaluate((el) => new Set([...el.getClientRects()].map((r) => Math.round(r.top))).size)).toBe(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
 test("«Mis ofertas» is one card per offer with its actions on screen; form fields line up", async ({ page, js }) => {
