@@ -37,7 +37,7 @@ import { getConsent } from "#app/state/consent.server";
 import { clientIntegrations } from "#app/third-party/tracking.server";
 import { config } from "#app/env.server";
 import { requestOrigin } from "#app/document/origin.server";
-import { commitSession, getSession, sessionRegion, takeEvents, takeToasts } from "#app/state/session.server";
+import { commitSession, getSession, sessionRegion, takeEvents, takeToasts, type ToastField } from "#app/state/session.server";
 import { favoriteIds } from "#app/state/favorites.server";
 import { viewer } from "#app/state/auth.server";
 import { ticketCount } from "#rules/cart";
@@ -69,6 +69,8 @@ export type RouteHandle = {
    * the route's data.
    */
   favorites?: boolean | ((data: unknown) => boolean);
+  /** Tagged messages the page says at their place (the offer's «Añadido» bar): the no-JS flash leaves them out. */
+  inlineMessages?: ToastField[];
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -309,7 +311,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
             {data.sandboxNotice ? <SandboxNotice /> : null}
             <Header data={data} />
-            <Toasts messages={data.toasts} />
+            <Toasts messages={data.toasts} inline={handles.flatMap((h) => h.inlineMessages ?? [])} />
             <FavoritesProvider>
               <main id="main" className="site-main">
                 {children}

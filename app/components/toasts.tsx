@@ -3,7 +3,7 @@ import { useLocation } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { dismissToasts, loadToaster, loadedToaster, noToaster, showToast, subscribeToaster } from "#app/components/toast";
 
-export type ToastMessage = { type: "success" | "error"; text: string };
+export type ToastMessage = { type: "success" | "error"; text: string; field?: string };
 
 /** Whether the window has lost focus: the toaster may load after it did (see PauseOnFocusLoss). */
 let focusLost = false;
@@ -31,7 +31,9 @@ function ServerFlash({ messages }: { messages: ToastMessage[] }) {
  * Messages from the server. Without JS they are plain HTML in a role="status" region; once React
  * has hydrated, the same messages appear as toasts (top right, 5 s) and the HTML copy is hidden.
  */
-export function Toasts({ messages }: { messages: ToastMessage[] }) {
+export function Toasts({ messages, inline = [] }: { messages: ToastMessage[]; inline?: string[] }) {
+  // Said once: what the page shows at its field stays out of the HTML copy.
+  const flash = messages.filter((m) => !m.field || !inline.includes(m.field));
   const { pathname } = useLocation();
   // react-hot-toast, once loaded (app/components/toast.ts): on the server and while hydrating, nothing.
   const toaster = useSyncExternalStore(subscribeToaster, loadedToaster, noToaster);
@@ -73,7 +75,7 @@ export function Toasts({ messages }: { messages: ToastMessage[] }) {
 
   return (
     <>
-      {messages.length > 0 ? <ServerFlash messages={messages} /> : null}
+      {flash.length > 0 ? <ServerFlash messages={flash} /> : null}
       <div data-toast-region>{toaster ? <toaster.ToasterParts focusLost={hasFocusLost} /> : null}</div>
     </>
   );

@@ -1,5 +1,24 @@
 import { Link } from "@remix-run/react";
+import type { OfferRating } from "#contract/offers";
+import { ratingDecimal } from "./card-html";
 import { LockIcon } from "./icons";
+import { Stars } from "./stars";
+
+/** «4,6 · 31 valoraciones de sus ofertas»: the partner's stars over all its offers. */
+export function OrganizationRating({ rating }: { rating: OfferRating }) {
+  const average = ratingDecimal(rating.average);
+  return (
+    <p className="offer-org-rating" data-testid="organization-rating">
+      <Stars value={rating.average} label={`Valoración del comercio: ${average} de 5 estrellas`} />{" "}
+      <span className="muted">
+        {average} · {rating.count} valoraciones de sus ofertas
+      </span>
+    </p>
+  );
+}
+
+/** «12 compradas»: coupons bought in paid sales. */
+export const soldText = (sold: number) => `${sold.toLocaleString("es-ES")} ${sold === 1 ? "comprada" : "compradas"}`;
 
 /**
  * What a buyer checks before paying, next to the buy button: how payment works (the configured
@@ -31,9 +50,7 @@ export function TrustBox({ paymentMethods, refundTerms, sold }: { paymentMethods
       ) : null}
       {sold ? (
         <li data-testid="sold-count">
-          <span>
-            <strong>{sold.toLocaleString("es-ES")}</strong> {sold === 1 ? "comprada" : "compradas"}
-          </span>
+          <span>{soldText(sold)}</span>
         </li>
       ) : null}
     </ul>

@@ -1,5 +1,6 @@
+import type { Locator } from "@playwright/test";
 import type { OfferDetail } from "#contract/offers";
-import { acceptCookies, expect, ready, test } from "./fixtures";
+import { acceptCookies, addToCart, expect, openCheckout, ready, test } from "./fixtures";
 
 test.use({ viewport: { width: 375, height: 740 } });
 
@@ -13,6 +14,12 @@ async function reviewedOffer(request: import("@playwright/test").APIRequestConte
   throw new Error("no reviewed offer in the demo catalogue");
 }
 
+/** The real count: other buyers (parallel tests) may add to it between the two reads, never take from it. */
+async function expectSoldAtLeast(count: Locator, pattern: RegExp, atLeast: number) {
+  await expect(count).toHaveText(pattern);
+  expect(Number((await count.textContent())!.match(pattern)![1])).toBeGreaterThanOrEqual(atLeast);
+}
+
 test("the offer page shows how to pay, the terms, the real bought count, the partner's rating and the reviews", async ({ page, js }) => {
   const offer = await reviewedOffer(page.request);
   await page.goto(`/ofertas/${offer.uuid}/`);
@@ -21,7 +28,7 @@ test("the offer page shows how to pay, the terms, the real bought count, the par
 
   const trust = page.getByRole("list", { name: "Compra segura" });
   await expect(trust).toContainText("Pago seguro · Entorno de pruebas: no se cobra nada");
-  await expect(trust.getByTestId("sold-count")).toHaveText(`${offer.sold_count} compradas`);
+  await expectSoldAtLeast(trust.getByTestId("sold-count"), /^(\d+) compradas$/, offer.sold_count);
   expect(offer.sold_count).toBeGreaterThan(0);
   // The demo offers' conditions say nothing of cancelling: the general terms, not an invented line.
   await expect(trust.getByRole("link", { name: "Acuerdo de usuario" })).toHaveAttribute("href", "/agreement");
@@ -39,6 +46,32 @@ test("the offer page shows how to pay, the terms, the real bought count, the par
   await expect(first).toContainText(/\d{2} \p{L}+ \d{4}/u);
 });
 
+test("at checkout the same trust: «Pago seguro» and its methods, the terms, the partner's rating, the bought count", async ({
+  page,
+  js,
+}) => {
+  const offer = await reviewedOffer(page.request);
+  await addToCart(page, js, offer, 1);
+  await openCheckout(page, js);
+
+  const item = page.locator(".checkout-item", { has: page.getByRole("link", { name: offer.title }) });
+  await expect(item).toContainText(offer.organization.name);
+  await expectSoldAtLeast(item.getByTestId("sold-count"), /^ · (\d+) compradas$/, offer.sold_count);
+  const rating = offer.organization.rating!;
+  await expect(item.getByTestId("organization-rating")).toContainText(`${rating.count} valoraciones de sus ofertas`);
+  await expect(item.getByRole("img", { name: /^Valoración del comercio: \d,\d de 5 estrellas$/ })).toBeVisible();
+
+  const trust = page.getByRole("list", { name: "Compra segura" });
+  await expect(trust).toContainText("Pago seguro · Entorno de pruebas: no se cobra nada");
+  await expect(trust).toContainText("Cancelación y reembolso:");
+  await expect(trust.getByRole("link", { name: "Acuerdo de usuario" })).toHaveAttribute("href", "/agreement");
+  // All of it on the phone's screen width, beside the form that decides.
+  for (const part of [trust, item.getByTestId("organization-rating")]) {
+    const box = (await part.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(375);
+  }
+});
+
 test("an offer nobody has bought shows no count", async ({ page, js }) => {
   const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=60")).json()) as { results: { uuid: string }[] };
   let unsold: string | null = null;
@@ -54,4 +87,18 @@ test("an offer nobody has bought shows no count", async ({ page, js }) => {
   await ready(page, js);
   await expect(page.getByRole("list", { name: "Compra segura" })).toContainText("Pago seguro");
   await expect(page.getByTestId("sold-count")).toHaveCount(0);
+});
+
+test("cards differ: on a category page each offer shows its partner's own photo", async ({ page, js }) => {
+  await page.goto("/ofertas/category/restaurants/");
+  await ready(page, js);
+  const cards = page.locator("article.card");
+  expect(await cards.count()).toBeGreaterThan(3);
+  const pictures = await cards.evaluateAll((all) => all.map((card) => card.querySelector(".card-media img")?.getAttribute("src") ?? ""));
+  expect(
+    pictures.every((src) => src.startsWith("/")),
+    "a photo on every card",
+  ).toBe(true);
+  expect(new Set(pictures).size, "no two cards share a picture").toBe(pictures.length);
+  await expect(cards.locator(".card-fallback")).toHaveCount(0);
 });

@@ -58,6 +58,11 @@ test("«Añadir al carrito» leads to paying: the cart panel (JS) or an inline b
     await expect(added).toContainText("Añadido");
     await expect(added).toBeInViewport();
     await expect(added.getByRole("link", { name: "Ir a pagar (1)" })).toHaveAttribute("href", "/checkout/");
+    // Said once: the bar, not the page's flash message as well.
+    await expect(page.getByText("Añadido al carrito.")).toHaveCount(1);
+    await expect(page.locator(".flash")).toHaveCount(0);
+    const link = (await added.getByRole("link").boundingBox())!;
+    expect(link.height, "«Ir a pagar (1)» on one line").toBeLessThan(60);
   }
   // In the cart now: paying first, changing the tickets still possible.
   await expect(page.locator("#buy").getByRole("button", { name: "Actualizar carrito" })).toBeVisible();
@@ -130,6 +135,9 @@ test("the success page gives coupons to keep: PDF, a QR per code, merchant, plac
   for (const code of codes) await expect(page.getByRole("img", { name: `Código QR del cupón ${code}` })).toBeVisible();
   await expect(page.getByText("Establecimiento")).toBeVisible();
   await expect(page.getByText("Validez")).toBeVisible();
+  // No Apple or Google Wallet pass exists: nothing offers one.
+  await expect(page.getByRole("link", { name: /cartera|wallet/i })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /cartera|wallet/i })).toHaveCount(0);
 
   // The mail's signed access: a guest gets the PDF; the bare sale id opens nothing.
   const pdf = page.getByRole("link", { name: "Descargar cupones (PDF)" });

@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { DEMO_CUSTOMER, loginAs } from "./auth";
 import { chooseCookies, expect, ready, roomyOffer, test } from "./fixtures";
@@ -5,6 +6,18 @@ import { smallTargets } from "./tap-targets";
 
 // The till, the back office and the shop on a phone (375 px), JavaScript on and off.
 test.use({ viewport: { width: 375, height: 812 } });
+
+/** Fields side by side in the back office's form grid have their controls' tops in line. */
+async function expectFieldsInLine(page: Page) {
+  const tops = await page
+    .locator(".form-grid .field")
+    .evaluateAll((fields) =>
+      fields.map((f) => [f.getBoundingClientRect().top, f.querySelector("input, select")!.getBoundingClientRect().top]),
+    );
+  for (const [fieldTop, controlTop] of tops) {
+    for (const [otherTop, otherControl] of tops) if (otherTop === fieldTop) expect(otherControl).toBe(controlTop);
+  }
+}
 
 test("the till keeps the code it checked, normalised, and the verdict repeats it", async ({ page, js }) => {
   await loginAs(page, DEMO_PARTNER);
@@ -16,6 +29,10 @@ test("the till keeps the code it checked, normalised, and the verdict repeats it
   await page.getByRole("button", { name: "Comprobar" }).click();
   await expect(page.getByRole("alert")).toContainText("No existe ningún cupón HJKM-NPQR-STUV");
   await expect(field).toHaveValue("HJKM-NPQR-STUV");
+  // The code in the verdict is read as one word: never broken at a dash.
+  const repeated = page.getByRole("alert").getByText("HJKM-NPQR-STUV", { exact: true });
+  expect(await repeated.evaluate((el) => new Set([...el.getClientRects()].map((r) => Math.round(r.top))).size)).toBe(1);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
 test("«Mis ofertas» is one card per offer with its actions on screen; form fields line up", async ({ page, js }) => {
@@ -41,13 +58,50 @@ test("«Mis ofertas» is one card per offer with its actions on screen; form fie
   );
   expect(boxes.length).toBeGreaterThan(3);
   for (const box of boxes) expect(box.height).toBe(44);
-  const labelTops = await page
-    .locator(".form-grid .field")
-    .evaluateAll((fields) =>
-      fields.map((f) => [f.getBoundingClientRect().top, f.querySelector("input, select")!.getBoundingClientRect().top]),
-    );
-  for (const [fieldTop, controlTop] of labelTops) {
-    for (const [otherTop, otherControl] of labelTops) if (otherTop === fieldTop) expect(otherControl).toBe(controlTop);
+  await expectFieldsInLine(page);
+});
+
+test("back-office fields stay in line when one of them has an error", async ({ page, js }) => {
+  await loginAs(page, DEMO_PARTNER);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/socios/codigos");
+  await ready(page, js);
+  await page.getByLabel("Código", { exact: true }).fill(`LINEA${Date.now() % 100000}`);
+  await page.getByLabel("Oferta", { exact: true }).selectOption({ index: 1 });
+  await page.getByLabel("Tipo de descuento").selectOption("percent");
+  await page.getByLabel("Valor del descuento").fill("150");
+  await page.getByRole("button", { name: "Crear código" }).click();
+  const value = page.getByLabel("Valor del descuento");
+  await expect(value).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Un porcentaje va de 1 a 100.").first()).toBeVisible();
+  await expectFieldsInLine(page);
+  // On the phone the fields stack: one per row, none wider than the screen.
+  await page.setViewportSize({ width: 375, height: 812 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+});
+
+test("«Mis pedidos» on a phone: the order number, «Descargar PDF» named by its words, the header's tagline whole", async ({ page, js }) => {
+  await loginAs(page, DEMO_CUSTOMER);
+  await page.goto("/order/history");
+  await ready(page, js);
+  const order = page.getByRole("article").first();
+  const number = order.locator(".order-number");
+  await expect(number).toHaveText(/^Pedido nº [0-9A-F]{8}$/);
+  expect((await number.boundingBox())!.height, "on one line").toBeLessThan(30);
+  const download = order.getByRole("button", { name: /^Descargar PDF del cupón [A-Z0-9]{4}-[A-Z0-9]{4}-[A-Z0-9]{4}$/ }).first();
+  await expect(download).toHaveText("Descargar PDF");
+  const box = (await download.boundingBox())!;
+  expect(Math.min(box.width, box.height)).toBeGreaterThanOrEqual(44);
+  expect(box.x + box.width).toBeLessThanOrEqual(375);
+  // Six icons leave no room for the tagline on an inner page: no words cut in half.
+  const tagline = page.locator(".tagline");
+  const clipped = await tagline.evaluate((el) =>
+    [...el.querySelectorAll("span")].some((s) => s.getBoundingClientRect().width > el.clientWidth + 0.5),
+  );
+  expect(clipped).toBe(false);
+  for (const icon of await page.locator(".header-actions").first().locator("a:visible, button:visible").all()) {
+    const icon_ = (await icon.boundingBox())!;
+    expect(icon_.x + icon_.width).toBeLessThanOrEqual(375);
   }
 });
 

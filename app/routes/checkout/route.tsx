@@ -6,14 +6,16 @@ import { useEffect, useRef, useState } from "react";
 import { cartFingerprint, forPresent } from "#rules/cart";
 import { formatCents } from "#rules/prices";
 import { checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#contract/checkout";
+import type { OfferRating } from "#contract/offers";
 import { isWalletProvider, PAYMENT_METHODS_TEXT } from "#rules/payments";
 import type { CartIntent } from "#app/routes/cart/schema";
 import { usePendingRemovals } from "#app/components/cart-dropdown";
 import { TrashIcon } from "#app/components/icons";
-import { TrustBox } from "#app/components/trust";
+import { OrganizationRating, soldText, TrustBox } from "#app/components/trust";
+import { refundTerms } from "#rules/offer-terms";
 import { PriceTag } from "#app/components/price";
 import { TicketCounter } from "#app/components/ticket-counter";
-import { customerApi, salesApi } from "#app/api-client/client.server";
+import { customerApi, offersApi, salesApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
 import { getCart } from "#app/state/cart.server";
 import { checkoutLines, type CheckoutLine } from "#app/state/checkout-lines.server";
@@ -26,9 +28,11 @@ import { Honeypot } from "#app/components/honeypot";
 import { readForm } from "#app/forms/form.server";
 import { isFetcherFailure, skipAfterFailure, toastOnFailure } from "#app/forms/fetcher-failure";
 import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/forms/before-start";
-import type { loader as rootLoader } from "#app/root";
+import type { RouteHandle, loader as rootLoader } from "#app/root";
 
 export const shouldRevalidate = skipAfterFailure;
+/** A refused promo code is said under its field (PromoCodes). */
+export const handle: RouteHandle = { inlineMessages: ["promo_code"] };
 /** With JS a «Continuar» whose post fails is a toast: the page and everything typed stay. */
 export const clientAction = toastOnFailure;
 
@@ -39,8 +43,9 @@ const wallet = () => isWalletProvider(config().PAYMENT_PROVIDER);
 export async function loader({ request }: LoaderFunctionArgs) {
   const [cart, state, session] = await Promise.all([getCart(request), getCheckoutState(request), getSession(request)]);
   const me = viewer(session);
-  const [{ lines, totalCents, payable }, reservations] = await Promise.all([
+  const [{ lines, totalCents, payable }, trust, reservations] = await Promise.all([
     checkoutLines(cart),
+    offerTrust(cart.items.map((i) => i.offerUuid)),
     // Logged in: an unpaid reservation of an offer in the cart can be paid instead of bought again.
     me
       ? openReservations(
@@ -59,11 +64,40 @@ export async function loader({ request }: LoaderFunctionArgs) {
       payable,
       wallet: wallet(),
       paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
+      trust,
       // Logged in, the account's email is the default; what the buyer typed last time wins.
       form: state.form ?? (me ? { email: me.email } : null),
       reservations,
     },
     { headers: { "Cache-Control": "private, no-store" } },
+  );
+}
+
+type OfferTrust = { merchant: string; rating: OfferRating | null; sold: number; refundTerms: string[] };
+
+/**
+ * What the offer page says beside its buy button, said again where the money is decided: each
+ * offer's partner and its rating, how many were bought, and its own cancellation terms. An offer
+ * that cannot be read any more has its problem on its line already, and no trust line.
+ */
+async function offerTrust(uuids: string[]): Promise<Record<string, OfferTrust>> {
+  const details = await Promise.all(uuids.map((uuid) => offersApi.get(uuid).catch(() => null)));
+  return Object.fromEntries(
+    details.flatMap((offer) =>
+      offer
+        ? [
+            [
+              offer.uuid,
+              {
+                merchant: offer.organization.name,
+                rating: offer.organization.rating,
+                sold: offer.sold_count,
+                refundTerms: refundTerms(offer.conditions),
+              },
+            ],
+          ]
+        : [],
+    ),
   );
 }
 
@@ -231,6 +265,7 @@ function GiftForm({ line }: { line: CheckoutLine }) {
 }
 
 function CheckoutItem({ line }: { line: CheckoutLine }) {
+  const trust = useLoaderData<typeof loader>().trust[line.offerUuid];
   return (
     <li className="checkout-item">
       {line.image ? <img src={line.image.url} alt="" width={96} height={60} /> : <span />}
@@ -239,6 +274,15 @@ function CheckoutItem({ line }: { line: CheckoutLine }) {
           <Link to={`/ofertas/${line.offerUuid}/`}>{line.title}</Link>
         </h2>
         {line.option ? <p className="muted small">{line.option.title}</p> : null}
+        {trust ? (
+          <div className="checkout-item-trust">
+            <p>
+              {trust.merchant}
+              {trust.sold ? <span data-testid="sold-count"> · {soldText(trust.sold)}</span> : null}
+            </p>
+            {trust.rating ? <OrganizationRating rating={trust.rating} /> : null}
+          </div>
+        ) : null}
         {line.option && !line.problem ? (
           <p>
             {line.promoUnitCents < line.unitCents ? (
@@ -383,7 +427,9 @@ function ErrorSummary({ errors, attempt }: { errors: { id: string; message: stri
 }
 
 function CheckoutDetailsForm() {
-  const { lines, wallet, form: remembered, payable, paymentMethods } = useLoaderData<typeof loader>();
+  const { lines, wallet, form: remembered, payable, paymentMethods, trust } = useLoaderData<typeof loader>();
+  // Each offer's own terms, once; none at all, the user agreement's.
+  const terms = [...new Set(lines.flatMap((l) => trust[l.offerUuid]?.refundTerms ?? []))];
   const answer = useActionData<typeof action>();
   // A post that never got an answer (a toast said so) is no result for the form: it keeps its fields.
   const lastResult = isFetcherFailure(answer) ? undefined : answer;
@@ -519,7 +565,7 @@ function CheckoutDetailsForm() {
         {submitting ? "Comprobando…" : "Continuar"}
       </button>
       {!payable ? <p className="field-error">Resuelve los avisos de tu carrito para continuar.</p> : null}
-      <TrustBox paymentMethods={paymentMethods} refundTerms={[]} />
+      <TrustBox paymentMethods={paymentMethods} refundTerms={terms} />
     </Form>
   );
 }

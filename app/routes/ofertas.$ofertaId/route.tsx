@@ -11,6 +11,7 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { formatDate } from "#rules/dates";
 import { photoSrcset } from "#rules/images";
@@ -20,8 +21,7 @@ import type { RouteHandle } from "#app/root";
 import { OfferGrid } from "#app/components/offer-card";
 import { DiscountBadge, PriceTag } from "#app/components/price";
 import { RatingSummary, Stars } from "#app/components/stars";
-import { ratingDecimal } from "#app/components/card-html";
-import { TrustBox } from "#app/components/trust";
+import { OrganizationRating, TrustBox } from "#app/components/trust";
 import { config } from "#app/env.server";
 import { PAYMENT_METHODS_TEXT } from "#rules/payments";
 import { refundTerms } from "#rules/offer-terms";
@@ -66,7 +66,7 @@ export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs
   return keptOrLoaded(url.pathname, () => serverLoader<typeof loader>());
 }
 
-export const handle: RouteHandle = { favorites: true };
+export const handle: RouteHandle = { favorites: true, inlineMessages: ["cart"] };
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
@@ -205,6 +205,8 @@ function AddToCart() {
   // was redirected to; with JS with the revalidation after it.
   const added = root?.toasts.find((t) => t.field === "cart" && t.type === "success");
   const count = root?.cart.count ?? 0;
+  // With JS the toast and the cart panel say it: the bar is the page without JS, said once.
+  const hydrated = useHydrated();
   // With JS a successful add opens the cart panel, where «Ir a pagar» is one tap away.
   const answered = useRef<unknown>(null);
   useEffect(() => {
@@ -230,9 +232,9 @@ function AddToCart() {
       {/* Without JS the page comes back at the box, where the «Añadido» bar is. */}
       <input type="hidden" name="redirectTo" value={`${location.pathname}#buy`} />
       <EnhancedInput />
-      {added && inCart ? (
+      {added && inCart && !hydrated ? (
         <p className="added-bar" role="status">
-          <span>✓ Añadido</span>
+          <span>✓ {added.text}</span>
           <Link to="/checkout/" className="btn">
             Ir a pagar ({count})
           </Link>
@@ -367,17 +369,7 @@ export default function OfferPage() {
             {logo ? <img src={logo.image_url} alt="" width={40} height={40} /> : null}
             <div>
               <p>{offer.organization.name}</p>
-              {offer.organization.rating ? (
-                <p className="offer-org-rating" data-testid="organization-rating">
-                  <Stars
-                    value={offer.organization.rating.average}
-                    label={`Valoración del comercio: ${ratingDecimal(offer.organization.rating.average)} de 5 estrellas`}
-                  />{" "}
-                  <span className="muted">
-                    {ratingDecimal(offer.organization.rating.average)} · {offer.organization.rating.count} valoraciones de sus ofertas
-                  </span>
-                </p>
-              ) : null}
+              {offer.organization.rating ? <OrganizationRating rating={offer.organization.rating} /> : null}
             </div>
           </div>
           <div className="offer-title-row">

@@ -235,7 +235,19 @@ export default function RedeemCoupon() {
       {problem ? (
         <section className="verdict verdict-bad" role="alert">
           <p className="verdict-title">
-            <span aria-hidden="true">✕</span> {problem.title}
+            <span aria-hidden="true">✕</span> {/* One flex item, the words and the code together; the code never breaks at its dashes. */}
+            <span>
+              {problem.title.split(code).flatMap((part, i) =>
+                i
+                  ? [
+                      <span key={i} className="nowrap">
+                        {code}
+                      </span>,
+                      part,
+                    ]
+                  : [part],
+              )}
+            </span>
           </p>
           <p className="verdict-reason">{problem.reason}</p>
         </section>
