@@ -11,7 +11,6 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { formatDate } from "#rules/dates";
 import { photoSrcset } from "#rules/images";
@@ -205,8 +204,10 @@ function AddToCart() {
   // was redirected to; with JS with the revalidation after it.
   const added = root?.toasts.find((t) => t.field === "cart" && t.type === "success");
   const count = root?.cart.count ?? 0;
-  // With JS the toast and the cart panel say it: the bar is the page without JS, said once.
-  const hydrated = useHydrated();
+  // The bar is for a message that came with the page (without JS, or a post sent before the app
+  // started): it stays as drawn, never removed as the app starts. An add made with JS is said by
+  // its toast and the cart panel instead.
+  const [withPage] = useState(() => Boolean(added));
   // With JS a successful add opens the cart panel, where «Ir a pagar» is one tap away.
   const answered = useRef<unknown>(null);
   useEffect(() => {
@@ -232,7 +233,7 @@ function AddToCart() {
       {/* Without JS the page comes back at the box, where the «Añadido» bar is. */}
       <input type="hidden" name="redirectTo" value={`${location.pathname}#buy`} />
       <EnhancedInput />
-      {added && inCart && !hydrated ? (
+      {added && inCart && withPage ? (
         <p className="added-bar" role="status">
           <span>✓ {added.text}</span>
           <Link to="/checkout/" className="btn">
