@@ -1,6 +1,7 @@
 import type { Locator } from "@playwright/test";
 import type { OfferDetail } from "#contract/offers";
 import { acceptCookies, addToCart, expect, openCheckout, ready, test } from "./fixtures";
+import { partnerOffer, removeOfferPhotos } from "./partner-fixtures";
 
 test.use({ viewport: { width: 375, height: 740 } });
 
@@ -101,4 +102,25 @@ test("cards differ: on a category page each offer shows its partner's own photo"
   ).toBe(true);
   expect(new Set(pictures).size, "no two cards share a picture").toBe(pictures.length);
   await expect(cards.locator(".card-fallback")).toHaveCount(0);
+});
+
+test("an offer left without photos gets a picture of its own, never another offer's", async ({ page, js }) => {
+  // A word no other offer has, one per project: both run at once on the same catalogue.
+  const word = `Acantilado${js ? "j" : "n"}${Date.now().toString(36)}`;
+  const made = [
+    await partnerOffer(page.request, `Ruta ${word} por la costa`, { active: true }),
+    await partnerOffer(page.request, `Ruta ${word} por el río`, { active: true }),
+  ];
+  for (const offer of made) await removeOfferPhotos(page.request, offer.uuid);
+  await page.goto(`/buscar?q=${word}`);
+  await ready(page, js);
+  const cards = page.locator("article.card");
+  await expect(cards).toHaveCount(2);
+  await expect(cards.locator(".card-media img")).toHaveCount(0);
+  const fallbacks = await cards.evaluateAll((all) => all.map((card) => card.querySelector(".card-fallback")?.outerHTML ?? ""));
+  expect(
+    fallbacks.every((html) => html.length > 0),
+    "a drawn picture on each card",
+  ).toBe(true);
+  expect(fallbacks[0], "each offer its own").not.toBe(fallbacks[1]);
 });

@@ -95,3 +95,14 @@ export async function decideChange(
   });
   expect(decided.status(), await decided.text()).toBe(200);
 }
+
+/** The demo partner deletes every photo of one of its offers, as «Eliminar» in its portal does. */
+export async function removeOfferPhotos(request: APIRequestContext, offer: string): Promise<void> {
+  const { results } = (await (
+    await request.get(`/api/v0/offers/images/?offer=${offer}`, { headers: await headersFor(request, DEMO_PARTNER) })
+  ).json()) as { results: { uuid: string }[] };
+  for (const image of results) {
+    const deleted = await request.delete(`/api/v0/offers/images/${image.uuid}/`, { headers: await headersFor(request, DEMO_PARTNER) });
+    expect(deleted.status(), await deleted.text()).toBe(204);
+  }
+}
