@@ -322,13 +322,16 @@ test("WEB_CONCURRENCY=2 on PostgreSQL: a worker that replaces one that died join
     await server.waitFor(() => serving().length >= 2, 60_000);
     const victim = serving()[0].pid as number;
     process.kill(victim, "SIGKILL");
-    // Until the replacement says it serves, and a while after, every answer comes from a ready worker.
-    // (A connection handed to the victim before the primary saw it die fails: not an answer, so
-    // not counted.)
+    // From the moment the primary knows (a connection handed to the victim before that is lost
+    // inside node:cluster and never answered), until the replacement says it serves and a while
+    // after, every answer comes from a ready worker.
+    await server.waitFor((l) => l.msg === "Proceso terminado; se arranca otro." && l.pid === victim, 30_000);
     const statuses: number[] = [];
     const ask = async () => {
-      const res = await fetch(server.url("/api/v0/public/offers/?page_size=1"), { headers: { Connection: "close" } }).catch(() => null);
-      if (!res) return;
+      const res = await fetch(server.url("/api/v0/public/offers/?page_size=1"), {
+        headers: { Connection: "close" },
+        signal: AbortSignal.timeout(10_000),
+      });
       statuses.push(res.status);
       await res.arrayBuffer();
     };
