@@ -100,8 +100,9 @@ test("tickets posted beyond the chosen option's limit are clamped, with a messag
   expect(answer.status()).toBe(303);
   await page.reload();
   const n = max(second);
+  // Said where the tickets are chosen (with JS a toast says it too).
   await expect(
-    page.getByText(`Esta opción admite como máximo ${n} ${n === 1 ? "entrada" : "entradas"}: hemos añadido ${n}.`),
+    page.locator("#buy").getByText(`Esta opción admite como máximo ${n} ${n === 1 ? "entrada" : "entradas"}: hemos añadido ${n}.`),
   ).toBeVisible();
   await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(n));
 });
