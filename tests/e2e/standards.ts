@@ -34,26 +34,28 @@ export async function htmlValidateErrors(html: string): Promise<string[]> {
   );
 }
 
-const HTMLCS_SOURCE = readFileSync(createRequire(import.meta.url).resolve("html_codesniffer/build/HTMLCS.js"), "utf8");
+/** HTML_CodeSniffer's source, for `injectEngines` (axe.ts) to put in each document that is checked. */
+export const HTMLCS_SOURCE = readFileSync(createRequire(import.meta.url).resolve("html_codesniffer/build/HTMLCS.js"), "utf8");
 
 /**
  * HTML_CodeSniffer, the engine pa11y runs, on the page as shown: standard WCAG2AA, errors only,
- * as `pa11y --standard WCAG2AA` reports them. Injected through evaluate, which the pages'
- * Content-Security-Policy does not govern.
+ * as `pa11y --standard WCAG2AA` reports them. The page holds the engine already (axe.ts's
+ * `injectEngines`, run through evaluate, which the pages' Content-Security-Policy does not govern).
  */
 export async function htmlcsErrors(page: Page): Promise<string[]> {
   return page.evaluate(
-    `(() => {
-      ${HTMLCS_SOURCE}
-      return new Promise((resolve) => {
-        window.HTMLCS.process("WCAG2AA", document, () => {
+    () =>
+      new Promise<string[]>((resolve) => {
+        type Message = { type: number; code: string; msg: string; element: Element };
+        const htmlcs = (window as unknown as { HTMLCS: { ERROR: number; process: (s: string, d: Document, done: () => void) => void; getMessages: () => Message[] } }).HTMLCS;
+        htmlcs.process("WCAG2AA", document, () => {
           resolve(
-            window.HTMLCS.getMessages()
-              .filter((m) => m.type === window.HTMLCS.ERROR)
-              .map((m) => "HTML_CodeSniffer " + m.code + ": " + m.msg + " (" + (m.element.outerHTML || "").slice(0, 120) + ")"),
+            htmlcs
+              .getMessages()
+              .filter((m) => m.type === htmlcs.ERROR)
+              .map((m) => `HTML_CodeSniffer ${m.code}: ${m.msg} (${(m.element.outerHTML || "").slice(0, 120)})`),
           );
         });
-      });
-    })()`,
+      }),
   );
 }
