@@ -215,74 +215,80 @@ test("an API that hangs: pages answer after API_TIMEOUT_MS (503 and the Spanish 
 });
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
-test("PostgreSQL unreachable: API and pages 503 with Retry-After, /readyz 503; back to 200 when it returns", async () => {
-  test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
-  const name = `ofertas_ops_outage_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  // The server reaches PostgreSQL through this proxy, which the test cuts and restores.
-  const upstream = new URL(DATABASE_URL!);
-  const links = new Set<net.Socket>();
-  let cut = false;
-  const proxy = net
-    .createServer((socket) => {
-      if (cut) return socket.destroy();
-      const to = net.connect(Number(upstream.port || 5432), upstream.hostname);
-      links.add(socket).add(to);
-      socket.pipe(to).pipe(socket);
-      const end = () => {
-        socket.destroy();
-        to.destroy();
-      };
-      socket.on("error", end).on("close", end);
-      to.on("error", end).on("close", end);
-    })
-    .listen(0, "127.0.0.1");
-  await new Promise((r) => proxy.once("listening", r));
-  const via = new URL(DATABASE_URL!);
-  via.hostname = "127.0.0.1";
-  via.port = String((proxy.address() as net.AddressInfo).port);
-  via.pathname = `/${name}`;
-  try {
-    const server = await start({ DATABASE_URL: via.toString(), DATABASE_CONNECT_TIMEOUT: "2", CATALOGUE_CACHE_SECONDS: "0" });
-    await server.waitReady(120_000);
-    expect((await fetch(server.url("/api/v0/public/offers/?page_size=1"))).status).toBe(200);
 
-    cut = true;
-    for (const s of links) s.destroy();
-    const api = await fetch(server.url("/api/v0/public/offers/?page_size=1"));
-    expect(api.status).toBe(503);
-    expect(api.headers.get("retry-after")).toBe("30");
-    expect(((await api.json()) as { detail: string }).detail).toContain("Estamos teniendo problemas técnicos");
-    const page = await fetch(server.url("/ofertas/6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b/"));
-    expect(page.status).toBe(503);
-    expect(page.headers.get("retry-after")).toBe("30");
-    expect(await page.text()).toContain("Estamos teniendo problemas técnicos…");
-    expect((await fetch(server.url("/readyz"))).status).toBe(503);
-    expect((await fetch(server.url("/healthz"))).status).toBe(200);
-
-    cut = false;
-    await server.waitReady(30_000);
-    expect((await fetch(server.url("/api/v0/public/offers/?page_size=1"))).status).toBe(200);
-    await server.stop();
-  } finally {
-    proxy.close();
-    for (const s of links) s.destroy();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-});
-
-test("WEB_CONCURRENCY=2 on PostgreSQL: /metrics sums both workers' requests, database figures counted once", async () => {
-  test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
-  const name = `ofertas_ops_cluster_${process.pid}_${Date.now()}`;
+/** A PostgreSQL database of the test's own, dropped afterwards whatever happened. */
+async function withDatabase(label: string, use: (url: URL) => Promise<void>) {
+  const name = `ofertas_ops_${label}_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(DATABASE_URL!);
   url.pathname = `/${name}`;
   try {
+    await use(url);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+test("PostgreSQL unreachable: API and pages 503 with Retry-After, /readyz 503; back to 200 when it returns", async () => {
+  test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
+  await withDatabase("outage", async (url) => {
+    // The server reaches PostgreSQL through this proxy, which the test cuts and restores.
+    const upstream = new URL(DATABASE_URL!);
+    const links = new Set<net.Socket>();
+    let cut = false;
+    const proxy = net
+      .createServer((socket) => {
+        if (cut) return socket.destroy();
+        const to = net.connect(Number(upstream.port || 5432), upstream.hostname);
+        links.add(socket).add(to);
+        socket.pipe(to).pipe(socket);
+        const end = () => {
+          socket.destroy();
+          to.destroy();
+        };
+        socket.on("error", end).on("close", end);
+        to.on("error", end).on("close", end);
+      })
+      .listen(0, "127.0.0.1");
+    await new Promise((r) => proxy.once("listening", r));
+    const via = new URL(url);
+    via.hostname = "127.0.0.1";
+    via.port = String((proxy.address() as net.AddressInfo).port);
+    try {
+      const server = await start({ DATABASE_URL: via.toString(), DATABASE_CONNECT_TIMEOUT: "2", CATALOGUE_CACHE_SECONDS: "0" });
+      await server.waitReady(120_000);
+      expect((await fetch(server.url("/api/v0/public/offers/?page_size=1"))).status).toBe(200);
+
+      cut = true;
+      for (const s of links) s.destroy();
+      const api = await fetch(server.url("/api/v0/public/offers/?page_size=1"));
+      expect(api.status).toBe(503);
+      expect(api.headers.get("retry-after")).toBe("30");
+      expect(((await api.json()) as { detail: string }).detail).toContain("Estamos teniendo problemas técnicos");
+      const page = await fetch(server.url("/ofertas/6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b/"));
+      expect(page.status).toBe(503);
+      expect(page.headers.get("retry-after")).toBe("30");
+      expect(await page.text()).toContain("Estamos teniendo problemas técnicos…");
+      expect((await fetch(server.url("/readyz"))).status).toBe(503);
+      expect((await fetch(server.url("/healthz"))).status).toBe(200);
+
+      cut = false;
+      await server.waitReady(30_000);
+      expect((await fetch(server.url("/api/v0/public/offers/?page_size=1"))).status).toBe(200);
+      await server.stop();
+    } finally {
+      proxy.close();
+      for (const s of links) s.destroy();
+    }
+  });
+});
+
+test("WEB_CONCURRENCY=2 on PostgreSQL: /metrics sums both workers' requests, database figures counted once", async () => {
+  test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
+  await withDatabase("cluster", async (url) => {
     const server = await start({ DATABASE_URL: url.toString(), WEB_CONCURRENCY: "2" });
     await server.waitReady(120_000);
     // Each on a new connection: the primary hands them out to both workers.
@@ -300,63 +306,54 @@ test("WEB_CONCURRENCY=2 on PostgreSQL: /metrics sums both workers' requests, dat
     const workers = new Set(server.lines.filter((l) => l.msg === "Cierre completo." || typeof l.port === "number").map((l) => l.pid));
     expect(workers.size).toBeGreaterThanOrEqual(2);
     expect(await server.stop()).toBe(0);
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+  });
 });
 
 test("WEB_CONCURRENCY=2 on PostgreSQL: a worker that replaces one that died joins once ready; /readyz 503 while a migration is missing", async () => {
   test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
-  const name = `ofertas_ops_rejoin_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(DATABASE_URL!);
-  url.pathname = `/${name}`;
-  const db = new pg.Client({ connectionString: url.toString() });
-  try {
-    const server = await start({ DATABASE_URL: url.toString(), WEB_CONCURRENCY: "2" });
-    await server.waitReady(120_000);
-    const serving = () => server.lines.filter((l) => typeof l.port === "number" && String(l.msg).startsWith("ofertas escuchando"));
-    await server.waitFor(() => serving().length >= 2, 60_000);
-    const victim = serving()[0].pid as number;
-    process.kill(victim, "SIGKILL");
-    // From the moment the primary knows (a connection handed to the victim before that is lost
-    // inside node:cluster and never answered), until the replacement says it serves and a while
-    // after, every answer comes from a ready worker.
-    await server.waitFor((l) => l.msg === "Proceso terminado; se arranca otro." && l.pid === victim, 30_000);
-    const statuses: number[] = [];
-    const ask = async () => {
-      const res = await fetch(server.url("/api/v0/public/offers/?page_size=1"), {
-        headers: { Connection: "close" },
-        signal: AbortSignal.timeout(10_000),
-      });
-      statuses.push(res.status);
-      await res.arrayBuffer();
-    };
-    const before = serving().length;
-    const replaced = () => serving().length > before;
-    const until = Date.now() + 60_000;
-    while (Date.now() < until && !replaced()) await ask();
-    expect(replaced()).toBe(true);
-    for (let i = 0; i < 20; i++) await ask();
-    expect(statuses.length).toBeGreaterThan(20);
-    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+  await withDatabase("rejoin", async (url) => {
+    const db = new pg.Client({ connectionString: url.toString() });
+    try {
+      const server = await start({ DATABASE_URL: url.toString(), WEB_CONCURRENCY: "2" });
+      await server.waitReady(120_000);
+      const serving = () => server.lines.filter((l) => typeof l.port === "number" && String(l.msg).startsWith("ofertas escuchando"));
+      await server.waitFor(() => serving().length >= 2, 60_000);
+      const victim = serving()[0].pid as number;
+      process.kill(victim, "SIGKILL");
+      // From the moment the primary knows (a connection handed to the victim before that is lost
+      // inside node:cluster and never answered), until the replacement says it serves and a while
+      // after, every answer comes from a ready worker.
+      await server.waitFor((l) => l.msg === "Proceso terminado; se arranca otro." && l.pid === victim, 30_000);
+      const statuses: number[] = [];
+      const ask = async () => {
+        const res = await fetch(server.url("/api/v0/public/offers/?page_size=1"), {
+          headers: { Connection: "close" },
+          signal: AbortSignal.timeout(10_000),
+        });
+        statuses.push(res.status);
+        await res.arrayBuffer();
+      };
+      const before = serving().length;
+      const replaced = () => serving().length > before;
+      const until = Date.now() + 60_000;
+      while (Date.now() < until && !replaced()) await ask();
+      expect(replaced()).toBe(true);
+      for (let i = 0; i < 20; i++) await ask();
+      expect(statuses.length).toBeGreaterThan(20);
+      expect(statuses.filter((s) => s !== 200)).toEqual([]);
 
-    // A database this build's migrations are not all in (an older backup restored, say) is not ready.
-    await db.connect();
-    const { rows } = await db.query<{ version: string }>(`SELECT max(version) AS version FROM schema_migrations`);
-    await db.query(`DELETE FROM schema_migrations WHERE version = $1`, [rows[0].version]);
-    const missing = await fetch(server.url("/readyz"));
-    expect(missing.status).toBe(503);
-    expect(await missing.text()).toBe("migrations pending");
-    await db.query(`INSERT INTO schema_migrations (version) VALUES ($1)`, [rows[0].version]);
-    expect((await fetch(server.url("/readyz"))).status).toBe(200);
-    expect(await server.stop()).toBe(0);
-  } finally {
-    await db.end().catch(() => {});
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
+      // A database this build's migrations are not all in (an older backup restored, say) is not ready.
+      await db.connect();
+      const { rows } = await db.query<{ version: string }>(`SELECT max(version) AS version FROM schema_migrations`);
+      await db.query(`DELETE FROM schema_migrations WHERE version = $1`, [rows[0].version]);
+      const missing = await fetch(server.url("/readyz"));
+      expect(missing.status).toBe(503);
+      expect(await missing.text()).toBe("migrations pending");
+      await db.query(`INSERT INTO schema_migrations (version) VALUES ($1)`, [rows[0].version]);
+      expect((await fetch(server.url("/readyz"))).status).toBe(200);
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await db.end().catch(() => {});
+    }
+  });
 });
