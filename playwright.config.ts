@@ -52,8 +52,8 @@ const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV)
 // build Playwright itself runs headless tests on) renders with the same Blink for markedly less CPU
 // (its renderers and browser process both). It does not apply context.route to a
 // navigation's redirect to another host (the request goes out to DNS instead), and the
-// social-login stand-ins are exactly such redirects, so the third-party project keeps the full
-// browser. Without the shell, everything runs on the full one.
+// social-login stand-ins are exactly such redirects, so social-login.spec.ts asks for the full
+// browser (FULL_CHROMIUM). Without the shell, everything runs on the full one.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const HEADLESS_SHELL = process.env.HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
 const SHELL_OR_CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
@@ -72,6 +72,8 @@ function launch(executablePath: string): LaunchOptions {
   };
 }
 
+export const FULL_CHROMIUM = launch(CHROMIUM);
+
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 45_000,
@@ -89,13 +91,13 @@ export default defineConfig({
     // the worker's work on them. On CI a failure is retried once, and that retry is recorded:
     // a11y.spec.ts and purchase.spec.ts took 1.5 min instead of 1.9.
     trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
-    launchOptions: launch(CHROMIUM),
+    launchOptions: launch(SHELL_OR_CHROMIUM),
   },
   // A real SMTP server for the run (tests/e2e/mail.ts explains how tests read what it receives).
   globalSetup: "./tests/e2e/global-setup.ts",
   projects: [
-    { name: "js", use: { javaScriptEnabled: true, launchOptions: launch(SHELL_OR_CHROMIUM) }, testIgnore: /third-party\// },
-    { name: "no-js", use: { javaScriptEnabled: false, launchOptions: launch(SHELL_OR_CHROMIUM) }, testIgnore: /third-party\// },
+    { name: "js", use: { javaScriptEnabled: true }, testIgnore: /third-party\// },
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /third-party\// },
     // Third-party hosts are mocked with page.route inside these tests; each file sets JS on or off.
     { name: "third-party", testMatch: /third-party\/.*\.spec\.ts$/, use: { baseURL: THIRD_PARTY_URL } },
   ],

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { BrowserContext, Page } from "@playwright/test";
-import { THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
+import { FULL_CHROMIUM, THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
 import { FUZZ_SEED, hostileText, problemWith, queryString } from "#tests/support/fuzz";
 import { mockAuthorizationCode } from "#tests/mocks/social";
 import { expectLoggedInAs } from "../auth";
@@ -80,6 +80,10 @@ async function mockConsentPages(context: BrowserContext) {
     });
   }
 }
+
+// The consent pages are reached by a redirect to the provider's host, which the headless shell
+// sends out to DNS instead of to context.route (playwright.config.ts): the full browser, then.
+test.use({ launchOptions: FULL_CHROMIUM });
 
 test.beforeEach(async ({ context }) => {
   authorizations = [];
