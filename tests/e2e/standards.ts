@@ -47,7 +47,11 @@ export async function htmlcsErrors(page: Page): Promise<string[]> {
     () =>
       new Promise<string[]>((resolve) => {
         type Message = { type: number; code: string; msg: string; element: Element };
-        const htmlcs = (window as unknown as { HTMLCS: { ERROR: number; process: (s: string, d: Document, done: () => void) => void; getMessages: () => Message[] } }).HTMLCS;
+        const htmlcs = (
+          window as unknown as {
+            HTMLCS: { ERROR: number; process: (s: string, d: Document, done: () => void) => void; getMessages: () => Message[] };
+          }
+        ).HTMLCS;
         htmlcs.process("WCAG2AA", document, () => {
           resolve(
             htmlcs
