@@ -13,7 +13,7 @@ import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sand
 import { releaseSale } from "#api/services/sales/release";
 import type { WebhookRequest } from "#api/payments/types";
 import { publicOrigin } from "#api/hosts";
-import { logger } from "#platform/logger.server";
+import { currentRequestId, logger } from "#platform/logger.server";
 
 /** How long «Pagar» waits for its webhook's capture before sending the buyer back to the shop. */
 const WEBHOOK_WAIT_MS = 5000;
@@ -84,7 +84,7 @@ export function sandboxRouter({
       url: `${publicOrigin(req, config)}${req.baseUrl}/webhook/`,
     }).catch((error: unknown) => {
       // The return redirect captures anyway; a lost webhook only loses the second path.
-      logger.warn({ err: error, transactionId }, "Pasarela de pruebas: webhook no procesado.");
+      logger.warn({ err: error, transactionId, reqId: currentRequestId() }, "Pasarela de pruebas: webhook no procesado.");
     });
     // A slow database keeps the buyer on this page at most as long as a provider's timeout would;
     // the capture goes on, and the return redirect finds it or does it.
