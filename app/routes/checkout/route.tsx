@@ -45,7 +45,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const me = viewer(session);
   const [{ lines, totalCents, payable }, trust, reservations] = await Promise.all([
     checkoutLines(cart),
-    offerTrust(cart.items.map((i) => i.offerUuid)),
+    // Two options of one offer are two lines, and one offer to read.
+    offerTrust([...new Set(cart.items.map((i) => i.offerUuid))]),
     // Logged in: an unpaid reservation of an offer in the cart can be paid instead of bought again.
     me
       ? openReservations(
