@@ -3,14 +3,14 @@
 # docker compose up (compose.yaml). docs/deploy.md says how to run it for real.
 
 # --- build: install with the committed lock, build, drop the dev dependencies -------------------
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 # The same steps CI runs in a clean copy (scripts/production-shape.sh).
 RUN bash scripts/container-build.sh
 
 # --- run: the build and the production dependencies only, as an unprivileged user ---------------
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     PORT=3000 \
     HOST=0.0.0.0 \

@@ -9,6 +9,7 @@
 #                                           default postgres://postgres@127.0.0.1:55432/postgres; SHAPE_PORT)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/scripts/pinned-node.sh"
 ADMIN_URL="${SHAPE_ADMIN_URL:-postgres://postgres@127.0.0.1:55432/postgres}"
 PORT="${SHAPE_PORT:-3445}"
 SHOP_HOST=tienda.example

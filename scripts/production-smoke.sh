@@ -10,6 +10,7 @@
 # the server are removed on exit, whatever happens.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/scripts/pinned-node.sh"
 ADMIN_URL="${SMOKE_ADMIN_URL:-postgres://postgres@127.0.0.1:55432/postgres}"
 DATABASE_URL="${1:-${SMOKE_DATABASE_URL:-}}"
 PORT="${2:-${SMOKE_PORT:-3425}}"
