@@ -1,16 +1,13 @@
 import { createHmac, createPrivateKey, randomBytes } from "node:crypto";
 import { logger } from "#platform/logger.server";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
-
-/** The WHATWG Fetch "bad ports": Node's fetch refuses them, including our loopback API calls. */
-const FETCH_BLOCKED_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
-  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
-  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
-]);
+import { trustProxySetting } from "./config/addresses.server";
+import { FETCH_BLOCKED_PORTS, isSentryDsn } from "./config/values.server";
+import { OPERATIONS_ENV, operationsProblems, operationsSettings, type OperationsSettings } from "./config/operations.server";
+import { paymentKeysProblem, paymentTimeout } from "./config/payments.server";
+import { socialSettingsProblem } from "./config/social.server";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -216,6 +213,7 @@ const EnvSchema = z
     /** 1: the storefront parses every API answer with the contract's schemas in production too (the browser suite sets it). */
     CONTRACT_CHECK: z.enum(["0", "1"]).optional(),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    ...OPERATIONS_ENV,
   })
   .superRefine((env, ctx) => {
     // A deployment (PUBLIC_URL https://…) never runs on a made-up secret or on payments nobody chose.
@@ -235,49 +233,12 @@ const EnvSchema = z
       });
   });
 
-/** A Sentry DSN: http(s)://<public key>@<host>[:port]/[path/]<project id>. */
-export function isSentryDsn(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (
-      /^https?:$/.test(url.protocol) && /^[A-Za-z0-9]+$/.test(url.username) && !url.search && /^\/(?:[^?#]*\/)?\d+$/.test(url.pathname)
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** A deployment is a server the public reaches over https; anything else is a try-out. */
 const isDeploymentUrl = (url: string | undefined) => url?.startsWith("https://") ?? false;
 
-const TRUST_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
-
-/**
- * TRUST_PROXY as Express's "trust proxy" takes it: a hop count, or a list of addresses, CIDR
- * ranges and the names loopback, linklocal and uniquelocal. null when it is neither.
- */
-export function trustProxySetting(value: string): number | string[] | null {
-  if (/^\d+$/.test(value)) return Number(value) <= 32 ? Number(value) : null;
-  const entries = value
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const valid = (entry: string) => {
-    if (TRUST_NAMES.has(entry)) return true;
-    const [address, bits, ...rest] = entry.split("/");
-    const family = isIP(address);
-    if (!family || rest.length) return false;
-    if (bits === undefined) return true;
-    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-  };
-  if (!entries.length || !entries.every(valid)) return null;
-  // The storefront calls its own API over loopback, passing on the address it worked out.
-  return entries.includes("loopback") ? entries : [...entries, "loopback"];
-}
-
 export type Env = z.infer<typeof EnvSchema>;
 
-export type Config = Omit<Env, "PAYMENT_PROVIDER"> & {
+type SiteConfig = Omit<Env, "PAYMENT_PROVIDER"> & {
   PAYMENT_PROVIDER: NonNullable<Env["PAYMENT_PROVIDER"]>;
   /** PUBLIC_URL is https://…: secrets and payments are required, demo data is opt-in. */
   isDeployment: boolean;
@@ -303,6 +264,8 @@ export type Config = Omit<Env, "PAYMENT_PROVIDER"> & {
   /** The storefront parses the API's answers with the contract's schemas: off in production unless CONTRACT_CHECK=1. */
   contractCheck: boolean;
 };
+
+export type Config = SiteConfig & OperationsSettings;
 
 export type MailDkim = { domainName: string; keySelector: string; privateKey: string };
 
@@ -339,11 +302,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
     throw new ConfigError("Configuración no válida:\n  JWT_SECRET: necesita al menos 32 caracteres");
   }
+  const operations = runtimeSettings(env, source, isDeployment);
   const jwtSecret = env.JWT_SECRET ?? createHmac("sha256", sessionSecrets[0]).update("ofertas:jwt").digest("hex");
   const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   return {
     ...env,
     PAYMENT_PROVIDER: paymentProvider,
+    ...operations,
     isDeployment,
     demoData: isDeployment ? env.DEMO_DATA === "1" : env.DEMO_DATA !== "0",
     demoStaff: !isDeployment && env.DEMO_DATA !== "0",
@@ -360,25 +325,18 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * A provider half configured is a mistake to stop on, not a button that silently never appears:
- * each client id needs its secret (Apple: a client secret, or the team id, key id and .p8 key
- * that sign one).
+ * The processes' settings and the payment provider's, checked together: every problem is named at
+ * once, before the database is opened or migrated.
  */
-function socialSettingsProblem(env: Env): string | null {
-  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET))
-    return "GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET van juntas: pon las dos o ninguna";
-  if (Boolean(env.FACEBOOK_APP_ID) !== Boolean(env.FACEBOOK_APP_SECRET))
-    return "FACEBOOK_APP_ID y FACEBOOK_APP_SECRET van juntas: pon las dos o ninguna";
-  const appleKey = [env.APPLE_TEAM_ID, env.APPLE_KEY_ID, env.APPLE_PRIVATE_KEY];
-  if (appleKey.some(Boolean) && !appleKey.every(Boolean))
-    return "APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY van juntas: pon las tres o ninguna";
-  const appleSecret = Boolean(env.APPLE_CLIENT_SECRET) || appleKey.every(Boolean);
-  if (Boolean(env.APPLE_CLIENT_ID) !== appleSecret)
-    return "APPLE_CLIENT_ID necesita APPLE_CLIENT_SECRET, o APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY (y al revés)";
-  if (env.APPLE_PRIVATE_KEY && !/-----BEGIN PRIVATE KEY-----/.test(env.APPLE_PRIVATE_KEY.replace(/\\n/g, "\n"))) {
-    return "APPLE_PRIVATE_KEY: debe ser el contenido del fichero .p8 de Apple (-----BEGIN PRIVATE KEY-----…)";
-  }
-  return null;
+function runtimeSettings(env: Env, source: NodeJS.ProcessEnv, isDeployment: boolean) {
+  const timeoutMs = paymentTimeout(env, source);
+  const problems = [
+    ...operationsProblems(env, { isDeployment }),
+    paymentKeysProblem(env),
+    typeof timeoutMs === "string" ? timeoutMs : null,
+  ].filter((problem): problem is string => Boolean(problem));
+  if (problems.length) throw new ConfigError(`Configuración no válida:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  return { ...operationsSettings(env), PAYMENT_TIMEOUT_MS: timeoutMs as number };
 }
 
 /** The DKIM settings, all three or none; a problem is its message. RSA only: what nodemailer signs with. */

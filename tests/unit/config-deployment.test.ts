@@ -12,6 +12,7 @@ const deployment = {
   PAYMENT_PROVIDER: "paypal",
   PAYPAL_CLIENT_ID: "id",
   PAYPAL_CLIENT_SECRET: "secret",
+  PAYPAL_WEBHOOK_ID: "webhook",
 } as const;
 
 const freshDir = () => mkdtempSync(path.join(tmpdir(), "ofertas-config-"));
