@@ -29,8 +29,9 @@ USER ofertas
 # DATA_DIR: the embedded database when there is no DATABASE_URL, mail files with no SMTP_URL.
 VOLUME ["/data"]
 EXPOSE 3000
-# Ready: the database answers and the server is not draining (503 during start-up and shutdown).
+# Alive: the process answers. Not /readyz: a database outage must not make an orchestrator that
+# restarts unhealthy containers restart every replica; the load balancer asks /readyz.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
-  CMD curl -fsS -o /dev/null "http://127.0.0.1:${PORT}/readyz" || exit 1
+  CMD curl -fsS -o /dev/null "http://127.0.0.1:${PORT}/healthz" || exit 1
 # The flags of `npm start`, without npm in between: SIGTERM reaches Node, which drains (exit 0).
 CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "--v8-pool-size=1", "build/node/server.js"]

@@ -14,7 +14,7 @@ const config = loadConfigOrExit();
 const [source] = process.argv.slice(2);
 try {
   if (!source) throw new Error("Uso: npm run restore -- ARCHIVO (una copia de npm run backup)");
-  if (config.DATABASE_URL) throw new Error("Con DATABASE_URL se restaura con pg_restore (docs/deploy.md, «Copias de seguridad»).");
+  if (config.DATABASE_URL) throw new Error("Con DATABASE_URL se restaura con pg_restore (docs/deploy.md, «Backups and restore»).");
   const file = path.resolve(source);
   if (!existsSync(file)) throw new Error(`No existe ${file}.`);
   if (hasEmbeddedDatabase(config.dataDir)) {
