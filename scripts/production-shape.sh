@@ -2,8 +2,9 @@
 # The production shape, as the container runs it, in a clean copy of this commit: the install of
 # scripts/container-build.sh (npm ci, build, prune), `npm run migrate` as the deploy step, then
 # the server as the container starts it, a deployment on PostgreSQL (PUBLIC_URL https://…, secrets, the sandbox as a
-# staging site, TRUST_PROXY, MIGRATE_ON_START=0, the demo catalogue by DEMO_DATA=1), ready on
-# /readyz, one purchase through the API, the paid sale and its mail checked, and SIGTERM → exit 0.
+# staging site, TRUST_PROXY, MIGRATE_ON_START=0, the demo catalogue by DEMO_DATA=1) as compose runs
+# it: web processes (PROCESS_ROLE=web) and one worker, ready on /readyz, one purchase through the
+# API, the paid sale and its mail (sent by the worker) checked, and SIGTERM → exit 0 for both.
 #
 #   scripts/production-shape.sh            (SHAPE_ADMIN_URL: a PostgreSQL server to create the database on,
 #                                           default postgres://postgres@127.0.0.1:55432/postgres; SHAPE_PORT)
@@ -15,12 +16,14 @@ PORT="${SHAPE_PORT:-3445}"
 SHOP_HOST=tienda.example
 WORK="$(mktemp -d /tmp/ofertas-production-shape.XXXXXX)"
 SERVER_PID=""
+WORKER_PID=""
 CREATED_DB=""
 
 step() { printf '\n=== %s (%ss)\n' "$1" "$SECONDS"; }
 fail() {
   echo "production shape: $1" >&2
   [ -f "$WORK/server.log" ] && tail -n 40 "$WORK/server.log" >&2
+  [ -f "$WORK/worker.log" ] && tail -n 20 "$WORK/worker.log" >&2
   exit 1
 }
 
@@ -35,9 +38,9 @@ sql() {
 
 cleanup() {
   local code=$?
-  if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-    kill -KILL "$SERVER_PID" 2>/dev/null || true
-  fi
+  for pid in "$SERVER_PID" "$WORKER_PID"; do
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+  done
   if [ -n "$CREATED_DB" ]; then sql "$ADMIN_URL" "DROP DATABASE IF EXISTS $CREATED_DB WITH (FORCE)" >/dev/null || true; fi
   rm -rf "$WORK"
   exit $code
@@ -61,9 +64,19 @@ export PORT HOST=127.0.0.1 DATA_DIR="$WORK/data" WEB_CONCURRENCY=2
 step "npm run migrate (the deploy step) in the pruned install"
 npm run --silent migrate | cut -c1-160
 
-step "the server as the container starts it (CMD), a deployment, port $PORT, 2 processes"
-# Node itself, not npm run serve: npm and its shell would take the SIGTERM meant for the server.
-MALLOC_ARENA_MAX=1 node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/server.log" 2>&1 &
+step "the server as the container starts it (CMD), a deployment, port $PORT, 2 web processes and a worker"
+# Node itself, as the image's CMD (npm run serve would exec the same). The worker as compose runs
+# it: its own port, probes and metrics only, the mail and the sweeps.
+PROCESS_ROLE=worker PORT=$((PORT + 1)) WEB_CONCURRENCY=1 MALLOC_ARENA_MAX=1 \
+  node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/worker.log" 2>&1 &
+WORKER_PID=$!
+for _ in $(seq 1 240); do
+  curl -fsS -o /dev/null "http://127.0.0.1:$((PORT + 1))/readyz" 2>/dev/null && break
+  kill -0 "$WORKER_PID" 2>/dev/null || fail "the worker stopped before /readyz answered 200"
+  sleep 0.5
+done
+grep -q '"role":"worker"' "$WORK/worker.log" || fail "the worker did not start as PROCESS_ROLE=worker"
+PROCESS_ROLE=web MALLOC_ARENA_MAX=1 node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 ready=""
 # Each process answers its own /readyz and the primary hands connections round-robin: four 200s in
@@ -93,7 +106,7 @@ coupons="$(sql "$DATABASE_URL" "SELECT count(*) FROM coupons c JOIN sale_items i
 [ "$coupons" -ge 1 ] || fail "sale $sale has no coupon"
 echo "sale $sale paid, $coupons coupon(s)"
 
-step "the buyer's mail (no SMTP_URL: .eml files under DATA_DIR/mail/)"
+step "the buyer's mail, sent by the worker (no SMTP_URL: .eml files under DATA_DIR/mail/)"
 mail=""
 for _ in $(seq 1 60); do
   mail="$(grep -rl "$email" "$DATA_DIR/mail" 2>/dev/null | head -n 1 || true)"
@@ -107,13 +120,19 @@ echo "mail: $(grep -m1 '^Subject:' "$mail")"
 step "npm run digest in the pruned install, beside the running server"
 npm run --silent digest | grep -q "^Boletín " || fail "npm run digest did not queue the digest"
 
-step "SIGTERM: drains and exits 0"
-kill -TERM "$SERVER_PID"
+grep -q '"msg":"PROCESS_ROLE=web: ninguna tarea de fondo."' "$WORK/server.log" || fail "the web processes run jobs"
+
+step "SIGTERM: the web processes and the worker drain and exit 0"
+kill -TERM "$SERVER_PID" "$WORKER_PID"
 set +e
 wait "$SERVER_PID"
 code=$?
+wait "$WORKER_PID"
+worker_code=$?
 set -e
 SERVER_PID=""
+WORKER_PID=""
 [ "$code" -eq 0 ] || fail "the server exited with $code after SIGTERM"
+[ "$worker_code" -eq 0 ] || fail "the worker exited with $worker_code after SIGTERM"
 
 step "ok: the production shape installs, migrates, serves, sells and stops"
