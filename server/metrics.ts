@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { timingSafeEqual } from "node:crypto";
-import type { Request, RequestHandler, Response } from "express";
+import express, { type Request, type RequestHandler } from "express";
 import type { RequestListener } from "node:http";
 import type { Config } from "#platform/config.server";
 import type { ServerBuild } from "@remix-run/node";
@@ -285,14 +285,13 @@ export function metricsEndpoint(access: MetricsAccess, { open = false }: { open?
 
 /** The METRICS_PORT server: /metrics, open to whoever reaches the port; nothing else. */
 export function metricsOnly(access: MetricsAccess): RequestListener {
-  const serve = metricsEndpoint(access, { open: true });
-  return (req, res) => {
-    if ((req.url ?? "").split("?")[0] === "/metrics" && (req.method === "GET" || req.method === "HEAD"))
-      return serve(req as Request, res as Response, () => {});
-    res.statusCode = 404;
-    res.setHeader("Content-Type", "text/plain; charset=utf-8");
-    res.end("Solo /metrics en este puerto.");
-  };
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/metrics", metricsEndpoint(access, { open: true }));
+  app.use((_req, res) => {
+    res.status(404).type("text/plain; charset=utf-8").send("Solo /metrics en este puerto.");
+  });
+  return app;
 }
 
 function bearerMatches(header: string | undefined, token: string | undefined): boolean {

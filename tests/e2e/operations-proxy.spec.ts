@@ -26,11 +26,11 @@ const deployment = { ...DEPLOYMENT, DATA_DIR: dataDir, DATABASE_URL: "", DEMO_DA
 
 type ListedOption = { uuid: string; actual_price: string; available: number; per_customer: number | null };
 
-/** The demo option with the most left and no per-customer limit: seven single tickets fit in its half. */
+/** The demo option with the most left: seven single tickets, each for another email, fit in its half. */
 async function roomyOption(server: ServerProcess): Promise<{ uuid: string; price: string }> {
   const list = await request(server, "GET", "/api/v0/public/offers/?page_size=48");
   const options = (list.json.results as { price_options: ListedOption[] }[]).flatMap((offer) => offer.price_options);
-  const [best] = options.filter((o) => o.per_customer === null).sort((a, b) => b.available - a.available);
+  const [best] = options.sort((a, b) => b.available - a.available);
   expect(best?.available ?? 0).toBeGreaterThanOrEqual(2 * (MAX_UNPAID_SALES_PER_ADDRESS + 2));
   return { uuid: best.uuid, price: best.actual_price };
 }
