@@ -220,7 +220,7 @@ describe("embedded default: .eml files under DATA_DIR/mail", () => {
   it("writes one file per message and prints recipient, subject and file", async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "ofertas-mail-"));
     try {
-      const config = loadConfig({ NODE_ENV: "test", SESSION_SECRET: "x".repeat(32), DATA_DIR: dataDir });
+      const config = loadConfig({ NODE_ENV: "test", SESSION_SECRET: "test-secret-for-the-mail-tests-0123456789", DATA_DIR: dataDir });
       expect(config.SMTP_URL).toBeUndefined();
       const lines: string[] = [];
       const to = address("fichero");
@@ -245,7 +245,11 @@ describe("embedded default: .eml files under DATA_DIR/mail", () => {
 
 describe("configuration", () => {
   it("validates SMTP_URL and MAIL_FROM at start", () => {
-    const base = { NODE_ENV: "test" as const, SESSION_SECRET: "x".repeat(32), DATA_DIR: "/tmp/ofertas-test-unused" };
+    const base = {
+      NODE_ENV: "test" as const,
+      SESSION_SECRET: "test-secret-for-the-mail-tests-0123456789",
+      DATA_DIR: "/tmp/ofertas-test-unused",
+    };
     expect(() => loadConfig({ ...base, SMTP_URL: "http://correo" })).toThrow(/SMTP_URL/);
     expect(() => loadConfig({ ...base, MAIL_FROM: "no es un correo" })).toThrow(/MAIL_FROM/);
     expect(loadConfig({ ...base, SMTP_URL: "smtps://u:p@smtp.example.es:465", MAIL_FROM: "Ofertas <hola@ofertas.es>" })).toMatchObject({

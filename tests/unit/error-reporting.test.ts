@@ -46,7 +46,13 @@ describe("SENTRY_DSN", () => {
     expect(errorReportingEnvironment(loadConfig({ ...base, SENTRY_ENVIRONMENT: "staging" }))).toBe("staging");
     expect(
       errorReportingEnvironment(
-        loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://ofertas.example", PAYMENT_PROVIDER: "sandbox" }),
+        loadConfig({
+          ...base,
+          NODE_ENV: "production",
+          PUBLIC_URL: "https://ofertas.example",
+          PAYMENT_PROVIDER: "sandbox",
+          MAIL_TO_FILES: "1",
+        }),
       ),
     ).toBe("production");
   });
