@@ -7,7 +7,16 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { askOwner, claimDataDir, DataDirInUseError, NoOwnerError, registerControlCommand } from "#api/control";
+import net from "node:net";
+import {
+  askOwner,
+  claimDataDir,
+  CONTROL_KEY_FILE,
+  controlAddress,
+  DataDirInUseError,
+  NoOwnerError,
+  registerControlCommand,
+} from "#api/control";
 import { readdir } from "node:fs/promises";
 import { eachOutputLine } from "#tests/support/server-process";
 
@@ -68,6 +77,18 @@ function start(dataDir: string, port = 0, env: Record<string, string> = {}, scri
     });
   };
   return { child, lines, waitFor, exit };
+}
+
+/** One request on the control socket as any local user can send it, without reading the key. */
+function unsigned(dataDir: string, request: Record<string, unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(controlAddress(dataDir), () => socket.write(JSON.stringify(request) + "\n"));
+    let data = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (data += chunk));
+    socket.on("end", () => resolve(JSON.parse(data)));
+    socket.on("error", reject);
+  });
 }
 
 async function kill9(run: Run) {
@@ -161,6 +182,14 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("one owner per DATA_DIR"
       claim.setPort(4321);
       expect(await askOwner(dir, "whois")).toMatchObject({ pid: process.pid, port: 4321 });
       expect(await askOwner(dir, "test-echo", { text: "hola" })).toEqual({ echoed: "hola" });
+      // Another user of the machine reaches the socket but cannot read the key: refused.
+      expect((statSync(path.join(dir, CONTROL_KEY_FILE)).mode & 0o777).toString(8)).toBe("600");
+      for (const request of [
+        { command: "test-echo", args: { text: "hola" } },
+        { command: "test-echo", args: {}, signature: "00".repeat(32) },
+      ])
+        expect(await unsigned(dir, request)).toMatchObject({ ok: false, error: expect.stringMatching(/Petición no autorizada/) });
+      expect(await unsigned(dir, { command: "whois" })).toMatchObject({ ok: true, result: { pid: process.pid } });
       await expect(askOwner(dir, "test-fail")).rejects.toThrow("No se puede ahora.");
       await expect(askOwner(dir, "nope")).rejects.toThrow(/Comando desconocido/);
       const again = await claimDataDir(dir).catch((e: unknown) => e);
