@@ -2,6 +2,7 @@ import { z } from "zod";
 import "#rules/zod-es";
 import { isValidEmail } from "#rules/email";
 import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
+import { countOf } from "#rules/plurals";
 
 export const MESSAGES = {
   emailRequired: "Escribe tu correo electrónico.",
@@ -20,7 +21,12 @@ const email = z
   .refine(isValidEmail, MESSAGES.emailInvalid)
   .transform((v) => v.toLowerCase());
 
-const optionalText = (max: number) => z.string().trim().max(max, `Como máximo ${max} caracteres.`).optional();
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Como máximo ${countOf(max, "carácter", "caracteres")}.`)
+    .optional();
 
 type ReceiptFields = {
   need_receipt: boolean;

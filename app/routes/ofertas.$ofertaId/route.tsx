@@ -47,6 +47,7 @@ import { popularCards } from "#app/routes/buscar/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 import { openCartPanel } from "#app/components/cart-dropdown";
 import type { loader as rootLoader } from "#app/root";
+import { plural } from "#rules/plurals";
 
 /**
  * Loaded again on every navigation that reaches this route, another offer's included: the route
@@ -263,7 +264,7 @@ function AddToCart() {
               {o.available <= 0 ? (
                 <small className="option-stock">Agotada</small>
               ) : o.available <= 5 ? (
-                <small className="option-stock">¡Solo quedan {o.available}!</small>
+                <small className="option-stock">{`¡Solo ${plural(o.available, "queda", "quedan")} ${o.available}!`}</small>
               ) : o.per_customer ? (
                 <small className="option-limit">Máximo {max} por cliente</small>
               ) : (
