@@ -6,6 +6,7 @@ import type { Database, Executor } from "#api/db/client";
 import { loginCodes } from "#api/db/schema";
 import { queueMail } from "#api/mail/outbox";
 import { HttpError } from "#api/http";
+import { countOf, plural } from "#rules/plurals";
 
 export type CodePurpose = "login" | "activation" | "reset_password" | "reset_email";
 
@@ -144,5 +145,5 @@ export const TOO_MANY_CODES = "Ya te hemos enviado varios códigos a este correo
 export function codeProblem(check: Extract<CodeCheck, { valid: false }>): string {
   if (check.reason === "missing") return CODE_GONE;
   if (check.reason === "exhausted") return "Has agotado los intentos para este código. Pide uno nuevo.";
-  return `El código no es correcto. Te ${check.triesLeft === 1 ? "queda 1 intento" : `quedan ${check.triesLeft} intentos`}.`;
+  return `El código no es correcto. Te ${plural(check.triesLeft, "queda", "quedan")} ${countOf(check.triesLeft, "intento", "intentos")}.`;
 }
