@@ -1,6 +1,7 @@
 import { inArrivalOrder } from "#server/arrival-order";
 import { joinWhenReady, superviseWorkers } from "#server/cluster";
 import { loadConfigOrExit } from "#platform/config.server";
+import { deploymentWarnings } from "#platform/config/deployment.server";
 import cluster from "node:cluster";
 import { createServer } from "node:http";
 import { logger } from "#platform/logger.server";
@@ -20,6 +21,7 @@ import { staffCommand } from "#api/services/staff-accounts";
 
 const config = loadConfigOrExit();
 logger.level = config.LOG_LEVEL;
+if (cluster.isPrimary) for (const warning of deploymentWarnings(config)) logger.warn(warning);
 // Before anything can fail: with SENTRY_DSN set, a crash from here on is reported too.
 await startErrorReporting(config);
 

@@ -1,16 +1,27 @@
-import { createHmac, createPrivateKey, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { logger } from "#platform/logger.server";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
-import { trustProxySetting } from "./config/addresses.server";
-import { FETCH_BLOCKED_PORTS, isSentryDsn } from "./config/values.server";
-import { OPERATIONS_ENV, operationsProblems, operationsSettings, type OperationsSettings } from "./config/operations.server";
-import { paymentKeysProblem, paymentTimeout } from "./config/payments.server";
-import { socialSettingsProblem } from "./config/social.server";
+import { trustProxySetting } from "#platform/config/addresses.server";
+import { deploymentProblems, isDeployment as isDeploymentSetting } from "#platform/config/deployment.server";
+import { mailDkimSettings, type MailDkim } from "#platform/config/mail-dkim.server";
+import { OPERATIONS_ENV, operationsProblems, operationsSettings, type OperationsSettings } from "#platform/config/operations.server";
+import { paymentKeysProblem, paymentTimeout } from "#platform/config/payments.server";
+import { jwtSecretProblem, sessionSecrets as sessionSecretsOf } from "#platform/config/secrets.server";
+import { socialSettingsProblem } from "#platform/config/social.server";
+import { FETCH_BLOCKED_PORTS, isSentryDsn } from "#platform/config/values.server";
+import { DataDirExposedError, preparePrivateDataDir } from "#platform/data-dir.server";
+
+export type { MailDkim };
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+/** A switch that is either "1" or unset (empty and "0" are unset). */
+const onlyOne = (name: string, meaning: string) =>
+  z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined || v === "0" ? undefined : v),
+    z.literal("1", { errorMap: () => ({ message: `debe ser 1 (${meaning}) o no estar` }) }).optional(),
+  );
 
 const EnvSchema = z
   .object({
@@ -74,7 +85,14 @@ const EnvSchema = z
     /** Log threshold: fatal, error, warn, info, debug, trace or silent. */
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+    /** The address buyers use. Not this machine (or DEPLOYMENT=1): a deployment (platform/config/deployment.server.ts). */
     PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+    /** "1": a deployment even on a loopback PUBLIC_URL (compose's staging site at http://localhost:3000). */
+    DEPLOYMENT: onlyOne("DEPLOYMENT", "un despliegue aunque PUBLIC_URL sea esta máquina"),
+    /** "1": a deployment may have an http:// PUBLIC_URL (a staging site behind a TLS proxy). */
+    ALLOW_INSECURE_HTTP: onlyOne("ALLOW_INSECURE_HTTP", "se acepta un PUBLIC_URL http:// en un despliegue"),
+    /** "1": a deployment without SMTP_URL writes its mail to DATA_DIR/mail/ and sends none. */
+    MAIL_TO_FILES: onlyOne("MAIL_TO_FILES", "el correo se guarda en DATA_DIR/mail/ sin SMTP_URL"),
     ALLOWED_HOSTS: optionalString,
     /** More Content-Security-Policy sources, e.g. "script-src https://x.example; frame-src https://y.example". */
     CSP_EXTRA_SOURCES: optionalString,
@@ -216,31 +234,15 @@ const EnvSchema = z
     ...OPERATIONS_ENV,
   })
   .superRefine((env, ctx) => {
-    // A deployment (PUBLIC_URL https://…) never runs on a made-up secret or on payments nobody chose.
-    if (!isDeploymentUrl(env.PUBLIC_URL)) return;
-    if (!env.SESSION_SECRET)
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ["SESSION_SECRET"],
-        message:
-          "obligatorio en un despliegue (PUBLIC_URL https://…): uno o más secretos de 16 caracteres o más (mejor 32 al azar), separados por comas",
-      });
-    if (!env.PAYMENT_PROVIDER)
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ["PAYMENT_PROVIDER"],
-        message: "obligatorio en un despliegue (PUBLIC_URL https://…): paypal, rapyd o allpay (sandbox solo para un sitio de pruebas)",
-      });
+    // A deployment never runs on a made-up secret, on payments nobody chose, or on mail nobody gets.
+    for (const { path, message } of deploymentProblems(env)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
   });
-
-/** A deployment is a server the public reaches over https; anything else is a try-out. */
-const isDeploymentUrl = (url: string | undefined) => url?.startsWith("https://") ?? false;
 
 export type Env = z.infer<typeof EnvSchema>;
 
 type SiteConfig = Omit<Env, "PAYMENT_PROVIDER"> & {
   PAYMENT_PROVIDER: NonNullable<Env["PAYMENT_PROVIDER"]>;
-  /** PUBLIC_URL is https://…: secrets and payments are required, demo data is opt-in. */
+  /** PUBLIC_URL is not this machine, or DEPLOYMENT=1: secrets, payments and mail are required, demo data is opt-in. */
   isDeployment: boolean;
   /** Load the demo catalogue, its sales and the demo customer into an empty database. */
   demoData: boolean;
@@ -267,8 +269,6 @@ type SiteConfig = Omit<Env, "PAYMENT_PROVIDER"> & {
 
 export type Config = SiteConfig & OperationsSettings;
 
-export type MailDkim = { domainName: string; keySelector: string; privateKey: string };
-
 export class ConfigError extends Error {}
 
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
@@ -278,17 +278,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Configuración no válida:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
-  const isDeployment = isDeploymentUrl(env.PUBLIC_URL);
+  const isDeployment = isDeploymentSetting(env);
   const paymentProvider = env.PAYMENT_PROVIDER ?? "sandbox";
   const dataDir = path.resolve(env.DATA_DIR);
-  const sessionSecrets = env.SESSION_SECRET
-    ? env.SESSION_SECRET.split(",")
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : [devSecret(dataDir)];
-  if (sessionSecrets.some((s) => s.length < 16)) {
-    throw new ConfigError("Configuración no válida:\n  SESSION_SECRET: cada secreto necesita al menos 16 caracteres");
-  }
+  const sessionSecrets = sessionSecretsOf(env.SESSION_SECRET, dataDir);
+  if (typeof sessionSecrets === "string") throw new ConfigError(`Configuración no válida:\n  ${sessionSecrets}`);
   if (env.MAPS_TILES_URL?.includes("{key}") && !env.MAPS_API_KEY) {
     throw new ConfigError("Configuración no válida:\n  MAPS_API_KEY: MAPS_TILES_URL lleva {key} y falta la clave");
   }
@@ -299,9 +293,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (typeof dkim === "string") throw new ConfigError(`Configuración no válida:\n  ${dkim}`);
   const socialProblem = socialSettingsProblem(env);
   if (socialProblem) throw new ConfigError(`Configuración no válida:\n  ${socialProblem}`);
-  if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
-    throw new ConfigError("Configuración no válida:\n  JWT_SECRET: necesita al menos 32 caracteres");
-  }
+  const jwtProblem = jwtSecretProblem(env.JWT_SECRET);
+  if (jwtProblem) throw new ConfigError(`Configuración no válida:\n  ${jwtProblem}`);
   const operations = runtimeSettings(env, source, isDeployment);
   const jwtSecret = env.JWT_SECRET ?? createHmac("sha256", sessionSecrets[0]).update("ofertas:jwt").digest("hex");
   const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
@@ -339,47 +332,19 @@ function runtimeSettings(env: Env, source: NodeJS.ProcessEnv, isDeployment: bool
   return { ...operationsSettings(env), PAYMENT_TIMEOUT_MS: timeoutMs as number };
 }
 
-/** The DKIM settings, all three or none; a problem is its message. RSA only: what nodemailer signs with. */
-function mailDkimSettings(env: Env): MailDkim | null | string {
-  const { MAIL_DKIM_DOMAIN: domainName, MAIL_DKIM_SELECTOR: keySelector, MAIL_DKIM_PRIVATE_KEY: key } = env;
-  if (!domainName && !keySelector && !key) return null;
-  if (!domainName || !keySelector || !key)
-    return "MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR y MAIL_DKIM_PRIVATE_KEY van juntas: pon las tres o ninguna";
-  const privateKey = key.replace(/\\n/g, "\n").trim();
-  let bits = 0;
-  try {
-    const parsed = createPrivateKey(privateKey);
-    bits = parsed.asymmetricKeyType === "rsa" ? (parsed.asymmetricKeyDetails?.modulusLength ?? 0) : 0;
-  } catch {
-    return "MAIL_DKIM_PRIVATE_KEY: debe ser una clave privada RSA en PEM (-----BEGIN PRIVATE KEY----- o -----BEGIN RSA PRIVATE KEY-----)";
-  }
-  if (bits < 1024) return "MAIL_DKIM_PRIVATE_KEY: debe ser una clave RSA de 1024 bits o más (mejor 2048)";
-  return { domainName, keySelector, privateKey };
-}
-
-/** Generated once per data directory, so a dev restart keeps everyone's cookies valid. */
-function devSecret(dataDir: string): string {
-  const file = path.join(dataDir, "session-secret");
-  if (existsSync(file)) {
-    const stored = readFileSync(file, "utf8").trim();
-    if (stored.length >= 16) return stored;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("hex");
-  // Written whole or not at all: a kill between open and write must not leave an empty secret
-  // that stops every later start.
-  const scratch = `${file}.${process.pid}.tmp`;
-  writeFileSync(scratch, secret, { mode: 0o600 });
-  renameSync(scratch, file);
-  return secret;
-}
-
-/** For commands (the server, scripts): a wrong setting is its message and exit code 1, no stack trace. */
+/**
+ * For commands (the server, scripts): a wrong setting is its message and exit code 1, no stack
+ * trace. Everything they write (the embedded database, mail files, backups) is their user's alone,
+ * whatever umask they were started with, in a DATA_DIR nobody else can open.
+ */
 export function loadConfigOrExit(): Config {
+  if (process.platform !== "win32") process.umask(0o077);
   try {
-    return loadConfig();
+    const config = loadConfig();
+    preparePrivateDataDir(config.dataDir);
+    return config;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof DataDirExposedError) {
       logger.fatal(error.message);
       process.exit(1);
     }

@@ -1,5 +1,5 @@
 /** The social login settings: each provider's client id and its secret, together or not at all. */
-type SocialEnv = Partial<
+type SocialSettings = Partial<
   Record<
     | "GOOGLE_CLIENT_ID"
     | "GOOGLE_CLIENT_SECRET"
@@ -19,7 +19,7 @@ type SocialEnv = Partial<
  * each client id needs its secret (Apple: a client secret, or the team id, key id and .p8 key
  * that sign one).
  */
-export function socialSettingsProblem(env: SocialEnv): string | null {
+export function socialSettingsProblem(env: SocialSettings): string | null {
   if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET))
     return "GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET van juntas: pon las dos o ninguna";
   if (Boolean(env.FACEBOOK_APP_ID) !== Boolean(env.FACEBOOK_APP_SECRET))
