@@ -16,6 +16,7 @@ const deployment: NodeJS.ProcessEnv = {
   ...base,
   NODE_ENV: "production",
   PUBLIC_URL: "https://tienda.example",
+  SMTP_URL: "smtp://correo.tienda.example:587",
   PAYMENT_PROVIDER: "sandbox",
 };
 
