@@ -34,6 +34,8 @@ test.describe("with SENTRY_DSN", () => {
   let server: ServerProcess;
   test.beforeAll(async () => {
     if (test.info().project.name !== "js") return;
+    // A fresh embedded database migrates and loads the demo before /readyz: slow on a busy machine.
+    test.setTimeout(180_000);
     sentry = await startSentryStandIn();
     server = await startServerProcess({ DATA_DIR: dataDir, DATABASE_URL: "", SENTRY_DSN: sentry.dsn, SENTRY_ENVIRONMENT: "e2e" });
     await server.waitReady();

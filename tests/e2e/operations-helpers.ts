@@ -15,11 +15,15 @@ export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const DATABASE_URL = process.env.TEST_DATABASE_URL;
 export const SHOP_HOST = "tienda.example";
 
-/** A deployment's own settings (PUBLIC_URL https://…): a strong secret, the sandbox as a staging site. */
+/**
+ * A deployment's own settings (PUBLIC_URL https://…): a strong secret, the sandbox as a staging
+ * site, and mail written as files (these checks read no mail).
+ */
 export const DEPLOYMENT = {
   PUBLIC_URL: `https://${SHOP_HOST}`,
   SESSION_SECRET: "8f3c1e9a7b6d4c2e0f5a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e3f2a1b0c9d8e",
   PAYMENT_PROVIDER: "sandbox",
+  MAIL_TO_FILES: "1",
 } as const;
 
 /** Servers started by a test file, each stopped (SIGTERM, by its own child) after every test. */
