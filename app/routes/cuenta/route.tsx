@@ -19,7 +19,8 @@ import { CodeField, FieldError, FormError, TextField } from "#app/components/for
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { clearAuth, setAuth, viewer } from "#app/state/auth.server";
 import { readForm } from "#app/forms/form.server";
-import { attempt, isSessionGone, sessionEnded } from "#app/routes/login/login.server";
+import { attempt } from "#app/forms/attempt.server";
+import { isSessionGone, sessionEnded } from "#app/routes/login/login.server";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
 import { countOf } from "#rules/plurals";
