@@ -14,7 +14,7 @@ import {
   unsubscribeSchema,
 } from "./schema";
 import { formatDateTime } from "#rules/dates";
-import { SubmitButton, useAnswered, useStepForm } from "#app/routes/login/auth-form";
+import { SubmitButton, useAnswered, useStepForm } from "#app/forms/auth-form";
 import { CodeField, FieldError, FormError, TextField } from "#app/components/form-field";
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { clearAuth, setAuth, viewer } from "#app/state/auth.server";

@@ -4,7 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES } from "#rules/accounts";
 import { codeStepSchema, emailStepSchema, passwordLoginSchema } from "./schema";
-import { SubmitButton, useStepForm } from "./auth-form";
+import { SubmitButton, useStepForm } from "#app/forms/auth-form";
 import { CodeField, FieldError, FormError } from "#app/components/form-field";
 import { Honeypot } from "#app/components/honeypot";
 import { authApi } from "#app/api-client/client.server";

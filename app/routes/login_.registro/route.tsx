@@ -4,7 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { LOGIN_CODE_MINUTES, PASSWORD_MIN_LENGTH } from "#rules/accounts";
 import { activationSchema, registerSchema, resendSchema } from "#app/routes/login/schema";
-import { SubmitButton, useStepForm } from "#app/routes/login/auth-form";
+import { SubmitButton, useStepForm } from "#app/forms/auth-form";
 import { CodeField, EmailStepField, FormError, TextField } from "#app/components/form-field";
 import { Captcha } from "#app/components/captcha";
 import { Honeypot } from "#app/components/honeypot";
