@@ -7,7 +7,7 @@ import { isSocialProviderEnabled, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type Social
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { config } from "#app/env.server";
 import { viewer } from "#app/state/auth.server";
-import { completeLogin } from "#app/routes/login/login.server";
+import { completeLogin } from "./login.server";
 import { requestOrigin } from "#app/document/origin.server";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
 import { currentRequestId, logger } from "#platform/logger.server";
