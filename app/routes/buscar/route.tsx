@@ -5,7 +5,7 @@ import { SearchResults } from "#app/components/search-dialog";
 import { offersApi } from "#app/api-client/client.server";
 import { getSession, recentSearches, sessionRegion } from "#app/state/session.server";
 import { toCard, type OfferCardData } from "#app/components/offer-card-data";
-import { popularCards } from "./popular.server";
+import { popularCards } from "#app/catalogue/popular.server";
 import { seo } from "#app/document/seo";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";

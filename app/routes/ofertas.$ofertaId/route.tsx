@@ -43,7 +43,7 @@ import { commitSession, getSession, recentlyViewed, rememberSearch, rememberView
 import { FROM_PARAM } from "#app/components/offer-link";
 import { Suggestions } from "#app/components/suggestions";
 import type { OfferCardData } from "#app/components/offer-card-data";
-import { popularCards } from "#app/routes/buscar/popular.server";
+import { popularCards } from "#app/catalogue/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 import { openCartPanel } from "#app/components/cart-dropdown";
 import type { loader as rootLoader } from "#app/root";
