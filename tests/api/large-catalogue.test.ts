@@ -13,7 +13,7 @@ import type { Scope } from "#api/services/access";
 import { partnerOfferWhere } from "#api/services/partner-offers";
 import { listingIds, nearbyOffers, searchPasses, searchTiers, tierIds, tierQuery, type OfferFilters } from "#api/services/offers";
 import { SEARCH_FUZZY_THRESHOLD, searchTerms } from "#rules/search";
-import { OFFERS_PER_SITEMAP, sitemapFileXml, sitemapIndexXml } from "#app/routes/sitemap[.]xml/sitemap.server";
+import { OFFERS_PER_SITEMAP, sitemapFileXml, sitemapIndexXml } from "#app/catalogue/sitemap.server";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { listingOf, locs, offerIds } from "#tests/support/sitemap";
 import { nearbyByScan } from "#tests/support/nearby";
