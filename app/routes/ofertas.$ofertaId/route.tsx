@@ -34,7 +34,7 @@ import { EnhancedInput } from "#app/components/enhanced-input";
 import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/state/consent.server";
-import { offerMap } from "./maps.server";
+import { offerMap } from "#app/third-party/maps.server";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import { useChoiceMadeBeforeStart } from "#app/forms/before-start";
 import { keptOrLoaded } from "#app/state/offer-prefetch";
