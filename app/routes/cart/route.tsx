@@ -11,7 +11,7 @@ import {
   type Cart,
 } from "#rules/cart";
 import { maxTickets } from "#rules/prices";
-import { CartActionSchema, withChosenTickets } from "./schema";
+import { CartActionSchema, withChosenTickets } from "#app/forms/cart-form";
 import { ticketsInWords } from "#rules/text";
 import { ApiError, customerApi, offersApi, salesApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";

@@ -8,7 +8,7 @@ import { formatCents } from "#rules/prices";
 import { checkoutFormSchema, FIELD_MESSAGES, toCheckoutData, type CheckoutForm } from "#contract/checkout";
 import type { OfferRating } from "#contract/offers";
 import { isWalletProvider, PAYMENT_METHODS_TEXT } from "#rules/payments";
-import type { CartIntent } from "#app/routes/cart/schema";
+import type { CartIntent } from "#app/forms/cart-form";
 import { usePendingRemovals } from "#app/components/cart-dropdown";
 import { TrashIcon } from "#app/components/icons";
 import { OrganizationRating, soldText, TrustBox } from "#app/components/trust";

@@ -29,7 +29,7 @@ import { getCart } from "#app/state/cart.server";
 import { toCard } from "#app/components/offer-card-data";
 import { originFrom, seo } from "#app/document/seo";
 import { requestOrigin } from "#app/document/origin.server";
-import { optionTicketsField, type CartIntent } from "#app/routes/cart/schema";
+import { optionTicketsField, type CartIntent } from "#app/forms/cart-form";
 import { EnhancedInput } from "#app/components/enhanced-input";
 import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
