@@ -28,7 +28,8 @@ import { Honeypot } from "#app/components/honeypot";
 import { readForm } from "#app/forms/form.server";
 import { isFetcherFailure, skipAfterFailure, toastOnFailure } from "#app/forms/fetcher-failure";
 import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/forms/before-start";
-import type { RouteHandle, loader as rootLoader } from "#app/root";
+import type { RouteHandle } from "#app/root";
+import type { rootLoader } from "#app/state/root-data.server";
 
 export const shouldRevalidate = skipAfterFailure;
 /** A refused promo code is said under its field (PromoCodes). */

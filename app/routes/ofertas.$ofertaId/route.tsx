@@ -46,7 +46,7 @@ import type { OfferCardData } from "#app/components/offer-card-data";
 import { popularCards } from "#app/catalogue/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 import { openCartPanel } from "#app/components/cart-dropdown";
-import type { loader as rootLoader } from "#app/root";
+import type { rootLoader } from "#app/state/root-data.server";
 import { plural } from "#rules/plurals";
 
 /**
