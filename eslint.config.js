@@ -2,6 +2,7 @@ import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import tseslint from "typescript-eslint";
 import eslintConfigPrettier from "eslint-config-prettier/flat";
+import routeFolders from "./eslint/private-route-folders.js";
 
 // The server loads what it imports, untouched by tree-shaking: date-fns's index and locale index
 // load every function and every locale (8.4 MB of heap that each full collection marked).
@@ -76,6 +77,8 @@ export default tseslint.config(
       "app/ never imports the host (server/): the host imports the storefront; server-only code that both need goes to #platform/….",
     ),
   ),
+  // A route folder is a private room: it imports no other route folder but its family's +shared/.
+  { files: ["app/**"], plugins: { ofertas: routeFolders }, rules: { "ofertas/private-route-folders": "error" } },
   // api/: the system of record knows nothing of its clients or of the host that mounts it.
   restrictImports(
     ["api/**"],

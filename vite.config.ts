@@ -59,7 +59,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Vitest renders components itself; the Remix plugin would try to build routes.
     !isVitest &&
       remix({
-        ignoredRouteFiles: ["**/*.server.ts", "**/__*.*", "**/*.test.*"],
+        // A family's shared folder (login+shared/) holds modules, never a route.
+        ignoredRouteFiles: ["**/*.server.ts", "**/__*.*", "**/*.test.*", "**/*+shared", "**/*+shared/**"],
         future: {
           v3_fetcherPersist: true,
           v3_relativeSplatPath: true,

@@ -21,10 +21,11 @@
  * (0600, in a DATA_DIR only its user can open): only the server's own user (or root) can read it.
  * askOwner signs with it; a request without the right signature is refused.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { sameSecret } from "#platform/same-secret.server";
 
 export type ControlHandler = (args: Record<string, unknown>) => unknown | Promise<unknown>;
 
@@ -133,9 +134,7 @@ const signature = (key: string, command: string, args: Record<string, unknown>) 
     .digest("hex");
 
 function signedByKey(key: string, command: string, args: Record<string, unknown>, given: unknown): boolean {
-  const expected = Buffer.from(signature(key, command, args), "hex");
-  const sent = Buffer.from(typeof given === "string" ? given : "", "hex");
-  return sent.length === expected.length && timingSafeEqual(sent, expected);
+  return sameSecret(given, signature(key, command, args), "hex");
 }
 
 function listen(server: net.Server, address: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { data, type LinksFunction, type LoaderFunctionArgs } from "@remix-run/node";
+import type { LinksFunction } from "@remix-run/node";
 import {
   Form,
   isRouteErrorResponse,
@@ -18,8 +18,7 @@ import { CATEGORY_MENU } from "#rules/categories";
 import { Suggestions } from "#app/components/suggestions";
 import { PENDING_DELAY_MS, PENDING_MIN_MS } from "#rules/constants";
 import { usePendingIndicator } from "#app/components/use-pending-indicator";
-import { DEFAULT_REGION, isProvince, regionFromValue } from "#rules/regions";
-import { CartDropdown, type CartLine } from "#app/components/cart-dropdown";
+import { CartDropdown } from "#app/components/cart-dropdown";
 import { ConsentBanner } from "#app/components/consent-banner";
 import { FavoriteForm, FavoritesProvider } from "#app/components/favorite-button";
 import { ClientNavigation } from "#app/components/client-navigation";
@@ -31,16 +30,8 @@ import { ScrollRestoration } from "#app/components/scroll-restoration";
 import { SearchButton } from "#app/components/search-dialog";
 import { Toasts } from "#app/components/toasts";
 import { useCompactHeader } from "#app/components/compact-header";
-import { getCart } from "#app/state/cart.server";
-import { checkoutLines } from "#app/state/checkout-lines.server";
-import { getConsent } from "#app/state/consent.server";
-import { clientIntegrations } from "#app/third-party/tracking.server";
-import { config } from "#app/env.server";
-import { requestOrigin } from "#app/document/origin.server";
-import { commitSession, getSession, sessionRegion, takeEvents, takeToasts, type ToastField } from "#app/state/session.server";
-import { favoriteIds } from "#app/state/favorites.server";
-import { viewer } from "#app/state/auth.server";
-import { ticketCount } from "#rules/cart";
+import type { ToastField } from "#app/state/session.server";
+import { rootLoader } from "#app/state/root-data.server";
 import styles from "./styles.css?url";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import { useNonce } from "#app/document/nonce";
@@ -74,71 +65,7 @@ export type RouteHandle = {
   inlineMessages?: ToastField[];
 };
 
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  const origin = requestOrigin(request);
-  if (url.pathname.startsWith("/iframe")) {
-    return {
-      bare: true as const,
-      origin,
-      toasts: [],
-      region: DEFAULT_REGION,
-      cart: { count: 0, lines: [] as CartLine[], subtotalCents: 0, totalCents: 0 },
-      favoritesCount: 0,
-      favoriteIds: [] as string[],
-      consentAsked: true,
-      integrations: null,
-      events: [],
-      contacts: null,
-      viewer: null,
-      sandboxNotice: false,
-    };
-  }
-  const [session, cart, consent] = await Promise.all([getSession(request), getCart(request), getConsent(request)]);
-  const toasts = takeToasts(session);
-  const favoriteIdsPromise = favoriteIds(request, session);
-  const integrations = clientIntegrations(consent);
-  // Read by the consented tools' script (added by entry.server.tsx), never by the app's own code.
-  const events = integrations?.analytics || integrations?.gtm ? takeEvents(session) : [];
-  // The same join of cart and offers as the checkout; a failing API leaves the panel empty, not the page.
-  const joined = cart.items.length ? await checkoutLines(cart).catch(() => ({ lines: [], totalCents: 0 })) : { lines: [], totalCents: 0 };
-  const lines: CartLine[] = joined.lines.flatMap((l) =>
-    l.option && !l.problem
-      ? [
-          {
-            offerUuid: l.offerUuid,
-            title: l.title,
-            optionTitle: l.option.title,
-            image: l.image,
-            ticketsCount: l.ticketsCount,
-            lineCents: l.unitCents * l.ticketsCount,
-          },
-        ]
-      : [],
-  );
-  const subtotalCents = lines.reduce((sum, l) => sum + l.lineCents, 0);
-  const ids = await favoriteIdsPromise;
-  const { SUPPORT_EMAIL, BUSINESS_EMAIL, sandboxNotice } = config();
-  return data(
-    {
-      bare: false as const,
-      origin,
-      toasts,
-      // A listing filtered by ?region= speaks of that region, in the header too.
-      region: isProvince(url.searchParams.get("region")) ? regionFromValue(url.searchParams.get("region")) : sessionRegion(session),
-      cart: { count: ticketCount(cart), lines, subtotalCents, totalCents: Math.min(joined.totalCents, subtotalCents) },
-      favoritesCount: ids.length,
-      favoriteIds: ids,
-      consentAsked: consent !== null,
-      integrations,
-      events,
-      contacts: { supportEmail: SUPPORT_EMAIL, businessEmail: BUSINESS_EMAIL },
-      viewer: viewer(session),
-      sandboxNotice,
-    },
-    toasts.length || events.length ? { headers: { "Set-Cookie": await commitSession(session) } } : undefined,
-  );
-}
+export const loader = rootLoader;
 
 export function useRootData() {
   return useRouteLoaderData<typeof loader>("root");

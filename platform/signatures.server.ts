@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from "node:crypto";
+import { sameSecret } from "./same-secret.server";
 
 /**
  * Signed values in links that arrive by mail (unsubscribe, a guest's coupons). HMAC-SHA256 under
@@ -17,11 +18,7 @@ export function sign(secrets: readonly string[], purpose: SignaturePurpose, valu
 }
 
 export function verifySignature(secrets: readonly string[], purpose: SignaturePurpose, value: string, signature: string): boolean {
-  const given = Buffer.from(signature);
-  return secrets.some((secret) => {
-    const expected = Buffer.from(mac(secret, purpose, value));
-    return expected.length === given.length && timingSafeEqual(expected, given);
-  });
+  return secrets.some((secret) => sameSecret(signature, mac(secret, purpose, value)));
 }
 
 /** Addresses are compared lower-case everywhere, so the signature is too. */

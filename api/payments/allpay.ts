@@ -31,7 +31,8 @@ import {
   type WebhookRequest,
 } from "./types";
 import { capturedOrNot, centsToDecimal } from "./money";
-import { header, parseJsonObject, providerHttp, safeEqual, type ApiResponse, type Json } from "./http";
+import { header, parseJsonObject, providerHttp, type ApiResponse, type Json } from "./http";
+import { sameSecret } from "#platform/same-secret.server";
 
 export type AllpayProviderOptions = {
   login: string;
@@ -128,7 +129,7 @@ export function createAllpayProvider(opts: AllpayProviderOptions): PaymentProvid
         const received = params.sign;
         if (typeof received !== "string" || received === "") return null;
         const expected = allpaySign(params, opts.apiKey);
-        if (!safeEqual(expected, received.trim().toLowerCase())) return null;
+        if (!sameSecret(received.trim().toLowerCase(), expected)) return null;
 
         const orderId = scalarText(params.order_id);
         if (!orderId) return null;

@@ -1,8 +1,7 @@
 /**
  * What the provider adapters share about talking HTTP: one JSON call with a deadline, reading a
- * body that may not be JSON, webhook headers, and constant-time comparison of signatures.
+ * body that may not be JSON, and webhook headers.
  */
-import { timingSafeEqual } from "node:crypto";
 import { PaymentProviderError, PaymentProviderUnreachable, type PaymentProviderName, type WebhookRequest } from "./types";
 
 export type Json = Record<string, unknown>;
@@ -85,11 +84,4 @@ export function header(request: WebhookRequest, name: string): string | undefine
     if (key.toLowerCase() === name && value) return value;
   }
   return undefined;
-}
-
-/** Compares signatures in constant time, so a forger learns nothing from how long a refusal takes. */
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -20,7 +20,8 @@ import {
   type WebhookRequest,
 } from "./types";
 import { capturedOrNot, centsToDecimal } from "./money";
-import { header, isObject, providerHttp, safeEqual, stringOrNull, type ApiResponse, type Json } from "./http";
+import { header, isObject, providerHttp, stringOrNull, type ApiResponse, type Json } from "./http";
+import { sameSecret } from "#platform/same-secret.server";
 
 export type RapydProviderOptions = {
   accessKey: string;
@@ -131,7 +132,7 @@ export function createRapydProvider(opts: RapydProviderOptions): PaymentProvider
         if (Math.abs(now() / 1000 - Number(timestamp)) > RAPYD_WEBHOOK_TOLERANCE_SECONDS) return null;
 
         const expected = sign([request.url, salt, timestamp, opts.accessKey, opts.secretKey, request.rawBody]);
-        if (!safeEqual(expected, received)) return null;
+        if (!sameSecret(received, expected)) return null;
 
         let body: unknown;
         try {

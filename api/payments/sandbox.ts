@@ -1,8 +1,9 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "#api/db/client";
 import { paymentTransactions } from "#api/db/schema";
 import type { PaymentProvider, PaymentState, WebhookEvent, WebhookRequest } from "./types";
+import { sameSecret } from "#platform/same-secret.server";
 
 export const SANDBOX_SIGNATURE_HEADER = "ofertas-sandbox-signature";
 const TOLERANCE_SECONDS = 300;
@@ -48,9 +49,7 @@ export function createSandboxProvider(db: Database, secret: string): PaymentProv
       if (!m) return null;
       const timestamp = Number(m[1]);
       if (Math.abs(Date.now() / 1000 - timestamp) > TOLERANCE_SECONDS) return null;
-      const expected = Buffer.from(signSandboxPayload(secret, request.rawBody, timestamp).split("v1=")[1], "hex");
-      const given = Buffer.from(m[2], "hex");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+      if (!sameSecret(m[2], signSandboxPayload(secret, request.rawBody, timestamp).split("v1=")[1], "hex")) return null;
       try {
         const body = JSON.parse(request.rawBody) as { id?: unknown; type?: unknown; transaction_id?: unknown };
         if (typeof body.id !== "string") return null;

@@ -6,7 +6,8 @@ import { PROVINCES } from "#rules/regions";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, pageLinks, parseInput, sendJsonText } from "#api/http";
-import { getOffer, listOffers, nearbyOffers, popularOffers, selectedOffers } from "#api/services/offers";
+import { getOffer, nearbyOffers, selectedOffers } from "#api/services/offers/cards";
+import { listOffers, popularOffers } from "#api/services/offers/listings";
 import type { OfferList, OfferSummary, Page } from "#contract/offers";
 import { blank, lastOf } from "#contract/page";
 

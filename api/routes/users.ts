@@ -1,5 +1,5 @@
 import { Router, type Request } from "express";
-import { createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
+import { createHmac, randomBytes, randomUUID } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { ACCOUNT_MAILS_PER_EMAIL_PER_HOUR, CodeField, EmailField, PasswordField } from "#rules/accounts";
@@ -30,6 +30,7 @@ import {
   type UserRow,
 } from "#api/services/users";
 import { eraseUser } from "#api/services/user-admin";
+import { sameSecret } from "#platform/same-secret.server";
 
 const passwordsMatch = <T extends { password?: string; re_password?: string; new_password?: string; re_new_password?: string }>(v: T) =>
   (v.password === undefined || v.password === v.re_password) && (v.new_password === undefined || v.new_password === v.re_new_password);
@@ -57,11 +58,6 @@ const registrationTicket = (config: Config, user: Pick<UserRow, "id" | "password
   createHmac("sha256", config.jwtSecret)
     .update(`registration:${user.id}:${user.passwordHash ?? ""}`)
     .digest("base64url");
-
-function sameText(a: string, b: string) {
-  const [x, y] = [Buffer.from(a), Buffer.from(b)];
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /** The 201 for an address that already has an account: the shape of a new one, nothing of the real one. */
 function unsavedRegistration(email: string, names: { firstName: string; lastName: string }): RegistrationAnswer {
@@ -162,7 +158,7 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
       if (!check.valid) throw badRequest(codeProblem(check));
       if (!user || user.emailVerifiedAt || check.userId !== user.id) throw badRequest(CODE_GONE);
       const keepPassword = Boolean(
-        user.passwordHash && body.registration_token && sameText(body.registration_token, registrationTicket(config, user)),
+        user.passwordHash && body.registration_token && sameSecret(body.registration_token, registrationTicket(config, user)),
       );
       const pair = await db.transaction(async (tx) => {
         const active = await proveAddress(tx, user, { keepPassword });

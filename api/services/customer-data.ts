@@ -7,7 +7,7 @@ import { CartSchema, type CustomerPurchase } from "#contract/customer";
 import { query, type Executor } from "#api/db/client";
 import { anonymousSessions, customerCarts, favorites, offers } from "#api/db/schema";
 import { verifyToken } from "#api/auth/tokens";
-import { selectedOffers } from "#api/services/offers";
+import { selectedOffers } from "#api/services/offers/cards";
 
 /** Whose data a /customer/ call is about: an account, or an anonymous session token. */
 export type Owner = { kind: "user"; id: string } | { kind: "anonymous"; id: string };

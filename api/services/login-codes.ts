@@ -1,4 +1,4 @@
-import { createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 import { and, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { LOGIN_CODE_LENGTH, LOGIN_CODE_MAX_TRIES, LOGIN_CODE_MINUTES } from "#rules/accounts";
 import type { Config } from "#platform/config.server";
@@ -7,6 +7,7 @@ import { loginCodes } from "#api/db/schema";
 import { queueMail } from "#api/mail/outbox";
 import { HttpError } from "#api/http";
 import { countOf, plural } from "#rules/plurals";
+import { sameSecret } from "#platform/same-secret.server";
 
 export type CodePurpose = "login" | "activation" | "reset_password" | "reset_email";
 
@@ -125,9 +126,7 @@ export async function checkCode(
       .for("update");
     if (!row) return { valid: false, reason: "missing", triesLeft: 0 };
     if (row.attempts >= LOGIN_CODE_MAX_TRIES) return { valid: false, reason: "exhausted", triesLeft: 0 };
-    const expected = Buffer.from(row.codeHash, "hex");
-    const given = Buffer.from(hashCode(config, email, code), "hex");
-    if (!timingSafeEqual(expected, given)) {
+    if (!sameSecret(hashCode(config, email, code), row.codeHash, "hex")) {
       const attempts = row.attempts + 1;
       await tx.update(loginCodes).set({ attempts }).where(eq(loginCodes.id, row.id));
       const triesLeft = LOGIN_CODE_MAX_TRIES - attempts;

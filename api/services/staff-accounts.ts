@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { EmailField } from "#rules/accounts";
 import type { Config } from "#platform/config.server";
@@ -7,6 +7,7 @@ import { users } from "#api/db/schema";
 import { endAllSessions } from "#api/auth/sessions";
 import type { Role } from "#rules/roles";
 import { sendCode } from "./login-codes";
+import { sameSecret } from "#platform/same-secret.server";
 
 /** What staff:create did, for the operator's message. */
 export type StaffOutcome = {
@@ -65,9 +66,7 @@ export function staffRequestProof(config: Pick<Config, "jwtSecret">, email: stri
 }
 
 export function checkStaffRequestProof(config: Pick<Config, "jwtSecret">, email: string, proof: unknown): boolean {
-  const expected = Buffer.from(staffRequestProof(config, email), "hex");
-  const given = Buffer.from(typeof proof === "string" ? proof : "", "hex");
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return sameSecret(proof, staffRequestProof(config, email), "hex");
 }
 
 /** The control command (api/control.ts) through which the running server creates the account. */

@@ -1,6 +1,6 @@
 import { createContext, useContext, useMemo, type FormEvent, type ReactNode } from "react";
 import { useFetchers, useLocation, useRouteLoaderData, useSubmit } from "@remix-run/react";
-import type { loader as rootLoader } from "#app/root";
+import type { rootLoader } from "#app/state/root-data.server";
 import { ENHANCED_FIELD } from "#app/forms/enhanced";
 import { HeartIcon } from "./icons";
 

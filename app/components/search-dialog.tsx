@@ -2,13 +2,24 @@ import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { SEARCH_DEBOUNCE_MS, SEARCH_MIN_CHARS } from "#rules/constants";
 import { CloseIcon, SearchIcon } from "./icons";
-import type { SearchData } from "#app/routes/buscar/route";
 import type { OfferCardData } from "./offer-card-data";
 import { OfferGrid } from "./offer-card";
 import { offerHref } from "./offer-link";
 import { CLIENT_LINK } from "./client-navigation";
 import { discountBadgeText, priceInnerHtml, thumbHtml } from "./card-html";
 import { Suggestions } from "./suggestions";
+
+/**
+ * What /buscar answers, to its page and to this dialog's fetcher. `failed`: the search could not
+ * be made (the API or the network failed): the list is empty for that reason.
+ */
+export type SearchData = {
+  query: string;
+  results: OfferCardData[];
+  recent: { uuid: string; title: string }[];
+  popular: OfferCardData[];
+  failed?: true;
+};
 
 /**
  * One suggestion in the dialog: a link to the offer (it opens in a new tab too) with its picture,

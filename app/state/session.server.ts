@@ -53,7 +53,7 @@ const Fields = {
   }),
   loginEmail: z.string().max(254),
   /**
-   * A social login under way (app/routes/login_.social.$provider/social-login.server.ts): what its callback must match. The
+   * A social login under way (app/routes/login+shared/social-login.server.ts): what its callback must match. The
    * PKCE verifier is not here: the server derives it from the state.
    */
   socialLogin: z.object({

@@ -7,7 +7,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offers, organizations } from "#api/db/schema";
-import { searchTiers } from "#api/services/offers";
+import { searchTiers } from "#api/services/offers/search";
 import { searchTerms } from "#rules/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 

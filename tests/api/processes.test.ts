@@ -9,7 +9,7 @@ import { openDatabase, poolOf, query, type DatabaseHandle } from "#api/db/client
 import { offers, sales } from "#api/db/schema";
 import { claimDueEvents } from "#api/analytics/outbox";
 import { createLimits, limiterStoreFor, memoryStore, postgresStore } from "#api/rate-limit";
-import { listOffers } from "#api/services/offers";
+import { listOffers } from "#api/services/offers/listings";
 import { sweepExpiredReservations } from "#api/services/sales";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { available, makeOption, startSale } from "./_helpers";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { offers } from "#api/db/schema";
 import { seedUuid } from "#api/db/seed";
-import { tierIds, tierQuery } from "#api/services/offers";
+import { tierIds, tierQuery } from "#api/services/offers/search";
 import { searchTerms } from "#rules/search";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 

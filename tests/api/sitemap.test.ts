@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sitemapFileXml, sitemapFiles, sitemapIndexXml, type ListOffers } from "#app/routes/sitemap[.]xml/sitemap.server";
+import { sitemapFileXml, sitemapFiles, sitemapIndexXml, type ListOffers } from "#app/catalogue/sitemap.server";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { listingOf, locs, offerIds } from "#tests/support/sitemap";
 

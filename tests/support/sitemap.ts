@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { ListOffers } from "#app/routes/sitemap[.]xml/sitemap.server";
+import type { ListOffers } from "#app/catalogue/sitemap.server";
 import { call, type TestApi } from "./api-server";
 
 /** The sitemap's listing, asked of a test API over HTTP as the storefront asks its own. */

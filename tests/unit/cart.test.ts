@@ -16,7 +16,7 @@ import {
   type CartItem,
 } from "#rules/cart";
 import type { PromoCode } from "#rules/prices";
-import { CartActionSchema, optionTicketsField, withChosenTickets } from "#app/routes/cart/schema";
+import { CartActionSchema, optionTicketsField, withChosenTickets } from "#app/forms/cart-form";
 import { MAX_PROMO_CODES } from "#contract/sales";
 
 const item = (n: number, over: Partial<CartItem> = {}): Omit<CartItem, "gift"> & { gift?: boolean } => ({

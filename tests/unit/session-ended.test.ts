@@ -2,7 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 type Modules = {
-  login: typeof import("#app/routes/login/login.server");
+  login: typeof import("#app/state/session-ended.server");
   auth: typeof import("#app/state/auth.server");
   session: typeof import("#app/state/session.server");
 };
@@ -11,7 +11,7 @@ beforeAll(async () => {
   process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
   process.env.API_URL = "http://api.internal/api/v0";
   m = {
-    login: await import("#app/routes/login/login.server"),
+    login: await import("#app/state/session-ended.server"),
     auth: await import("#app/state/auth.server"),
     session: await import("#app/state/session.server"),
   };

@@ -1,7 +1,7 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { NotFoundPage } from "#app/components/not-found";
-import { popularCards } from "#app/routes/buscar/popular.server";
+import { popularCards } from "#app/catalogue/popular.server";
 import type { RouteHandle } from "#app/root";
 
 /** «Populares ahora» and the results are cards with hearts: the layout renders the form they submit. */

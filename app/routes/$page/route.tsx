@@ -7,7 +7,7 @@ import { config } from "#app/env.server";
 import { formatDate } from "#rules/dates";
 import { originFrom, seo } from "#app/document/seo";
 import type { RouteHandle } from "#app/root";
-import { popularCards } from "#app/routes/buscar/popular.server";
+import { popularCards } from "#app/catalogue/popular.server";
 
 /**
  * Reading pages: every control on them works as plain HTML, so they ship no JavaScript. The 404

@@ -6,7 +6,7 @@ import { OfferListing } from "#app/components/offer-listing";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { offersApi } from "#app/api-client/client.server";
 import { toCard } from "#app/components/offer-card-data";
-import { loadListing } from "#app/routes/ofertas._index/listing.server";
+import { loadListing } from "#app/catalogue/listing.server";
 import { readyOrDeferred } from "#app/document/ready-or-deferred.server";
 import { originFrom, seo } from "#app/document/seo";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";

@@ -7,7 +7,7 @@ import { MemberSchema, OrganizationSchema } from "#contract/partner";
 import { isUuid } from "#rules/uuid";
 import { ConfirmDelete } from "#app/portal/confirm-delete";
 import { TextField } from "#app/components/form-field";
-import { OrganizationForm } from "#app/routes/admin.organizaciones._index/organization-form";
+import { OrganizationForm } from "#app/routes/admin.organizaciones+shared/organization-form";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { orNotFound, partnerApi, requireStaff } from "#app/portal/partner.server";

@@ -4,7 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { OrganizationSchema, OrganizationSearchSchema } from "#contract/partner";
 import { TextField } from "#app/components/form-field";
-import { OrganizationForm } from "./organization-form";
+import { OrganizationForm } from "#app/routes/admin.organizaciones+shared/organization-form";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { SEARCH_MIN_CHARS } from "#rules/constants";
-import { SearchResults } from "#app/components/search-dialog";
+import { SearchResults, type SearchData } from "#app/components/search-dialog";
 import { offersApi } from "#app/api-client/client.server";
 import { getSession, recentSearches, sessionRegion } from "#app/state/session.server";
-import { toCard, type OfferCardData } from "#app/components/offer-card-data";
-import { popularCards } from "./popular.server";
+import { toCard } from "#app/components/offer-card-data";
+import { popularCards } from "#app/catalogue/popular.server";
 import { seo } from "#app/document/seo";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";
@@ -16,15 +16,6 @@ export const handle: RouteHandle = { favorites: true };
 export const shouldRevalidate = skipAfterFailure;
 
 export const meta: MetaFunction = () => seo({ title: "Buscar", description: "Busca ofertas por nombre o tipo de plan.", noindex: true });
-
-/** `failed`: the search could not be made (the API or the network failed): the list is empty for that reason. */
-export type SearchData = {
-  query: string;
-  results: OfferCardData[];
-  recent: { uuid: string; title: string }[];
-  popular: OfferCardData[];
-  failed?: true;
-};
 
 /**
  * Serves both the no-JS search page and the dialog's fetcher. With fewer than 3 characters it

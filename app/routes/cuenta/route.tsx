@@ -14,12 +14,13 @@ import {
   unsubscribeSchema,
 } from "./schema";
 import { formatDateTime } from "#rules/dates";
-import { SubmitButton, useAnswered, useStepForm } from "#app/routes/login/auth-form";
+import { SubmitButton, useAnswered, useStepForm } from "#app/forms/auth-form";
 import { CodeField, FieldError, FormError, TextField } from "#app/components/form-field";
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { clearAuth, setAuth, viewer } from "#app/state/auth.server";
 import { readForm } from "#app/forms/form.server";
-import { attempt, isSessionGone, sessionEnded } from "#app/routes/login/login.server";
+import { attempt } from "#app/forms/attempt.server";
+import { isSessionGone, sessionEnded } from "#app/state/session-ended.server";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
 import { countOf } from "#rules/plurals";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { isSocialProvider } from "#rules/social";
 import { readForm } from "#app/forms/form.server";
-import { finishSocialLogin, isEnabled, relayFormPost } from "#app/routes/login_.social.$provider/social-login.server";
+import { finishSocialLogin, isEnabled, relayFormPost } from "#app/routes/login+shared/social-login.server";
 
 const enabledProvider = (value: string | undefined) => {
   if (!isSocialProvider(value) || !isEnabled(value)) throw new Response("No encontrado.", { status: 404 });

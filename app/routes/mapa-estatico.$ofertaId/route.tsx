@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Recent } from "#platform/recent";
 import { isUuid } from "#rules/uuid";
 import { offersApi } from "#app/api-client/client.server";
-import { staticMapUrl } from "#app/routes/ofertas.$ofertaId/maps.server";
+import { staticMapUrl } from "#app/third-party/maps.server";
 
 const MAX_BYTES = 1024 * 1024;
 const cache = new Recent<string, { body: ArrayBuffer; type: string }>(200);

@@ -1,53 +1,36 @@
 import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Link,
-  useFetcher,
-  useLoaderData,
-  useLocation,
-  useRouteError,
-  useRouteLoaderData,
-  type ClientLoaderFunctionArgs,
-} from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { formatDate } from "#rules/dates";
 import { photoSrcset } from "#rules/images";
-import { maxTickets, toCents } from "#rules/prices";
+import { toCents } from "#rules/prices";
 import { isUuid } from "#rules/uuid";
 import type { RouteHandle } from "#app/root";
 import { OfferGrid } from "#app/components/offer-card";
-import { DiscountBadge, PriceTag } from "#app/components/price";
 import { RatingSummary, Stars } from "#app/components/stars";
 import { OrganizationRating, TrustBox } from "#app/components/trust";
 import { config } from "#app/env.server";
 import { PAYMENT_METHODS_TEXT } from "#rules/payments";
 import { refundTerms } from "#rules/offer-terms";
-import { TicketCounter } from "#app/components/ticket-counter";
 import { ApiError, offersApi } from "#app/api-client/client.server";
 import { getCart } from "#app/state/cart.server";
 import { toCard } from "#app/components/offer-card-data";
 import { originFrom, seo } from "#app/document/seo";
 import { requestOrigin } from "#app/document/origin.server";
-import { optionTicketsField, type CartIntent } from "#app/routes/cart/schema";
-import { EnhancedInput } from "#app/components/enhanced-input";
 import { FavoriteButton } from "#app/components/favorite-button";
 import { OfferMap } from "#app/components/offer-map";
 import { getConsent } from "#app/state/consent.server";
-import { offerMap } from "./maps.server";
+import { offerMap } from "#app/third-party/maps.server";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
-import { useChoiceMadeBeforeStart } from "#app/forms/before-start";
 import { keptOrLoaded } from "#app/state/offer-prefetch";
 import { OfferShelf } from "#app/components/offer-shelf";
 import { commitSession, getSession, recentlyViewed, rememberSearch, rememberViewed } from "#app/state/session.server";
 import { FROM_PARAM } from "#app/components/offer-link";
 import { Suggestions } from "#app/components/suggestions";
+import { AddToCart } from "./add-to-cart";
 import type { OfferCardData } from "#app/components/offer-card-data";
-import { popularCards } from "#app/routes/buscar/popular.server";
+import { popularCards } from "#app/catalogue/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
-import { openCartPanel } from "#app/components/cart-dropdown";
-import type { loader as rootLoader } from "#app/root";
-import { plural } from "#rules/plurals";
 
 /**
  * Loaded again on every navigation that reaches this route, another offer's included: the route
@@ -178,163 +161,8 @@ export function placeOf(address: string, region: string): string {
   return fold(address).includes(fold(region)) ? address : `${address}, ${region}`;
 }
 
-function AddToCart() {
-  const { offer, inCart } = useLoaderData<typeof loader>();
-  const fetcher = useFetcher();
-  const location = useLocation();
-  const firstOnSale = offer.price_options.find((o) => o.available > 0);
-  const [selected, setSelected] = useState(
-    inCart && offer.price_options.some((o) => o.uuid === inCart.priceOptionUuid && o.available > 0)
-      ? inCart.priceOptionUuid
-      : firstOnSale?.uuid,
-  );
-  // An option chosen before the app started stays chosen.
-  useChoiceMadeBeforeStart(
-    () => document.querySelector<HTMLInputElement>("#buy input[name=priceOptionUuid]:checked")?.value,
-    selected,
-    setSelected,
-  );
-  const option = offer.price_options.find((o) => o.uuid === selected);
-  const soldOut = !firstOnSale;
-  const adding = fetcher.state !== "idle";
-  const intent: CartIntent = "add";
-  const root = useRouteLoaderData<typeof rootLoader>("root");
-  // «Añadido» from the cart action (a tagged message): without JS it comes with the page the post
-  // was redirected to; with JS with the revalidation after it.
-  const added = root?.toasts.find((t) => t.field === "cart" && t.type === "success");
-  const count = root?.cart.count ?? 0;
-  // The bar is for a message that came with the page (without JS, or a post sent before the app
-  // started): it stays as drawn, never removed as the app starts. An add made with JS is said by
-  // its toast and the cart panel instead.
-  const [withPage] = useState(() => Boolean(added));
-  // With JS a successful add opens the cart panel, where «Ir a pagar» is one tap away.
-  const answered = useRef<unknown>(null);
-  useEffect(() => {
-    const answer = fetcher.data as { ok?: boolean } | undefined;
-    if (fetcher.state !== "idle" || !answer || answered.current === answer) return;
-    answered.current = answer;
-    if (answer.ok) openCartPanel();
-  }, [fetcher.state, fetcher.data]);
-  const actions = useRef<HTMLDivElement>(null);
-  const [boxInView, setBoxInView] = useState(false);
-  // The sticky bar repeats the box's buttons: hidden while they are on screen above it.
-  useEffect(() => {
-    const el = actions.current;
-    if (!el || typeof IntersectionObserver === "undefined") return;
-    const observer = new IntersectionObserver(([entry]) => setBoxInView(entry.isIntersecting), { rootMargin: "0px 0px -72px 0px" });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
-  return (
-    <fetcher.Form method="post" action="/cart" className="buy-box" id="buy">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="offerUuid" value={offer.uuid} />
-      {/* Without JS the page comes back at the box, where the «Añadido» bar is. */}
-      <input type="hidden" name="redirectTo" value={`${location.pathname}#buy`} />
-      <EnhancedInput />
-      {added && inCart && withPage ? (
-        <p className="added-bar" role="status">
-          <span>✓ {added.text}</span>
-          <Link to="/checkout/" className="btn">
-            Ir a pagar ({count})
-          </Link>
-        </p>
-      ) : null}
-      <fieldset className="options">
-        <legend>Elige una opción</legend>
-        {offer.price_options.map((o) => {
-          const max = maxTickets(o);
-          return (
-            <label key={o.uuid} className={`option${o.available <= 0 ? " option-soldout" : ""}`}>
-              <input
-                type="radio"
-                name="priceOptionUuid"
-                value={o.uuid}
-                checked={selected === o.uuid}
-                disabled={o.available <= 0}
-                onChange={() => setSelected(o.uuid)}
-                required
-              />
-              <span className="option-title">{o.title}</span>
-              <span className="option-price">
-                <PriceTag actual={o.actual_price} regular={o.regular_price} />
-                <DiscountBadge actual={o.actual_price} regular={o.regular_price} />
-              </span>
-              {/* Scarcity is urgent (red); a per-customer limit is just information (grey). */}
-              {o.available <= 0 ? (
-                <small className="option-stock">Agotada</small>
-              ) : o.available <= 5 ? (
-                <small className="option-stock">{`¡Solo ${plural(o.available, "queda", "quedan")} ${o.available}!`}</small>
-              ) : o.per_customer ? (
-                <small className="option-limit">Máximo {max} por cliente</small>
-              ) : (
-                <small />
-              )}
-            </label>
-          );
-        })}
-      </fieldset>
-      {soldOut ? (
-        <p className="soldout-note">Esta oferta está agotada.</p>
-      ) : (
-        <>
-          {/* One field per option, each with that option's maximum: the chosen option's shows (CSS,
-              by the checked radio), so without JavaScript too the maximum follows the choice. */}
-          <div className="counters">
-            {offer.price_options.map((o) => (
-              <TicketCounter
-                key={o.uuid}
-                id={`tickets-${o.uuid}`}
-                name={optionTicketsField(o.uuid)}
-                defaultValue={inCart?.priceOptionUuid === o.uuid ? inCart.ticketsCount : 1}
-                max={maxTickets(o)}
-              />
-            ))}
-          </div>
-          <div className="buy-actions" ref={actions}>
-            {inCart ? (
-              // In the cart already: paying comes first; the tickets can still be changed.
-              <>
-                <Link to="/checkout/" className="btn btn-block btn-large">
-                  Ir a pagar
-                </Link>
-                <button type="submit" className="btn btn-block btn-secondary" disabled={adding}>
-                  {adding ? "Actualizando…" : "Actualizar carrito"}
-                </button>
-              </>
-            ) : (
-              <button type="submit" className="btn btn-block btn-large" disabled={adding}>
-                {adding ? "Añadiendo…" : "Añadir al carrito"}
-              </button>
-            )}
-          </div>
-        </>
-      )}
-      {option && !soldOut ? (
-        // Phones: the chosen option's price and the button stay at hand. The button belongs to this
-        // form (form="buy"), so without JS it submits the option and tickets chosen above.
-        <div className="buy-bar" aria-label="Comprar" role="group" hidden={boxInView || undefined}>
-          <span className="buy-bar-price">
-            <PriceTag actual={option.actual_price} regular={option.regular_price} />
-            <DiscountBadge actual={option.actual_price} regular={option.regular_price} />
-          </span>
-          {inCart ? (
-            <Link to="/checkout/" className="btn">
-              Ir a pagar
-            </Link>
-          ) : (
-            <button type="submit" form="buy" className="btn" disabled={adding}>
-              {adding ? "Añadiendo…" : "Añadir al carrito"}
-            </button>
-          )}
-        </div>
-      ) : null}
-    </fetcher.Form>
-  );
-}
-
 export default function OfferPage() {
-  const { offer, nearby, recent, dates, map, paymentMethods, refundTerms, reviews } = useLoaderData<typeof loader>();
+  const { offer, inCart, nearby, recent, dates, map, paymentMethods, refundTerms, reviews } = useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -380,7 +208,7 @@ export default function OfferPage() {
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">{placeOf(offer.address, offer.region)}</p>
           {/* Drawn anew for another offer: no option or count chosen on the first is carried over. */}
-          <AddToCart key={offer.uuid} />
+          <AddToCart key={offer.uuid} offer={offer} inCart={inCart} />
           <TrustBox paymentMethods={paymentMethods} refundTerms={refundTerms} sold={offer.sold_count} />
           {dates.until ? (
             <p className="validity">

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { OfferListing } from "#app/components/offer-listing";
-import { loadListing } from "#app/routes/ofertas._index/listing.server";
+import { loadListing } from "#app/catalogue/listing.server";
 import { originFrom, seo } from "#app/document/seo";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";

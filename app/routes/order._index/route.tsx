@@ -2,7 +2,7 @@ import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctio
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { formatPrice } from "#rules/prices";
-import { currentOrder, startPayment } from "./payment.server";
+import { currentOrder, startPayment } from "#app/routes/order+shared/payment.server";
 import { config } from "#app/env.server";
 import { seo } from "#app/document/seo";
 import { WalletButtons } from "./wallet-buttons";

@@ -3,9 +3,9 @@ import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/r
 import { isUuid } from "#rules/uuid";
 import { ApiError, salesApi } from "#app/api-client/client.server";
 import { seo } from "#app/document/seo";
-import { PurchaseCoupons } from "./purchase-coupons";
-import { purchaseQrs } from "./coupon-qr.server";
-import { signedCouponLinks } from "./links";
+import { PurchaseCoupons } from "#app/routes/order+shared/purchase-coupons";
+import { purchaseQrs } from "#app/routes/order+shared/coupon-qr.server";
+import { signedCouponLinks } from "#app/routes/order+shared/links";
 import { ErrorPage } from "#app/components/error-page";
 
 export const meta: MetaFunction = () => seo({ title: "Tus cupones", description: "Los cupones de tu compra.", noindex: true });

@@ -6,7 +6,7 @@ import { formatPrice } from "#rules/prices";
 import { COUPON_STATE_LABELS, orderLabel } from "#rules/coupons";
 import type { CustomerPurchase } from "#contract/customer";
 import { customerApi } from "#app/api-client/client.server";
-import { isSessionGone, sessionEnded } from "#app/routes/login/login.server";
+import { isSessionGone, sessionEnded } from "#app/state/session-ended.server";
 import { viewer } from "#app/state/auth.server";
 import { getSession } from "#app/state/session.server";
 import { loadPage } from "#app/forms/page-param";

@@ -7,9 +7,9 @@ import { commitCheckoutState, getCheckoutState } from "#app/state/checkout.serve
 import { EMPTY_CART } from "#rules/cart";
 import { redirectWithToast } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
-import { PurchaseCoupons } from "#app/routes/order.coupons/purchase-coupons";
-import { purchaseQrs } from "#app/routes/order.coupons/coupon-qr.server";
-import { signedCouponLinks } from "#app/routes/order.coupons/links";
+import { PurchaseCoupons } from "#app/routes/order+shared/purchase-coupons";
+import { purchaseQrs } from "#app/routes/order+shared/coupon-qr.server";
+import { signedCouponLinks } from "#app/routes/order+shared/links";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { startPayment } from "#app/routes/order._index/payment.server";
+import { startPayment } from "#app/routes/order+shared/payment.server";
 
 export const loader = () => new Response(null, { status: 405, headers: { Allow: "POST" } });
 

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { offersApi } from "#app/api-client/client.server";
 import { requestOrigin } from "#app/document/origin.server";
-import { SITEMAP_HEADERS, sitemapFileXml } from "#app/routes/sitemap[.]xml/sitemap.server";
+import { SITEMAP_HEADERS, sitemapFileXml } from "#app/catalogue/sitemap.server";
 
 /** A file of the sitemap index: `paginas.xml` or `ofertas-N.xml`; any other name is a 404. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { redirect } from "@remix-run/node";
 import { importPKCS8, SignJWT } from "jose";
 import type { TokenPair } from "#contract/accounts";
@@ -7,10 +7,11 @@ import { isSocialProviderEnabled, SOCIAL_ENDPOINTS, SOCIAL_MESSAGES, type Social
 import { ApiError, authApi } from "#app/api-client/client.server";
 import { config } from "#app/env.server";
 import { viewer } from "#app/state/auth.server";
-import { completeLogin } from "#app/routes/login/login.server";
+import { completeLogin } from "./login.server";
 import { requestOrigin } from "#app/document/origin.server";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
 import { currentRequestId, logger } from "#platform/logger.server";
+import { sameSecret } from "#platform/same-secret.server";
 
 /**
  * The server side of «Continuar con Google / Apple / Facebook»: the OAuth 2.0 authorization-code
@@ -106,7 +107,7 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
   const state = query.get("state") ?? "";
   // Someone already logged in coming back here (the back button after a login) has nothing to fix.
   if (!flow && viewer(session)) return redirect("/", { status: 303, headers: { "Cache-Control": "no-store" } });
-  if (!flow || flow.provider !== provider || !sameText(state, flow.state) || Date.now() - flow.startedAt > FLOW_MAX_AGE_MS) {
+  if (!flow || flow.provider !== provider || !sameSecret(state, flow.state) || Date.now() - flow.startedAt > FLOW_MAX_AGE_MS) {
     return fail(SOCIAL_MESSAGES.expired(provider));
   }
   const error = query.get("error");
@@ -140,12 +141,6 @@ export async function finishSocialLogin(request: Request, provider: SocialProvid
     return fail(SOCIAL_MESSAGES.unavailable(provider));
   }
   return completeLogin(request, session, pair, redirectTo);
-}
-
-function sameText(a: string, b: string) {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**

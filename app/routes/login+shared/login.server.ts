@@ -1,14 +1,13 @@
-import { data, redirect, type Session } from "@remix-run/node";
-import type { SubmissionResult } from "@conform-to/react";
+import { redirect, type Session } from "@remix-run/node";
 import type { TokenPair } from "#contract/accounts";
 import { mergeCarts } from "#rules/cart";
-import { ApiError, authApi, customerApi, mailApi } from "#app/api-client/client.server";
-import { authData, clearAuth, setAuth } from "#app/state/auth.server";
+import { ApiError, customerApi, mailApi } from "#app/api-client/client.server";
+import { setAuth } from "#app/state/auth.server";
 import { commitCart, getCart } from "#app/state/cart.server";
 import { syncLocalFavorites } from "#app/state/favorites.server";
 import { safeRedirect } from "#app/forms/redirect";
 import { isValidEmail } from "#rules/email";
-import { commitSession, field, flash, getSession } from "#app/state/session.server";
+import { commitSession, field, flash } from "#app/state/session.server";
 
 /** The local path to go back to after logging in (?redirectTo=…), never another site. */
 export function loginRedirectTo(request: Request, formData?: FormData | null): string {
@@ -46,52 +45,6 @@ async function mergeCartAtLogin(request: Request, token: string) {
   const merged = mergeCarts(server, local);
   if (local.items.length || local.promoCodes.length) await customerApi.saveCart(merged, request, token);
   return merged;
-}
-
-/**
- * The API no longer takes this browser's session: it was ended on another device, by a password
- * or email change, or the account changed. The browser forgets it (else /login, seeing a session,
- * would send the person straight back) and the person logs in again.
- */
-export async function sessionEnded(request: Request, to: string): Promise<never> {
-  const session = await getSession(request);
-  const auth = authData(session);
-  // An access token can be refused while its session lives on (one signed before tokens named
-  // their session): a page load tries the refresh token once, and loads again with the new pair.
-  const renewed = auth && request.method === "GET" ? await authApi.refresh(auth.refresh).catch(() => null) : null;
-  if (renewed) {
-    setAuth(session, renewed);
-    const url = new URL(request.url);
-    throw redirect(url.pathname + url.search, { headers: { "Set-Cookie": await commitSession(session) } });
-  }
-  clearAuth(session);
-  flash(session, { type: "error", text: "Tu sesión se ha cerrado. Vuelve a entrar." });
-  throw redirect(to, { status: 303, headers: { "Set-Cookie": await commitSession(session) } });
-}
-
-/** An API answer that says the session's token is no longer any good. */
-export const isSessionGone = (error: unknown) => error instanceof ApiError && error.status === 401;
-
-/**
- * Runs an API call for a form. What the API refuses (a wrong code, too many tries, an address
- * already registered) goes back to the form as its message, not to an error page.
- */
-export async function attempt<T>(
-  submission: { reply: (o?: { formErrors?: string[]; hideFields?: string[] }) => SubmissionResult },
-  run: () => Promise<T>,
-  hideFields: string[] = [],
-) {
-  try {
-    return { ok: await run() } as const;
-  } catch (error) {
-    // 503 is the captcha provider being down: the form fails closed and says so.
-    if (error instanceof ApiError && (error.status < 500 || error.status === 503)) {
-      return {
-        reply: data(submission.reply({ formErrors: [error.message], hideFields }), { status: error.status === 503 ? 503 : 400 }),
-      } as const;
-    }
-    throw error;
-  }
 }
 
 /** The email waiting for its code on /login/registro and /login/recuperar (see takeMailedEmail). */

@@ -1,0 +1,161 @@
+import { Link, useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { formatCents } from "#rules/prices";
+import type { CartIntent } from "#app/forms/cart-form";
+import { TrashIcon } from "#app/components/icons";
+import { OrganizationRating, soldText } from "#app/components/trust";
+import { PriceTag } from "#app/components/price";
+import { TicketCounter } from "#app/components/ticket-counter";
+import { EnhancedInput } from "#app/components/enhanced-input";
+import { useChoiceMadeBeforeStart, useSendInTurn } from "#app/forms/before-start";
+import type { CheckoutLine } from "#app/state/checkout-lines.server";
+import type { OfferTrust } from "./checkout-data.server";
+
+/** A form that posts one change to the cart action and comes back here. */
+export function CartItemForm({
+  intent,
+  offerUuid,
+  children,
+  className,
+}: {
+  intent: CartIntent;
+  offerUuid?: string;
+  children: React.ReactNode;
+  className?: string;
+}) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action="/cart" className={className}>
+      <input type="hidden" name="intent" value={intent} />
+      {offerUuid ? <input type="hidden" name="offerUuid" value={offerUuid} /> : null}
+      <input type="hidden" name="redirectTo" value="/checkout/" />
+      <EnhancedInput />
+      {children}
+    </fetcher.Form>
+  );
+}
+
+function TicketsForm({ line }: { line: CheckoutLine }) {
+  const fetcher = useFetcher();
+  const intent: CartIntent = "update";
+  const form = useRef<HTMLFormElement>(null);
+  const sendInTurn = useSendInTurn(fetcher);
+  return (
+    <fetcher.Form method="post" action="/cart" className="tickets-form" ref={form}>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="offerUuid" value={line.offerUuid} />
+      <input type="hidden" name="redirectTo" value="/checkout/" />
+      <EnhancedInput />
+      <TicketCounter
+        id={`tickets-${line.offerUuid}`}
+        defaultValue={line.ticketsCount}
+        max={Math.max(1, line.option?.max ?? 1)}
+        onCommit={(value) => {
+          if (value !== line.ticketsCount) {
+            fetcher.submit(
+              { intent, offerUuid: line.offerUuid, ticketsCount: String(value), redirectTo: "/checkout/", _enhanced: "1" },
+              { method: "post", action: "/cart" },
+            );
+          }
+        }}
+        onKept={(value) => value !== line.ticketsCount && sendInTurn(form.current!)}
+      />
+      <button type="submit" className="btn btn-small btn-secondary no-js-only">
+        Actualizar
+      </button>
+    </fetcher.Form>
+  );
+}
+
+function GiftForm({ line }: { line: CheckoutLine }) {
+  const fetcher = useFetcher();
+  // Local state, so the tick shows at once; it follows the server's value when that changes.
+  const [checked, setChecked] = useState(line.gift);
+  useEffect(() => setChecked(line.gift), [line.gift]);
+  const box = useRef<HTMLInputElement>(null);
+  const sendInTurn = useSendInTurn(fetcher);
+  // Ticked or unticked before the app started (and not saved then): saved now.
+  useChoiceMadeBeforeStart(
+    () => box.current?.checked,
+    line.gift,
+    (gift) => {
+      setChecked(gift);
+      sendInTurn(box.current!.form!);
+    },
+  );
+  return (
+    <fetcher.Form method="post" action="/cart" className="gift-form">
+      <input type="hidden" name="intent" value="gift" />
+      <input type="hidden" name="offerUuid" value={line.offerUuid} />
+      <input type="hidden" name="redirectTo" value="/checkout/" />
+      <EnhancedInput />
+      <label className="checkbox">
+        <input
+          ref={box}
+          type="checkbox"
+          name="gift"
+          checked={checked}
+          onChange={(e) => {
+            setChecked(e.currentTarget.checked);
+            fetcher.submit(e.currentTarget.form);
+          }}
+        />
+        <span>Es un regalo</span>
+      </label>
+      <button type="submit" className="btn btn-small btn-secondary no-js-only">
+        Guardar
+      </button>
+    </fetcher.Form>
+  );
+}
+
+/** One line of the cart: the offer, its partner, its price, and the forms that change it. */
+export function CheckoutItem({ line, trust }: { line: CheckoutLine; trust: OfferTrust | undefined }) {
+  return (
+    <li className="checkout-item">
+      {line.image ? <img src={line.image.url} alt="" width={96} height={60} /> : <span />}
+      <div>
+        <h2>
+          <Link to={`/ofertas/${line.offerUuid}/`}>{line.title}</Link>
+        </h2>
+        {line.option ? <p className="muted small">{line.option.title}</p> : null}
+        {trust ? (
+          <div className="checkout-item-trust">
+            <p>
+              {trust.merchant}
+              {trust.sold ? <span data-testid="sold-count"> · {soldText(trust.sold)}</span> : null}
+            </p>
+            {trust.rating ? <OrganizationRating rating={trust.rating} /> : null}
+          </div>
+        ) : null}
+        {line.option && !line.problem ? (
+          <p>
+            {line.promoUnitCents < line.unitCents ? (
+              <>
+                <strong>{formatCents(line.promoUnitCents * line.ticketsCount)}</strong>{" "}
+                <s className="muted">{formatCents(line.unitCents * line.ticketsCount)}</s>
+              </>
+            ) : (
+              <PriceTag actual={line.option.actual_price} regular={line.option.regular_price} tickets={line.ticketsCount} />
+            )}
+          </p>
+        ) : null}
+      </div>
+      {line.problem ? (
+        <p className="item-warning" role="alert">
+          {line.problem}
+        </p>
+      ) : null}
+      {line.notice ? <p className="item-warning">{line.notice}</p> : null}
+      <div className="checkout-item-controls">
+        {line.option ? <TicketsForm line={line} /> : null}
+        {line.option ? <GiftForm line={line} /> : null}
+        <CartItemForm intent="remove" offerUuid={line.offerUuid}>
+          <button type="submit" className="btn btn-small btn-secondary" aria-label={`Quitar ${line.title}`}>
+            <TrashIcon /> Quitar
+          </button>
+        </CartItemForm>
+      </div>
+    </li>
+  );
+}
