@@ -121,8 +121,12 @@ async function databaseText(): Promise<string> {
 /** Business gauges read at scrape time from the database this process serves. */
 export function registerDatabaseMetrics(db: Database): void {
   let pending: Promise<Figures> | null = null;
-  // The several gauges of one scrape share one round of queries.
-  const figures = () => (pending ??= readFigures(db).finally(() => setTimeout(() => (pending = null), 1_000).unref()));
+  // The several gauges of one scrape ask at once and share one round of queries; the next scrape
+  // reads again, so a database that has just gone down is never reported up from an earlier answer.
+  const figures = () =>
+    (pending ??= readFigures(db).finally(() => {
+      pending = null;
+    }));
 
   const byStatus = (name: string, help: string, pick: (f: Figures) => { status: string; n: number }[], statuses: string[]) =>
     new Gauge({
