@@ -7,6 +7,7 @@ import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } 
 import { gzipWanted, keptGzip, utf8 } from "#platform/gzip.server";
 import { reportError } from "#platform/error-reporting.server";
 import { routeOf } from "#platform/logger.server";
+import { isUuid } from "#rules/uuid";
 
 /** An error the API answers with as {"detail": "…"} and its status. */
 export class HttpError extends Error {
@@ -23,6 +24,13 @@ export class HttpError extends Error {
 
 export const notFound = (detail = "No encontrado.") => new HttpError(404, detail);
 export const badRequest = (detail: string, extra?: Record<string, unknown>) => new HttpError(400, detail, extra);
+
+/** A path id that is not a uuid can match nothing: 404, like any other unknown object. */
+export function idParam(req: Request, name = "id"): string {
+  const id = req.params[name];
+  if (!isUuid(id)) throw notFound();
+  return id.toLowerCase();
+}
 
 /** A 400 about one field: its message as the detail and, as every field error, under `errors`. */
 export const fieldError = (field: string, message: string) => new HttpError(400, message, { errors: { [field]: [message] } });

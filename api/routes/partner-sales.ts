@@ -3,14 +3,13 @@ import type { Config } from "#platform/config.server";
 import { requireCaptcha } from "#api/captcha";
 import { BecomePartnerSchema, CouponCodeSchema, HONEYPOT_FIELD, SalesQuerySchema } from "#contract/partner";
 import type { Database } from "#api/db/client";
-import { handle, pageAnswer, parseInput } from "#api/http";
+import { handle, idParam, pageAnswer, parseInput } from "#api/http";
 import { PageQuerySchema } from "#contract/page";
 import { clientAddress, limits } from "#api/rate-limit";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { partnerSales, partnerSalesBatches, redeemCoupon, SALES_CSV_HEADER, salesCsvLines, verifyCoupon } from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
 import { refundRequiredSales } from "#api/services/sales/refunds";
-import { idParam } from "#api/routes/partner";
 
 export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {
   const router = Router();

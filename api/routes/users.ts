@@ -1,36 +1,31 @@
 import { Router, type Request } from "express";
-import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { ACCOUNT_MAILS_PER_EMAIL_PER_HOUR, CodeField, EmailField, PasswordField } from "#rules/accounts";
-import type { ActivationAnswer, RegistrationAnswer } from "#contract/accounts";
+import { CodeField, EmailField, PasswordField } from "#rules/accounts";
 import type { Config } from "#platform/config.server";
 import { isStaff, ROLES } from "#rules/roles";
-import { isUuid } from "#rules/uuid";
 import type { Database, Executor } from "#api/db/client";
-import { users } from "#api/db/schema";
-import { badRequest, fieldError, handle, HttpError, notFound, parseInput } from "#api/http";
-import { clientAddress, limits, rateLimit } from "#api/rate-limit";
+import { fieldError, handle, HttpError, parseInput } from "#api/http";
+import { clientAddress, rateLimit } from "#api/rate-limit";
 import { requireCaptcha } from "#api/captcha";
-import { requireUser, type AuthUser } from "#api/auth/context";
+import { requireUser } from "#api/auth/context";
 import { checkPassword, hashPassword } from "#api/auth/passwords";
-import { issueTokens } from "#api/auth/tokens";
-import { deviceOf, endAllSessions } from "#api/auth/sessions";
-import { checkCode, CODE_GONE, codeProblem, sendCode, TOO_MANY_CODES, type CodePurpose } from "#api/services/login-codes";
-import { deactivatedAccount } from "#api/services/login";
-import { unlockPassword } from "#api/services/password-lockouts";
+import { deviceOf } from "#api/auth/sessions";
+import { sendCode } from "#api/services/login-codes";
+import { findUser, findUserByEmail, userAnswer, type UserRow } from "#api/services/users";
 import {
-  claimGuestPurchases,
-  findUser,
-  findUserByEmail,
-  isDeactivated,
-  markLoggedIn,
-  proveAddress,
-  userAnswer,
-  type UserRow,
-} from "#api/services/users";
+  activate,
+  askNewAddress,
+  confirmNewAddress,
+  limitMailsTo,
+  NEW_ADDRESS_CODE_SENT,
+  register,
+  resetPassword,
+  setPassword,
+  updateUser,
+  visibleUser,
+  visibleUsers,
+} from "#api/services/accounts";
 import { eraseUser } from "#api/services/user-admin";
-import { sameSecret } from "#platform/same-secret.server";
 
 const passwordsMatch = <T extends { password?: string; re_password?: string; new_password?: string; re_new_password?: string }>(v: T) =>
   (v.password === undefined || v.password === v.re_password) && (v.new_password === undefined || v.new_password === v.re_new_password);
@@ -48,45 +43,23 @@ async function referencedUser(db: Executor, ref: { uid?: string; email?: string 
   return ref.uid ? findUser(db, ref.uid.toLowerCase()) : findUserByEmail(db, ref.email ?? "");
 }
 
-const NEW_ADDRESS_CODE_SENT = "Te hemos enviado un código al nuevo correo para confirmarlo.";
-
-/**
- * What lets the client that registered keep its password at activation: bound to the account and
- * to that very password hash (a later registration of the address replaces both).
- */
-const registrationTicket = (config: Config, user: Pick<UserRow, "id" | "passwordHash">) =>
-  createHmac("sha256", config.jwtSecret)
-    .update(`registration:${user.id}:${user.passwordHash ?? ""}`)
-    .digest("base64url");
-
-/** The 201 for an address that already has an account: the shape of a new one, nothing of the real one. */
-function unsavedRegistration(email: string, names: { firstName: string; lastName: string }): RegistrationAnswer {
-  return {
-    id: randomUUID(),
-    email,
-    first_name: names.firstName,
-    last_name: names.lastName,
-    role: "customer",
-    is_active: false,
-    email_verified: false,
-    has_password: true,
-    date_joined: new Date().toISOString(),
-    registration_token: randomBytes(32).toString("base64url"),
-  };
-}
-
 const Names = { first_name: z.string().trim().max(150).optional(), last_name: z.string().trim().max(150).optional() };
+const Update = z.object({ ...Names }).strict();
+const StaffUpdate = z.object({ ...Names, is_active: z.boolean().optional(), role: z.enum(ROLES).optional() }).strict();
 
-/** A user another caller may see: staff see everyone, everyone else only themself. */
-async function visibleUser(db: Executor, caller: AuthUser, id: string): Promise<UserRow> {
-  if (!isUuid(id)) throw notFound("No encontrado.");
-  if (!isStaff(caller.role) && caller.id !== id.toLowerCase()) throw notFound("No encontrado.");
-  const user = await findUser(db, id.toLowerCase());
-  if (!user) throw notFound("No encontrado.");
+/** The logged-in caller's account, its current password checked when it has one. */
+async function provenOwner(db: Executor, req: Request, currentPassword: string | undefined): Promise<UserRow> {
+  const me = requireUser(req);
+  const user = await findUser(db, me.id);
+  if (!user) throw new HttpError(401, "Esta cuenta ya no existe.");
+  // An account made by code login has no password yet: it may set one without the old one.
+  if (user.passwordHash && !(await checkPassword(user.passwordHash, currentPassword ?? ""))) {
+    throw fieldError("current_password", "La contraseña actual no es correcta.");
+  }
   return user;
 }
 
-/** djoser's /auth/users/ endpoints, with a 6-digit mailed code as the token. */
+/** djoser's /auth/users/ endpoints, with a 6-digit mailed code as the token (flows in api/services/accounts/). */
 export function usersRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
   const codeLimit = rateLimit({
@@ -96,12 +69,8 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
     message: "Has pedido demasiados correos. Espera un rato.",
   });
 
-  /**
-   * Registration. An address that already has a proven account gets a mail («ya tienes una
-   * cuenta») and the asker the same 201 as for a new one; the password is hashed first either
-   * way, so the time does not tell the two apart. An unproven registration of the address gives
-   * way to the newest one: whoever registered before never proved the address.
-   */
+  // The password is hashed before the account is looked at, so the time does not tell a new
+  // address from one that has an account.
   router.post(
     "/auth/users/",
     codeLimit,
@@ -114,33 +83,11 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
       await limitMailsTo("activation", body.email);
       const passwordHash = await hashPassword(body.password);
       const names = { firstName: body.first_name ?? "", lastName: body.last_name ?? "" };
-      const [user] = await db
-        .insert(users)
-        .values({ email: body.email, passwordHash, isActive: false, ...names })
-        .onConflictDoUpdate({ target: users.email, set: { passwordHash, ...names }, setWhere: sql`${users.emailVerifiedAt} IS NULL` })
-        .returning();
-      if (!user) {
-        await sendCode(db, config, {
-          email: body.email,
-          purpose: "activation",
-          notice: { kind: "account-exists", data: { reason: "register" } },
-        });
-        res.status(201).json(unsavedRegistration(body.email, names));
-        return;
-      }
-      await sendCode(db, config, { email: user.email, purpose: "activation", userId: user.id });
-      const answer: RegistrationAnswer = { ...userAnswer(user), registration_token: registrationTicket(config, user) };
-      res.status(201).json(answer);
+      res.status(201).json(await register(db, config, { email: body.email, passwordHash, names }));
     }),
   );
 
-  /**
-   * Activation by the mailed code. Every refusal reads alike (an unknown address, an account
-   * already active, a wrong code): the answer depends on the codes asked for the address, never on
-   * whether it has an account. The code proves the address (proveAddress): the person is logged in
-   * (djoser answers 204; the tokens in a 200 are what the registration page needs), and keeps the
-   * password chosen at registration only with the registration's ticket — the client that chose it.
-   */
+  // djoser answers 204; the tokens in a 200 are what the registration page needs.
   router.post(
     "/auth/users/activation/",
     handle(async (req, res) => {
@@ -149,26 +96,8 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
         req.body,
       );
       const user = await referencedUser(db, body);
-      const check = await checkCode(db, config, {
-        email: user?.email ?? body.email ?? "",
-        purpose: "activation",
-        code: body.token,
-        consume: true,
-      });
-      if (!check.valid) throw badRequest(codeProblem(check));
-      if (!user || user.emailVerifiedAt || check.userId !== user.id) throw badRequest(CODE_GONE);
-      const keepPassword = Boolean(
-        user.passwordHash && body.registration_token && sameSecret(body.registration_token, registrationTicket(config, user)),
-      );
-      const pair = await db.transaction(async (tx) => {
-        const active = await proveAddress(tx, user, { keepPassword });
-        await claimGuestPurchases(tx, active);
-        await markLoggedIn(tx, active.id);
-        await unlockPassword(tx, active.email);
-        return issueTokens(tx, config, active, deviceOf(req));
-      });
-      const answer: ActivationAnswer = { ...pair, has_password: keepPassword };
-      res.status(200).json(answer);
+      const given = { email: body.email, code: body.token, registrationToken: body.registration_token };
+      res.status(200).json(await activate(db, config, user, given, deviceOf(req)));
     }),
   );
 
@@ -216,79 +145,40 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
         req.body,
       );
       const user = await referencedUser(db, body);
-      const check = await checkCode(db, config, {
-        email: user?.email ?? body.email ?? "",
-        purpose: "reset_password",
-        code: body.token,
-        consume: true,
-      });
-      if (!check.valid) throw badRequest(codeProblem(check));
-      if (!user || check.userId !== user.id) throw badRequest(CODE_GONE);
-      if (isDeactivated(user)) throw deactivatedAccount();
-      const passwordHash = await hashPassword(body.new_password);
-      await db.transaction(async (tx) => {
-        // The mailed code proves the address; the new password comes after the proof and stays.
-        await proveAddress(tx, user);
-        await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-        await endAllSessions(tx, user.id);
-        await unlockPassword(tx, user.email);
-      });
+      await resetPassword(db, config, user, { email: body.email, code: body.token, newPassword: body.new_password });
       res.status(204).end();
     }),
   );
 
-  /**
-   * A new password ends every session of the account, access tokens included. The device that
-   * changed it gets a fresh pair (djoser answers 204; a 200 with the pair keeps /cuenta logged in).
-   */
+  // djoser answers 204; a 200 with the pair keeps /cuenta logged in.
   router.post(
     "/auth/users/set_password/",
     handle(async (req, res) => {
-      const me = requireUser(req);
+      requireUser(req);
       const body = parseInput(
         z
           .object({ current_password: z.string().max(256).optional(), new_password: PasswordField, re_new_password: z.string() })
           .refine(passwordsMatch, { ...mismatch, path: ["re_new_password"] }),
         req.body,
       );
-      const user = await findUser(db, me.id);
-      if (!user) throw new HttpError(401, "Esta cuenta ya no existe.");
-      // An account made by code login has no password yet: it may set one without the old one.
-      if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
-        throw fieldError("current_password", "La contraseña actual no es correcta.");
-      }
-      const passwordHash = await hashPassword(body.new_password);
-      const pair = await db.transaction(async (tx) => {
-        await tx.update(users).set({ passwordHash }).where(eq(users.id, user.id));
-        await endAllSessions(tx, user.id);
-        return issueTokens(tx, config, user, deviceOf(req));
-      });
-      res.status(200).json(pair);
+      const user = await provenOwner(db, req, body.current_password);
+      res.status(200).json(await setPassword(db, config, user, body.new_password, deviceOf(req)));
     }),
   );
 
-  /**
-   * The logged-in person asks for a new address. It must prove itself: the code goes there, and
-   * reset_email_confirm applies it. An address that already has an account gets a notice instead
-   * of the code, and the asker the same answer.
-   */
   router.post(
     "/auth/users/set_email/",
     codeLimit,
     handle(async (req, res) => {
-      const me = requireUser(req);
+      requireUser(req);
       const body = parseInput(
         z
           .object({ current_password: z.string().max(256).optional(), new_email: EmailField, re_new_email: EmailField })
           .refine((v) => v.new_email === v.re_new_email, { message: "Los correos no coinciden.", path: ["re_new_email"] }),
         req.body,
       );
-      const user = await findUser(db, me.id);
-      if (!user) throw new HttpError(401, "Esta cuenta ya no existe.");
-      if (user.passwordHash && !(await checkPassword(user.passwordHash, body.current_password ?? ""))) {
-        throw fieldError("current_password", "La contraseña actual no es correcta.");
-      }
-      await askNewAddress(user, body.new_email);
+      const user = await provenOwner(db, req, body.current_password);
+      await askNewAddress(db, config, user, body.new_email);
       res.status(202).json({ detail: NEW_ADDRESS_CODE_SENT });
     }),
   );
@@ -310,13 +200,8 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
     }),
   );
 
-  /**
-   * djoser's shape (uid, token, new_email, re_new_email), but an address is applied only with a
-   * code sent to that address. A code from reset_email (sent to the current address) proves the
-   * account, not the new address: it is answered 202 and the new address gets its own code, with
-   * which the same call is made again. The applied address ends every session of the account; the
-   * caller gets a fresh pair for it, so changing it on /cuenta does not log the person out.
-   */
+  // djoser's shape (uid, token, new_email, re_new_email), but an address is applied only with a
+  // code sent to that address: a code from reset_email is answered 202 and a code sent onward.
   router.post(
     "/auth/users/reset_email_confirm/",
     handle(async (req, res) => {
@@ -327,58 +212,11 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
         req.body,
       );
       const user = await findUser(db, body.uid.toLowerCase());
-      const check = await checkCode(db, config, { email: user?.email ?? "", purpose: "reset_email", code: body.token, consume: true });
-      if (!check.valid) throw badRequest(codeProblem(check));
-      if (!user || check.userId !== user.id) throw badRequest(CODE_GONE);
-      if (!check.newEmail) {
-        await askNewAddress(user, body.new_email);
-        res.status(202).json({ detail: NEW_ADDRESS_CODE_SENT });
-        return;
-      }
-      if (check.newEmail !== body.new_email) throw badRequest("El correo no es el que pediste confirmar.");
-      const pair = await db.transaction(async (tx) => {
-        // Taken meanwhile (the code of an address with an account is never mailed): as if no code.
-        if (await findUserByEmail(tx, body.new_email)) throw badRequest(CODE_GONE);
-        const [changed] = await tx
-          .update(users)
-          .set({ email: body.new_email, emailVerifiedAt: new Date() })
-          .where(eq(users.id, user.id))
-          .returning();
-        await endAllSessions(tx, user.id);
-        await claimGuestPurchases(tx, changed);
-        await unlockPassword(tx, changed.email);
-        return issueTokens(tx, config, changed, deviceOf(req));
-      });
-      res.status(200).json(pair);
+      const outcome = await confirmNewAddress(db, config, user, { code: body.token, newEmail: body.new_email }, deviceOf(req));
+      if (outcome.asked) res.status(202).json({ detail: NEW_ADDRESS_CODE_SENT });
+      else res.status(200).json(outcome.pair);
     }),
   );
-
-  /** At most ACCOUNT_MAILS_PER_EMAIL_PER_HOUR codes of one kind to one inbox, account or not. */
-  async function limitMailsTo(kind: CodePurpose, email: string) {
-    await limits.consume(`account-mail:${kind}:email:${email}`, {
-      points: ACCOUNT_MAILS_PER_EMAIL_PER_HOUR,
-      durationSec: 3600,
-      message: TOO_MANY_CODES,
-    });
-  }
-
-  /** The code that proves a new address goes to that address; one that has an account gets a notice. */
-  async function askNewAddress(user: UserRow, newEmail: string) {
-    if (newEmail === user.email) throw badRequest("Ese ya es tu correo.", { new_email: ["Ese ya es tu correo."] });
-    await limitMailsTo("reset_email", newEmail);
-    const taken = await findUserByEmail(db, newEmail);
-    await sendCode(db, config, {
-      email: user.email,
-      purpose: "reset_email",
-      userId: user.id,
-      newEmail,
-      mailTo: newEmail,
-      notice: taken ? { kind: "account-exists", data: { reason: "email-change" } } : undefined,
-    });
-  }
-
-  const Update = z.object({ ...Names }).strict();
-  const StaffUpdate = z.object({ ...Names, is_active: z.boolean().optional(), role: z.enum(ROLES).optional() }).strict();
 
   async function update(req: Request, target: UserRow, partial: boolean) {
     const caller = requireUser(req);
@@ -386,32 +224,12 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
     const body = parseInput(partial ? schema : schema.required({ first_name: true, last_name: true }), req.body) as z.infer<
       typeof StaffUpdate
     >;
-    const [row] = await db
-      .update(users)
-      .set({
-        ...(body.first_name !== undefined ? { firstName: body.first_name } : {}),
-        ...(body.last_name !== undefined ? { lastName: body.last_name } : {}),
-        ...(body.is_active !== undefined ? { isActive: body.is_active } : {}),
-        ...(body.role !== undefined ? { role: body.role } : {}),
-      })
-      .where(eq(users.id, target.id))
-      .returning();
-    // Switched off or given another role: every session ends now, access tokens included.
-    if ((body.is_active === false && target.isActive) || (body.role !== undefined && body.role !== target.role))
-      await endAllSessions(db, target.id);
-    return userAnswer(row);
+    return updateUser(db, target, body);
   }
 
   router.get(
     "/auth/users/",
-    handle(async (req, res) => {
-      const caller = requireUser(req);
-      // djoser lists every user to staff and only yourself to anyone else.
-      const rows = isStaff(caller.role)
-        ? await db.select().from(users).orderBy(users.createdAt).limit(500)
-        : [await findUser(db, caller.id)].flatMap((u) => (u ? [u] : []));
-      res.json(rows.map(userAnswer));
-    }),
+    handle(async (req, res) => res.json(await visibleUsers(db, requireUser(req)))),
   );
 
   for (const path of ["/auth/users/me/", "/auth/users/:id/"]) {

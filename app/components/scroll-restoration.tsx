@@ -20,7 +20,24 @@ export function ScrollRestoration({ nonce }: { nonce?: string }) {
   return <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: RESTORE }} />;
 }
 
-const RESTORE =
-  `(function(k){var s=history.state;if(!s||!s.key)return;` +
-  `try{var y=JSON.parse(sessionStorage.getItem(k)||"{}")[s.key];if(typeof y=="number")scrollTo(0,y)}` +
-  `catch(e){try{sessionStorage.removeItem(k)}catch(e){}}})(${JSON.stringify(SCROLL_STORAGE_KEY)})`;
+/**
+ * Scrolls to the position saved for this history entry, if it has one. It runs in the browser as
+ * its own source (`.toString()`), before hydration: it reads only its argument and the browser's
+ * globals. `history.state.key` is where the router keeps an entry's key (ADR 025).
+ */
+export function restoreScroll(storageKey: string): void {
+  const state = history.state as { key?: string } | null;
+  if (!state || !state.key) return;
+  try {
+    const y = (JSON.parse(sessionStorage.getItem(storageKey) || "{}") as Record<string, unknown>)[state.key];
+    if (typeof y == "number") scrollTo(0, y);
+  } catch {
+    try {
+      sessionStorage.removeItem(storageKey);
+    } catch {
+      // Storage refused (private mode, quota): nothing to restore, nothing to clean.
+    }
+  }
+}
+
+const RESTORE = `(${restoreScroll.toString()})(${JSON.stringify(SCROLL_STORAGE_KEY)})`;

@@ -42,23 +42,75 @@ const ID = "app-modules";
 /** The app starts this long after the loader at the latest, painted or not. */
 const FALLBACK_MS = 3000;
 
-/** The loader's source, the same on every page: a function of the page's preload hrefs. */
-const LOADER =
-  `(function(hrefs){var d=document,done=0;function go(){if(done)return;done=1;` +
-  `hrefs.forEach(function(h){var l=d.createElement("link");l.rel="modulepreload";l.href=h;d.head.appendChild(l)});` +
-  `var o=d.getElementById("${ID}"),s=d.createElement("script");s.type="module";s.nonce=o.nonce;s.text=o.text;d.body.appendChild(s)}` +
-  `var P=typeof PerformanceObserver=="function"&&PerformanceObserver,t=P&&P.supportedEntryTypes;` +
-  `if(d.hidden)go();` +
-  `else if(t&&t.indexOf("paint")>=0){var lcp=t.indexOf("largest-contentful-paint")>=0,shown=0,big=0,` +
-  `o=new P(function(l){l.getEntries().forEach(function(e){if(e.name=="first-contentful-paint")shown=1;if(e.entryType=="largest-contentful-paint"&&e.size>big)big=e.size});ready()});` +
-  // Ready once the first contentful paint is on screen and no high-priority picture in view
-  // could still be a larger paint than the largest shown (then its own entry will come). The 2 %
-  // is slack: an entry's size leaves out the picture's border and padding, which its box includes.
-  `function ready(){if(!shown)return;if(lcp){var v=d.documentElement,m=d.querySelectorAll('img[fetchpriority="high"]');` +
-  `for(var i=0;i<m.length;i++){var r=m[i].getBoundingClientRect(),a=Math.max(0,Math.min(r.right,v.clientWidth)-Math.max(r.left,0))*Math.max(0,Math.min(r.bottom,v.clientHeight)-Math.max(r.top,0));if(a>big*1.02)return}}` +
-  `o.disconnect();setTimeout(go)}` +
-  `o.observe({type:"paint",buffered:true});if(lcp)o.observe({type:"largest-contentful-paint",buffered:true});setTimeout(go,${FALLBACK_MS})}` +
-  `else requestAnimationFrame(function(){setTimeout(go)})})`;
+/**
+ * The loader, the same on every page: puts back the page's preloads and its module script once
+ * the first frame is on screen. It runs in the browser as its own source (`.toString()`), so it
+ * reads only its arguments and the browser's globals, and is written for any browser with modules.
+ */
+export function startAppModules(hrefs: string[], id: string, fallbackMs: number): void {
+  const d = document;
+  let done = false;
+  function go() {
+    if (done) return;
+    done = true;
+    hrefs.forEach(function (h) {
+      const l = d.createElement("link");
+      l.rel = "modulepreload";
+      l.href = h;
+      d.head.appendChild(l);
+    });
+    const inert = d.getElementById(id) as HTMLScriptElement;
+    const s = d.createElement("script");
+    s.type = "module";
+    s.nonce = inert.nonce;
+    s.text = inert.text;
+    d.body.appendChild(s);
+  }
+  const P = typeof PerformanceObserver == "function" ? PerformanceObserver : null;
+  const types = P ? P.supportedEntryTypes : null;
+  if (d.hidden) go();
+  else if (P && types && types.indexOf("paint") >= 0) {
+    const lcp = types.indexOf("largest-contentful-paint") >= 0;
+    let shown = false;
+    let big = 0;
+    const o = new P(function (list) {
+      list.getEntries().forEach(function (e) {
+        if (e.name == "first-contentful-paint") shown = true;
+        if (e.entryType == "largest-contentful-paint" && (e as PerformanceEntry & { size: number }).size > big)
+          big = (e as PerformanceEntry & { size: number }).size;
+      });
+      ready();
+    });
+    // Ready once the first contentful paint is on screen and no high-priority picture in view
+    // could still be a larger paint than the largest shown (then its own entry will come). The 2 %
+    // is slack: an entry's size leaves out the picture's border and padding, which its box includes.
+    function ready() {
+      if (!shown) return;
+      if (lcp) {
+        const v = d.documentElement;
+        const m = d.querySelectorAll('img[fetchpriority="high"]');
+        for (let i = 0; i < m.length; i++) {
+          const r = m[i].getBoundingClientRect();
+          const a =
+            Math.max(0, Math.min(r.right, v.clientWidth) - Math.max(r.left, 0)) *
+            Math.max(0, Math.min(r.bottom, v.clientHeight) - Math.max(r.top, 0));
+          if (a > big * 1.02) return;
+        }
+      }
+      o.disconnect();
+      setTimeout(go);
+    }
+    o.observe({ type: "paint", buffered: true });
+    if (lcp) o.observe({ type: "largest-contentful-paint", buffered: true });
+    setTimeout(go, fallbackMs);
+  } else
+    requestAnimationFrame(function () {
+      setTimeout(go);
+    });
+}
+
+/** The loader's source; each page calls it with its preload hrefs. */
+const LOADER = `(${startAppModules.toString()})`;
 
 /**
  * The page as pieces in order: slices of what React wrote around the rewritten tags. Encoded one
@@ -79,7 +131,7 @@ export function deferAppScriptsParts(html: string): string[] {
   const nonceAttr = script[1] ?? "";
   const preloads = html.slice(from, script.index);
   const hrefs = [...preloads.matchAll(PRELOAD)].map((m) => m[1]);
-  const loader = `${LOADER}(${JSON.stringify(hrefs)})`;
+  const loader = `${LOADER}(${JSON.stringify(hrefs)},${JSON.stringify(ID)},${FALLBACK_MS})`;
   const inert = `<script${nonceAttr} type="${DEFERRED_TYPE}" id="${ID}">${script[2]}</script><script${nonceAttr}>${loader}</script>`;
   const inertPreload = (_: string, href: string) => `<link itemprop="${DEFERRED_PRELOAD}" href="${href}"/>`;
   return [html.slice(0, from), preloads.replace(PRELOAD, inertPreload), inert, html.slice(script.index + script[0].length)];

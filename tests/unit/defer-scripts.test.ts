@@ -15,7 +15,8 @@ const shell =
 describe("deferAppScripts: the app's JavaScript starts after the first paint", () => {
   const out = deferAppScripts(shell);
   /** The loader tag: the same function on every page, called with that page's preload hrefs. */
-  const LOADER_TAG = /<script nonce="n0nce==">(\(function\(hrefs\)\{[\s\S]*?\}\)\(\[[^\]]*\]\))<\/script><\/body>/;
+  const LOADER_TAG =
+    /<script nonce="n0nce==">(\(function startAppModules\(hrefs, id, fallbackMs\) \{[\s\S]*?\}\)\(\[[^\]]*\],"app-modules",3000\))<\/script><\/body>/;
 
   it("leaves no preload and no module script for the parser to start", () => {
     expect(out).not.toContain('<link rel="modulepreload"');
