@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
 
 /** The WHATWG Fetch "bad ports": Node's fetch refuses them, including our loopback API calls. */
 const FETCH_BLOCKED_PORTS = new Set([
@@ -14,6 +15,49 @@ const FETCH_BLOCKED_PORTS = new Set([
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+// ───── The shop's legal identity, for statements and the commission invoices (docs/configuration.md) ─────
+
+const SHOP_LEGAL_ENV = {
+  /** The shop's company name on invoices («Ofertas Marketplace S.L.»). */
+  SHOP_LEGAL_NAME: z.preprocess(emptyToUndefined, z.string().trim().max(200).optional()),
+  /** Its NIF/CIF. */
+  SHOP_TAX_ID: z.preprocess(emptyToUndefined, z.string().trim().max(20).optional()),
+  /** Its registered address, on one line. */
+  SHOP_ADDRESS: z.preprocess(emptyToUndefined, z.string().trim().max(300).optional()),
+};
+
+export type ShopLegal = { name: string; tax_id: string; address: string };
+
+/** A try-out's made-up identity: its statements say so in the name, so none is mistaken for a real invoice. */
+export const TRY_OUT_SHOP_LEGAL: ShopLegal = {
+  name: "ofertas (datos de prueba, sin validez fiscal)",
+  tax_id: "B00000000",
+  address: "Calle de Ejemplo 1, 28001 Madrid",
+};
+
+type ShopLegalEnv = { SHOP_LEGAL_NAME?: string; SHOP_TAX_ID?: string; SHOP_ADDRESS?: string };
+
+/**
+ * The three together, or none: a try-out without them gets TRY_OUT_SHOP_LEGAL, a deployment
+ * without them null (it starts, and refuses to issue statements until they are set: an invoice
+ * never carries a made-up tax number). A half-set or invalid identity is the message to stop on.
+ */
+export function shopLegalIdentity(env: ShopLegalEnv, isDeployment: boolean): ShopLegal | null | string {
+  const { SHOP_LEGAL_NAME: name, SHOP_TAX_ID: taxId, SHOP_ADDRESS: address } = env;
+  if (!name && !taxId && !address) return isDeployment ? null : TRY_OUT_SHOP_LEGAL;
+  if (!name || !taxId || !address) return "SHOP_LEGAL_NAME, SHOP_TAX_ID y SHOP_ADDRESS van juntas: pon las tres o ninguna";
+  if (!isValidSpanishTaxId(taxId)) return "SHOP_TAX_ID: no es un NIF o CIF válido (revisa la letra de control)";
+  return { name, tax_id: normalizeTaxId(taxId), address };
+}
+
+/** The same, read straight from the environment, for a job that runs without the whole configuration. */
+export function shopLegalFromEnv(source: NodeJS.ProcessEnv = process.env): ShopLegal | null {
+  const parsed = z.object(SHOP_LEGAL_ENV).safeParse(source);
+  if (!parsed.success) return null;
+  const identity = shopLegalIdentity(parsed.data, isDeploymentUrl(source.PUBLIC_URL));
+  return typeof identity === "string" ? null : identity;
+}
 
 const EnvSchema = z
   .object({
@@ -216,6 +260,7 @@ const EnvSchema = z
     /** 1: the storefront parses every API answer with the contract's schemas in production too (the browser suite sets it). */
     CONTRACT_CHECK: z.enum(["0", "1"]).optional(),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    ...SHOP_LEGAL_ENV,
   })
   .superRefine((env, ctx) => {
     // A deployment (PUBLIC_URL https://…) never runs on a made-up secret or on payments nobody chose.
@@ -302,6 +347,8 @@ export type Config = Omit<Env, "PAYMENT_PROVIDER"> & {
   isProduction: boolean;
   /** The storefront parses the API's answers with the contract's schemas: off in production unless CONTRACT_CHECK=1. */
   contractCheck: boolean;
+  /** Who the shop is on statements and invoices (SHOP_LEGAL_*); null in a deployment that has not said. */
+  shopLegal: ShopLegal | null;
 };
 
 export type MailDkim = { domainName: string; keySelector: string; privateKey: string };
@@ -339,6 +386,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
     throw new ConfigError("Configuración no válida:\n  JWT_SECRET: necesita al menos 32 caracteres");
   }
+  const shopLegal = shopLegalIdentity(env, isDeployment);
+  if (typeof shopLegal === "string") throw new ConfigError(`Configuración no válida:\n  ${shopLegal}`);
   const jwtSecret = env.JWT_SECRET ?? createHmac("sha256", sessionSecrets[0]).update("ofertas:jwt").digest("hex");
   const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   return {
@@ -356,6 +405,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     apiUrl: (env.API_URL ?? `http://${localHost}:${env.PORT}/api/v0`).replace(/\/$/, ""),
     isProduction: env.NODE_ENV === "production",
     contractCheck: env.CONTRACT_CHECK ? env.CONTRACT_CHECK === "1" : env.NODE_ENV !== "production",
+    shopLegal,
   };
 }
 
