@@ -165,6 +165,12 @@ export const PartnerSalesSchema = pageOf(SaleRowSchema).extend({
 });
 export type PartnerSales = z.infer<typeof PartnerSalesSchema>;
 
+/** One Madrid day of «Ventas»' chart: coupons sold that day (not refunded since) and coupons redeemed that day. */
+export const SalesDaySchema = z.object({ day: z.string(), sold: z.number().int(), redeemed: z.number().int() });
+export type SalesDay = z.infer<typeof SalesDaySchema>;
+/** «Ventas» per day over the same filter as its rows; days with neither are left out; they add up to the page's totals. */
+export const SalesPerDaySchema = z.object({ results: z.array(SalesDaySchema) });
+
 export const PartnerLeadRecordSchema = z.object({
   uuid: z.string(),
   business_name: z.string(),

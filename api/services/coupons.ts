@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { CouponView, SaleRow } from "#contract/partner-responses";
+import type { CouponView, SaleRow, SalesDay } from "#contract/partner-responses";
 import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#rules/coupons";
 import { formatDateTime } from "#rules/dates";
 import { formatCents, fromCents, toCents } from "#rules/prices";
@@ -178,9 +178,6 @@ export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilt
     },
   };
 }
-
-/** One Madrid day of «Ventas»' chart: coupons sold that day (not refunded) and coupons redeemed that day. */
-export type SalesDay = { day: string; sold: number; redeemed: number };
 
 /**
  * «Ventas» per day, for its chart: the coupons the filter matches (those the page lists), by the

@@ -1,13 +1,15 @@
 /**
- * «Mis ofertas», «Ventas» and the public «N compradas» count the same coupons
+ * «Mis ofertas», «Ventas», the public «N compradas» and the statements count the same coupons
  * (api/services/coupon-facts.ts): after sales, a reservation still at the payment page, a refund
  * and redemptions, each says the same number, and «Ventas» names its buyers.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { query } from "#api/db/client";
+import type { Scope } from "#api/services/access";
 import { markCouponsRefunded } from "#api/services/coupon-facts";
 import { salesPerDay } from "#api/services/coupons";
+import { previewStatement } from "#api/services/statements";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { buy, capture, newEmail, sandboxAction, startSale, validate } from "./_helpers";
 import { ACTORS, callAs, makeWorld, type World } from "./_partner";
@@ -75,4 +77,10 @@ it("sells, reserves, refunds and redeems, and all four read the same", async () 
 
   // The public page.
   expect((await call(api, `/public/offers/${w.offerA}/`)).body.sold_count).toBe(SOLD);
+
+  // The statement the organisation would get now: sold, less refunded.
+  const staff: Scope = { actor: { ...ACTORS.staff, role: "staff" }, staff: true, orgs: null };
+  const preview = await previewStatement(api.db, staff, w.orgA);
+  expect(preview.counts.sold - preview.counts.refunded).toBe(SOLD);
+  expect(preview.counts).toEqual({ sold: 4, refunded: 1, redeemed: 2, expired: 0 });
 });
