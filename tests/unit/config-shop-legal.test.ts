@@ -10,7 +10,10 @@ const deployment = {
   NODE_ENV: "production",
   PUBLIC_URL: "https://tienda.example",
   SESSION_SECRET: "a-deployment-secret-0123456789abcdef",
-  PAYMENT_PROVIDER: "sandbox",
+  PAYMENT_PROVIDER: "paypal",
+  PAYPAL_CLIENT_ID: "id",
+  PAYPAL_CLIENT_SECRET: "secret",
+  SMTP_URL: "smtp://correo.tienda.example:587",
 } as const;
 const identity = {
   SHOP_LEGAL_NAME: "Ofertas Marketplace S.L.",
@@ -20,7 +23,7 @@ const identity = {
 
 describe("the shop's legal identity on statements (SHOP_LEGAL_*)", () => {
   it("a try-out gets a made-up identity that says so", () => {
-    expect(loadConfig({ DATA_DIR: freshDir() }).shopLegal).toEqual(TRY_OUT_SHOP_LEGAL);
+    expect(loadConfig({ NODE_ENV: "test", DATA_DIR: freshDir() }).shopLegal).toEqual(TRY_OUT_SHOP_LEGAL);
     expect(TRY_OUT_SHOP_LEGAL.name).toMatch(/sin validez fiscal/);
   });
 
