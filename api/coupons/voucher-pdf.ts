@@ -18,6 +18,7 @@ import { formatPrice } from "#rules/prices";
 import { orderLabel } from "#rules/coupons";
 import type { Purchase } from "#contract/sales";
 import { plural } from "#rules/plurals";
+import { bookingLines, contactLines } from "#rules/merchant-contact";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 48;
@@ -276,7 +277,14 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
       }
 
       write("Dónde", { font: bold, size: 12, tag: "H2" });
-      write([item.merchant, item.address || "Consulta la dirección en la página de la oferta."].join("\n"), { gap: 12 });
+      write([item.merchant, item.address || "Consulta la dirección en la página de la oferta."].join("\n"), { gap: 4 });
+      // How to book, where the buyer looks for the address: the conditions' booking lines and the merchant's contacts.
+      const booking = [
+        ...bookingLines(item.conditions),
+        ...contactLines({ phone: item.merchant_phone, email: item.merchant_email, website: item.merchant_website }),
+      ];
+      if (booking.length) write(`Reservar: ${booking.join("\n")}`, { gap: 4 });
+      y -= 8;
       write("Validez", { font: bold, size: 12, tag: "H2" });
       write(validity(item), { gap: 12 });
       write("Condiciones", { font: bold, size: 12, tag: "H2" });
