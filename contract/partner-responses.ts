@@ -26,8 +26,10 @@ export const PartnerPriceOptionSchema = z.object({
   regular_price: z.string(),
   available: z.number().int(),
   per_customer: z.number().int().nullable(),
-  /** Tickets paid or reserved: what a price change must never touch. */
+  /** Coupons sold and not refunded (api/services/coupon-facts.ts: the count «Ventas» and the public page give). */
   sold: z.number().int(),
+  /** Tickets of sales waiting for their payment: not sold yet, and not for sale to anyone else meanwhile. */
+  reserved: z.number().int(),
 });
 export type PartnerPriceOption = z.infer<typeof PartnerPriceOptionSchema>;
 
@@ -112,7 +114,8 @@ export const CouponViewSchema = z.object({
 });
 export type CouponView = z.infer<typeof CouponViewSchema>;
 
-export const SaleRowSchema = CouponViewSchema.extend({ paid_price: z.string(), promo_code: nullableText });
+/** A coupon as «Ventas» lists it; `buyer_email_hint` («lu…@correo.es») names a buyer who gave no name. */
+export const SaleRowSchema = CouponViewSchema.extend({ buyer_email_hint: z.string(), paid_price: z.string(), promo_code: nullableText });
 export type SaleRow = z.infer<typeof SaleRowSchema>;
 
 export const PromoCodeRecordSchema = z.object({
@@ -153,11 +156,20 @@ export const MemberListSchema = z.object({ results: z.array(MemberSchema) });
 /** GET /organizations/{id}/: the members only for staff. */
 export const OrganizationWithMembersSchema = OrganizationSchema.extend({ members: z.array(MemberSchema).optional() });
 
-/** A page of the partner's coupons; the totals are of every coupon the filter matches. */
+/**
+ * A page of the partner's coupons (refunded ones too); the totals are of every coupon the filter
+ * matches: `coupons` sold and not refunded, `refunded`, `redeemed`, and the revenue of the sold.
+ */
 export const PartnerSalesSchema = pageOf(SaleRowSchema).extend({
-  totals: z.object({ coupons: z.number().int(), redeemed: z.number().int(), revenue: z.string() }),
+  totals: z.object({ coupons: z.number().int(), refunded: z.number().int(), redeemed: z.number().int(), revenue: z.string() }),
 });
 export type PartnerSales = z.infer<typeof PartnerSalesSchema>;
+
+/** One Madrid day of «Ventas»' chart: coupons sold that day (not refunded since) and coupons redeemed that day. */
+export const SalesDaySchema = z.object({ day: z.string(), sold: z.number().int(), redeemed: z.number().int() });
+export type SalesDay = z.infer<typeof SalesDaySchema>;
+/** «Ventas» per day over the same filter as its rows; days with neither are left out; they add up to the page's totals. */
+export const SalesPerDaySchema = z.object({ results: z.array(SalesDaySchema) });
 
 export const PartnerLeadRecordSchema = z.object({
   uuid: z.string(),

@@ -269,7 +269,7 @@ export const UsersQuerySchema = z.object({
   role: z.enum(ROLES, { errorMap: () => ({ message: "Rol desconocido." }) }).optional(),
 });
 
-/** Partner's sales list: by date and offer; dates are whole days (Europe/Madrid is close enough to UTC for a filter). */
+/** Partner's sales list: by date and offer; dates are whole days in Madrid, as the statements' months are. */
 export const SalesQuerySchema = z.object({
   date_from: nullable(isoDate).optional(),
   date_to: nullable(isoDate).optional(),

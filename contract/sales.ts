@@ -108,6 +108,10 @@ export const PurchaseSchema = z.object({
       coupons: z.array(z.string()),
       /** Who honours the coupons, where and when, as printed on the voucher. */
       merchant: z.string(),
+      /** How to reach the merchant to book (rules/merchant-contact.ts); null when the partner gave none. */
+      merchant_phone: z.string().nullable(),
+      merchant_email: z.string().nullable(),
+      merchant_website: z.string().nullable(),
       address: z.string(),
       conditions: z.string(),
       valid_from: z.string().nullable(),

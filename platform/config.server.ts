@@ -11,8 +11,10 @@ import { jwtSecretProblem, sessionSecrets as sessionSecretsOf } from "#platform/
 import { socialSettingsProblem } from "#platform/config/social.server";
 import { FETCH_BLOCKED_PORTS, isSentryDsn } from "#platform/config/values.server";
 import { DataDirExposedError, preparePrivateDataDir } from "#platform/data-dir.server";
+import { SHOP_LEGAL_ENV, shopLegalIdentity, type ShopLegal } from "#platform/config/shop-legal.server";
 
 export type { MailDkim };
+export { shopLegalFromEnv, shopLegalIdentity, TRY_OUT_SHOP_LEGAL, type ShopLegal } from "#platform/config/shop-legal.server";
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -232,6 +234,7 @@ const EnvSchema = z
     CONTRACT_CHECK: z.enum(["0", "1"]).optional(),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
     ...OPERATIONS_ENV,
+    ...SHOP_LEGAL_ENV,
   })
   .superRefine((env, ctx) => {
     // A deployment never runs on a made-up secret, on payments nobody chose, or on mail nobody gets.
@@ -265,6 +268,8 @@ type SiteConfig = Omit<Env, "PAYMENT_PROVIDER"> & {
   isProduction: boolean;
   /** The storefront parses the API's answers with the contract's schemas: off in production unless CONTRACT_CHECK=1. */
   contractCheck: boolean;
+  /** Who the shop is on statements and invoices (SHOP_LEGAL_*); null in a deployment that has not said. */
+  shopLegal: ShopLegal | null;
 };
 
 export type Config = SiteConfig & OperationsSettings;
@@ -296,6 +301,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const jwtProblem = jwtSecretProblem(env.JWT_SECRET);
   if (jwtProblem) throw new ConfigError(`Configuración no válida:\n  ${jwtProblem}`);
   const operations = runtimeSettings(env, source, isDeployment);
+  const shopLegal = shopLegalIdentity(env, isDeployment);
+  if (typeof shopLegal === "string") throw new ConfigError(`Configuración no válida:\n  ${shopLegal}`);
   const jwtSecret = env.JWT_SECRET ?? createHmac("sha256", sessionSecrets[0]).update("ofertas:jwt").digest("hex");
   const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   return {
@@ -314,6 +321,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     apiUrl: (env.API_URL ?? `http://${localHost}:${env.PORT}/api/v0`).replace(/\/$/, ""),
     isProduction: env.NODE_ENV === "production",
     contractCheck: env.CONTRACT_CHECK ? env.CONTRACT_CHECK === "1" : env.NODE_ENV !== "production",
+    shopLegal,
   };
 }
 

@@ -18,6 +18,7 @@ import { formatPrice } from "#rules/prices";
 import { orderLabel } from "#rules/coupons";
 import type { Purchase } from "#contract/sales";
 import { plural } from "#rules/plurals";
+import { bookingLines, contactLines } from "#rules/merchant-contact";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 48;
@@ -29,7 +30,7 @@ const LINE = rgb(0.85, 0.86, 0.88);
 // The standard PDF fonts speak WinAnsi only: Spanish letters, «», €, dashes and quotes are there;
 // anything else (emoji, other scripts) would make pdf-lib throw, so it becomes "?".
 const WIN_ANSI_EXTRA = new Set("€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ");
-function printable(text: string): string {
+export function printable(text: string): string {
   return Array.from(text.normalize("NFC"), (ch) => {
     const code = ch.codePointAt(0)!;
     if (ch === "\n" || (code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch)) return ch;
@@ -37,7 +38,7 @@ function printable(text: string): string {
   }).join("");
 }
 
-function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const lines: string[] = [];
   for (const paragraph of printable(text).split(/\n+/)) {
     let line = "";
@@ -98,7 +99,7 @@ type Tag = "H1" | "H2" | "P" | "Figure";
  * text), in reading order under one Document element; rules, boxes and the QR's squares are
  * artifacts. pdf-lib draws, this writes the structure tree and the page's marks around its drawing.
  */
-class Tagger {
+export class Tagger {
   private readonly elements: PDFRef[] = [];
   private readonly parents: { page: PDFPage; kids: PDFRef[] }[] = [];
   private readonly documentRef: PDFRef;
@@ -276,7 +277,14 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
       }
 
       write("Dónde", { font: bold, size: 12, tag: "H2" });
-      write([item.merchant, item.address || "Consulta la dirección en la página de la oferta."].join("\n"), { gap: 12 });
+      write([item.merchant, item.address || "Consulta la dirección en la página de la oferta."].join("\n"), { gap: 4 });
+      // How to book, where the buyer looks for the address: the conditions' booking lines and the merchant's contacts.
+      const booking = [
+        ...bookingLines(item.conditions),
+        ...contactLines({ phone: item.merchant_phone, email: item.merchant_email, website: item.merchant_website }),
+      ];
+      if (booking.length) write(`Reservar: ${booking.join("\n")}`, { gap: 4 });
+      y -= 8;
       write("Validez", { font: bold, size: 12, tag: "H2" });
       write(validity(item), { gap: 12 });
       write("Condiciones", { font: bold, size: 12, tag: "H2" });

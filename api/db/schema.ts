@@ -1,8 +1,11 @@
 import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type { RevisionChanges, RevisionStatus } from "#rules/offer-revisions";
 import type { OfferStatus } from "#rules/offer-status";
+import type { PayableMoment } from "#rules/payable";
 
 // Mirrors migrations/*.sql, which are the source of truth for the database itself.
+
+export * from "./schema-money";
 
 export const organizations = pgTable("organizations", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -15,6 +18,10 @@ export const organizations = pgTable("organizations", {
   province: text("province"),
   logo: text("logo"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  /** 0041: the name on invoices, when the one buyers see is a brand. */
+  legalName: text("legal_name"),
+  /** 0041: which fact makes a coupon payable to it (rules/payable.ts). */
+  payableOn: text("payable_on").$type<PayableMoment>().notNull().default("redeemed"),
 });
 
 export const organizationMembers = pgTable(
@@ -183,6 +190,8 @@ export const coupons = pgTable("coupons", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   redeemedAt: timestamp("redeemed_at", { withTimezone: true }),
   redeemedBy: uuid("redeemed_by"),
+  /** 0040: when it was refunded (markCouponsRefunded, or its sale stopped being paid). */
+  refundedAt: timestamp("refunded_at", { withTimezone: true }),
 });
 
 export const partnerLeads = pgTable("partner_leads", {

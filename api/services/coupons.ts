@@ -1,9 +1,11 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { CouponView, SaleRow } from "#contract/partner-responses";
+import type { CouponView, SaleRow, SalesDay } from "#contract/partner-responses";
 import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#rules/coupons";
 import { formatDateTime } from "#rules/dates";
 import { formatCents, fromCents, toCents } from "#rules/prices";
+import { buyerFirstName, maskEmail } from "#rules/buyer";
 import { query, type Executor } from "#api/db/client";
+import { IS_REDEEMED, IS_REFUNDED, IS_SOLD, PAID_COUPONS, paidCouponsFrom } from "#api/services/coupon-facts";
 import { queueFeedbackAfterRedemption } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";
 import { inScope, type Scope } from "#api/services/access";
@@ -12,10 +14,13 @@ type Row = {
   id: string;
   code: string;
   redeemed_at: Date | string | null;
+  refunded: boolean;
   sale_id: string;
   sale_status: string;
   paid_at: Date | string | null;
   checkout_data: { user_fullname?: string } | null;
+  account_first_name: string | null;
+  email: string;
   offer_id: string;
   offer_title: string;
   valid_until: string | null;
@@ -29,15 +34,9 @@ type Row = {
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
-/** Only the first name: enough to greet the guest at the till, no more of their data. */
-function firstName(data: Row["checkout_data"]): string | null {
-  const name = data?.user_fullname?.trim().split(/\s+/)[0];
-  return name ? name.slice(0, 40) : null;
-}
-
 function stateOf(row: Row, today = new Date().toISOString().slice(0, 10)): CouponState {
   if (row.redeemed_at) return "redeemed";
-  if (row.sale_status !== "paid") return "refunded";
+  if (row.refunded) return "refunded";
   if (row.valid_until && String(row.valid_until).slice(0, 10) < today) return "expired";
   return "valid";
 }
@@ -52,17 +51,13 @@ function toView(row: Row): CouponView {
     redeemed_at: iso(row.redeemed_at),
     offer: { uuid: row.offer_id, title: row.offer_title, valid_until: row.valid_until ? String(row.valid_until).slice(0, 10) : null },
     option: { uuid: row.option_id, title: row.option_title },
-    buyer_first_name: firstName(row.checkout_data),
+    // Only the first name: enough to greet the buyer at the till, no more of their data.
+    buyer_first_name: buyerFirstName(row.checkout_data?.user_fullname, row.account_first_name),
     organization: { uuid: row.organization_id, name: row.organization_name },
     sale_id: row.sale_id,
     paid_at: iso(row.paid_at),
   };
 }
-
-/** From a coupon (`c`) to its sale item, sale and offer: what every sales statement here joins. */
-const SALE_OF_COUPON = sql`JOIN sale_items si ON si.id = c.sale_item_id
-    JOIN sales s ON s.id = si.sale_id
-    JOIN offers o ON o.id = si.offer_id`;
 
 /**
  * Coupons with their sale, offer, option and organisation. `ids`, when given, are looked up one
@@ -76,14 +71,15 @@ function couponRows(db: Executor, where: SQL, extra: SQL = sql``, ids?: string[]
   return query<Row>(
     db,
     sql`
-    SELECT c.id, c.code, c.redeemed_at, s.id AS sale_id, s.status AS sale_status, s.paid_at, s.checkout_data,
+    SELECT c.id, c.code, c.redeemed_at, ${IS_REFUNDED} AS refunded, s.id AS sale_id, s.status AS sale_status, s.paid_at,
+           s.checkout_data, s.email, u.first_name AS account_first_name,
            o.id AS offer_id, o.title AS offer_title, o.valid_until::text AS valid_until,
            p.id AS option_id, p.title AS option_title, org.id AS organization_id, org.name AS organization_name,
            si.paid_unit_cents, si.promo_code
-    FROM ${from}
-    ${SALE_OF_COUPON}
+    FROM ${paidCouponsFrom(from)}
     JOIN price_options p ON p.id = si.price_option_id
     JOIN organizations org ON org.id = o.organization_id
+    LEFT JOIN users u ON u.id = s.user_id
     WHERE ${where} ${extra}`,
   );
 }
@@ -113,11 +109,13 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
     if (before.state === "expired") throw new HttpError(409, `Este cupón caducó el ${before.offer.valid_until}.`, { coupon: before });
     const won = await query<{ redeemed_at: Date | string }>(
       tx,
-      sql`UPDATE coupons SET redeemed_at = now(), redeemed_by = ${scope.actor.id} WHERE id = ${id} AND redeemed_at IS NULL RETURNING redeemed_at`,
+      sql`UPDATE coupons SET redeemed_at = now(), redeemed_by = ${scope.actor.id}
+          WHERE id = ${id} AND redeemed_at IS NULL AND refunded_at IS NULL RETURNING redeemed_at`,
     );
     if (won.length === 0) {
       const [now] = await couponRows(tx, sql`c.id = ${id}`);
       const coupon = toView(now);
+      if (coupon.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon });
       throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, {
         redeemed_at: coupon.redeemed_at,
         coupon,
@@ -131,39 +129,76 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
 
 type SalesFilter = { date_from?: string | null; date_to?: string | null; offer?: string | null; organization?: string | null };
 
+/** The instant a day starts in Madrid, where the shop's days (and its statements' months) are. */
+const madridStart = (day: SQL) => sql`((${day})::timestamp AT TIME ZONE 'Europe/Madrid')`;
+
 function salesWhere(scope: Scope, filter: SalesFilter): SQL {
-  const parts: SQL[] = [inScope(scope, sql`o.organization_id`), sql`s.paid_at IS NOT NULL`];
-  if (filter.date_from) parts.push(sql`s.paid_at >= ${filter.date_from}::date`);
-  if (filter.date_to) parts.push(sql`s.paid_at < ${filter.date_to}::date + 1`);
+  const parts: SQL[] = [inScope(scope, sql`o.organization_id`)];
+  if (filter.date_from) parts.push(sql`s.paid_at >= ${madridStart(sql`${filter.date_from}::date`)}`);
+  if (filter.date_to) parts.push(sql`s.paid_at < ${madridStart(sql`${filter.date_to}::date + 1`)}`);
   if (filter.offer) parts.push(sql`o.id = ${filter.offer}`);
   if (filter.organization) parts.push(sql`o.organization_id = ${filter.organization}`);
   return sql.join(parts, sql` AND `);
 }
 
-const toSaleRow = (r: Row): SaleRow => ({ ...toView(r), paid_price: fromCents(r.paid_unit_cents), promo_code: r.promo_code });
+const toSaleRow = (r: Row): SaleRow => ({
+  ...toView(r),
+  buyer_email_hint: maskEmail(r.email),
+  paid_price: fromCents(r.paid_unit_cents),
+  promo_code: r.promo_code,
+});
 
 /**
- * A page of the partner's coupons, newest sale first, and the totals of every coupon the filter
- * matches, counted by the database (they were summed over the first 5,000 rows only).
+ * A page of the partner's coupons, newest sale first (refunded ones too, marked so), and the
+ * totals of every coupon the filter matches, counted by the database: sold (not refunded, what
+ * «Mis ofertas» and the public page count), refunded, redeemed, and the revenue of the sold.
  */
 export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilter, page: { page: number; pageSize: number }) {
   const where = salesWhere(scope, filter);
   const [[totals], rows] = await Promise.all([
-    query<{ coupons: number; redeemed: number; revenue: number | string }>(
+    query<{ listed: number; coupons: number; refunded: number; redeemed: number; revenue: number | string }>(
       db,
       sql`
-      SELECT count(*)::int AS coupons, count(c.redeemed_at)::int AS redeemed,
-             coalesce(sum(si.paid_unit_cents) FILTER (WHERE s.status = 'paid'), 0)::bigint AS revenue
-      FROM coupons c ${SALE_OF_COUPON}
+      SELECT count(*)::int AS listed, (count(*) FILTER (WHERE ${IS_SOLD}))::int AS coupons,
+             (count(*) FILTER (WHERE ${IS_REFUNDED}))::int AS refunded, (count(*) FILTER (WHERE ${IS_REDEEMED}))::int AS redeemed,
+             coalesce(sum(si.paid_unit_cents) FILTER (WHERE ${IS_SOLD}), 0)::bigint AS revenue
+      FROM ${PAID_COUPONS}
       WHERE ${where}`,
     ),
     couponRows(db, where, sql`ORDER BY s.paid_at DESC, c.code LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`),
   ]);
   return {
-    count: Number(totals.coupons),
+    count: Number(totals.listed),
     results: rows.map(toSaleRow),
-    totals: { coupons: Number(totals.coupons), redeemed: Number(totals.redeemed), revenue: fromCents(Number(totals.revenue)) },
+    totals: {
+      coupons: Number(totals.coupons),
+      refunded: Number(totals.refunded),
+      redeemed: Number(totals.redeemed),
+      revenue: fromCents(Number(totals.revenue)),
+    },
   };
+}
+
+/**
+ * «Ventas» per day, for its chart: the coupons the filter matches (those the page lists), by the
+ * day their sale was paid and, when redeemed, by the day they were. The days add up to the
+ * page's totals of sold and redeemed coupons; days with neither are left out.
+ */
+export async function salesPerDay(db: Executor, scope: Scope, filter: SalesFilter): Promise<SalesDay[]> {
+  const day = (at: SQL) => sql`to_char(${at} AT TIME ZONE 'Europe/Madrid', 'YYYY-MM-DD')`;
+  const rows = await query<{ day: string; sold: number; redeemed: number }>(
+    db,
+    sql`
+    SELECT day, sum(sold)::int AS sold, sum(redeemed)::int AS redeemed FROM (
+      SELECT ${day(sql`s.paid_at`)} AS day, count(*) FILTER (WHERE ${IS_SOLD}) AS sold, 0 AS redeemed
+        FROM ${PAID_COUPONS} WHERE ${salesWhere(scope, filter)} GROUP BY 1
+      UNION ALL
+      SELECT ${day(sql`c.redeemed_at`)}, 0, count(*)
+        FROM ${PAID_COUPONS} WHERE ${salesWhere(scope, filter)} AND ${IS_REDEEMED} GROUP BY 1
+    ) facts
+    GROUP BY day HAVING sum(sold) > 0 OR sum(redeemed) > 0 ORDER BY day`,
+  );
+  return rows.map((r) => ({ day: r.day, sold: Number(r.sold), redeemed: Number(r.redeemed) }));
 }
 
 /**
@@ -182,7 +217,7 @@ export async function* partnerSalesBatches(db: Executor, scope: Scope, filter: S
     await query<{ id: string }>(
       db,
       sql`
-      SELECT c.id FROM coupons c ${SALE_OF_COUPON}
+      SELECT c.id FROM ${PAID_COUPONS}
       WHERE ${where} ${order}`,
     )
   ).map((r) => r.id);
@@ -196,20 +231,23 @@ export async function* partnerSalesBatches(db: Executor, scope: Scope, filter: S
 export const SALES_CSV_HEADER = `\uFEFF${["Fecha de pago", "Venta", "Oferta", "Opción", "Cliente", "Precio pagado", "Código promocional", "Cupón", "Estado", "Canjeado"].join(";")}\r\n`;
 
 /** Rows of the CSV after SALES_CSV_HEADER, each ending in CRLF. */
+/** A spreadsheet-safe CSV cell: quoted when it must be, and never read as a formula. */
+export function csvCell(v: string | null): string {
+  let text = v ?? "";
+  // A cell starting with = + - @ would run as a formula in a spreadsheet.
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
 export function salesCsvLines(rows: SaleRow[]): string {
-  const cell = (v: string | null) => {
-    let text = v ?? "";
-    // A cell starting with = + - @ would run as a formula in a spreadsheet.
-    if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-    return /[";\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
+  const cell = csvCell;
   const line = (r: SaleRow) =>
     [
       r.paid_at ? formatDateTime(r.paid_at) : "",
       r.sale_id,
       r.offer.title,
       r.option.title,
-      r.buyer_first_name,
+      r.buyer_first_name ?? r.buyer_email_hint,
       formatCents(toCents(r.paid_price)).replace(/\s€$/u, ""),
       r.promo_code,
       r.code,

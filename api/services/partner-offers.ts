@@ -9,6 +9,7 @@ import { query, type Executor, type Transaction } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { canSeeOrganization, inScope, type Scope } from "#api/services/access";
+import { reservedByOption, soldByOption } from "#api/services/coupon-facts";
 import {
   needsReview,
   pendingRevision,
@@ -38,23 +39,13 @@ async function withChildren(
 ): Promise<PartnerOffer[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.offer.id);
-  const [images, options, sold, revisions] = await Promise.all([
+  const [images, options, sold, reserved, revisions] = await Promise.all([
     db.select().from(offerImages).where(inArray(offerImages.offerId, ids)).orderBy(asc(offerImages.position), asc(offerImages.createdAt)),
     db.select().from(priceOptions).where(inArray(priceOptions.offerId, ids)).orderBy(asc(priceOptions.position)),
-    query<{ price_option_id: string; n: number }>(
-      db,
-      sql`
-      SELECT si.price_option_id, sum(si.quantity)::int AS n
-      FROM sale_items si JOIN sales s ON s.id = si.sale_id
-      WHERE si.offer_id IN (${sql.join(
-        ids.map((id) => sql`${id}::uuid`),
-        sql`, `,
-      )}) AND s.status IN ('pending', 'paid')
-      GROUP BY si.price_option_id`,
-    ),
+    soldByOption(db, ids),
+    reservedByOption(db, ids),
     shownRevisions(db, ids),
   ]);
-  const soldBy = new Map(sold.map((r) => [r.price_option_id, Number(r.n)]));
   const revisionOf = (o: typeof offers.$inferSelect) => {
     const row = revisions.get(o.id);
     return row
@@ -108,7 +99,8 @@ async function withChildren(
         regular_price: p.regularPrice,
         available: p.available,
         per_customer: p.perCustomer,
-        sold: soldBy.get(p.id) ?? 0,
+        sold: sold.get(p.id) ?? 0,
+        reserved: reserved.get(p.id) ?? 0,
       })),
     created_at: o.createdAt.toISOString(),
   }));

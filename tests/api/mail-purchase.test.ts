@@ -232,3 +232,39 @@ describe("the signed purchase link", () => {
     expect((await capture(api, payment)).body.coupons_sig).toBe(purchase.coupons_sig);
   });
 });
+
+describe("how to book with the merchant", () => {
+  it("reaches the buyer in the purchase, the mail (tel:, mailto:, https links) and the voucher PDF", async () => {
+    const [offer] = await query<{ id: string; phone: string; email: string; website: string; conditions: string }>(
+      api.db,
+      sql`SELECT o.id, g.phone, g.email, g.website, o.conditions FROM offers o JOIN organizations g ON g.id = o.organization_id
+          WHERE o.status = 'active' AND (o.valid_until IS NULL OR o.valid_until >= current_date)
+            AND o.conditions ILIKE '%reserva previa por tel%' AND g.phone IS NOT NULL AND g.email IS NOT NULL AND g.website IS NOT NULL
+          ORDER BY o.id LIMIT 1`,
+    );
+    expect(offer, "a demo offer asks to book by phone").toBeDefined();
+    const option = await makeOption(api, { available: 10, offerId: offer.id });
+    const email = newEmail("reservar");
+    const { payment, purchase } = await buy(api, [{ option }], email);
+    expect(purchase.items[0]).toMatchObject({ merchant_phone: offer.phone, merchant_email: offer.email, merchant_website: offer.website });
+
+    const sent = await send();
+    expect(sent.failed).toBe(0);
+    const mail = await smtp.waitFor(email, { subject: new RegExp(payment.sale_id.slice(0, 8).toUpperCase()) });
+    const dial = `tel:${offer.phone.replace(/[^\d+]/g, "")}`;
+    expect(dial).toMatch(/^tel:\+34\d{9}$/);
+    expect(mail.html).toContain(`href="${dial}"`);
+    expect(mail.html).toContain(`href="mailto:${offer.email}"`);
+    expect(mail.html).toContain(`href="https://${offer.website.replace(/^https?:\/\//, "")}"`);
+    expect(mail.text).toContain("Reservar:");
+    expect(mail.text).toMatch(/Reserva previa por tel/);
+    expect(mail.text).toContain(offer.phone);
+    expect(mail.text).toContain(offer.email);
+
+    const voucher = await pdfText(mail.attachments[0].content);
+    expect(voucher).toContain("Reservar: Reserva previa por tel");
+    expect(voucher).toContain(`Teléfono: ${offer.phone}`);
+    expect(voucher).toContain(`Correo: ${offer.email}`);
+    expect(voucher).toContain(`Web: ${offer.website.replace(/^https?:\/\//, "").replace(/\/$/, "")}`);
+  });
+});

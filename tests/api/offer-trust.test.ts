@@ -24,15 +24,19 @@ async function newOffer(organizationId: string, title: string): Promise<{ id: st
   return { id: row.id, option: option.id };
 }
 
-/** A sale of `quantity` coupons of one offer by `email`, in the given status. */
+/** A sale of `quantity` coupons of one offer by `email`, in the given status; its coupons once it was paid, as capture makes them. */
 async function sell(offer: { id: string; option: string }, email: string, quantity: number, status = "paid") {
+  const wasPaid = status !== "pending";
   await query(
     api.db,
     sql`WITH s AS (
           INSERT INTO sales (session_token, email, status, provider, total_cents, checkout_data, expires_at, paid_at)
-          VALUES (${randomUUID()}, ${email}, ${status}, 'sandbox', 2000, '{}'::jsonb, now(), now()) RETURNING id)
-        INSERT INTO sale_items (sale_id, offer_id, price_option_id, quantity, unit_price_cents, paid_unit_cents)
-        SELECT id, ${offer.id}, ${offer.option}, ${quantity}, 2000, 2000 FROM s`,
+          VALUES (${randomUUID()}, ${email}, ${status}, 'sandbox', 2000, '{}'::jsonb, now(), ${wasPaid ? sql`now()` : sql`NULL`}) RETURNING id),
+        i AS (
+          INSERT INTO sale_items (sale_id, offer_id, price_option_id, quantity, unit_price_cents, paid_unit_cents)
+          SELECT id, ${offer.id}, ${offer.option}, ${quantity}, 2000, 2000 FROM s RETURNING id)
+        INSERT INTO coupons (sale_item_id, code)
+        SELECT i.id, 'T' || substr(md5(random()::text), 1, 11) FROM i, generate_series(1, ${quantity}) WHERE ${wasPaid}`,
   );
 }
 

@@ -12,11 +12,60 @@ import { purchaseOf } from "#api/services/sales/purchase";
 import { PermanentMailError, type MessageRenderer } from "../context";
 import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
 import { plural } from "#rules/plurals";
+import { bookingLines, hasContact, telHref, websiteHref, websiteLabel } from "#rules/merchant-contact";
 
 export const PurchaseConfirmationData = z.object({ sale_id: z.string().uuid() });
 
 export function purchaseLink(origin: string, secrets: readonly string[], saleId: string): string {
   return `${origin}/order/coupons?${new URLSearchParams({ sale: saleId, sig: purchaseSignature(secrets, saleId) })}`;
+}
+
+/** Each contact link on a line of its own and tall enough to tap (44 px) in a phone's mail app. */
+const contactLink = { color: colors.brand, display: "inline-block", padding: "10px 0", lineHeight: "24px" };
+
+/** «Reservar»: how to book with the merchant, as the voucher says it; nothing when the partner gave no way. */
+function BookingDetails({ item }: { item: Purchase["items"][number] }) {
+  const contact = { phone: item.merchant_phone, email: item.merchant_email, website: item.merchant_website };
+  const notes = bookingLines(item.conditions);
+  if (!hasContact(contact) && !notes.length) return null;
+  return (
+    <Text style={{ ...muted, margin: "0 0 4px" }}>
+      <strong>Reservar:</strong>
+      {notes.map((line, i) => (
+        <Fragment key={i}>
+          <br />
+          {line}
+        </Fragment>
+      ))}
+      {contact.phone ? (
+        <>
+          <br />
+          Teléfono:{" "}
+          <Link className="m-link" href={telHref(contact.phone)} style={contactLink}>
+            {contact.phone}
+          </Link>
+        </>
+      ) : null}
+      {contact.email ? (
+        <>
+          <br />
+          Correo:{" "}
+          <Link className="m-link" href={`mailto:${contact.email}`} style={contactLink}>
+            {contact.email}
+          </Link>
+        </>
+      ) : null}
+      {contact.website ? (
+        <>
+          <br />
+          Web:{" "}
+          <Link className="m-link" href={websiteHref(contact.website)} style={contactLink}>
+            {websiteLabel(contact.website)}
+          </Link>
+        </>
+      ) : null}
+    </Text>
+  );
 }
 
 function validity(item: Purchase["items"][number]): string {
@@ -98,6 +147,7 @@ export function PurchaseConfirmationEmail({
           <Text style={{ ...muted, margin: "0 0 4px" }}>
             <strong>Dónde:</strong> {item.address || "consulta la dirección en la página de la oferta"}
           </Text>
+          <BookingDetails item={item} />
           <Text style={{ ...muted, margin: "0 0 4px" }}>
             <strong>Validez:</strong> {validity(item)}
           </Text>

@@ -4,6 +4,7 @@ import { MIN_RATINGS_SHOWN } from "#contract/feedback";
 import { query, type Executor, type Utf8Text } from "#api/db/client";
 import { offers, organizations } from "#api/db/schema";
 import { wholeNumber } from "./filters";
+import { soldOfOffer } from "#api/services/coupon-facts";
 
 /**
  * The cards of the offers whose ids `idArray` yields (a uuid[] expression), in its order, as one
@@ -57,8 +58,7 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
     db,
     sql`SELECT ${cardsOf(sql`ARRAY[${offers.id}]`)} AS card, ${offers.description} AS description, ${offers.conditions} AS conditions,
                ${organizations.email} AS email, ${organizations.phone} AS phone, ${organizations.website} AS website,
-               (SELECT coalesce(sum(si.quantity), 0) FROM sale_items si JOIN sales s ON s.id = si.sale_id
-                 WHERE si.offer_id = ${offers.id} AND s.status = 'paid') AS sold,
+               ${soldOfOffer(sql`${offers.id}`)} AS sold,
                org.average AS org_average, org.n AS org_count,
                (SELECT json_agg(json_build_object('stars', r.stars, 'comment', r.comment, 'date', r.at) ORDER BY r.at DESC)
                   FROM (SELECT f.stars, f.comment, f.updated_at AS at FROM offer_feedback f

@@ -19,6 +19,9 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
       validFrom: offers.validFrom,
       validUntil: offers.validUntil,
       merchant: organizations.name,
+      merchantPhone: organizations.phone,
+      merchantEmail: organizations.email,
+      merchantWebsite: organizations.website,
     })
     .from(saleItems)
     .innerJoin(offers, eq(offers.id, saleItems.offerId))
@@ -43,7 +46,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
     total: fromCents(sale.totalCents),
     currency: sale.currency,
     paid_at: sale.paidAt?.toISOString() ?? null,
-    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil, merchant }) => ({
+    items: items.map(({ item, title, optionTitle, address, conditions, validFrom, validUntil, merchant, ...contact }) => ({
       offer_uuid: item.offerId,
       title,
       option_title: optionTitle,
@@ -55,6 +58,9 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
         .map((c) => c.code)
         .sort(),
       merchant: merchant ?? "",
+      merchant_phone: contact.merchantPhone ?? null,
+      merchant_email: contact.merchantEmail ?? null,
+      merchant_website: contact.merchantWebsite ?? null,
       address,
       conditions,
       valid_from: validFrom,

@@ -28,6 +28,7 @@ import { commitSession, getSession, recentlyViewed, rememberSearch, rememberView
 import { FROM_PARAM } from "#app/components/offer-link";
 import { Suggestions } from "#app/components/suggestions";
 import { AddToCart } from "./add-to-cart";
+import { MerchantContactBlock } from "#app/components/merchant-contact";
 import type { OfferCardData } from "#app/components/offer-card-data";
 import { popularCards } from "#app/catalogue/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
@@ -236,6 +237,12 @@ export default function OfferPage() {
           </ul>
         </section>
       ) : null}
+      <MerchantContactBlock
+        className="offer-section"
+        merchant={offer.organization.name}
+        contact={offer.organization}
+        conditions={offer.conditions}
+      />
       {reviews.length ? (
         <section className="offer-section" aria-labelledby="opiniones">
           <h2 id="opiniones">Opiniones</h2>

@@ -5,6 +5,7 @@ import type { Purchase } from "#contract/sales";
 import { ticketsInWords } from "#rules/text";
 import type { CouponQr } from "./coupon-qr.server";
 import { plural } from "#rules/plurals";
+import { MerchantContactBlock } from "#app/components/merchant-contact";
 
 function validity(item: Purchase["items"][number]): string {
   if (!item.valid_until) return "Sin fecha de caducidad";
@@ -69,6 +70,15 @@ export function PurchaseCoupons({
                   </li>
                 ))}
               </ul>
+              {details ? (
+                <MerchantContactBlock
+                  className="coupon-contact"
+                  heading="h3"
+                  merchant={item.merchant}
+                  contact={{ phone: item.merchant_phone, email: item.merchant_email, website: item.merchant_website }}
+                  conditions={item.conditions}
+                />
+              ) : null}
               {details ? (
                 <dl className="small coupon-details">
                   {item.merchant ? (
