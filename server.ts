@@ -27,6 +27,7 @@ import { MigrationChangedError, migrationsCheck, PendingMigrationsError } from "
 import { startReservationSweep } from "#api/services/sales/sweep";
 import { startMailWorker } from "#api/mail/worker";
 import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
+import { startReminderSchedule } from "#api/services/reminders/schedule";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { staffCommand } from "#api/services/staff-accounts";
 import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#server/security";
@@ -113,6 +114,8 @@ registerDatabaseCommands(database);
 const stopSweep = startReservationSweep(database.db);
 const mailWorker = startMailWorker(database.db, config);
 const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);
+// Reminders of unused coupons: runReminderPass(db, now) every hour of the Spanish day.
+const stopReminders = startReminderSchedule(database.db, config, mailWorker.wake);
 // `npm run digest` asks the server that owns the embedded database through its control socket.
 registerControlCommand("digest", async () => {
   const run = await queueDigestNow(database.db);
@@ -229,7 +232,7 @@ function shutdown(signal: string) {
   stopDigest();
   exitAfter(
     (async () => {
-      await Promise.all([lifecycle.drain(server), mailWorker.stop()]);
+      await Promise.all([lifecycle.drain(server), mailWorker.stop(), stopReminders()]);
       await viteDevServer?.close();
       await database.close();
       await claim?.release();

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { parseReminderDays } from "#rules/reminders";
 
 /** The WHATWG Fetch "bad ports": Node's fetch refuses them, including our loopback API calls. */
 const FETCH_BLOCKED_PORTS = new Set([
@@ -14,6 +15,16 @@ const FETCH_BLOCKED_PORTS = new Set([
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+/** A comma list of days from 1 to 365 ("30,7"), or empty for none. */
+const reminderDays = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine(
+      (text) => parseReminderDays(text) !== null,
+      "debe ser una lista de días de 1 a 365 separados por comas, por ejemplo 30,7 (vacío: ninguno)",
+    );
 
 const EnvSchema = z
   .object({
@@ -158,6 +169,9 @@ const EnvSchema = z
     MAIL_DKIM_PRIVATE_KEY: optionalString,
     FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
     DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
+    // Reminders of unused coupons (rules/reminders.ts): days before expiry, days after paying; "" sends none.
+    REMINDER_EXPIRY_DAYS: reminderDays("30,7"),
+    REMINDER_BOOKING_DAYS: reminderDays("2"),
     // Third parties: each is off until its key is set, and then only after consent.
     ANALYTICS_API_KEY: optionalString,
     ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),
