@@ -16,6 +16,7 @@ import { gzipSync, gunzipSync } from "node:zlib";
 import autocannon from "autocannon";
 import { startEnv, startFlags } from "../../scripts/start-flags";
 import { DEFERRED_PRELOAD, DEFERRED_TYPE } from "#app/document/defer-scripts.server";
+import { reminderPassAtScale } from "./reminders";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const KB = 1024;
@@ -1269,7 +1270,7 @@ async function main(): Promise<number> {
   );
   const tBench = Date.now();
   try {
-    const only = (process.env.BENCH_ONLY ?? "weight,ssr,throughput,lighthouse,checkout,scale").split(",");
+    const only = (process.env.BENCH_ONLY ?? "weight,ssr,throughput,lighthouse,checkout,scale,reminders").split(",");
     let oversold = 0;
     if (only.includes("weight")) {
       const weights = await pageWeight(server.origin);
@@ -1292,6 +1293,10 @@ async function main(): Promise<number> {
     if (only.includes("scale")) {
       await catalogueAtScale("pglite");
       await catalogueAtScale("postgres");
+    }
+    if (only.includes("reminders")) {
+      await reminderPassAtScale("pglite", { heading, figure, run, root: ROOT });
+      await reminderPassAtScale("postgres", { heading, figure, run, root: ROOT });
     }
     heading("Summary");
     console.log(

@@ -3,8 +3,9 @@
  *
  * 1. Find: each kind and N inserts a coupon_reminders row (coupon, kind, N) for every coupon due
  *    it. The rows' key makes a reminder once, however many passes or processes run; the pass
- *    walks in from offers whose validity ends within the window (offers_valid_until_idx) or from
- *    the sales paid within it (sales_paid_at_idx), never over every coupon.
+ *    walks in from the offers whose validity ends on each day of the window
+ *    (offers_valid_until_idx) or from the sales paid within it (sales_paid_at_idx), never over
+ *    every coupon.
  * 2. Queue: due rows are claimed a batch at a time with FOR UPDATE SKIP LOCKED (several processes
  *    share the work without waiting), grouped into one mail per sale item and recipient, and
  *    marked queued (or skipped, for a buyer who stopped that kind) in the transaction that writes
@@ -77,30 +78,44 @@ const counted = async (db: Executor, insert: SQL) => {
   return Number(row?.n ?? 0);
 };
 
-/** The coupons due an expiry reminder N: see expiryWindows (rules/reminders.ts). */
-export function expiryDueQuery(today: string, window: ReturnType<typeof expiryWindows>[number]) {
+/**
+ * From a range of offers (or of sales) to their lines, sales and coupons, each step a lookup by
+ * its own index: OFFSET 0 keeps each step a subquery of its own, which the planner does not turn
+ * into a hash join over the whole table (it did for sale_items and coupons at 60,000 coupons, and
+ * for coupon_reminders in the NOT EXISTS below, a table that keeps every reminder ever sent).
+ */
+const LINES_OF_OFFER = sql`CROSS JOIN LATERAL (SELECT si.id, si.sale_id FROM sale_items si WHERE si.offer_id = o.id OFFSET 0) si`;
+const SALE_OF_LINE = sql`CROSS JOIN LATERAL (SELECT s.status, s.paid_at FROM sales s WHERE s.id = si.sale_id OFFSET 0) s`;
+const COUPONS_OF_LINE = sql`CROSS JOIN LATERAL (SELECT c.id, c.redeemed_at FROM coupons c WHERE c.sale_item_id = si.id OFFSET 0) c`;
+
+/**
+ * The coupons due expiry reminder N (`days`) whose offer ends `daysLeft` days after `today`: one
+ * day of expiries at a time, so that each statement stays short whatever the shop's size (a
+ * statement timeout, and on the embedded database other requests waiting their turn).
+ */
+export function expiryDueQuery(today: string, days: number, daysLeft: number) {
   return sql`
-    SELECT c.id, 'expiry', ${window.days}::int
+    SELECT c.id, 'expiry', ${days}::int
     FROM offers o
-    JOIN sale_items si ON si.offer_id = o.id
-    JOIN sales s ON s.id = si.sale_id
-    JOIN coupons c ON c.sale_item_id = si.id
-    WHERE o.valid_until BETWEEN ${addDays(today, window.minLeft)}::date AND ${addDays(today, window.maxLeft)}::date
+    ${LINES_OF_OFFER}
+    ${SALE_OF_LINE}
+    ${COUPONS_OF_LINE}
+    WHERE o.valid_until = ${addDays(today, daysLeft)}::date
       AND ${OPEN_COUPON}
       -- Paid before the threshold's day began in Madrid: else the purchase mail just said it.
-      AND s.paid_at < ((o.valid_until - ${window.days}::int)::timestamp AT TIME ZONE 'Europe/Madrid')
-      AND NOT EXISTS (SELECT 1 FROM coupon_reminders r WHERE r.coupon_id = c.id AND r.kind = 'expiry' AND r.days = ${window.days}::int)`;
+      AND s.paid_at < ((o.valid_until - ${days}::int)::timestamp AT TIME ZONE 'Europe/Madrid')
+      AND NOT EXISTS (SELECT 1 FROM coupon_reminders r WHERE r.coupon_id = c.id AND r.kind = 'expiry' AND r.days = ${days}::int OFFSET 0)`;
 }
 
 async function findExpiryReminders(db: Database, now: Date, days: readonly number[]): Promise<number> {
   const today = madridDate(now);
   let found = 0;
-  for (const window of expiryWindows(days)) {
-    found += await counted(
-      db,
-      sql`INSERT INTO coupon_reminders (coupon_id, kind, days) ${expiryDueQuery(today, window)} ON CONFLICT DO NOTHING`,
-    );
-  }
+  for (const window of expiryWindows(days))
+    for (let left = window.minLeft; left <= window.maxLeft; left++)
+      found += await counted(
+        db,
+        sql`INSERT INTO coupon_reminders (coupon_id, kind, days) ${expiryDueQuery(today, window.days, left)} ON CONFLICT DO NOTHING`,
+      );
   return found;
 }
 
@@ -110,14 +125,14 @@ export function bookingDueQuery(now: Date, days: number, offerIds: string[]) {
   return sql`
     SELECT c.id, 'booking', ${days}::int
     FROM sales s
-    JOIN sale_items si ON si.sale_id = s.id
-    JOIN offers o ON o.id = si.offer_id
-    JOIN coupons c ON c.sale_item_id = si.id
+    CROSS JOIN LATERAL (SELECT si.id, si.offer_id FROM sale_items si WHERE si.sale_id = s.id OFFSET 0) si
+    CROSS JOIN LATERAL (SELECT o.valid_until FROM offers o WHERE o.id = si.offer_id OFFSET 0) o
+    ${COUPONS_OF_LINE}
     WHERE s.status = 'paid' AND s.paid_at > ${from.toISOString()}::timestamptz AND s.paid_at <= ${to.toISOString()}::timestamptz
       AND si.offer_id = ANY(${sql.param(offerIds)}::uuid[])
       AND ${OPEN_COUPON}
       AND (o.valid_until IS NULL OR o.valid_until >= ${madridDate(now)}::date)
-      AND NOT EXISTS (SELECT 1 FROM coupon_reminders r WHERE r.coupon_id = c.id AND r.kind = 'booking' AND r.days = ${days}::int)`;
+      AND NOT EXISTS (SELECT 1 FROM coupon_reminders r WHERE r.coupon_id = c.id AND r.kind = 'booking' AND r.days = ${days}::int OFFSET 0)`;
 }
 
 function bookingWindow(now: Date, days: number) {
@@ -125,21 +140,32 @@ function bookingWindow(now: Date, days: number) {
   return { from: new Date(to.getTime() - BOOKING_CATCH_UP_DAYS * 86_400_000), to };
 }
 
+/** The offers bought within booking reminder N's window, with their conditions. */
+export function bookingCandidatesQuery(now: Date, days: number) {
+  const { from, to } = bookingWindow(now, days);
+  return sql`
+    SELECT o.id, o.conditions
+    FROM (
+      SELECT DISTINCT si.offer_id FROM sales s
+      CROSS JOIN LATERAL (SELECT si.offer_id FROM sale_items si WHERE si.sale_id = s.id OFFSET 0) si
+      WHERE s.status = 'paid' AND s.paid_at > ${from.toISOString()}::timestamptz AND s.paid_at <= ${to.toISOString()}::timestamptz
+    ) bought
+    CROSS JOIN LATERAL (SELECT o.id, o.conditions FROM offers o WHERE o.id = bought.offer_id OFFSET 0) o`;
+}
+
+/**
+ * Of the offers bought within the window, those whose conditions ask for a booking: the rule
+ * (rules/reminders.ts) is written once, in TypeScript, not again in SQL.
+ */
+export async function bookingOffers(db: Executor, now: Date, days: number): Promise<string[]> {
+  const offers = await query<{ id: string; conditions: string }>(db, bookingCandidatesQuery(now, days));
+  return offers.filter((o) => requiresBooking(o.conditions)).map((o) => o.id);
+}
+
 async function findBookingReminders(db: Database, now: Date, days: readonly number[]): Promise<number> {
   let found = 0;
   for (const n of days) {
-    const { from, to } = bookingWindow(now, n);
-    // The offers bought in the window, then the booking rule (rules/reminders.ts) over their
-    // conditions: the rule is written once, in TypeScript, not again in SQL.
-    const offers = await query<{ id: string; conditions: string }>(
-      db,
-      sql`
-      SELECT o.id, o.conditions FROM offers o
-      WHERE o.id IN (
-        SELECT si.offer_id FROM sales s JOIN sale_items si ON si.sale_id = s.id
-        WHERE s.status = 'paid' AND s.paid_at > ${from.toISOString()}::timestamptz AND s.paid_at <= ${to.toISOString()}::timestamptz)`,
-    );
-    const booking = offers.filter((o) => requiresBooking(o.conditions)).map((o) => o.id);
+    const booking = await bookingOffers(db, now, n);
     if (!booking.length) continue;
     found += await counted(
       db,
@@ -149,6 +175,17 @@ async function findBookingReminders(db: Database, now: Date, days: readonly numb
   return found;
 }
 
+/** Due rows, oldest first, that no other process holds: a batch to queue. */
+export function claimDueQuery(limit: number) {
+  return sql`
+    SELECT r.coupon_id, r.kind, r.days, c.sale_item_id AS item_id
+    FROM coupon_reminders r JOIN coupons c ON c.id = r.coupon_id
+    WHERE r.status = 'due'
+    ORDER BY r.created_at
+    LIMIT ${limit}
+    FOR UPDATE OF r SKIP LOCKED`;
+}
+
 type Claimed = { coupon_id: string; kind: ReminderKind; days: number; item_id: string };
 
 /** Claims due rows a batch at a time and turns each batch into mail, until none is left. */
@@ -156,16 +193,7 @@ export async function queueDueReminders(db: Database): Promise<Omit<ReminderPass
   const total = { queued: 0, skipped: 0, mails: 0 };
   for (;;) {
     const batch = await db.transaction(async (tx) => {
-      const rows = await query<Claimed>(
-        tx,
-        sql`
-        SELECT r.coupon_id, r.kind, r.days, c.sale_item_id AS item_id
-        FROM coupon_reminders r JOIN coupons c ON c.id = r.coupon_id
-        WHERE r.status = 'due'
-        ORDER BY r.created_at
-        LIMIT ${BATCH}
-        FOR UPDATE OF r SKIP LOCKED`,
-      );
+      const rows = await query<Claimed>(tx, claimDueQuery(BATCH));
       return { claimed: rows.length, ...(rows.length ? await queueBatch(tx, rows) : { queued: 0, skipped: 0, mails: 0 }) };
     });
     total.queued += batch.queued;
