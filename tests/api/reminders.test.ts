@@ -4,7 +4,7 @@
  * cannot be used, each kind stopped by its own link. Read as a mail program would: the .eml files
  * the shop writes without SMTP_URL.
  */
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -66,11 +66,19 @@ const setValidUntil = (option: Option, date: string | null) =>
 async function remindersTo(email: string): Promise<ParsedMail[]> {
   const config = { ...api.config, SMTP_URL: undefined, dataDir: mailDir };
   await deliverDue(api.db, { transport: createMailTransport(config, () => {}), config, log: () => {}, batch: 500 });
-  const files = (await readdir(path.join(mailDir, "mail")).catch(() => [] as string[])).filter((f) => f.endsWith(".eml")).sort();
-  const mails = await Promise.all(files.map(async (f) => simpleParser(await readFile(path.join(mailDir, "mail", f)))));
+  const files = (await readdir(path.join(mailDir, "mail")).catch(() => [] as string[])).filter((f) => f.endsWith(".eml"));
+  // Oldest first by the file's write time: the Date header has whole seconds, and two mails sent
+  // within one second would otherwise come back in the order of their random names.
+  const mails = await Promise.all(
+    files.map(async (f) => {
+      const file = path.join(mailDir, "mail", f);
+      return { at: (await stat(file)).mtimeMs, mail: await simpleParser(await readFile(file)) };
+    }),
+  );
   return mails
-    .filter((m) => m.text?.includes("cupón sin usar") && (Array.isArray(m.to) ? m.to : [m.to]).some((a) => a?.text === email))
-    .sort((a, b) => (a.date?.getTime() ?? 0) - (b.date?.getTime() ?? 0));
+    .sort((a, b) => a.at - b.at)
+    .map((m) => m.mail)
+    .filter((m) => m.text?.includes("cupón sin usar") && (Array.isArray(m.to) ? m.to : [m.to]).some((a) => a?.text === email));
 }
 
 const pass = (now = new Date()) => runReminderPass(api.db, now);
