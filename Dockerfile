@@ -21,7 +21,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends curl \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin ofertas \
- && mkdir -p /data && chown ofertas /data
+ && mkdir -p /data && chown ofertas /data && chmod 700 /data
 # The pruned tree as the build left it (what scripts/production-shape.sh serves), owned by root:
 # the server's user reads it and writes only DATA_DIR.
 COPY --from=build --chown=root:root /app /app

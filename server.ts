@@ -6,6 +6,7 @@ import type { ViteDevServer } from "vite";
 import { inArrivalOrder } from "#server/arrival-order";
 import { joinWhenReady, superviseWorkers } from "#server/cluster";
 import { loadConfigOrExit } from "#platform/config.server";
+import { deploymentWarnings } from "#platform/config/deployment.server";
 import { DYNAMIC_GZIP_LEVEL } from "#platform/gzip.server";
 import { createApi } from "#api/index";
 import cluster from "node:cluster";
@@ -37,6 +38,7 @@ import { buildFiles } from "#server/static-files";
 
 const config = loadConfigOrExit();
 logger.level = config.LOG_LEVEL;
+if (cluster.isPrimary) for (const warning of deploymentWarnings(config)) logger.warn(warning);
 // Before anything can fail: with SENTRY_DSN set, a crash from here on is reported too.
 await startErrorReporting(config);
 

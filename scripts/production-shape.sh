@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The production shape, as the container runs it, in a clean copy of this commit: the install of
 # scripts/container-build.sh (npm ci, build, prune), `npm run migrate` as the deploy step, then
-# the server as the container starts it, a deployment on PostgreSQL (PUBLIC_URL https://…, secrets, the sandbox as a
-# staging site, TRUST_PROXY, MIGRATE_ON_START=0, the demo catalogue by DEMO_DATA=1), ready on
-# /readyz, one purchase through the API, the paid sale and its mail checked, and SIGTERM → exit 0.
+# the server as the container starts it, a deployment on PostgreSQL with compose.yaml's staging
+# rule (PUBLIC_URL http://localhost:PORT with DEPLOYMENT=1, secrets, the sandbox, TRUST_PROXY,
+# MIGRATE_ON_START=0, the demo catalogue by DEMO_DATA=1, mail to files by MAIL_TO_FILES=1), ready
+# on /readyz, no demo staff, one purchase through the API whose payment page is on that address,
+# the paid sale and its mail checked, and SIGTERM → exit 0.
 #
 #   scripts/production-shape.sh            (SHAPE_ADMIN_URL: a PostgreSQL server to create the database on,
 #                                           default postgres://postgres@127.0.0.1:55432/postgres; SHAPE_PORT)
@@ -11,7 +13,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 ADMIN_URL="${SHAPE_ADMIN_URL:-postgres://postgres@127.0.0.1:55432/postgres}"
 PORT="${SHAPE_PORT:-3445}"
-SHOP_HOST=tienda.example
+SHOP_HOST="localhost:$PORT"
 WORK="$(mktemp -d /tmp/ofertas-production-shape.XXXXXX)"
 SERVER_PID=""
 CREATED_DB=""
@@ -53,8 +55,8 @@ bash scripts/container-build.sh
 CREATED_DB="ofertas_shape_$$_$RANDOM"
 sql "$ADMIN_URL" "CREATE DATABASE $CREATED_DB" >/dev/null
 export DATABASE_URL="${ADMIN_URL%/*}/$CREATED_DB"
-export NODE_ENV=production PUBLIC_URL="https://$SHOP_HOST" SESSION_SECRET="shape-$(date +%s)-$RANDOM-newest,shape-older-secret-0123456789"
-export PAYMENT_PROVIDER=sandbox TRUST_PROXY=loopback DEMO_DATA=1 MIGRATE_ON_START=0
+export NODE_ENV=production PUBLIC_URL="http://$SHOP_HOST" DEPLOYMENT=1 SESSION_SECRET="shape-$(date +%s)-$RANDOM-newest,shape-older-secret-0123456789"
+export PAYMENT_PROVIDER=sandbox TRUST_PROXY=loopback DEMO_DATA=1 MIGRATE_ON_START=0 MAIL_TO_FILES=1
 export PORT HOST=127.0.0.1 DATA_DIR="$WORK/data" WEB_CONCURRENCY=2
 
 step "npm run migrate (the deploy step) in the pruned install"
@@ -76,8 +78,12 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 [ -n "$ready" ] || fail "/readyz never answered 200"
-page="$(curl -fsS -H "Host: $SHOP_HOST" -H "X-Forwarded-Proto: https" "http://127.0.0.1:$PORT/")" || fail "the home page did not answer"
+page="$(curl -fsS -H "Host: $SHOP_HOST" "http://127.0.0.1:$PORT/")" || fail "the home page did not answer"
 grep -q "Modo de pruebas: no se cobra nada" <<<"$page" || fail "the home page lacks the staging notice"
+# A loopback address with DEPLOYMENT=1 is a deployment: the README's demo staff does not exist.
+staff="$(curl -sS -o /dev/null -w '%{http_code}' -H "Host: $SHOP_HOST" -H 'Content-Type: application/json' \
+  -d '{"email":"staff@ofertas.es","password":"ofertas-demo-2026"}' "http://127.0.0.1:$PORT/api/v0/auth/jwt/create/")"
+[ "$staff" != 200 ] || fail "the demo staff account logs in on a deployment"
 
 step "one purchase through the API (validate, create, sandbox pay, capture)"
 option="$(sql "$DATABASE_URL" "SELECT p.id, p.actual_price FROM price_options p JOIN offers o ON o.id = p.offer_id
@@ -85,14 +91,14 @@ option="$(sql "$DATABASE_URL" "SELECT p.id, p.actual_price FROM price_options p 
   ORDER BY o.rank, p.position LIMIT 1")"
 [ -n "$option" ] || fail "no demo offer to buy (DEMO_DATA=1)"
 email="comprador.$$@correo.example"
-sale="$(node scripts/production-purchase.mjs "http://127.0.0.1:$PORT" "$SHOP_HOST" "${option%%$'\t'*}" "${option##*$'\t'}" "$email")" ||
+sale="$(node scripts/production-purchase.mjs "http://127.0.0.1:$PORT" "$PUBLIC_URL" "${option%%$'\t'*}" "${option##*$'\t'}" "$email")" ||
   fail "the purchase failed"
 [ "$(sql "$DATABASE_URL" "SELECT status FROM sales WHERE id = '$sale'")" = paid ] || fail "sale $sale is not paid"
 coupons="$(sql "$DATABASE_URL" "SELECT count(*) FROM coupons c JOIN sale_items i ON i.id = c.sale_item_id WHERE i.sale_id = '$sale'")"
 [ "$coupons" -ge 1 ] || fail "sale $sale has no coupon"
 echo "sale $sale paid, $coupons coupon(s)"
 
-step "the buyer's mail (no SMTP_URL: .eml files under DATA_DIR/mail/)"
+step "the buyer's mail (MAIL_TO_FILES=1: .eml files under DATA_DIR/mail/, 0600)"
 mail=""
 for _ in $(seq 1 60); do
   mail="$(grep -rl "$email" "$DATA_DIR/mail" 2>/dev/null | head -n 1 || true)"

@@ -66,7 +66,7 @@ fi
 
 step "npm run serve as a deployment on PostgreSQL, port $PORT"
 export PUBLIC_URL="https://tienda.example" SESSION_SECRET="production-smoke-$(date +%s)-$RANDOM-secret"
-export PAYMENT_PROVIDER=sandbox DATABASE_URL PORT HOST=127.0.0.1 DATA_DIR="$WORK/data"
+export PAYMENT_PROVIDER=sandbox MAIL_TO_FILES=1 DATABASE_URL PORT HOST=127.0.0.1 DATA_DIR="$WORK/data"
 npm run serve >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 

@@ -6,7 +6,7 @@
  * runs: refused, naming the server, while a server uses that DATA_DIR.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "#platform/config.server";
+import { loadConfigOrExit } from "#platform/config.server";
 import { exitWithMessage, openDatabaseForCommand } from "#api/db/command";
 import { migrate } from "#api/db/migrate";
 import { seedLarge } from "#api/db/seed-large";
@@ -24,7 +24,7 @@ if (!Number.isInteger(coupons) || coupons < 0 || coupons > 20_000_000) {
   console.error("--coupons debe ser un número entero entre 0 y 20.000.000.");
   process.exit(1);
 }
-const config = loadConfig();
+const config = loadConfigOrExit();
 const database = await openDatabaseForCommand(config, "seed:large").catch(exitWithMessage);
 const started = Date.now();
 await migrate(database.db);
