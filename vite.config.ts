@@ -1,7 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig, type Rollup } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
-import { bundleStats, separateEntry } from "./scripts/vite-plugins";
+import { bundleStats, separateEntry, serviceWorker } from "./scripts/vite-plugins";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -75,6 +75,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Analytics, replay, tag manager and map: loaded only by the script tag the server adds after consent.
     !isVitest && separateEntry(import.meta.dirname, "third-party", "app/third-party/entry.client.ts"),
     !isVitest && separateEntry(import.meta.dirname, "error-reporting", "app/error-reporting/entry.client.ts"),
+    // The offline worker, /sw.js: kept coupons and the offline page.
+    !isVitest && serviceWorker(import.meta.dirname, "app/offline/service-worker.ts"),
   ],
   build: {
     // Small assets inline only when tiny; everything else is hashed under /assets and cached forever.

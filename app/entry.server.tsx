@@ -18,6 +18,8 @@ import type { ClientIntegrations } from "#rules/tracking";
 import thirdPartySrc from "virtual:ofertas/third-party-entry";
 import errorReportingSrc from "virtual:ofertas/error-reporting-entry";
 import { config } from "#app/env.server";
+import { accountMarker } from "#app/offline/account.server";
+import { ACCOUNT_HEADER } from "#app/offline/keep";
 
 const ABORT_DELAY = 5_000;
 
@@ -209,13 +211,22 @@ function renderToText(remixContext: EntryContext, url: string, nonce: string): P
   });
 }
 
-export default function handleRequest(
+/** Single-fetch answers say who they were for too: the offline worker reads it (app/offline/keep.ts). */
+export async function handleDataRequest(response: Response, { request }: LoaderFunctionArgs | ActionFunctionArgs) {
+  response.headers.set(ACCOUNT_HEADER, await accountMarker(request));
+  return response;
+}
+
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  // Who the page is for, for the offline worker; a page kept for many visitors (only anonymous
+  // ones) keeps GUEST with its headers.
+  responseHeaders.set(ACCOUNT_HEADER, await accountMarker(request));
   // The matched route's id, for the request's duration metric (server/metrics.ts).
   const leafRoute = remixContext.staticHandlerContext.matches.at(-1)?.route.id;
   if (leafRoute && typeof loadContext.setRoute === "function") (loadContext.setRoute as (id: string) => void)(leafRoute);

@@ -43,6 +43,9 @@ export const shouldRevalidate = skipAfterFailure;
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  // Installable: «Añadir a la pantalla de inicio» (public/manifest.webmanifest).
+  { rel: "manifest", href: "/manifest.webmanifest" },
+  { rel: "apple-touch-icon", href: "/icons/apple-touch-icon.png" },
 ];
 
 export type RouteHandle = {

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MAX_CART_ITEMS, type Cart } from "#rules/cart";
 import { COUPON_STATES } from "#rules/coupons";
 import { DISCOUNT_TYPES } from "#rules/prices";
+import { REMINDER_KINDS } from "#rules/reminders";
 import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, PurchasedItemSchema } from "#contract/sales";
 import { pageOf } from "#contract/offers";
 
@@ -79,5 +80,11 @@ export const MailLinkSchema = z.object({ purpose: z.string(), email: z.string(),
 export type MailLink = z.infer<typeof MailLinkSchema>;
 /** GET /customer/unsubscribe/ */
 export const UnsubscribedSchema = z.object({ detail: z.string(), email: z.string() });
+/** POST /customer/reminders/stop/ {kind, t}: that address gets no more reminders of that kind. */
+export const ReminderStopRequestSchema = z.object({
+  kind: z.enum(REMINDER_KINDS, { errorMap: () => ({ message: `kind debe ser ${REMINDER_KINDS.join(" o ")}.` }) }),
+  t: z.string({ required_error: "Falta el enlace (t)." }).min(1, "Falta el enlace (t)."),
+});
+export const ReminderStoppedSchema = z.object({ detail: z.string(), kind: z.enum(REMINDER_KINDS), email: z.string() });
 /** GET and POST /customer/subscription/ */
 export const SubscriptionSchema = z.object({ subscribed: z.boolean() });

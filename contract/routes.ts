@@ -26,6 +26,7 @@ import {
   FavoriteListSchema,
   FavoriteToggleSchema,
   MailLinkSchema,
+  ReminderStoppedSchema,
   ReserveExistsSchema,
   SubscriptionSchema,
   UnsubscribedSchema,
@@ -103,6 +104,9 @@ export const RESPONSES = {
   "GET /customer/unsubscribe/": UnsubscribedSchema,
   "POST /customer/unsubscribe/one-click/": notJson("text"),
   "GET /customer/unsubscribe/one-click/": notJson("redirect"),
+  "POST /customer/reminders/stop/": ReminderStoppedSchema,
+  "POST /customer/reminders/stop/one-click/": notJson("text"),
+  "GET /customer/reminders/stop/one-click/": notJson("redirect"),
   "GET /customer/subscription/": SubscriptionSchema,
   "POST /customer/subscription/": SubscriptionSchema,
   // The customer's data

@@ -3,6 +3,7 @@ import { logger } from "#platform/logger.server";
 import path from "node:path";
 import { z } from "zod";
 import { trustProxySetting } from "#platform/config/addresses.server";
+import { parseReminderDays } from "#rules/reminders";
 import { deploymentProblems, isDeployment as isDeploymentSetting } from "#platform/config/deployment.server";
 import { mailDkimSettings, type MailDkim } from "#platform/config/mail-dkim.server";
 import { OPERATIONS_ENV, operationsProblems, operationsSettings, type OperationsSettings } from "#platform/config/operations.server";
@@ -24,6 +25,16 @@ const onlyOne = (name: string, meaning: string) =>
     (v) => (emptyToUndefined(v) === undefined || v === "0" ? undefined : v),
     z.literal("1", { errorMap: () => ({ message: `debe ser 1 (${meaning}) o no estar` }) }).optional(),
   );
+
+/** A comma list of days from 1 to 365 ("30,7"), or empty for none. */
+const reminderDays = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .refine(
+      (text) => parseReminderDays(text) !== null,
+      "debe ser una lista de días de 1 a 365 separados por comas, por ejemplo 30,7 (vacío: ninguno)",
+    );
 
 const EnvSchema = z
   .object({
@@ -175,6 +186,9 @@ const EnvSchema = z
     MAIL_DKIM_PRIVATE_KEY: optionalString,
     FEEDBACK_DELAY_DAYS: z.coerce.number().min(0).max(365).default(3),
     DIGEST_SCHEDULE: z.enum(["off", "daily", "weekly"]).default("weekly"),
+    // Reminders of unused coupons (rules/reminders.ts): days before expiry, days after paying; "" sends none.
+    REMINDER_EXPIRY_DAYS: reminderDays("30,7"),
+    REMINDER_BOOKING_DAYS: reminderDays("2"),
     // Third parties: each is off until its key is set, and then only after consent.
     ANALYTICS_API_KEY: optionalString,
     ANALYTICS_HTTP_API_URL: z.string().url().default("https://api.eu.amplitude.com/2/httpapi"),

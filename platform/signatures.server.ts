@@ -37,8 +37,15 @@ export const verifyPurchase = (secrets: readonly string[], saleId: string, sig: 
  * is authenticated with it, so an unsubscribe token never rates and a rating token never
  * unsubscribes.
  */
-export type LinkPurpose = "unsubscribe" | "feedback" | "activation" | "password-reset";
-export const LINK_PURPOSES = ["unsubscribe", "feedback", "activation", "password-reset"] as const satisfies readonly LinkPurpose[];
+export type LinkPurpose = "unsubscribe" | "feedback" | "activation" | "password-reset" | "reminder-expiry" | "reminder-booking";
+export const LINK_PURPOSES = [
+  "unsubscribe",
+  "feedback",
+  "activation",
+  "password-reset",
+  "reminder-expiry",
+  "reminder-booking",
+] as const satisfies readonly LinkPurpose[];
 /** Whom a link is for: the recipient's address, and the offer when the link is about one. */
 export type LinkSubject = { email: string; offer?: string };
 

@@ -87,3 +87,26 @@ export function formatShortDateTime(value: string | Date): string {
   const date = typeof value === "string" ? new Date(value) : value;
   return Number.isNaN(date.getTime()) ? "" : shortDateTimeFormat().format(date);
 }
+
+/** The calendar date in Madrid at an instant, as the API writes dates: "2026-11-28". */
+export function madridDate(at: Date): string {
+  const clock = madrid(at);
+  return clock ? `${clock.year}-${pad(clock.month)}-${pad(clock.day)}` : "";
+}
+
+/** The hour (0–23) on a Madrid clock at an instant. */
+export function madridHour(at: Date): number {
+  return madrid(at)?.hour ?? 0;
+}
+
+/** Whole days from one calendar date to another ("2026-11-28" → "2026-12-05" is 7). */
+export function daysBetween(from: string, to: string): number {
+  const day = (d: string) => Date.UTC(Number(d.slice(0, 4)), Number(d.slice(5, 7)) - 1, Number(d.slice(8, 10)));
+  return Math.round((day(to) - day(from)) / 86_400_000);
+}
+
+/** A calendar date plus some days ("2026-11-28" + 7 → "2026-12-05"). */
+export function addDays(date: string, days: number): string {
+  const d = new Date(Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)) + days));
+  return d.toISOString().slice(0, 10);
+}

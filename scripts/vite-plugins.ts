@@ -7,6 +7,7 @@
  * first visit come from which source file (none from the consent-gated integrations).
  * Written outside build/client, so it is never served.
  */
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -90,6 +91,40 @@ export function separateEntry(root: string, name: string, source: string): Plugi
       if (id !== "\0" + VIRTUAL) return undefined;
       const src = serve ? `/${source}` : (JSON.parse(readFileSync(path.join(root, ENTRY_FILE), "utf8")) as { src: string }).src;
       return `export default ${JSON.stringify(src)};`;
+    },
+  };
+}
+
+/**
+ * The offline worker (app/offline/service-worker.ts) as /sw.js, at the root of the client build: a
+ * worker controls the pages under its own folder, and it must control them all. No page imports
+ * it, so it is bundled apart by esbuild into one file, with the build's id (OFFLINE_BUILD), so
+ * that every build installs a new worker and keeps a fresh offline page. Nothing in development:
+ * the app registers the worker in production only (app/entry.client.tsx).
+ */
+export function serviceWorker(root: string, source: string): Plugin {
+  let ssr = false;
+  return {
+    name: "ofertas-service-worker",
+    apply: "build",
+    configResolved(config) {
+      ssr = Boolean(config.build.ssr);
+    },
+    async generateBundle(_options, bundle) {
+      if (ssr) return;
+      const id = createHash("sha256").update(Object.keys(bundle).sort().join("\n")).digest("base64url").slice(0, 12);
+      const { build } = await import("esbuild");
+      const result = await build({
+        entryPoints: [path.join(root, source)],
+        bundle: true,
+        write: false,
+        format: "iife",
+        minify: true,
+        target: "es2020",
+        define: { OFFLINE_BUILD: JSON.stringify(id) },
+        logLevel: "warning",
+      });
+      this.emitFile({ type: "asset", fileName: "sw.js", source: result.outputFiles[0].text });
     },
   };
 }

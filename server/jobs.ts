@@ -2,6 +2,7 @@ import type { Database } from "#api/db/client";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { startDigestSchedule } from "#api/mail/digest";
 import { startMailWorker } from "#api/mail/worker";
+import { startReminderSchedule } from "#api/services/reminders/schedule";
 import { startReservationSweep } from "#api/services/sales/sweep";
 import type { Config } from "#platform/config.server";
 import type { ProcessRole } from "#platform/config/operations.server";
@@ -40,6 +41,8 @@ export const JOBS: Job[] = [
   },
   { name: "reservation-sweep", start: ({ db }) => ({ stop: startReservationSweep(db) }) },
   { name: "digest", start: ({ db, config, wakeMail }) => ({ stop: startDigestSchedule(db, config, wakeMail) }) },
+  // Reminders of unused coupons (rules/reminders.ts): a pass every hour of the Spanish day.
+  { name: "reminders", start: ({ db, config, wakeMail }) => ({ stop: startReminderSchedule(db, config, wakeMail) }) },
   {
     name: "analytics",
     start: ({ db, config }) =>

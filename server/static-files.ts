@@ -4,6 +4,8 @@ import express, { type RequestHandler } from "express";
 
 const YEAR = "public, max-age=31536000, immutable";
 const HOUR = "public, max-age=3600";
+/** The offline worker: the browser asks for it again at every visit and installs a new build's at once. */
+const WORKER = "no-cache";
 
 /**
  * Serves the build's client files. A browser that accepts brotli or gzip gets the .br/.gz that
@@ -25,10 +27,12 @@ export function buildFiles(root: string): RequestHandler {
   };
   walk(root);
   const assets = path.resolve(root, "assets") + path.sep;
+  const worker = path.resolve(root, "sw.js");
   const serve = express.static(root, {
     index: false,
     // Hashed file names under /assets/: safe to cache for a year and never revalidate.
-    setHeaders: (res, file) => res.setHeader("Cache-Control", path.resolve(file).startsWith(assets) ? YEAR : HOUR),
+    setHeaders: (res, file) =>
+      res.setHeader("Cache-Control", path.resolve(file).startsWith(assets) ? YEAR : path.resolve(file) === worker ? WORKER : HOUR),
   });
   return (req, res, next) => {
     // Files have an extension; pages never do. Without this test every page paid a failed stat().

@@ -17,7 +17,16 @@ const ORGANIZATIONS = 2_000;
  * database with generate_series: no rows travel from Node, which keeps 100,000 offers to seconds.
  * Running it again tops the catalogue up to the number asked (existing rows are kept).
  */
-export async function seedLarge(db: Database, total: number, log: (line: string) => void = () => {}): Promise<number> {
+export async function seedLarge(
+  db: Database,
+  total: number,
+  log: (line: string) => void = () => {},
+  /**
+   * Spread the validity: offer g ends on `spreadFrom` − 60 + (g·7907 mod 425) days, one date per
+   * offer across 14 months, instead of its demo offer's date (seed-coupons.ts, for the reminders).
+   */
+  { spreadFrom }: { spreadFrom?: string } = {},
+): Promise<number> {
   await seedIfEmpty(db);
   const templates = SEED_OFFERS.map((o) => seedUuid("offer", o.key));
   const provinces = [...PROVINCES];
@@ -40,7 +49,8 @@ export async function seedLarge(db: Database, total: number, log: (line: string)
                t.title || CASE WHEN g % 3 = 0 THEN ' en ' || p.name ELSE '' END,
                t.summary, t.description, t.conditions, t.category, p.name, t.address,
                t.latitude + ((g % 97) - 48) * 0.002, t.longitude + ((g % 89) - 44) * 0.002,
-               t.offer_type, t.valid_from, t.valid_until, 'active',
+               t.offer_type, t.valid_from,
+               coalesce(${spreadFrom ?? null}::date - 60 + ((g::bigint * 7907) % 425)::int, t.valid_until), 'active',
                1000 + (g * 7919) % 100000, timestamptz '2026-01-01 00:00:00+00' - g * interval '1 minute'
         FROM generate_series(${from}::int, ${to}::int) AS g
         JOIN offers t ON t.id = (${sql.param(templates)}::uuid[])[1 + (g * 7) % ${templates.length}]

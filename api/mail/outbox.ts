@@ -26,6 +26,22 @@ export async function queueMail(tx: Executor, m: QueuedMail): Promise<void> {
     ON CONFLICT (dedupe_key) DO NOTHING`);
 }
 
+/**
+ * Many messages in one statement, as queueMail writes each (same dedupe rule): for a job that
+ * queues thousands at once (api/services/reminders/), where a statement per message was the cost.
+ */
+export async function queueMails(tx: Executor, mails: QueuedMail[]): Promise<void> {
+  if (!mails.length) return;
+  const column = <T>(pick: (m: QueuedMail) => T) => sql.param(mails.map(pick));
+  await tx.execute(sql`
+    INSERT INTO mail_outbox (kind, recipient, dedupe_key, data, send_after)
+    SELECT kind, recipient, dedupe_key, data::jsonb, coalesce(send_after, now())
+    FROM unnest(${column((m) => m.kind)}::text[], ${column((m) => m.to.trim().toLowerCase())}::text[],
+                ${column((m) => m.dedupeKey)}::text[], ${column((m) => JSON.stringify(m.data))}::text[],
+                ${column((m) => m.sendAfter?.toISOString() ?? null)}::timestamptz[]) AS m(kind, recipient, dedupe_key, data, send_after)
+    ON CONFLICT (dedupe_key) DO NOTHING`);
+}
+
 export type OutboxRow = {
   id: string;
   kind: string;

@@ -7,6 +7,9 @@ import { z } from "zod";
 import { handle, HttpError, parseInput } from "#api/http";
 import { requireUser } from "#api/auth/context";
 import { isSubscribed, recordConsent, unsubscribe } from "#api/services/subscriptions";
+import { stopReminders } from "#api/services/reminders/stops";
+import { ReminderStopRequestSchema } from "#contract/customer";
+import { REMINDER_NAMES, REMINDER_SLUGS, type ReminderKind } from "#rules/reminders";
 
 export const INVALID_LINK = "Este enlace no es válido. Usa el enlace de baja del último correo que te enviamos.";
 const LINK_NOT_VALID = "Este enlace no es válido o está incompleto. Usa el enlace del correo tal cual te llegó.";
@@ -121,6 +124,42 @@ export function customerMailRouter({ db, config }: { db: Database; config: Confi
       res.set("Cache-Control", "private, no-store").json({ subscribed: await isSubscribed(db, user.email) });
     }),
   );
+
+  // A reminder's stop link: the token, sealed for that kind's purpose, is the only key. The
+  // /avisos/… page's button posts here; mail providers post the one-click URL (List-Unsubscribe).
+  const stopFor = async (kind: ReminderKind, t: unknown) => {
+    const link = openLink(config.sessionSecrets, `reminder-${kind}`, t);
+    if (!link) throw new HttpError(400, LINK_NOT_VALID);
+    await stopReminders(db, link.email, kind);
+    return link.email;
+  };
+  router.post(
+    "/customer/reminders/stop/",
+    handle(async (req, res) => {
+      const { kind, t } = parseInput(ReminderStopRequestSchema, req.body);
+      const email = await stopFor(kind, t);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ detail: `Hecho: ya no te enviaremos ${REMINDER_NAMES[kind]}.`, kind, email });
+    }),
+  );
+  const reminderOneClick = "/customer/reminders/stop/one-click/";
+  router.post(
+    reminderOneClick,
+    express.text({ type: () => true, limit: "10kb" }),
+    handle(async (req, res) => {
+      const { kind, t } = parseInput(ReminderStopRequestSchema, req.query);
+      if (!isOneClickBody(typeof req.body === "string" ? req.body : "", req.get("content-type") ?? "")) {
+        throw new HttpError(400, "Falta List-Unsubscribe=One-Click en el cuerpo de la petición.");
+      }
+      await stopFor(kind, t);
+      res.type("text/plain; charset=utf-8").send("Baja confirmada.");
+    }),
+  );
+  router.get(reminderOneClick, (req, res) => {
+    const { kind, t } = req.query;
+    const slug = REMINDER_SLUGS[kind === "booking" ? "booking" : "expiry"];
+    res.redirect(303, `/avisos/${slug}?${new URLSearchParams({ t: typeof t === "string" ? t : "" })}`);
+  });
 
   // Someone who opens that URL in a browser gets the confirmation page, which asks first.
   router.get(oneClickPath, (req, res) => {

@@ -22,12 +22,14 @@ import {
 } from "#contract/accounts";
 import type { Cart } from "#rules/cart";
 import type { SocialLoginBody, SocialProvider } from "#rules/social";
+import type { ReminderKind } from "#rules/reminders";
 import {
   CartSchema,
   CustomerPurchasePageSchema,
   FavoriteListSchema,
   FavoriteToggleSchema,
   MailLinkSchema,
+  ReminderStoppedSchema,
   ReserveExistsSchema,
   SubscriptionSchema,
   UnsubscribedSchema,
@@ -253,6 +255,9 @@ export const mailApi = {
   link: (purpose: LinkPurpose, key: MailLinkKey) => api("/customer/mail-link/", MailLinkSchema, { query: { purpose, ...key } }),
   /** The contract's unsubscribe call; the /unsubscribe page's button makes it. */
   unsubscribe: (t: string) => api("/customer/unsubscribe/", UnsubscribedSchema, { query: { t } }),
+  /** A reminder's stop link, acted on by the /avisos/… page's button. */
+  stopReminders: (kind: ReminderKind, t: string) =>
+    api("/customer/reminders/stop/", ReminderStoppedSchema, { method: "POST", body: { kind, t } }),
   submitFeedback: (body: RaterKey & { feedback_stars: number }, request: Request) =>
     api("/public/offers/feedback/", FeedbackAnswerSchema, { method: "POST", body, request }),
   myFeedback: (key: RaterKey, request: Request) => api("/public/offers/feedback/mine/", FeedbackOfMineSchema, { query: key, request }),
@@ -272,6 +277,8 @@ export const salesApi = {
     api(`/sales/capture/${saleId}/`, CapturedPurchaseSchema, { method: "POST", body: { transaction_id } }),
   /** A purchase opened from its confirmation mail's signed link (no account needed). */
   signedPurchase: (saleId: string, sig: string) => api(`/sales/purchase/${saleId}/`, PurchaseSchema, { query: { sig } }),
+  /** The same purchase's vouchers as one PDF. */
+  signedVouchers: (saleId: string, sig: string) => apiFile(`/sales/purchase/${saleId}/vouchers.pdf`, { query: { sig } }),
   cancel: (saleId: string, transaction_id: string) =>
     api(`/sales/cancel/${saleId}/`, CancelAnswerSchema, { method: "POST", body: { transaction_id } }),
 };

@@ -126,13 +126,16 @@ export function contentSecurityPolicy({
   const directives: string[] = [];
   const inline = scriptHashes ?? (nonce ? [`'nonce-${nonce}'`] : []);
   if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", ...inline])}`);
-  directives.push("object-src 'none'", "base-uri 'self'");
+  // The offline worker and the web app manifest come from this site only (app/offline/).
+  directives.push("object-src 'none'", "base-uri 'self'", "manifest-src 'self'");
   directives.push(`form-action ${sources("form-action", ["'self'", ...paymentPageOrigins(config)])}`);
   directives.push(framable ? "frame-ancestors *" : "frame-ancestors 'none'");
   for (const directive of KNOWN) {
     if (directive === "script-src" || directive === "form-action") continue;
     const list = sources(directive, []);
     if (list) directives.push(`${directive} 'self' ${list}`);
+    // The offline worker is /sw.js: no worker from elsewhere, whatever else is configured.
+    else if (directive === "worker-src") directives.push("worker-src 'self'");
   }
   return directives.join("; ");
 }

@@ -5,7 +5,9 @@ import path from "node:path";
 import { dkimVerify } from "mailauth/lib/dkim/verify";
 import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
 import { ConfigError, loadConfig, type Config } from "#platform/config.server";
+import { query } from "#api/db/client";
 import { queueMail } from "#api/mail/outbox";
 import { createMailTransport } from "#api/mail/transport";
 import { deliverDue } from "#api/mail/worker";
@@ -33,6 +35,8 @@ let smtp: TestSmtp;
 let buyer = "";
 let saleId = "";
 let offerId = "";
+/** A reminder's data (api/mail/templates/reminders.tsx): the purchase's sale item and its coupons. */
+let reminder: { sale_item_id: string; days: number; coupons: string[] } | null = null;
 
 const lead = {
   business_name: "Bar Pepe",
@@ -65,6 +69,8 @@ function everyKind(tag: string) {
       data: { reason: "reset_password" },
       subject: /No hay ninguna cuenta/,
     },
+    { kind: "expiry-reminder", to: buyer, data: reminder!, subject: /^Tu cupón caduca/ },
+    { kind: "booking-reminder", to: buyer, data: reminder!, subject: /Recuerda reservar/ },
     {
       kind: "password-locked",
       to: `bloqueo.${tag}.${process.pid}@correo.es`,
@@ -142,6 +148,15 @@ beforeAll(async () => {
   const captured = await capture(api, created.body.payment);
   expect(captured.body.status).toBe("paid");
   saleId = captured.body.sale_id;
+  // Its offer asks for a booking and ends in a week: both reminders have something to say.
+  await api.db.execute(
+    sql`UPDATE offers SET valid_until = current_date + 7, conditions = 'Reserva previa imprescindible' WHERE id = ${offerId}`,
+  );
+  const coupons = await query<{ id: string; item: string }>(
+    api.db,
+    sql`SELECT c.id, c.sale_item_id AS item FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id WHERE si.sale_id = ${saleId}`,
+  );
+  reminder = { sale_item_id: coupons[0].item, days: 7, coupons: coupons.map((c) => c.id) };
   // What the purchase queued itself is sent (unsigned checks need none of it) before the tests.
   await deliverDue(api.db, {
     transport: createMailTransport({ ...api.config, mailDkim: null, SMTP_URL: smtp.url }),

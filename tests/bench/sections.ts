@@ -1,6 +1,7 @@
 import { checkout } from "./checkout";
 import { flash } from "./flash";
 import { lighthouse } from "./lighthouse";
+import { reminders } from "./reminders";
 import { scale } from "./scale";
 import type { BenchSection } from "./support/section";
 import { ssr } from "./ssr";
@@ -11,4 +12,4 @@ import { weight } from "./weight";
  * The bench's sections, in the order they run (those on the shop first, then the others). A new
  * section is a file that exports a BenchSection (support/section.ts) and one line here.
  */
-export const SECTIONS: BenchSection[] = [weight, ssr, throughput, lighthouse, checkout, flash, scale];
+export const SECTIONS: BenchSection[] = [weight, ssr, throughput, lighthouse, checkout, flash, scale, reminders];

@@ -17,7 +17,9 @@ const base = {
 describe("contentSecurityPolicy, the one CSP builder", () => {
   it("scripts only from self or with the nonce; no plugins; base and forms kept home", () => {
     const csp = contentSecurityPolicy({ nonce: "abc", framable: false, config: base });
-    expect(csp).toBe("script-src 'self' 'nonce-abc'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'");
+    expect(csp).toBe(
+      "script-src 'self' 'nonce-abc'; object-src 'none'; base-uri 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'; worker-src 'self'",
+    );
     expect(contentSecurityPolicy({ nonce: "abc", framable: true, config: base })).toContain("frame-ancestors *");
   });
 
@@ -71,7 +73,7 @@ describe("a shared page's policy: its inline scripts by hash", () => {
   it("lists the hashes where the nonce would be, with everything else the same", () => {
     const hashed = contentSecurityPolicy({ scriptHashes: ["'sha256-a'", "'sha256-b'"], framable: false, config: base });
     expect(hashed).toMatch(
-      /^script-src 'self' 'sha256-a' 'sha256-b'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'/,
+      /^script-src 'self' 'sha256-a' 'sha256-b'; object-src 'none'; base-uri 'self'; manifest-src 'self'; form-action 'self'; frame-ancestors 'none'/,
     );
     expect(hashed.replace(/ 'sha256-[ab]'/g, "")).toBe(
       contentSecurityPolicy({ nonce: "n", framable: false, config: base }).replace(" 'nonce-n'", ""),

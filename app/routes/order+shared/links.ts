@@ -1,11 +1,9 @@
 /**
  * A purchase's signed links, as in its confirmation mail: the coupons page and the PDF. The
- * signature (HMAC of the sale id) is the only key; the bare sale id opens nothing.
+ * signature (HMAC of the sale id) is the only key; the bare sale id opens nothing. Both are the
+ * storefront's own addresses, the ones the offline worker keeps (app/offline/keep.ts).
  */
 export function signedCouponLinks(saleId: string, sig: string) {
-  const query = new URLSearchParams({ sig });
-  return {
-    page: `/order/coupons?${new URLSearchParams({ sale: saleId, sig })}`,
-    pdf: `/api/v0/sales/purchase/${saleId}/vouchers.pdf?${query}`,
-  };
+  const query = new URLSearchParams({ sale: saleId, sig });
+  return { page: `/order/coupons?${query}`, pdf: `/order/coupon-pdf?${query}` };
 }

@@ -22,6 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const { pdf } = signedCouponLinks(purchase.sale_id, sig);
     return data(
       { purchase, pdf, qrs: purchaseQrs(purchase.items) },
+      // private: the offline worker keeps it for its buyer (app/offline/keep.ts); no-store: no
+      // other cache does, so nothing of it outlives a logout.
       { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } },
     );
   } catch (error) {
