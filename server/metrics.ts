@@ -103,6 +103,7 @@ export function registerDatabaseMetrics(db: Database): void {
     "cancelled",
     "expired",
     "refund_required",
+    "refunded",
   ]);
   byStatus("ofertas_mail_outbox", "Mail outbox messages by status (queued = waiting, sending, sent, failed, skipped).", (f) => f.mail, [
     "queued",
