@@ -7,7 +7,7 @@ import { cartFingerprint, forPresent } from "#rules/cart";
 import { formatCents } from "#rules/prices";
 import { checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#contract/checkout";
 import type { OfferRating } from "#contract/offers";
-import { isWalletProvider, PAYMENT_METHODS_TEXT } from "#rules/payments";
+import { isWalletProvider, paymentMethodsText } from "#rules/payments";
 import type { CartIntent } from "#app/routes/cart/schema";
 import { usePendingRemovals } from "#app/components/cart-dropdown";
 import { TrashIcon } from "#app/components/icons";
@@ -64,7 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalCents,
       payable,
       wallet: wallet(),
-      paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
+      paymentMethods: paymentMethodsText(config().PAYMENT_PROVIDER, config().paymentMethods),
       trust,
       // Logged in, the account's email is the default; what the buyer typed last time wins.
       form: state.form ?? (me ? { email: me.email } : null),

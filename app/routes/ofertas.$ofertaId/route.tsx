@@ -22,7 +22,7 @@ import { DiscountBadge, PriceTag } from "#app/components/price";
 import { RatingSummary, Stars } from "#app/components/stars";
 import { OrganizationRating, TrustBox } from "#app/components/trust";
 import { config } from "#app/env.server";
-import { PAYMENT_METHODS_TEXT } from "#rules/payments";
+import { paymentMethodsText } from "#rules/payments";
 import { refundTerms } from "#rules/offer-terms";
 import { TicketCounter } from "#app/components/ticket-counter";
 import { ApiError, offersApi } from "#app/api-client/client.server";
@@ -156,7 +156,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       inCart,
       jsonLd,
       map: offerMap(offer, consent),
-      paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
+      paymentMethods: paymentMethodsText(config().PAYMENT_PROVIDER, config().paymentMethods),
       refundTerms: refundTerms(offer.conditions),
       reviews: offer.reviews.map((r) => ({ ...r, date: formatDate(r.date) })),
       dates: {
