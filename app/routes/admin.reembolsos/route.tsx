@@ -75,10 +75,11 @@ export default function Refunds() {
       {refunding ? (
         <section className="confirm-box" aria-labelledby="confirm-title" aria-describedby="confirm-detail">
           <h2 id="confirm-title" style={{ margin: 0 }}>
-            ¿Devolver {formatPrice(refunding.total)} a {refunding.email}?
+            ¿Devolver a {refunding.email} lo que pagó?
           </h2>
           <p id="confirm-detail">
-            Se devuelve todo lo cobrado con {refunding.provider}, a la misma tarjeta o cuenta con la que pagó. No se puede deshacer.
+            Se devuelve todo lo cobrado con {refunding.provider} (el pedido era de {formatPrice(refunding.total)}; si cobró otro importe, se
+            devuelve ese), a la misma tarjeta o cuenta con la que pagó. No se puede deshacer.
           </p>
           <div className="row-actions">
             <Form method="post" className="inline-form">
