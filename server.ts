@@ -1,41 +1,27 @@
-import { createRequestHandler } from "@remix-run/express";
-import type { ServerBuild } from "@remix-run/node";
-import compression from "compression";
-import express, { type ErrorRequestHandler, type RequestHandler } from "express";
-import type { ViteDevServer } from "vite";
 import { inArrivalOrder } from "#server/arrival-order";
 import { joinWhenReady, superviseWorkers } from "#server/cluster";
 import { loadConfigOrExit } from "#platform/config.server";
-import { DYNAMIC_GZIP_LEVEL } from "#platform/gzip.server";
-import { createApi } from "#api/index";
+import { deploymentWarnings } from "#platform/config/deployment.server";
 import cluster from "node:cluster";
 import { createServer } from "node:http";
-import { logger, logRequestError, routeOf } from "#platform/logger.server";
-import { flushErrorReports, reportError, startErrorReporting } from "#platform/error-reporting.server";
+import { logger } from "#platform/logger.server";
+import { flushErrorReports, startErrorReporting } from "#platform/error-reporting.server";
 import { isDatabaseUnavailable } from "#api/db/errors";
-import { createLifecycle, exitAfter } from "#server/lifecycle";
-import { labelDataRequestsBy, measureRequests, metricsEndpoint, registerDatabaseMetrics, serveClusterMetrics } from "#server/metrics";
-import { requestId, requestLog, withRequestContext } from "#server/request-log";
-import path from "node:path";
+import { closeServer, createLifecycle, exitAfter, NotReady } from "#server/lifecycle";
+import { metricsOnly, registerDatabaseMetrics, serveClusterMetrics } from "#server/metrics";
 import v8 from "node:v8";
-import { pathToFileURL } from "node:url";
 import { DataDirInUseError, registerControlCommand } from "#api/control";
-import { allowedHosts, hostGuard } from "#api/hosts";
 import { startDatabase } from "#api/db/startup";
 import { registerDatabaseCommands } from "#api/db/command";
 import { MigrationChangedError, migrationsCheck, PendingMigrationsError } from "#api/db/migrate";
-import { startReservationSweep } from "#api/services/sales/sweep";
-import { startMailWorker } from "#api/mail/worker";
-import { queueDigestNow, startDigestSchedule } from "#api/mail/digest";
-import { startAnalyticsDelivery } from "#api/analytics/delivery";
+import { queueDigestNow } from "#api/mail/digest";
+import { startJobs } from "#server/jobs";
+import { webSite, workerSite } from "#server/site";
 import { staffCommand } from "#api/services/staff-accounts";
-import { apiSecurityHeaders, pagePolicy, securityHeaders, rejectCrossSiteForms } from "#server/security";
-import { documentCache, type ShareDocument } from "#app/document/document-cache.server";
-import { refreshAuth } from "#server/auth-refresh";
-import { buildFiles } from "#server/static-files";
 
 const config = loadConfigOrExit();
 logger.level = config.LOG_LEVEL;
+if (cluster.isPrimary) for (const warning of deploymentWarnings(config)) logger.warn(warning);
 // Before anything can fail: with SENTRY_DSN set, a crash from here on is reported too.
 await startErrorReporting(config);
 
@@ -110,127 +96,61 @@ for (let attempt = 1; !started; attempt++) {
 const { database, claim } = started;
 // `npm run migrate` and `npm run backup` on the embedded database go through this server.
 registerDatabaseCommands(database);
-const stopSweep = startReservationSweep(database.db);
-const mailWorker = startMailWorker(database.db, config);
-const stopDigest = startDigestSchedule(database.db, config, mailWorker.wake);
+// The periodic jobs (mail, sweeps, digest, analytics) run in a worker or in a server doing both.
+const jobs = startJobs(config.processRole, { db: database.db, config });
+logger.info(
+  { role: config.processRole, jobs: jobs.names },
+  `PROCESS_ROLE=${config.processRole}: ${jobs.names.length ? `tareas ${jobs.names.join(", ")}` : "ninguna tarea de fondo"}.`,
+);
 // `npm run digest` asks the server that owns the embedded database through its control socket.
 registerControlCommand("digest", async () => {
   const run = await queueDigestNow(database.db);
-  mailWorker.wake();
+  jobs.wakeMail();
   return run;
 });
 // `npm run staff:create` too, signed with the shop's secret (api/services/staff-accounts.ts).
-registerControlCommand("staff-create", staffCommand(database.db, config, mailWorker.wake));
-if (mailWorker.transport.kind === "files")
-  logger.info({ dir: `${config.dataDir}/mail/` }, `Correo: sin SMTP_URL, los mensajes se guardan en ${config.dataDir}/mail/`);
-const stopAnalytics = config.ANALYTICS_API_KEY
-  ? startAnalyticsDelivery(database.db, { apiKey: config.ANALYTICS_API_KEY, url: config.ANALYTICS_HTTP_API_URL })
-  : () => {};
+registerControlCommand("staff-create", staffCommand(database.db, config, jobs.wakeMail));
 
 registerDatabaseMetrics(database.db);
 
-const app = express();
-app.disable("x-powered-by");
-// Every request gets its id and, when finished, its log line and its duration in the metrics.
-app.use(requestLog, measureRequests);
-// Before the host check: a scraper asks by address, not by the site's name.
-app.get("/metrics", metricsEndpoint(config.METRICS_TOKEN));
-// Forwarded headers are believed only from this machine (the storefront calling its own API, or a
-// local reverse proxy) and the proxies TRUST_PROXY names; anyone else could forge the client
-// address or the public host. The per-address limits and the logs use the address this yields.
-app.set("trust proxy", config.trustProxy);
-// Before anything else: no page, redirect or link is ever built from a host we do not serve.
-app.use(hostGuard(allowedHosts(config)));
-// Whatever is not gzipped whole (gzipWhole) on its way out: streamed pages, small API answers.
-app.use(compression({ level: DYNAMIC_GZIP_LEVEL }));
-// Spec section 7 gives both readings of the base path; one API instance serves both.
-app.use(["/api/v0", "/v0"], apiSecurityHeaders, createApi({ db: database.db, config }));
-app.use(securityHeaders);
-
-let viteDevServer: ViteDevServer | undefined;
-if (config.isProduction) {
-  // The build's client files: their brotli/gzip copies (scripts/precompress.ts) when accepted, a
-  // year's cache under /assets/, an hour's elsewhere.
-  app.use(buildFiles("build/client"));
-} else {
-  const vite = await import("vite");
-  viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
-  app.use(viteDevServer.middlewares);
-  app.use(express.static("public", { maxAge: "1h", index: false }));
-}
-
-app.use(rejectCrossSiteForms);
-// Legacy Remix data requests (?_data=…) come only from an old cached bundle or a bot: this
-// single-fetch build has nothing to answer them with but a logged warning.
-app.use((req, res, next) => {
-  if (!new URLSearchParams(req.url.split("?")[1] ?? "").has("_data")) return next();
-  res.status(400).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida: vuelve a cargar la página.");
+const site = config.processRole === "worker" ? workerSite(config) : await webSite(config, database.db);
+// Ready: the database answers with every migration of this build, and the jobs this process runs
+// can work (a full or read-only disk stops the mail outbox while reads still answer).
+const databaseReady = await migrationsCheck(database.db);
+lifecycle.ready(inArrivalOrder(site.app), async () => {
+  await databaseReady();
+  const problem = jobs.problem();
+  if (problem) throw new NotReady(problem);
 });
-// The buyer's address, as Express worked it out (forwarded headers only from a trusted proxy),
-// for the storefront to pass on to the API's rate limits. Whatever a client sent is overwritten.
-app.use((req, _res, next) => {
-  req.headers["x-ofertas-client-ip"] = req.ip ?? "";
-  next();
-});
-// Expired access tokens are renewed once per request, before the storefront calls the API.
-app.use(withRequestContext(refreshAuth));
-// Shared pages kept rendered for the catalogue's freshness; production only, where the build is fixed.
-if (config.isProduction)
-  app.use(documentCache({ seconds: config.CATALOGUE_CACHE_SECONDS, policy: (path, scriptHashes) => pagePolicy(path, { scriptHashes }) }));
-const build = viteDevServer
-  ? () => viteDevServer.ssrLoadModule("virtual:remix/server-build") as Promise<ServerBuild>
-  : // From the working directory, like build/client above: this file also runs compiled, from build/node/.
-    ((await import(pathToFileURL(path.resolve("build/server/index.js")).href)) as ServerBuild);
-if (typeof build !== "function") labelDataRequestsBy(build.routes);
-const remixHandler: RequestHandler = createRequestHandler({
-  build,
-  mode: config.isProduction ? "production" : "development",
-  // The CSP nonce securityHeaders made for this response, for Remix's inline scripts, and, when
-  // the request may share a page, how to keep the one rendered for it (document-cache.server.ts).
-  getLoadContext: (_req, res) => ({
-    cspNonce: res.locals.cspNonce as string,
-    shareDocument: res.locals.shareDocument as ShareDocument | undefined,
-    setRoute: (id: string) => (res.locals.route = id),
-  }),
-});
-app.all("*", withRequestContext(remixHandler));
-// Express's own refusals (a path that does not decode, a static file request gone wrong) are the
-// client's doing: a plain 4xx, no stack trace in the log.
-app.use(((error, req, res, next) => {
-  const status = (error as { status?: number; statusCode?: number })?.status ?? (error as { statusCode?: number })?.statusCode;
-  if (res.headersSent) return next(error);
-  if (typeof status === "number" && status >= 400 && status < 500) {
-    res.status(status).set("Cache-Control", "no-store").type("text/plain; charset=utf-8").send("Petición no válida.");
-    return;
-  }
-  logRequestError(error, req, res);
-  reportError(error, { source: "storefront", reqId: requestId(req), route: routeOf(req, res) });
-  res.status(500).type("text/plain; charset=utf-8").send("Error interno del servidor. Inténtalo de nuevo más tarde.");
-}) as ErrorRequestHandler);
-
-lifecycle.ready(inArrivalOrder(app), await migrationsCheck(database.db));
 const port = await (listening ?? listen());
 claim?.setPort(port);
 logger.info({ port, database: database.kind }, `ofertas escuchando en http://localhost:${port} (${database.kind})`);
+// METRICS_PORT: /metrics on a port of its own, open there (keep it off the public network).
+const metricsServer = config.METRICS_PORT ? createServer(metricsOnly(config)) : null;
+if (metricsServer) {
+  await new Promise<void>((resolve) => metricsServer.listen(config.METRICS_PORT, config.HOST, resolve));
+  logger.info({ metricsPort: config.METRICS_PORT }, `Métricas en http://localhost:${config.METRICS_PORT}/metrics`);
+}
 
 /**
- * SIGTERM: /readyz turns 503 at once, the port closes, each open connection gets its answer with
- * `Connection: close`, the mail worker finishes the message it is sending; then exit 0. Past
- * SHUTDOWN_TIMEOUT whatever is left is cut and the exit code is 1.
+ * SIGTERM: /readyz turns 503 at once; after SHUTDOWN_DELAY_MS (0 by default) of serving as
+ * before, the port closes, each open connection gets its answer with `Connection: close`, the
+ * jobs stop (the mail being sent is sent); then exit 0. Past SHUTDOWN_TIMEOUT whatever is left is
+ * cut and the exit code is 1.
  */
 let closing = false;
 const ERROR_REPORTS_FLUSH_MS = 2_000;
 function shutdown(signal: string) {
   if (closing) return;
   closing = true;
-  logger.info({ signal }, `${signal}: cerrando…`);
-  stopSweep();
-  stopAnalytics();
-  stopDigest();
+  logger.info({ signal, delayMs: config.SHUTDOWN_DELAY_MS }, `${signal}: cerrando…`);
+  lifecycle.announceStop();
   exitAfter(
     (async () => {
-      await Promise.all([lifecycle.drain(server), mailWorker.stop()]);
-      await viteDevServer?.close();
+      // The load balancer sees /readyz 503 and stops sending before the port closes.
+      if (config.SHUTDOWN_DELAY_MS) await new Promise((resolve) => setTimeout(resolve, config.SHUTDOWN_DELAY_MS));
+      await Promise.all([lifecycle.drain(server), jobs.stop(), metricsServer && closeServer(metricsServer)]);
+      await site.close();
       await database.close();
       await claim?.release();
       // What is still queued for error reporting, within a bound of its own.

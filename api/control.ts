@@ -16,11 +16,13 @@
  *   // in a script:
  *   const answer = await askOwner(dataDir, "queue-digest", { day: "2026-11-21" });
  *
- * Anyone on this machine can connect to an abstract socket: register only commands that are safe
- * for any local user to trigger (queue work, report status), never ones that hand out data.
+ * Anyone on this machine can connect to an abstract socket, so every command but `whois` must be
+ * signed with the key the owner writes into DATA_DIR/control-key when it claims the directory
+ * (0600, in a DATA_DIR only its user can open): only the server's own user (or root) can read it.
+ * askOwner signs with it; a request without the right signature is refused.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 
@@ -62,7 +64,7 @@ export class NoOwnerError extends Error {
 
 /** The socket address of a data directory (the directory is created if missing). */
 export function controlAddress(dataDir: string): string {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const real = realpathSync(dataDir);
   const hash = createHash("sha256").update(real).digest("hex").slice(0, 32);
   if (process.platform === "linux") return `\0ofertas-${hash}`;
@@ -83,7 +85,8 @@ export type DataDirClaim = {
 export async function claimDataDir(dataDir: string): Promise<DataDirClaim> {
   const address = controlAddress(dataDir);
   const info: OwnerInfo = { pid: process.pid, port: null, dataDir: path.resolve(dataDir), startedAt: new Date().toISOString() };
-  const server = net.createServer((socket) => serve(socket, info));
+  const key = randomBytes(32).toString("hex");
+  const server = net.createServer((socket) => serve(socket, info, key));
   for (let attempt = 0; ; attempt++) {
     try {
       await listen(server, address);
@@ -104,12 +107,35 @@ export async function claimDataDir(dataDir: string): Promise<DataDirClaim> {
     }
   }
   server.unref(); // never what keeps the process alive
+  // Only once the directory is ours: a process that lost the claim must not replace the owner's key.
+  writeControlKey(dataDir, key);
   return {
     setPort(port) {
       info.port = port;
     },
     release: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+const keyFile = (dataDir: string) => path.join(dataDir, CONTROL_KEY_FILE);
+export const CONTROL_KEY_FILE = "control-key";
+
+function writeControlKey(dataDir: string, key: string) {
+  const scratch = `${keyFile(dataDir)}.${process.pid}.tmp`;
+  writeFileSync(scratch, key, { mode: 0o600 });
+  renameSync(scratch, keyFile(dataDir));
+}
+
+/** A request's signature: the command and its arguments, under the owner's key. */
+const signature = (key: string, command: string, args: Record<string, unknown>) =>
+  createHmac("sha256", key)
+    .update(JSON.stringify([command, args]))
+    .digest("hex");
+
+function signedByKey(key: string, command: string, args: Record<string, unknown>, given: unknown): boolean {
+  const expected = Buffer.from(signature(key, command, args), "hex");
+  const sent = Buffer.from(typeof given === "string" ? given : "", "hex");
+  return sent.length === expected.length && timingSafeEqual(sent, expected);
 }
 
 function listen(server: net.Server, address: string): Promise<void> {
@@ -130,7 +156,7 @@ function listen(server: net.Server, address: string): Promise<void> {
 
 const MAX_LINE = 64 * 1024;
 
-function serve(socket: net.Socket, info: OwnerInfo) {
+function serve(socket: net.Socket, info: OwnerInfo, key: string) {
   let buffer = "";
   socket.setEncoding("utf8");
   socket.setTimeout(10_000, () => socket.destroy());
@@ -142,15 +168,15 @@ function serve(socket: net.Socket, info: OwnerInfo) {
     if (end === -1) return;
     const line = buffer.slice(0, end);
     socket.removeAllListeners("data");
-    void answer(line, info).then(reply);
+    void answer(line, info, key).then(reply);
   });
   function reply(message: unknown) {
     socket.end(JSON.stringify(message) + "\n");
   }
 }
 
-async function answer(line: string, info: OwnerInfo): Promise<{ ok: boolean; result?: unknown; error?: string }> {
-  let request: { command?: unknown; args?: unknown };
+async function answer(line: string, info: OwnerInfo, key: string): Promise<{ ok: boolean; result?: unknown; error?: string }> {
+  let request: { command?: unknown; args?: unknown; signature?: unknown };
   try {
     request = JSON.parse(line) as typeof request;
   } catch {
@@ -159,6 +185,11 @@ async function answer(line: string, info: OwnerInfo): Promise<{ ok: boolean; res
   const name = typeof request.command === "string" ? request.command : "";
   const args = typeof request.args === "object" && request.args !== null ? (request.args as Record<string, unknown>) : {};
   if (name === "whois") return { ok: true, result: info };
+  if (!signedByKey(key, name, args, request.signature))
+    return {
+      ok: false,
+      error: `Petición no autorizada: solo el usuario del servidor, que puede leer ${CONTROL_KEY_FILE} en el DATA_DIR, da órdenes al servidor.`,
+    };
   const handler = commands.get(name);
   if (!handler) return { ok: false, error: `Comando desconocido: ${name}` };
   try {
@@ -179,6 +210,14 @@ export async function askOwner(
   { timeoutMs = 30_000 }: { timeoutMs?: number } = {},
 ): Promise<unknown> {
   const address = controlAddress(dataDir);
+  // Unreadable (another user): the request goes unsigned and the owner refuses it.
+  let key: string | null = null;
+  try {
+    key = readFileSync(keyFile(dataDir), "utf8").trim();
+  } catch {
+    key = null;
+  }
+  const request = { command, args, ...(key && command !== "whois" ? { signature: signature(key, command, args) } : {}) };
   const line = await new Promise<string>((resolve, reject) => {
     const socket = net.connect(address);
     let data = "";
@@ -187,7 +226,7 @@ export async function askOwner(
       socket.destroy();
       reject(new Error(`El servidor que usa ${dataDir} no ha respondido a «${command}».`));
     });
-    socket.on("connect", () => socket.write(JSON.stringify({ command, args }) + "\n"));
+    socket.on("connect", () => socket.write(JSON.stringify(request) + "\n"));
     socket.on("data", (chunk: string) => (data += chunk));
     socket.on("end", () => resolve(data));
     socket.on("error", (error: NodeJS.ErrnoException) => {

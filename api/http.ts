@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { findUnstorableText, isStorableText, UNSTORABLE_TEXT_MESSAGE } from "#rules/text";
 import { z } from "zod";
 import "#rules/zod-es";
-import { isDatabaseUnavailable } from "#api/db/errors";
+import { isDatabaseUnavailable, worthLogging } from "#api/db/errors";
 import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } from "#rules/service";
 import { gzipWanted, keptGzip, utf8 } from "#platform/gzip.server";
 import { reportError } from "#platform/error-reporting.server";
@@ -75,7 +75,8 @@ export function errorHandler(log: (error: unknown, req: Request, res: Response) 
   return (error: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     if (isDatabaseUnavailable(error)) {
-      log(error, req, res);
+      // An outage fails every request: logged whole once, then counted (api/db/errors.ts).
+      if (worthLogging(error)) log(error, req, res);
       res.set({ "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" });
       res.status(503).json({ detail: `${SERVICE_UNAVAILABLE} ${SERVICE_UNAVAILABLE_DETAIL}`, code: "service_unavailable" });
       return;

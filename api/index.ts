@@ -20,7 +20,7 @@ import { imageUploadRouter, partnerRouter, staffUsersRouter } from "#api/routes/
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import { refundsRouter } from "#api/routes/refunds";
 import type { Identify } from "#api/services/access";
-import { limiterStoreFor, limits } from "#api/rate-limit";
+import { exemptFromAddressLimits, limiterStoreFor, limits } from "#api/rate-limit";
 import { allowedHosts, hostGuard } from "#api/hosts";
 
 export type ApiOptions = {
@@ -36,6 +36,7 @@ export function createApi({ db, config, log = logRequestError, identify = getUse
   const api = Router();
   const payments = createPaymentProviders(config, db);
   limits.useStore(limiterStoreFor(db));
+  exemptFromAddressLimits(config.rateLimitExempt);
   // Also applied by server.ts to the whole site; here too so the API is safe wherever it is mounted.
   api.use(hostGuard(allowedHosts(config)));
   api.use((_req, res, next) => {

@@ -3,6 +3,7 @@ import type pg from "pg";
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { poolOf, type Database } from "#api/db/client";
 import { HttpError } from "#api/http";
+import { addressMatcher } from "#platform/config/addresses.server";
 
 /**
  * Keyed rate limits for any handler, backed by rate-limiter-flexible.
@@ -119,15 +120,20 @@ export const limits = createLimits();
 /** The client's address as Express resolved it (forwarded headers only from a trusted proxy). */
 export const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? "unknown";
 
+let exempt: (address: string) => boolean = () => false;
+
 /**
- * This machine itself (the bench, the tests, a local script). Behind a reverse proxy on loopback
- * the address is the buyer's from X-Forwarded-For, so real buyers are never loopback. Per-address
- * limits that would only get in the way of the machine's own tools skip it; promo-code guessing
- * is limited for everyone.
+ * Nothing is exempt from the per-address limits by its address alone: behind a proxy that sends
+ * no X-Forwarded-For every buyer is the proxy's (often loopback) address. Only the addresses
+ * RATE_LIMIT_EXEMPT names are (the tests and the bench on this machine; refused in a
+ * deployment). createApi sets them from the configuration.
  */
-export function isLoopback(address: string): boolean {
-  return /^(127\.|::1$|::ffff:127\.)/.test(address);
+export function exemptFromAddressLimits(entries: readonly string[]): void {
+  exempt = addressMatcher(entries);
 }
+
+/** Whether the per-address limits skip this address (RATE_LIMIT_EXEMPT). */
+export const isExemptAddress = (address: string): boolean => exempt(address);
 
 /**
  * Middleware form: `name` keeps one route's counter apart from another's; the key is the client's

@@ -44,6 +44,7 @@ import { ticketCount } from "#rules/cart";
 import styles from "./styles.css?url";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import { useNonce } from "#app/document/nonce";
+import { neverRecordedMark } from "#app/document/never-recorded";
 import { SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } from "#rules/service";
 
 export const shouldRevalidate = skipAfterFailure;
@@ -313,7 +314,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <Header data={data} />
             <Toasts messages={data.toasts} inline={handles.flatMap((h) => h.inlineMessages ?? [])} />
             <FavoritesProvider>
-              <main id="main" className="site-main">
+              <main id="main" className="site-main" {...neverRecordedMark(location.pathname)}>
                 {children}
               </main>
             </FavoritesProvider>

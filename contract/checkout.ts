@@ -2,6 +2,7 @@ import { z } from "zod";
 import "#rules/zod-es";
 import { isValidEmail } from "#rules/email";
 import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
+import { countOf } from "#rules/plurals";
 
 export const MESSAGES = {
   emailRequired: "Escribe tu correo electrónico.",
@@ -20,7 +21,20 @@ const email = z
   .refine(isValidEmail, MESSAGES.emailInvalid)
   .transform((v) => v.toLowerCase());
 
-const optionalText = (max: number) => z.string().trim().max(max, `Como máximo ${max} caracteres.`).optional();
+const FULLNAME_MAX = 200;
+const TAX_ID_MAX = 20;
+const ADDRESS_MAX = 300;
+const tooLong = (max: number) => `Como máximo ${countOf(max, "carácter", "caracteres")}.`;
+const optionalText = (max: number) => z.string().trim().max(max, tooLong(max)).optional();
+
+/** Every message a field of the form can show: the form keeps room for the longest under each field. */
+export const FIELD_MESSAGES: Record<"email" | "subs_agreement" | "user_fullname" | "user_tax_number" | "user_address", string[]> = {
+  email: [MESSAGES.emailRequired, MESSAGES.emailInvalid],
+  subs_agreement: [MESSAGES.agreementRequired],
+  user_fullname: [MESSAGES.fullNameRequired, tooLong(FULLNAME_MAX)],
+  user_tax_number: [MESSAGES.taxIdRequired, MESSAGES.taxIdInvalid, tooLong(TAX_ID_MAX)],
+  user_address: [MESSAGES.addressRequired, tooLong(ADDRESS_MAX)],
+};
 
 type ReceiptFields = {
   need_receipt: boolean;
@@ -59,9 +73,9 @@ export function checkoutFormSchema(options: { wallet: boolean }) {
       // Marketing consent: optional, unticked by default, recorded with its date when the sale is paid.
       mail_agreement: z.boolean().default(false),
       need_receipt: z.boolean().default(false),
-      user_fullname: optionalText(200),
-      user_tax_number: optionalText(20),
-      user_address: optionalText(300),
+      user_fullname: optionalText(FULLNAME_MAX),
+      user_tax_number: optionalText(TAX_ID_MAX),
+      user_address: optionalText(ADDRESS_MAX),
     })
     .superRefine((data, ctx) => {
       if (!isValidEmail(data.email)) {
@@ -97,9 +111,9 @@ export const CheckoutDataSchema = z
     email,
     mail_agreement: z.boolean().default(false),
     need_receipt: z.boolean().default(false),
-    user_fullname: optionalText(200),
-    user_tax_number: optionalText(20),
-    user_address: optionalText(300),
+    user_fullname: optionalText(FULLNAME_MAX),
+    user_tax_number: optionalText(TAX_ID_MAX),
+    user_address: optionalText(ADDRESS_MAX),
     for_present: z.array(z.string().uuid()).max(50).default([]),
   })
   .superRefine((data, ctx) => requireReceipt(data, ctx, false));

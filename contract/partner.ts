@@ -14,16 +14,24 @@ import { ROLES } from "#rules/roles";
 import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
 import { PromoCodeText } from "#contract/sales";
 import { pageFields } from "#contract/page";
+import { countOf } from "#rules/plurals";
 
 const text = (max: number) =>
-  z.preprocess((v) => (v === null ? undefined : v), z.string().trim().max(max, `Como máximo ${max} caracteres.`).default(""));
+  z.preprocess(
+    (v) => (v === null ? undefined : v),
+    z
+      .string()
+      .trim()
+      .max(max, `Como máximo ${countOf(max, "carácter", "caracteres")}.`)
+      .default(""),
+  );
 
 const required = (label: string, min: number, max: number) =>
   z
     .string({ required_error: `Escribe ${label}.` })
     .trim()
-    .min(min, min <= 1 ? `Escribe ${label}.` : `${capitalise(label)}: como mínimo ${min} caracteres.`)
-    .max(max, `Como máximo ${max} caracteres.`);
+    .min(min, min <= 1 ? `Escribe ${label}.` : `${capitalise(label)}: como mínimo ${countOf(min, "carácter", "caracteres")}.`)
+    .max(max, `Como máximo ${countOf(max, "carácter", "caracteres")}.`);
 
 function capitalise(s: string) {
   return s.replace(/^(el |la |los |las |tu |su )/, "").replace(/^./, (c) => c.toUpperCase());

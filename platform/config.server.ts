@@ -1,21 +1,29 @@
-import { createHmac, createPrivateKey, randomBytes } from "node:crypto";
+import { createHmac } from "node:crypto";
 import { logger } from "#platform/logger.server";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 import { paymentMethodsOf, type PaymentMethod } from "#rules/payments";
-import { REDSYS_ENV_FIELDS, redsysSettings, type RedsysSettings } from "#platform/config-redsys.server";
+import { REDSYS_ENV_FIELDS, redsysSettings, type RedsysSettings } from "#platform/config/redsys.server";
+import { trustProxySetting } from "#platform/config/addresses.server";
+import { deploymentProblems, isDeployment as isDeploymentSetting } from "#platform/config/deployment.server";
+import { mailDkimSettings, type MailDkim } from "#platform/config/mail-dkim.server";
+import { OPERATIONS_ENV, operationsProblems, operationsSettings, type OperationsSettings } from "#platform/config/operations.server";
+import { paymentKeysProblem, paymentTimeout } from "#platform/config/payments.server";
+import { jwtSecretProblem, sessionSecrets as sessionSecretsOf } from "#platform/config/secrets.server";
+import { socialSettingsProblem } from "#platform/config/social.server";
+import { FETCH_BLOCKED_PORTS, isSentryDsn } from "#platform/config/values.server";
+import { DataDirExposedError, preparePrivateDataDir } from "#platform/data-dir.server";
 
-/** The WHATWG Fetch "bad ports": Node's fetch refuses them, including our loopback API calls. */
-const FETCH_BLOCKED_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
-  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
-  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
-]);
+export type { MailDkim };
 
 const emptyToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+/** A switch that is either "1" or unset (empty and "0" are unset). */
+const onlyOne = (name: string, meaning: string) =>
+  z.preprocess(
+    (v) => (emptyToUndefined(v) === undefined || v === "0" ? undefined : v),
+    z.literal("1", { errorMap: () => ({ message: `debe ser 1 (${meaning}) o no estar` }) }).optional(),
+  );
 
 const EnvSchema = z
   .object({
@@ -79,7 +87,14 @@ const EnvSchema = z
     /** Log threshold: fatal, error, warn, info, debug, trace or silent. */
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     API_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+    /** The address buyers use. Not this machine (or DEPLOYMENT=1): a deployment (platform/config/deployment.server.ts). */
     PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url().optional()),
+    /** "1": a deployment even on a loopback PUBLIC_URL (compose's staging site at http://localhost:3000). */
+    DEPLOYMENT: onlyOne("DEPLOYMENT", "un despliegue aunque PUBLIC_URL sea esta máquina"),
+    /** "1": a deployment may have an http:// PUBLIC_URL (a staging site behind a TLS proxy). */
+    ALLOW_INSECURE_HTTP: onlyOne("ALLOW_INSECURE_HTTP", "se acepta un PUBLIC_URL http:// en un despliegue"),
+    /** "1": a deployment without SMTP_URL writes its mail to DATA_DIR/mail/ and sends none. */
+    MAIL_TO_FILES: onlyOne("MAIL_TO_FILES", "el correo se guarda en DATA_DIR/mail/ sin SMTP_URL"),
     ALLOWED_HOSTS: optionalString,
     /** More Content-Security-Policy sources, e.g. "script-src https://x.example; frame-src https://y.example". */
     CSP_EXTRA_SOURCES: optionalString,
@@ -219,71 +234,18 @@ const EnvSchema = z
     /** 1: the storefront parses every API answer with the contract's schemas in production too (the browser suite sets it). */
     CONTRACT_CHECK: z.enum(["0", "1"]).optional(),
     WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+    ...OPERATIONS_ENV,
   })
   .superRefine((env, ctx) => {
-    // A deployment (PUBLIC_URL https://…) never runs on a made-up secret or on payments nobody chose.
-    if (!isDeploymentUrl(env.PUBLIC_URL)) return;
-    if (!env.SESSION_SECRET)
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ["SESSION_SECRET"],
-        message:
-          "obligatorio en un despliegue (PUBLIC_URL https://…): uno o más secretos de 16 caracteres o más (mejor 32 al azar), separados por comas",
-      });
-    if (!env.PAYMENT_PROVIDER)
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ["PAYMENT_PROVIDER"],
-        message:
-          "obligatorio en un despliegue (PUBLIC_URL https://…): paypal, rapyd, allpay o redsys (sandbox solo para un sitio de pruebas)",
-      });
+    // A deployment never runs on a made-up secret, on payments nobody chose, or on mail nobody gets.
+    for (const { path, message } of deploymentProblems(env)) ctx.addIssue({ code: z.ZodIssueCode.custom, path: [path], message });
   });
-
-/** A Sentry DSN: http(s)://<public key>@<host>[:port]/[path/]<project id>. */
-export function isSentryDsn(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (
-      /^https?:$/.test(url.protocol) && /^[A-Za-z0-9]+$/.test(url.username) && !url.search && /^\/(?:[^?#]*\/)?\d+$/.test(url.pathname)
-    );
-  } catch {
-    return false;
-  }
-}
-
-/** A deployment is a server the public reaches over https; anything else is a try-out. */
-const isDeploymentUrl = (url: string | undefined) => url?.startsWith("https://") ?? false;
-
-const TRUST_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
-
-/**
- * TRUST_PROXY as Express's "trust proxy" takes it: a hop count, or a list of addresses, CIDR
- * ranges and the names loopback, linklocal and uniquelocal. null when it is neither.
- */
-export function trustProxySetting(value: string): number | string[] | null {
-  if (/^\d+$/.test(value)) return Number(value) <= 32 ? Number(value) : null;
-  const entries = value
-    .split(",")
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  const valid = (entry: string) => {
-    if (TRUST_NAMES.has(entry)) return true;
-    const [address, bits, ...rest] = entry.split("/");
-    const family = isIP(address);
-    if (!family || rest.length) return false;
-    if (bits === undefined) return true;
-    return /^\d+$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
-  };
-  if (!entries.length || !entries.every(valid)) return null;
-  // The storefront calls its own API over loopback, passing on the address it worked out.
-  return entries.includes("loopback") ? entries : [...entries, "loopback"];
-}
 
 export type Env = z.infer<typeof EnvSchema>;
 
-export type Config = Omit<Env, "PAYMENT_PROVIDER"> & {
+type SiteConfig = Omit<Env, "PAYMENT_PROVIDER"> & {
   PAYMENT_PROVIDER: NonNullable<Env["PAYMENT_PROVIDER"]>;
-  /** PUBLIC_URL is https://…: secrets and payments are required, demo data is opt-in. */
+  /** PUBLIC_URL is not this machine, or DEPLOYMENT=1: secrets, payments and mail are required, demo data is opt-in. */
   isDeployment: boolean;
   /** Load the demo catalogue, its sales and the demo customer into an empty database. */
   demoData: boolean;
@@ -291,7 +253,7 @@ export type Config = Omit<Env, "PAYMENT_PROVIDER"> & {
   demoStaff: boolean;
   /** A deployment on the payment sandbox (or Redsys's test environment): every page and mail says nothing is charged. */
   sandboxNotice: boolean;
-  /** Redsys's settings when its keys are set (platform/config-redsys.server.ts). */
+  /** Redsys's settings when its keys are set (platform/config/redsys.server.ts). */
   redsys: RedsysSettings | null;
   /** What the buyer chooses between at checkout with the current provider (empty: no choice). */
   paymentMethods: PaymentMethod[];
@@ -312,7 +274,7 @@ export type Config = Omit<Env, "PAYMENT_PROVIDER"> & {
   contractCheck: boolean;
 };
 
-export type MailDkim = { domainName: string; keySelector: string; privateKey: string };
+export type Config = SiteConfig & OperationsSettings;
 
 export class ConfigError extends Error {}
 
@@ -323,17 +285,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Configuración no válida:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
-  const isDeployment = isDeploymentUrl(env.PUBLIC_URL);
+  const isDeployment = isDeploymentSetting(env);
   const paymentProvider = env.PAYMENT_PROVIDER ?? "sandbox";
   const dataDir = path.resolve(env.DATA_DIR);
-  const sessionSecrets = env.SESSION_SECRET
-    ? env.SESSION_SECRET.split(",")
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : [devSecret(dataDir)];
-  if (sessionSecrets.some((s) => s.length < 16)) {
-    throw new ConfigError("Configuración no válida:\n  SESSION_SECRET: cada secreto necesita al menos 16 caracteres");
-  }
+  const sessionSecrets = sessionSecretsOf(env.SESSION_SECRET, dataDir);
+  if (typeof sessionSecrets === "string") throw new ConfigError(`Configuración no válida:\n  ${sessionSecrets}`);
   if (env.MAPS_TILES_URL?.includes("{key}") && !env.MAPS_API_KEY) {
     throw new ConfigError("Configuración no válida:\n  MAPS_API_KEY: MAPS_TILES_URL lleva {key} y falta la clave");
   }
@@ -344,9 +300,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (typeof dkim === "string") throw new ConfigError(`Configuración no válida:\n  ${dkim}`);
   const socialProblem = socialSettingsProblem(env);
   if (socialProblem) throw new ConfigError(`Configuración no válida:\n  ${socialProblem}`);
-  if (env.JWT_SECRET && env.JWT_SECRET.length < 32) {
-    throw new ConfigError("Configuración no válida:\n  JWT_SECRET: necesita al menos 32 caracteres");
-  }
+  const jwtProblem = jwtSecretProblem(env.JWT_SECRET);
+  if (jwtProblem) throw new ConfigError(`Configuración no válida:\n  ${jwtProblem}`);
+  const operations = runtimeSettings(env, source, isDeployment);
   const redsys = redsysSettings(env, { isDeployment });
   if (Array.isArray(redsys)) throw new ConfigError(`Configuración no válida:\n${redsys.map((line) => `  ${line}`).join("\n")}`);
   const jwtSecret = env.JWT_SECRET ?? createHmac("sha256", sessionSecrets[0]).update("ofertas:jwt").digest("hex");
@@ -354,6 +310,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...env,
     PAYMENT_PROVIDER: paymentProvider,
+    ...operations,
     isDeployment,
     demoData: isDeployment ? env.DEMO_DATA === "1" : env.DEMO_DATA !== "0",
     demoStaff: !isDeployment && env.DEMO_DATA !== "0",
@@ -372,68 +329,33 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /**
- * A provider half configured is a mistake to stop on, not a button that silently never appears:
- * each client id needs its secret (Apple: a client secret, or the team id, key id and .p8 key
- * that sign one).
+ * The processes' settings and the payment provider's, checked together: every problem is named at
+ * once, before the database is opened or migrated.
  */
-function socialSettingsProblem(env: Env): string | null {
-  if (Boolean(env.GOOGLE_CLIENT_ID) !== Boolean(env.GOOGLE_CLIENT_SECRET))
-    return "GOOGLE_CLIENT_ID y GOOGLE_CLIENT_SECRET van juntas: pon las dos o ninguna";
-  if (Boolean(env.FACEBOOK_APP_ID) !== Boolean(env.FACEBOOK_APP_SECRET))
-    return "FACEBOOK_APP_ID y FACEBOOK_APP_SECRET van juntas: pon las dos o ninguna";
-  const appleKey = [env.APPLE_TEAM_ID, env.APPLE_KEY_ID, env.APPLE_PRIVATE_KEY];
-  if (appleKey.some(Boolean) && !appleKey.every(Boolean))
-    return "APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY van juntas: pon las tres o ninguna";
-  const appleSecret = Boolean(env.APPLE_CLIENT_SECRET) || appleKey.every(Boolean);
-  if (Boolean(env.APPLE_CLIENT_ID) !== appleSecret)
-    return "APPLE_CLIENT_ID necesita APPLE_CLIENT_SECRET, o APPLE_TEAM_ID, APPLE_KEY_ID y APPLE_PRIVATE_KEY (y al revés)";
-  if (env.APPLE_PRIVATE_KEY && !/-----BEGIN PRIVATE KEY-----/.test(env.APPLE_PRIVATE_KEY.replace(/\\n/g, "\n"))) {
-    return "APPLE_PRIVATE_KEY: debe ser el contenido del fichero .p8 de Apple (-----BEGIN PRIVATE KEY-----…)";
-  }
-  return null;
+function runtimeSettings(env: Env, source: NodeJS.ProcessEnv, isDeployment: boolean) {
+  const timeoutMs = paymentTimeout(env, source);
+  const problems = [
+    ...operationsProblems(env, { isDeployment }),
+    paymentKeysProblem(env),
+    typeof timeoutMs === "string" ? timeoutMs : null,
+  ].filter((problem): problem is string => Boolean(problem));
+  if (problems.length) throw new ConfigError(`Configuración no válida:\n${problems.map((p) => `  ${p}`).join("\n")}`);
+  return { ...operationsSettings(env), PAYMENT_TIMEOUT_MS: timeoutMs as number };
 }
 
-/** The DKIM settings, all three or none; a problem is its message. RSA only: what nodemailer signs with. */
-function mailDkimSettings(env: Env): MailDkim | null | string {
-  const { MAIL_DKIM_DOMAIN: domainName, MAIL_DKIM_SELECTOR: keySelector, MAIL_DKIM_PRIVATE_KEY: key } = env;
-  if (!domainName && !keySelector && !key) return null;
-  if (!domainName || !keySelector || !key)
-    return "MAIL_DKIM_DOMAIN, MAIL_DKIM_SELECTOR y MAIL_DKIM_PRIVATE_KEY van juntas: pon las tres o ninguna";
-  const privateKey = key.replace(/\\n/g, "\n").trim();
-  let bits = 0;
-  try {
-    const parsed = createPrivateKey(privateKey);
-    bits = parsed.asymmetricKeyType === "rsa" ? (parsed.asymmetricKeyDetails?.modulusLength ?? 0) : 0;
-  } catch {
-    return "MAIL_DKIM_PRIVATE_KEY: debe ser una clave privada RSA en PEM (-----BEGIN PRIVATE KEY----- o -----BEGIN RSA PRIVATE KEY-----)";
-  }
-  if (bits < 1024) return "MAIL_DKIM_PRIVATE_KEY: debe ser una clave RSA de 1024 bits o más (mejor 2048)";
-  return { domainName, keySelector, privateKey };
-}
-
-/** Generated once per data directory, so a dev restart keeps everyone's cookies valid. */
-function devSecret(dataDir: string): string {
-  const file = path.join(dataDir, "session-secret");
-  if (existsSync(file)) {
-    const stored = readFileSync(file, "utf8").trim();
-    if (stored.length >= 16) return stored;
-  }
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString("hex");
-  // Written whole or not at all: a kill between open and write must not leave an empty secret
-  // that stops every later start.
-  const scratch = `${file}.${process.pid}.tmp`;
-  writeFileSync(scratch, secret, { mode: 0o600 });
-  renameSync(scratch, file);
-  return secret;
-}
-
-/** For commands (the server, scripts): a wrong setting is its message and exit code 1, no stack trace. */
+/**
+ * For commands (the server, scripts): a wrong setting is its message and exit code 1, no stack
+ * trace. Everything they write (the embedded database, mail files, backups) is their user's alone,
+ * whatever umask they were started with, in a DATA_DIR nobody else can open.
+ */
 export function loadConfigOrExit(): Config {
+  if (process.platform !== "win32") process.umask(0o077);
   try {
-    return loadConfig();
+    const config = loadConfig();
+    preparePrivateDataDir(config.dataDir);
+    return config;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof DataDirExposedError) {
       logger.fatal(error.message);
       process.exit(1);
     }

@@ -8,6 +8,7 @@ import type { ErrorEvent as SentryEvent } from "@sentry/node";
 import type { Config } from "#platform/config.server";
 import { currentRequestId, loggablePath, logger } from "#platform/logger.server";
 import { withoutAddresses } from "#rules/error-reports";
+import { loggableError, loggableErrorText } from "#platform/loggable-error.server";
 
 export type ErrorTags = { reqId?: string; route?: string; source: "storefront" | "api" | "mail" | "analytics" };
 
@@ -57,7 +58,8 @@ export async function startErrorReporting(
     capture(error, tags) {
       Sentry.withScope((scope) => {
         scope.setTags({ source: tags.source, reqId: tags.reqId ?? currentRequestId(), route: tags.route });
-        Sentry.captureException(error);
+        // A database error without its query's values (loggable-error.server.ts).
+        Sentry.captureException(loggableError(error));
       });
     },
     flush: (timeoutMs) => Sentry.flush(timeoutMs),
@@ -82,7 +84,8 @@ export async function flushErrorReports(timeoutMs: number): Promise<void> {
 
 /**
  * What leaves the server: no cookies, headers, body, user or IP; the URL without the values of
- * token links' parameters; addresses in messages replaced. Exported for its unit test.
+ * token links' parameters; addresses in messages replaced; a query's values never. Exported for
+ * its unit test.
  */
 export function scrubEvent(event: SentryEvent): SentryEvent {
   delete event.user;
@@ -95,7 +98,10 @@ export function scrubEvent(event: SentryEvent): SentryEvent {
   }
   for (const exception of event.exception?.values ?? []) {
     for (const frame of exception.stacktrace?.frames ?? []) delete frame.vars;
+    // What reached the SDK without reportError (an uncaught error): no query's values either.
+    if (exception.value) exception.value = loggableErrorText(exception.value);
   }
+  if (event.message) event.message = loggableErrorText(event.message);
   return withoutAddresses(event);
 }
 

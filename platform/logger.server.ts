@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createRequire } from "node:module";
 import type { Request, Response } from "express";
-import pino, { type Logger } from "pino";
+import pino, { type LogFn, type Logger } from "pino";
+import { withoutAddressText } from "#rules/error-reports";
+import { loggableError } from "#platform/loggable-error.server";
 
 /**
  * The process's one logger. Production: one JSON line per record (time, level, msg and fields),
@@ -10,7 +12,12 @@ import pino, { type Logger } from "pino";
  */
 function createLogger(): Logger {
   const level = process.env.LOG_LEVEL ?? (process.env.VITEST ? "silent" : "info");
-  const options = { level, base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime };
+  const options = {
+    level,
+    base: { pid: process.pid },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    ...NOTHING_PERSONAL,
+  };
   if (process.env.NODE_ENV !== "production" && process.env.LOG_FORMAT !== "json" && prettyAvailable()) {
     return pino({ ...options, transport: { target: "pino-pretty", options: { translateTime: "HH:MM:ss.l", ignore: "pid,hostname" } } });
   }
@@ -25,6 +32,27 @@ function prettyAvailable(): boolean {
     return false;
   }
 }
+
+/**
+ * Every record, whoever writes it, passes here: an error as loggableError tells it (a database
+ * error without its query's values), also where pino takes an error's message for the record's,
+ * and no e-mail address anywhere in the line as it is written.
+ */
+const NOTHING_PERSONAL = {
+  serializers: { err: (error: unknown) => pino.stdSerializers.err(loggableError(error) as Error) },
+  hooks: {
+    logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn) {
+      const [first, ...rest] = args as unknown[];
+      if (first instanceof Error) return method.apply(this, [loggableError(first), ...rest] as Parameters<LogFn>);
+      if (first && typeof first === "object" && "err" in first) {
+        const merged = { ...first, err: loggableError((first as { err: unknown }).err) };
+        return method.apply(this, [merged, ...rest] as Parameters<LogFn>);
+      }
+      return method.apply(this, args);
+    },
+    streamWrite: (line: string) => withoutAddressText(line),
+  },
+};
 
 export const logger: Logger = createLogger();
 
@@ -50,16 +78,27 @@ export function acceptableRequestId(value: unknown): value is string {
   return typeof value === "string" && REQUEST_ID.test(value);
 }
 
-/** Query parameters that carry secrets or addresses in mailed links and webhooks. */
-const SECRET_PARAMS = new Set(["token", "t", "sig", "email", "code", "password", "refresh", "access"]);
+/**
+ * Query parameters that carry secrets or addresses in mailed links and webhooks. A payment's
+ * transaction_id, with its sale's id, is enough to fetch the buyer's vouchers.
+ */
+const SECRET_PARAMS = new Set(["token", "t", "sig", "email", "code", "password", "refresh", "access", "transaction_id"]);
 
-/** The path and query for a log line, with the values of secret-bearing parameters replaced. */
+/** Paths whose last part is a secret: the sandbox's payment page is named by its transaction. */
+const SECRET_PATHS = /^((?:\/api)?\/v0\/sandbox\/checkout\/)[^/?]+/;
+
+/** The path and query for a log line, with the values of secret-bearing parameters and addresses replaced. */
 export function loggablePath(url: string): string {
   const q = url.indexOf("?");
-  if (q < 0) return url;
+  const path = withoutAddressText((q < 0 ? url : url.slice(0, q)).replace(SECRET_PATHS, "$1[redacted]"));
+  if (q < 0) return path;
   const params = new URLSearchParams(url.slice(q + 1));
-  for (const key of [...new Set(params.keys())]) if (SECRET_PARAMS.has(key.toLowerCase())) params.set(key, "[redacted]");
-  return `${url.slice(0, q)}?${params.toString().replaceAll("%5Bredacted%5D", "[redacted]")}`;
+  for (const key of [...new Set(params.keys())]) {
+    if (SECRET_PARAMS.has(key.toLowerCase())) params.set(key, "[redacted]");
+    else if (params.getAll(key).some((value) => withoutAddressText(value) !== value))
+      params.set(key, withoutAddressText(params.getAll(key).join(" ")));
+  }
+  return `${path}?${params.toString().replaceAll("%5Bredacted%5D", "[redacted]").replaceAll("%5Bemail%5D", "[email]")}`;
 }
 
 /** The error's one log record, with the request's id, route and the stack (`err`). */

@@ -27,6 +27,17 @@ export const MAX_UNPAID_SALES_PER_EMAIL = 3;
 /** Unpaid reservations one client address may hold at once (a household or an office, not a bot). */
 export const MAX_UNPAID_SALES_PER_ADDRESS = 5;
 
+/**
+ * Tickets of one price option that one client address, or one email, may hold unpaid at once:
+ * half of what the option had for them (what is left plus what they already hold unpaid),
+ * rounded up, so a couple still gets 2 of the last 3 and anyone the last one. Two unpaid
+ * reservations (4 + 1) can no longer take a 5-ticket option whole while real buyers read
+ * «agotada» until the sweep; paid tickets do not count.
+ */
+export function maxUnpaidTicketsOfOption(availableToThem: number): number {
+  return Math.max(1, Math.ceil(availableToThem / 2));
+}
+
 /** A validated order (checkout session) can be paid for this long; the sweep deletes it after. */
 export const CHECKOUT_SESSION_MINUTES = 30;
 

@@ -1,3 +1,5 @@
+import { countOf, plural } from "./plurals";
+
 /**
  * Text that can be stored and shown: no NUL (PostgreSQL refuses it in text and jsonb) and no lone
  * UTF-16 surrogate (not valid Unicode, refused by jsonb and by every encoder on the way out).
@@ -29,10 +31,10 @@ export const UNSTORABLE_TEXT_MESSAGE =
   "El texto enviado contiene caracteres no válidos (como el carácter nulo). Revísalo y vuelve a intentarlo.";
 
 /** A number of tickets in words: «1 entrada», «3 entradas». */
-export const ticketsInWords = (n: number): string => `${n} ${n === 1 ? "entrada" : "entradas"}`;
+export const ticketsInWords = (n: number): string => countOf(n, "entrada", "entradas");
 
 /** What stock is left, verb included: «Solo queda 1 entrada», «Solo quedan 3 entradas». */
-export const ticketsLeft = (n: number): string => `Solo ${n === 1 ? "queda" : "quedan"} ${ticketsInWords(n)}`;
+export const ticketsLeft = (n: number): string => `Solo ${plural(n, "queda", "quedan")} ${ticketsInWords(n)}`;
 
 /** Text put into HTML written by hand (outside React, which escapes by itself): in an element or a quoted attribute. */
 export function escapeHtml(text: string): string {

@@ -1,3 +1,5 @@
+import { isReplayExcluded } from "./consent";
+
 /**
  * Funnel events: the same names go to Amplitude and to the tag manager's dataLayer.
  * Properties never hold an email address or a coupon code (nor a promo code's text).
@@ -53,6 +55,9 @@ export const SESSION_REPLAY_SETTINGS = {
  */
 const UNTRACKED = /^\/(unsubscribe|feedback|login|order\/coupons)(\/|$)/;
 export const isUntracked = (pathname: string): boolean => UNTRACKED.test(pathname);
+
+/** Pages session replay never records: payment, login and account (rules/consent.ts), and those a mail leads to. */
+export const isNeverRecorded = (pathname: string): boolean => isReplayExcluded(pathname) || isUntracked(pathname);
 
 // An address, written plainly or URL-encoded (%40, or %2540 when encoded twice). Not a CSS
 // at-rule («}@media (…)», «}@font-face{…}»), which a replay's copy of the page is full of.

@@ -1,4 +1,5 @@
 import { z, ZodIssueCode, type ZodErrorMap } from "zod";
+import { countOf } from "./plurals";
 
 /**
  * zod's own messages in Spanish, for every schema of both halves: whatever reaches a buyer or an
@@ -11,12 +12,12 @@ export const spanishErrorMap: ZodErrorMap = (issue, ctx) => {
       if (issue.expected === "integer") return { message: "Debe ser un número entero." };
       return { message: `Tipo no válido: se esperaba ${typeName(issue.expected)}.` };
     case ZodIssueCode.too_small:
-      if (issue.type === "string") return { message: `Como mínimo ${issue.minimum} caracteres.` };
-      if (issue.type === "array") return { message: `Como mínimo ${issue.minimum} elementos.` };
+      if (issue.type === "string") return { message: `Como mínimo ${countOf(Number(issue.minimum), "carácter", "caracteres")}.` };
+      if (issue.type === "array") return { message: `Como mínimo ${countOf(Number(issue.minimum), "elemento", "elementos")}.` };
       return { message: `Debe ser ${issue.inclusive ? "mayor o igual que" : "mayor que"} ${issue.minimum}.` };
     case ZodIssueCode.too_big:
-      if (issue.type === "string") return { message: `Como máximo ${issue.maximum} caracteres.` };
-      if (issue.type === "array") return { message: `Como máximo ${issue.maximum} elementos.` };
+      if (issue.type === "string") return { message: `Como máximo ${countOf(Number(issue.maximum), "carácter", "caracteres")}.` };
+      if (issue.type === "array") return { message: `Como máximo ${countOf(Number(issue.maximum), "elemento", "elementos")}.` };
       return { message: `Debe ser ${issue.inclusive ? "menor o igual que" : "menor que"} ${issue.maximum}.` };
     case ZodIssueCode.invalid_string:
       if (issue.validation === "uuid") return { message: "Identificador no válido." };

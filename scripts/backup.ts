@@ -12,7 +12,7 @@ const config = loadConfigOrExit();
 const [target] = process.argv.slice(2);
 try {
   if (!target) throw new Error("Uso: npm run backup -- ARCHIVO (por ejemplo backups/ofertas-2026-11-26.tar)");
-  if (config.DATABASE_URL) throw new Error("Con DATABASE_URL la copia se hace con pg_dump -Fc (docs/deploy.md, «Copias de seguridad»).");
+  if (config.DATABASE_URL) throw new Error("Con DATABASE_URL la copia se hace con pg_dump -Fc (docs/deploy.md, «Backups and restore»).");
   const file = path.resolve(target);
   if (existsSync(file)) throw new Error(`${file} ya existe: la copia se escribe en un archivo nuevo.`);
   const started = Date.now();

@@ -1,9 +1,10 @@
 // One purchase through the API of a running server, as a buyer's browser makes it: validate,
 // create, pay on the sandbox's page, capture. Plain Node (no dev dependency): it runs in a pruned
-// install. Usage: node scripts/production-purchase.mjs BASE_URL HOST OPTION_ID PRICE EMAIL
+// install. Usage: node scripts/production-purchase.mjs BASE_URL PUBLIC_URL OPTION_ID PRICE EMAIL
 import http from "node:http";
 
-const [base, host, option, price, email] = process.argv.slice(2);
+const [base, publicUrl, option, price, email] = process.argv.slice(2);
+const shop = new URL(publicUrl);
 
 function request(method, path, body, type = "application/json") {
   const url = new URL(path, base);
@@ -11,7 +12,7 @@ function request(method, path, body, type = "application/json") {
     const req = http.request(
       url,
       // The shop's own Host, as the proxy in front of it forwards it (the Host guard refuses others).
-      { method, headers: { host, "x-forwarded-proto": "https", "content-type": type } },
+      { method, headers: { host: shop.host, "x-forwarded-proto": shop.protocol.slice(0, -1), "content-type": type } },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -50,7 +51,7 @@ const created = await request("POST", "/api/v0/sales/create/", { session_token: 
 expect(created.status === 201, "create", created);
 const payment = created.json.payment;
 const page = new URL(payment.redirect_url);
-expect(page.origin === new URL(`https://${host}`).origin, `the sandbox page is on the public origin (${payment.redirect_url})`);
+expect(page.origin === shop.origin, `the sandbox page is on the public origin (${payment.redirect_url})`);
 const paid = await request("POST", page.pathname, "action=pay", "application/x-www-form-urlencoded");
 expect(paid.status === 303, "sandbox pay", paid);
 const captured = await request("POST", `/api/v0/sales/capture/${payment.sale_id}/`, { transaction_id: payment.transaction_id });

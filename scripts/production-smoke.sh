@@ -10,6 +10,7 @@
 # the server are removed on exit, whatever happens.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+. "$ROOT/scripts/pinned-node.sh"
 ADMIN_URL="${SMOKE_ADMIN_URL:-postgres://postgres@127.0.0.1:55432/postgres}"
 DATABASE_URL="${1:-${SMOKE_DATABASE_URL:-}}"
 PORT="${2:-${SMOKE_PORT:-3425}}"
@@ -66,7 +67,7 @@ fi
 
 step "npm run serve as a deployment on PostgreSQL, port $PORT"
 export PUBLIC_URL="https://tienda.example" SESSION_SECRET="production-smoke-$(date +%s)-$RANDOM-secret"
-export PAYMENT_PROVIDER=sandbox DATABASE_URL PORT HOST=127.0.0.1 DATA_DIR="$WORK/data"
+export PAYMENT_PROVIDER=sandbox MAIL_TO_FILES=1 DATABASE_URL PORT HOST=127.0.0.1 DATA_DIR="$WORK/data"
 npm run serve >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 

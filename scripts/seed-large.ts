@@ -5,7 +5,7 @@
  * server, while a server uses that DATA_DIR.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "#platform/config.server";
+import { loadConfigOrExit } from "#platform/config.server";
 import { exitWithMessage, openDatabaseForCommand } from "#api/db/command";
 import { migrate } from "#api/db/migrate";
 import { seedLarge } from "#api/db/seed-large";
@@ -16,7 +16,7 @@ if (!Number.isInteger(total) || total < 1 || total > 5_000_000) {
   console.error("--offers debe ser un número entero entre 1 y 5.000.000.");
   process.exit(1);
 }
-const config = loadConfig();
+const config = loadConfigOrExit();
 const database = await openDatabaseForCommand(config, "seed:large").catch(exitWithMessage);
 const started = Date.now();
 await migrate(database.db);

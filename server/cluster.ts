@@ -4,6 +4,12 @@ import { logger } from "#platform/logger.server";
 /** A copy that dies sooner than this after its start counts as failing to start. */
 const HEALTHY_AFTER_MS = 30_000;
 const MAX_DELAY_MS = 60_000;
+/**
+ * Copies that die at start this many times in a row: something no retry fixes (a setting, the
+ * code, a migration). The supervisor stops with exit code 1, so that the process supervisor sees
+ * the failure instead of a primary that runs forever with nothing serving.
+ */
+export const MAX_START_FAILURES = 5;
 
 const JOIN_ENV = "OFERTAS_CLUSTER_JOIN";
 
@@ -20,11 +26,15 @@ export const joinWhenReady = () => cluster.isWorker && process.env[JOIN_ENV] ===
  * server, which share the listening port (node:cluster hands out connections), restarts a copy
  * that dies, and passes SIGTERM/SIGINT on so each copy finishes its requests. Copies that keep
  * dying at start (the database down) are re-forked after a delay that doubles each time, up to a
- * minute, instead of in a tight loop. Everything the copies share lives in PostgreSQL
+ * minute, instead of in a tight loop; after MAX_START_FAILURES such deaths in a row the supervisor
+ * gives up and exits 1. Everything the copies share lives in PostgreSQL
  * (rate_limits, reservations swept with SKIP LOCKED); each keeps its own one-minute catalogue
  * cache. Never returns: the copies serve, this process only watches them.
  */
-export async function superviseWorkers(count: number, { shutdownMs }: { shutdownMs: number }): Promise<never> {
+export async function superviseWorkers(
+  count: number,
+  { shutdownMs, maxStartFailures = MAX_START_FAILURES }: { shutdownMs: number; maxStartFailures?: number },
+): Promise<never> {
   let stopping = false;
   let failures = 0;
   let exitCode = 0;
@@ -54,6 +64,18 @@ export async function superviseWorkers(count: number, { shutdownMs }: { shutdown
       return;
     }
     failures = lived < HEALTHY_AFTER_MS ? failures + 1 : 0;
+    if (failures >= maxStartFailures) {
+      logger.fatal(
+        { pid: worker.process.pid, code, signal, failures },
+        `Los procesos mueren al arrancar (${failures} veces seguidas): se detiene todo. El motivo está en las líneas anteriores de cada proceso.`,
+      );
+      stopping = true;
+      exitCode = 1;
+      for (const other of Object.values(cluster.workers ?? {})) other?.process.kill("SIGTERM");
+      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(1);
+      setTimeout(() => process.exit(1), shutdownMs + 5_000).unref();
+      return;
+    }
     const delayMs = failures === 0 ? 0 : Math.min(1_000 * 2 ** (failures - 1), MAX_DELAY_MS);
     logger.error({ pid: worker.process.pid, code, signal, livedMs: lived, delayMs }, "Proceso terminado; se arranca otro.");
     setTimeout(() => {

@@ -6,6 +6,9 @@ import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE, SERVICE_UNAVAILABLE_DETAIL } 
 
 export type Phase = "starting" | "ready" | "stopping";
 
+/** A readiness check's "not now", with the words /readyz answers ("mail outbox unavailable"). */
+export class NotReady extends Error {}
+
 /** The Spanish page for a server that cannot serve right now (starting, or its database is down). */
 export const UNAVAILABLE_PAGE = `<!doctype html>
 <html lang="es"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -41,16 +44,25 @@ export function createLifecycle() {
   let phase: Phase = "starting";
   let site: RequestListener | null = null;
   let ping: () => Promise<void> = async () => {};
+  // SIGTERM with SHUTDOWN_DELAY_MS: /readyz says 503 while the site still serves, so a balancer
+  // takes this process out before its port closes.
+  let leaving = false;
   const open = new Set<ServerResponse>();
 
   const probe = async (res: ServerResponse, path: string) => {
     let answer = "ok";
     if (path === "/readyz") {
       if (phase !== "ready") answer = phase;
+      else if (leaving) answer = "stopping";
       else
         answer = await withTimeout(ping(), 2_000).then(
           () => (phase === "ready" ? "ok" : phase),
-          (error: unknown) => (error instanceof PendingMigrationsError ? "migrations pending" : "database unavailable"),
+          (error: unknown) =>
+            error instanceof PendingMigrationsError
+              ? "migrations pending"
+              : error instanceof NotReady
+                ? error.message
+                : "database unavailable",
         );
     }
     res.statusCode = answer === "ok" ? 200 : 503;
@@ -79,6 +91,10 @@ export function createLifecycle() {
       site = handler;
       ping = check;
       if (phase === "starting") phase = "ready";
+    },
+    /** /readyz answers 503 `stopping` from now on; everything else is served as before. */
+    announceStop() {
+      leaving = true;
     },
     /**
      * Stops accepting connections and resolves once every open one has ended. Answers still being
@@ -126,4 +142,12 @@ export function exitAfter(work: Promise<unknown>, timeoutMs: number): void {
       process.exit(1);
     },
   );
+}
+
+/** Closes a server that serves nothing long-lived (the metrics port), its idle connections too. */
+export function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
 }

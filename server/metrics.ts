@@ -1,20 +1,24 @@
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
 import { timingSafeEqual } from "node:crypto";
-import type { Request, RequestHandler } from "express";
+import express, { type Request, type RequestHandler } from "express";
+import type { RequestListener } from "node:http";
+import type { Config } from "#platform/config.server";
 import type { ServerBuild } from "@remix-run/node";
 import { matchRoutes, type RouteObject } from "react-router-dom";
 import { sql } from "drizzle-orm";
-import client, { AggregatorRegistry, Gauge, Histogram, register } from "prom-client";
+import client, { AggregatorRegistry, Gauge, Histogram, Registry, register } from "prom-client";
 import { poolOf, query, type Database } from "#api/db/client";
 import { logger, routeOf } from "#platform/logger.server";
+import { routeOf as contractRoute } from "#contract/routes";
 
 /**
  * Prometheus metrics (GET /metrics). Each process keeps its own in prom-client's global registry;
  * with WEB_CONCURRENCY > 1 the process that receives the scrape asks the cluster primary, which
  * gathers every worker's registry (AggregatorRegistry) and answers the sum. Business figures are
- * read from the database at scrape time, so they are right whichever process answers and
- * however many there are (aggregated as "first", never summed).
+ * read from the database at scrape time by the process that answers, so they are right whichever
+ * process answers and however many there are (never summed), and a database that does not
+ * answer leaves them out (ofertas_database_up 0) instead of failing the whole scrape.
  */
 client.collectDefaultMetrics({ register, eventLoopMonitoringPrecision: 20 });
 
@@ -32,10 +36,19 @@ export const measureRequests: RequestHandler = (req, res, next) => {
   next();
 };
 
+const API_PATH = /^\/(?:api\/)?v0(\/[^?]*)/;
+
 function routeLabel(req: Request, res: Parameters<RequestHandler>[1]): string {
   // Remix's data requests pass through the same catch-all as its documents: labelled by the route they load.
   if (req.path.endsWith(".data")) return dataRouteLabel(req.path);
   const route = routeOf(req, res);
+  // An API request that failed outside its route (the database down in a shared step, or an error
+  // carried out of a router) has no Express route of its own left: the contract names it.
+  const api = API_PATH.exec(req.originalUrl);
+  if (api && (route === "unmatched" || /^\/(api\/)?v0\/?$/.test(route))) {
+    const declared = contractRoute(req.method, api[1]);
+    if (declared) return `/api/v0${declared.route.split(" ")[1]}`;
+  }
   if (route !== "unmatched") return route;
   // Static files: one fixed label, never the raw path.
   if (req.path.startsWith("/assets/")) return "static:/assets";
@@ -79,6 +92,32 @@ type Figures = {
   reserved: number;
 };
 
+/**
+ * The figures read from the database, in a registry of their own: a scrape while the database is
+ * down still gets the process and HTTP series, with these left out and ofertas_database_up 0.
+ */
+const databaseRegistry = new Registry();
+const upRegistry = new Registry();
+const databaseUp = new Gauge({
+  name: "ofertas_database_up",
+  help: "1 when this scrape read the database figures (sales, outboxes, reservations), 0 when the database did not answer.",
+  registers: [upRegistry],
+});
+/** How long a scrape waits for the database figures before it answers without them. */
+const DATABASE_FIGURES_MS = 3_000;
+
+/** The database figures as Prometheus text, or only ofertas_database_up 0 when they cannot be read. */
+async function databaseText(): Promise<string> {
+  let figures = "";
+  try {
+    figures = await withTimeout(databaseRegistry.metrics(), DATABASE_FIGURES_MS);
+    databaseUp.set(1);
+  } catch {
+    databaseUp.set(0);
+  }
+  return (await upRegistry.metrics()) + figures;
+}
+
 /** Business gauges read at scrape time from the database this process serves. */
 export function registerDatabaseMetrics(db: Database): void {
   let pending: Promise<Figures> | null = null;
@@ -90,7 +129,7 @@ export function registerDatabaseMetrics(db: Database): void {
       name,
       help,
       labelNames: ["status"] as const,
-      aggregator: "first",
+      registers: [databaseRegistry],
       async collect() {
         const rows = pick(await figures());
         for (const status of statuses) this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
@@ -105,13 +144,12 @@ export function registerDatabaseMetrics(db: Database): void {
     "refund_required",
     "refunded",
   ]);
-  byStatus("ofertas_mail_outbox", "Mail outbox messages by status (queued = waiting, sending, sent, failed, skipped).", (f) => f.mail, [
-    "queued",
-    "sending",
-    "sent",
-    "failed",
-    "skipped",
-  ]);
+  byStatus(
+    "ofertas_mail_outbox",
+    "Mail outbox messages by status: queued = due and waiting, scheduled = to be sent later (feedback requests), retrying = failed and waiting for its next attempt, sending, sent, failed, skipped.",
+    (f) => f.mail,
+    ["queued", "scheduled", "retrying", "sending", "sent", "failed", "skipped"],
+  );
   byStatus("ofertas_analytics_outbox", "Analytics outbox events by status (queued = waiting, sending, sent, failed).", (f) => f.analytics, [
     "queued",
     "sending",
@@ -121,7 +159,7 @@ export function registerDatabaseMetrics(db: Database): void {
   new Gauge({
     name: "ofertas_reserved_tickets",
     help: "Tickets held by unpaid sales whose reservation has not expired.",
-    aggregator: "first",
+    registers: [databaseRegistry],
     async collect() {
       this.set(Number((await figures()).reserved));
     },
@@ -142,11 +180,17 @@ export function registerDatabaseMetrics(db: Database): void {
 }
 
 async function readFigures(db: Database): Promise<Figures> {
-  const count = (table: "sales" | "mail_outbox" | "analytics_outbox") =>
+  const count = (table: "sales" | "analytics_outbox") =>
     query<{ status: string; n: number }>(db, sql`SELECT status, count(*)::int AS n FROM ${sql.identifier(table)} GROUP BY status`);
   const [sales, mail, analytics, reserved] = await Promise.all([
     count("sales"),
-    count("mail_outbox"),
+    // Queued mail split by when it goes: a feedback request queued days ahead is not a backlog.
+    query<{ status: string; n: number }>(
+      db,
+      sql`SELECT CASE WHEN status <> 'queued' THEN status WHEN attempts > 0 THEN 'retrying'
+                      WHEN send_after > now() THEN 'scheduled' ELSE 'queued' END AS status, count(*)::int AS n
+          FROM mail_outbox GROUP BY 1`,
+    ),
     count("analytics_outbox"),
     query<{ n: number }>(
       db,
@@ -155,6 +199,13 @@ async function readFigures(db: Database): Promise<Figures> {
     ),
   ]);
   return { sales, mail, analytics, reserved: reserved[0]?.n ?? 0 };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("timeout")), ms);
+    promise.then(resolve, reject).finally(() => clearTimeout(timer));
+  });
 }
 
 const ASK = "ofertas:metrics";
@@ -197,29 +248,51 @@ function clusterText(): Promise<string> {
 
 const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
 
+type MetricsAccess = Pick<Config, "METRICS_TOKEN" | "isDeployment">;
+
 /**
- * GET /metrics: open to this machine (a local Prometheus or agent); from anywhere else only with
- * "Authorization: Bearer METRICS_TOKEN". The socket's own address decides, not a forwarded one.
+ * GET /metrics on the shop's port. In a deployment only with "Authorization: Bearer
+ * METRICS_TOKEN": a proxy on this machine that forwards no X-Forwarded-For makes every request
+ * look local. Elsewhere (a try-out) also to this machine itself: the socket's own address, with no
+ * forwarded one. METRICS_PORT serves them on a port of their own instead (metricsOnly).
  */
-export function metricsEndpoint(token: string | undefined): RequestHandler {
+export function metricsEndpoint(access: MetricsAccess, { open = false }: { open?: boolean } = {}): RequestHandler {
   return (req, res) => {
-    const local = LOOPBACK.test(req.socket.remoteAddress ?? "") && !req.headers["x-forwarded-for"];
-    if (!local && !bearerMatches(req.headers.authorization, token)) {
+    const local = !access.isDeployment && LOOPBACK.test(req.socket.remoteAddress ?? "") && !req.headers["x-forwarded-for"];
+    if (!open && !local && !bearerMatches(req.headers.authorization, access.METRICS_TOKEN)) {
       res
-        .status(token ? 401 : 403)
+        .status(access.METRICS_TOKEN ? 401 : 403)
         .set("Cache-Control", "no-store")
         .type("text/plain")
         .send("No autorizado.");
       return;
     }
-    (cluster.isWorker ? clusterText() : register.metrics()).then(
-      (text) => res.status(200).set("Cache-Control", "no-store").type(register.contentType).send(text),
+    // The process and HTTP series (every worker's, summed, under a cluster primary), then the
+    // database figures read by this process alone, which a database outage leaves out.
+    Promise.all([cluster.isWorker ? clusterText() : register.metrics(), databaseText()]).then(
+      ([own, database]) =>
+        res
+          .status(200)
+          .set("Cache-Control", "no-store")
+          .type(register.contentType)
+          .send(own + database),
       (error: unknown) => {
         logger.error({ err: error }, "Métricas no disponibles.");
         res.status(500).type("text/plain").send("Métricas no disponibles.");
       },
     );
   };
+}
+
+/** The METRICS_PORT server: /metrics, open to whoever reaches the port; nothing else. */
+export function metricsOnly(access: MetricsAccess): RequestListener {
+  const app = express();
+  app.disable("x-powered-by");
+  app.get("/metrics", metricsEndpoint(access, { open: true }));
+  app.use((_req, res) => {
+    res.status(404).type("text/plain; charset=utf-8").send("Solo /metrics en este puerto.");
+  });
+  return app;
 }
 
 function bearerMatches(header: string | undefined, token: string | undefined): boolean {

@@ -2,6 +2,7 @@ import type { Database } from "#api/db/client";
 import { logger } from "#platform/logger.server";
 import { reportError } from "#platform/error-reporting.server";
 import { claimDueEvents, markEventsFailed, markEventsSent, type HttpApiEvent } from "./outbox";
+import { worthLogging } from "#api/db/errors";
 
 export type AnalyticsDeliveryOptions = {
   apiKey: string;
@@ -97,7 +98,7 @@ export function startAnalyticsDelivery(db: Database, options: AnalyticsDeliveryO
     if (running) return;
     running = true;
     deliverDueEvents(db, options)
-      .catch((error: unknown) => logger.error({ err: error }, "Envío de analítica fallido."))
+      .catch((error: unknown) => worthLogging(error) && logger.error({ err: error }, "Envío de analítica fallido."))
       .finally(() => {
         running = false;
       });

@@ -17,6 +17,7 @@ import { formatDate } from "#rules/dates";
 import { formatPrice } from "#rules/prices";
 import { orderLabel } from "#rules/coupons";
 import type { Purchase } from "#contract/sales";
+import { plural } from "#rules/plurals";
 
 const A4: [number, number] = [595.28, 841.89];
 const MARGIN = 48;
@@ -169,7 +170,7 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
   const tags = new Tagger(pdf);
   const allCodes = purchase.items.flatMap((i) => i.coupons);
   const shown = options.only ? allCodes.filter((c) => c === options.only) : allCodes;
-  pdf.setTitle(shown.length === 1 ? "Tu cupón de ofertas" : "Tus cupones de ofertas", { showInWindowTitleBar: true });
+  pdf.setTitle(plural(shown.length, "Tu cupón de ofertas", "Tus cupones de ofertas"), { showInWindowTitleBar: true });
   pdf.setAuthor("ofertas");
   pdf.setSubject(orderLabel(purchase.sale_id));
   pdf.setKeywords(shown);

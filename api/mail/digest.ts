@@ -3,6 +3,7 @@ import type { Config } from "#platform/config.server";
 import { logger } from "#platform/logger.server";
 import { query, type Database, type Executor } from "#api/db/client";
 import { queueMail } from "./outbox";
+import { worthLogging } from "#api/db/errors";
 
 /**
  * Queues the marketing digest for every address with consent and no unsubscribe, in one
@@ -82,7 +83,7 @@ export function startDigestSchedule(db: Database, config: Config, onQueued: () =
         logger.info({ runId: run.runId, queued: run.queued }, "Boletín: correos en cola.");
         onQueued();
       })
-      .catch((error: unknown) => logger.error({ err: error }, "Boletín programado fallido."));
+      .catch((error: unknown) => worthLogging(error) && logger.error({ err: error }, "Boletín programado fallido."));
   const timer = setInterval(tick, everyMs);
   timer.unref();
   void tick();

@@ -65,7 +65,7 @@ function dkimOption(config: Pick<Config, "mailDkim">) {
   return config.mailDkim ? { dkim: { ...config.mailDkim, headerFieldNames: DKIM_SIGNED_HEADERS } } : {};
 }
 
-/** SMTP when SMTP_URL is set; otherwise .eml files under DATA_DIR/mail/ and one console line each. */
+/** SMTP when SMTP_URL is set; otherwise .eml files under DATA_DIR/mail/ and one log line each, naming the file. */
 export function createMailTransport(
   config: Pick<Config, "SMTP_URL" | "MAIL_FROM" | "dataDir" | "mailDkim">,
   log: (line: string) => void = (line) => logger.info(line),
@@ -108,12 +108,14 @@ export function createMailTransport(
     kind: "files",
     async send(mail) {
       const info = await stream.sendMail(envelope(mail));
-      await mkdir(dir, { recursive: true });
+      // The mail holds login codes: its user's alone (platform/data-dir.server.ts).
+      await mkdir(dir, { recursive: true, mode: 0o700 });
       // Named after the outbox row: writing it again would overwrite, never duplicate.
       const local = mail.messageId.replace(/^<|@.*$/g, "");
       const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}-${local}.eml`);
-      await writeFile(file, info.message as Buffer);
-      log(`Correo para ${mail.to}: «${mail.subject}» → ${path.relative(process.cwd(), file) || file}`);
+      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Where it is, never to whom or its subject: a subject may carry a login code.
+      log(`Correo guardado en ${path.relative(process.cwd(), file) || file}`);
       return { messageId: info.messageId, file };
     },
     close: () => {},

@@ -5,6 +5,7 @@ import { logger } from "#platform/logger.server";
 import { reportError } from "#platform/error-reporting.server";
 import { claimDue, failAbandoned, markFailed, markSent, markSkipped, releaseClaimed } from "./outbox";
 import { createMailTransport, type MailTransport } from "./transport";
+import { worthLogging } from "#api/db/errors";
 
 export const MAX_ATTEMPTS = 6;
 
@@ -120,6 +121,8 @@ export type MailWorker = {
   /** Look at the outbox now instead of at the next tick (after queueing something urgent). */
   wake: () => void;
   stop: () => Promise<void>;
+  /** Why the last pass could not claim or record mail (a full or read-only disk, the database gone), or null. */
+  problem: () => string | null;
 };
 
 /** Polls the outbox every `everyMs`; several processes can each run one (SKIP LOCKED). */
@@ -128,6 +131,7 @@ export function startMailWorker(db: Database, config: Config, options: Partial<D
   let running: Promise<unknown> | null = null;
   let again = false;
   let stopped = false;
+  let problem: string | null = null;
   const tick = () => {
     if (stopped) return;
     if (running) {
@@ -142,7 +146,13 @@ export function startMailWorker(db: Database, config: Config, options: Partial<D
         if (r.sent + r.retrying + r.failed + r.skipped >= (options.batch ?? 20)) again = true;
       } while (again && !stopped);
     })()
-      .catch((error: unknown) => logger.error({ err: error }, "Envío de correo fallido."))
+      .then(() => {
+        problem = null;
+      })
+      .catch((error: unknown) => {
+        problem = "mail outbox unavailable";
+        if (worthLogging(error)) logger.error({ err: error }, "Envío de correo fallido.");
+      })
       .finally(() => {
         running = null;
       });
@@ -159,5 +169,6 @@ export function startMailWorker(db: Database, config: Config, options: Partial<D
       await running;
       transport.close();
     },
+    problem: () => problem,
   };
 }

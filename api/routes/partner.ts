@@ -21,7 +21,7 @@ import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";
 import { actorOf, partnerScope, requireStaffActor, type Identify, type Scope } from "#api/services/access";
-import { clientAddress, isLoopback, limits } from "#api/rate-limit";
+import { clientAddress, isExemptAddress, limits } from "#api/rate-limit";
 import { PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS } from "#rules/limits";
 import { addImage, deleteImage, listImages, readMedia, updateImage } from "#api/services/images";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#rules/images";
@@ -352,7 +352,8 @@ export function partnerRouter({ db, identify }: { db: Database; identify: Identi
     const actor = await actorOf(req, identify);
     await limits.consume(`promo-write:user:${actor.id}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
     const address = clientAddress(req);
-    if (!isLoopback(address)) await limits.consume(`promo-write:ip:${address}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
+    if (!isExemptAddress(address))
+      await limits.consume(`promo-write:ip:${address}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
     next();
   });
   router.get(

@@ -21,7 +21,7 @@ import {
   releaseSale,
   validateOrder,
 } from "#api/services/sales";
-import { clientAddress, isLoopback, limits, rateLimit } from "#api/rate-limit";
+import { clientAddress, isExemptAddress, limits, rateLimit } from "#api/rate-limit";
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#rules/limits";
 import { purchaseSignature, verifyPurchase } from "#platform/signatures.server";
 import { sandboxRouter } from "#api/routes/sandbox";
@@ -57,7 +57,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     json,
     handle(async (req, res) => {
       const address = clientAddress(req);
-      if (!isLoopback(address)) {
+      if (!isExemptAddress(address)) {
         await limits.consume(`validate:ip:${address}`, { ...VALIDATES_PER_ADDRESS, message: TOO_MANY_VALIDATES });
       }
       const parsed = ValidateOrderSchema.safeParse(req.body);
@@ -89,8 +89,8 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
     json,
     handle(async (req, res) => {
       const address = clientAddress(req);
-      const local = isLoopback(address);
-      if (!local) await limits.consume(`create:ip:${address}`, { ...CREATES_PER_ADDRESS, message: TOO_MANY_CREATES });
+      const exempt = isExemptAddress(address);
+      if (!exempt) await limits.consume(`create:ip:${address}`, { ...CREATES_PER_ADDRESS, message: TOO_MANY_CREATES });
       const { session_token, analytics, payment_method } = parseInput(CreateSaleRequestSchema, req.body);
       const origin = publicOrigin(req, config);
       // A sale made while logged in belongs to that account, whatever email the receipt goes to.
@@ -101,7 +101,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
         session_token,
         { origin, apiOrigin: origin },
         config.RESERVATION_MINUTES,
-        { clientAddress: local ? null : address, userId },
+        { clientAddress: exempt ? null : address, userId },
         payment_method,
       );
       if (analytics) await rememberAnalyticsConsent(db, answer.payment.sale_id, analytics.device_id);

@@ -3,10 +3,10 @@ import { z } from "zod";
 import { CodeField, EmailField, LOGIN_CODE_SENDS_PER_ADDRESS_PER_HOUR, LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR } from "#rules/accounts";
 import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, HttpError, parseInput } from "#api/http";
+import { badRequest, handle, parseInput } from "#api/http";
 import { clientAddress, rateLimit } from "#api/rate-limit";
 import { requireCaptcha } from "#api/captcha";
-import { checkCode, codeProblem, codesSentSince, sendCode, TOO_MANY_CODES } from "#api/services/login-codes";
+import { checkCode, codeProblem, sendCode } from "#api/services/login-codes";
 import { logInProvenEmail } from "#api/services/login";
 import { deviceOf } from "#api/auth/sessions";
 
@@ -28,11 +28,9 @@ export function verificationRouter({ db, config }: { db: Database; config: Confi
       const { email } = parseInput(z.object({ email: EmailField }), req.body);
       // Turnstile's token when the visitor's browser ran the widget; the storefront's proof without JS.
       await requireCaptcha(config, req.body, email, clientAddress(req));
-      // … and per email, counted in the table of sent codes, so every process agrees.
-      if ((await codesSentSince(db, email, new Date(Date.now() - 3600_000))) >= LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR) {
-        throw new HttpError(429, TOO_MANY_CODES);
-      }
-      await sendCode(db, config, { email, purpose: "login" });
+      // … and per email, counted in the table of sent codes (so every process agrees) in the
+      // same transaction that writes the new one.
+      await sendCode(db, config, { email, purpose: "login", perHour: LOGIN_CODE_SENDS_PER_EMAIL_PER_HOUR });
       res.json({ detail: "Te hemos enviado un código.", email });
     }),
   );

@@ -4,26 +4,56 @@ import { EmailField } from "#rules/accounts";
 import type { Config } from "#platform/config.server";
 import type { Database } from "#api/db/client";
 import { users } from "#api/db/schema";
+import { endAllSessions } from "#api/auth/sessions";
+import type { Role } from "#rules/roles";
 import { sendCode } from "./login-codes";
+
+/** What staff:create did, for the operator's message. */
+export type StaffOutcome = {
+  created: boolean;
+  /** The account's role before (an existing account). */
+  previousRole: Role | null;
+  /** A deactivated account switched back on (only with --reactivate). */
+  reactivated: boolean;
+  /** Sessions of the existing account that ended, as a role change through the API ends them. */
+  sessionsEnded: number;
+};
+
+/** A deactivated account is not switched back on by staff:create unless asked (ADR 032). */
+export class DeactivatedAccountError extends Error {
+  constructor() {
+    super(
+      "Esa cuenta está desactivada: staff:create no la vuelve a activar por su cuenta. " +
+        "Si debe volver como cuenta de equipo, repite la orden con --reactivate.",
+    );
+  }
+}
 
 /**
  * `npm run staff:create`: the first staff account of a shop, or an existing account promoted to
  * staff. No password is set: a login code goes to the address, and logging in with it proves the
- * address, as for any account.
+ * address, as for any account. An existing account's sessions all end (its tokens carried the old
+ * role); a deactivated one is refused unless `reactivate`.
  */
-export async function makeStaff(db: Database, config: Config, address: string): Promise<{ email: string; created: boolean }> {
+export async function makeStaff(db: Database, config: Config, address: string, { reactivate = false } = {}): Promise<StaffOutcome> {
   const email = EmailField.parse(address);
-  const created = await db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).for("update");
-    if (existing) {
-      await tx.update(users).set({ role: "staff", isActive: true }).where(eq(users.id, existing.id));
-      return false;
+  const outcome = await db.transaction(async (tx): Promise<StaffOutcome> => {
+    const [existing] = await tx
+      .select({ id: users.id, role: users.role, isActive: users.isActive })
+      .from(users)
+      .where(eq(users.email, email))
+      .for("update");
+    if (!existing) {
+      await tx.insert(users).values({ email, role: "staff" });
+      return { created: true, previousRole: null, reactivated: false, sessionsEnded: 0 };
     }
-    await tx.insert(users).values({ email, role: "staff" });
-    return true;
+    if (!existing.isActive && !reactivate) throw new DeactivatedAccountError();
+    await tx.update(users).set({ role: "staff", isActive: true }).where(eq(users.id, existing.id));
+    const sessionsEnded = await endAllSessions(tx, existing.id);
+    return { created: false, previousRole: existing.role as Role, reactivated: !existing.isActive, sessionsEnded };
   });
   await sendCode(db, config, { email, purpose: "login" });
-  return { email, created };
+  return outcome;
 }
 
 /**
@@ -46,7 +76,7 @@ export function staffCommand(db: Database, config: Config, afterQueue: () => voi
     const email = String(args.email ?? "");
     if (!checkStaffRequestProof(config, email, args.proof))
       throw new Error("Petición no autorizada: el secreto no coincide con el del servidor.");
-    const result = await makeStaff(db, config, email);
+    const result = await makeStaff(db, config, email, { reactivate: args.reactivate === true });
     afterQueue();
     return result;
   };

@@ -4,6 +4,7 @@ import { discountBadge, formatPrice } from "#rules/prices";
 import type { OfferRating } from "#contract/offers";
 import { escapeHtml } from "#rules/text";
 import type { OfferCardData } from "./offer-card-data";
+import { plural } from "#rules/plurals";
 
 /*
  * Markup that nothing on the page ever changes, written as HTML strings: a card's picture, badges,
@@ -56,9 +57,11 @@ export function starsHtml(value: number, label: string): string {
  * «compras verificadas» part is for screen readers only (it wrapped every card's rating).
  */
 const ratingWords = (count: number) =>
-  count === 1
-    ? `valoración<span class="rating-verified"> de una compra verificada</span>`
-    : `valoraciones<span class="rating-verified"> de compras verificadas</span>`;
+  plural(
+    count,
+    `valoración<span class="rating-verified"> de una compra verificada</span>`,
+    `valoraciones<span class="rating-verified"> de compras verificadas</span>`,
+  );
 
 /**
  * What goes inside a rating's `<p>`: «4,5 ★★★★½ (12 valoraciones de compras verificadas)». The

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { PrefetchPageLinks, useFetcher, useNavigate } from "@remix-run/react";
 import { isUuid } from "#rules/uuid";
 import { prefetchNext } from "#app/state/offer-prefetch";
@@ -22,29 +22,43 @@ function linkOf(target: EventTarget | null): HTMLAnchorElement | null {
   return link && link.origin === window.location.origin ? link : null;
 }
 
-/**
- * Once per page: client-side navigation for CLIENT_LINK anchors (a plain left click, as <Link>
- * decides it), and the page data and modules of the one the visitor is about to open. An offer's
- * page is never stored by the browser (live stock), so its data is loaded through its own loader
- * and kept for the click (app/state/offer-prefetch.ts): Remix's prefetch link was thrown away.
- */
 /** An offer's page: its data is loaded ahead through its own loader, the click then uses it (offer-prefetch.ts). */
 const offerPath = (path: string) => {
   const id = /^\/ofertas\/([^/]+)\/$/.exec(path)?.[1];
   return id && isUuid(id) ? path : null;
 };
 
+/**
+ * One offer loaded ahead, through a fetcher that is let go as soon as its load has started: the
+ * load still ends (fetchers persist until idle) and keeps its answer for the click, but a fetcher
+ * no longer on the page is never revalidated by later navigations, nor shows an error page when
+ * the prefetch fails. Kept mounted, it was loaded again on every navigation.
+ */
+function OfferPrefetch({ path, started }: { path: string; started: () => void }) {
+  const { load } = useFetcher();
+  useEffect(() => {
+    prefetchNext(path);
+    load(path);
+    started();
+  }, [path, load, started]);
+  return null;
+}
+
+/**
+ * Once per page: client-side navigation for CLIENT_LINK anchors (a plain left click, as <Link>
+ * decides it), and the page data and modules of the one the visitor is about to open. An offer's
+ * page is never stored by the browser (live stock), so its data is loaded through its own loader
+ * and kept for the click (app/state/offer-prefetch.ts): Remix's prefetch link was thrown away.
+ */
 export function ClientNavigation() {
   const navigate = useNavigate();
   const [intent, setIntent] = useState<string | null>(null);
-  const prefetcher = useFetcher();
-  const load = prefetcher.load;
+  const [prefetch, setPrefetch] = useState<string | null>(null);
+  const started = useCallback(() => setPrefetch(null), []);
   useEffect(() => {
     const offer = intent ? offerPath(intent) : null;
-    if (!offer) return;
-    prefetchNext(offer);
-    load(offer);
-  }, [intent, load]);
+    if (offer) setPrefetch(offer);
+  }, [intent]);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let pending: HTMLAnchorElement | null = null;
@@ -88,6 +102,7 @@ export function ClientNavigation() {
       for (const [type, listener] of listeners) document.removeEventListener(type, listener as EventListener);
     };
   }, [navigate]);
-  // An offer's page is loaded ahead by the fetcher above (its module with it); others by Remix's links.
+  // An offer's page is loaded ahead by OfferPrefetch (its module with it); others by Remix's links.
+  if (prefetch) return <OfferPrefetch key={prefetch} path={prefetch} started={started} />;
   return intent && !offerPath(intent) ? <PrefetchPageLinks page={intent} /> : null;
 }

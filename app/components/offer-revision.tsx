@@ -1,6 +1,7 @@
 import { REVIEWED_FIELD_LABELS, REVIEWED_TEXT_FIELDS, type RevisionOption } from "#rules/offer-revisions";
 import { formatPrice } from "#rules/prices";
 import type { OfferRevision } from "#contract/partner-responses";
+import { ticketsInWords } from "#rules/text";
 
 const optionText = (o: RevisionOption) => `${formatPrice(o.actual_price)} (precio habitual ${formatPrice(o.regular_price)})`;
 
@@ -39,7 +40,7 @@ export function RevisionChanges({ revision }: { revision: OfferRevision }) {
               <p className="revision-new">
                 <strong>Propuesto:</strong> {before && before.title !== option.title ? `«${option.title}», ` : ""}
                 {optionText(option)}
-                {option.uuid ? "" : `, ${option.available ?? 0} entradas`}
+                {option.uuid ? "" : `, ${ticketsInWords(Number(option.available ?? 0))}`}
               </p>
             </dd>
           </div>

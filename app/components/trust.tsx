@@ -3,6 +3,7 @@ import type { OfferRating } from "#contract/offers";
 import { ratingDecimal } from "./card-html";
 import { LockIcon } from "./icons";
 import { Stars } from "./stars";
+import { countOf } from "#rules/plurals";
 
 /** «4,6 · 31 valoraciones de sus ofertas»: the partner's stars over all its offers. */
 export function OrganizationRating({ rating }: { rating: OfferRating }) {
@@ -11,14 +12,14 @@ export function OrganizationRating({ rating }: { rating: OfferRating }) {
     <p className="offer-org-rating" data-testid="organization-rating">
       <Stars value={rating.average} label={`Valoración del comercio: ${average} de 5 estrellas`} />{" "}
       <span className="muted">
-        {average} · {rating.count} valoraciones de sus ofertas
+        {average} · {countOf(rating.count, "valoración", "valoraciones")} de sus ofertas
       </span>
     </p>
   );
 }
 
 /** «12 compradas»: coupons bought in paid sales. */
-export const soldText = (sold: number) => `${sold.toLocaleString("es-ES")} ${sold === 1 ? "comprada" : "compradas"}`;
+export const soldText = (sold: number) => countOf(sold, "comprada", "compradas");
 
 /**
  * What a buyer checks before paying, next to the buy button: how payment works (the configured

@@ -83,7 +83,8 @@ export async function sharedDocumentKey(req: KeyedRequest): Promise<string | nul
   ]);
 }
 
-type Kept = { gzip: Buffer; headers: [string, string][]; scriptHashes: string[]; storedAt: number };
+/** A kept page, with the Remix route that rendered it (its label in the metrics, as when rendered). */
+type Kept = { gzip: Buffer; headers: [string, string][]; scriptHashes: string[]; storedAt: number; route?: string };
 
 export type DocumentCacheOptions = {
   /** How long a page is kept (CATALOGUE_CACHE_SECONDS); 0 keeps none. */
@@ -108,6 +109,7 @@ export function documentCache({ seconds, policy, now = Date.now }: DocumentCache
       const age = page ? now() - page.storedAt : Infinity;
       if (page && age < seconds * 1000) {
         res.status(200);
+        if (page.route) res.locals.route = page.route;
         for (const [name, value] of page.headers) res.append(name, value);
         res.set({
           // An empty header is no header, as Remix reads the request.
@@ -125,7 +127,8 @@ export function documentCache({ seconds, policy, now = Date.now }: DocumentCache
       }
       const share: ShareDocument = ({ html, scriptHashes, headers }) => {
         const stored = [...headers].filter(([name]) => !PER_ANSWER.has(name.toLowerCase()));
-        kept.set(key, { gzip: gzipSync(html, { level: DYNAMIC_GZIP_LEVEL }), headers: stored, scriptHashes, storedAt: now() });
+        const route = res.locals.route as string | undefined;
+        kept.set(key, { gzip: gzipSync(html, { level: DYNAMIC_GZIP_LEVEL }), headers: stored, scriptHashes, storedAt: now(), route });
         res.set("Content-Security-Policy", policy(req.path, scriptHashes));
       };
       res.locals.shareDocument = share;

@@ -1,9 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
-import { formatCount } from "#rules/prices";
 import { OfferChoiceSearchSchema } from "#contract/partner";
 import { TextField } from "#app/components/form-field";
+import { countOf, plural } from "#rules/plurals";
 
 /** From this many offers an «Oferta» list is long to scan on a phone, and gets a search. */
 const OFFER_SEARCH_FROM = 20;
@@ -35,8 +35,8 @@ export function OfferChoiceSearch({
   });
   if (count <= OFFER_SEARCH_FROM && !search) return null;
   const found = search
-    ? `${count === 1 ? "1 oferta coincide" : `${formatCount(count)} ofertas coinciden`} con «${search}»`
-    : `Hay ${formatCount(count)} ofertas`;
+    ? `${countOf(count, "oferta", "ofertas")} ${plural(count, "coincide", "coinciden")} con «${search}»`
+    : `Hay ${countOf(count, "oferta", "ofertas")}`;
   return (
     <Form method="get" className="filters" {...getFormProps(form)}>
       {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
@@ -44,7 +44,7 @@ export function OfferChoiceSearch({
         field={fields.oferta}
         label="Buscar la oferta por título o resumen"
         type="search"
-        hint={count > shown ? `${found}: la lista muestra las ${shown} más recientes.` : `${found}.`}
+        hint={count > shown ? `${found}: la lista muestra ${plural(shown, "la más reciente", `las ${shown} más recientes`)}.` : `${found}.`}
       />
       <button type="submit" className="btn btn-secondary">
         Buscar oferta

@@ -9,6 +9,7 @@ import type { promoCodeLoader, promoCodesLoader } from "#app/portal/promo-codes.
 import { ConfirmDelete } from "./confirm-delete";
 import { OfferChoiceSearch } from "./offer-search";
 import { FormError, SelectField, TextField } from "#app/components/form-field";
+import { countOf } from "#rules/plurals";
 
 type Choice = { value: string; label: string };
 
@@ -197,7 +198,7 @@ export function PromoCodePage({ base }: { base: string }) {
       </p>
       <h1>Código {code.code}</h1>
       <p className="muted">
-        {discountText(code)} · {code.offer_title ?? "Toda la tienda"} · usado {code.used_count} {code.used_count === 1 ? "vez" : "veces"}
+        {discountText(code)} · {code.offer_title ?? "Toda la tienda"} · usado {countOf(code.used_count, "vez", "veces")}
       </p>
       {confirmDelete ? (
         <ConfirmDelete

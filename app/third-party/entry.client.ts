@@ -10,11 +10,12 @@
  * action left in the root loader), and the DOM says when the map section is on screen.
  */
 import type { OfferMapData } from "#app/components/offer-map-data";
-import type { ClientIntegrations, FunnelEvent } from "#rules/tracking";
-import { fillDeviceId, onPage } from "./tracking.client";
+import { NEVER_RECORDED_SELECTOR } from "#app/document/never-recorded";
+import { isNeverRecorded, type ClientIntegrations, type FunnelEvent } from "#rules/tracking";
+import { allowRecording, fillDeviceId, onPage } from "./tracking.client";
 
 type RouterState = {
-  navigation: { state: string };
+  navigation: { state: string; location?: { pathname: string } };
   location: { pathname: string; key: string };
   matches: { route: { id: string } }[];
   loaderData: Record<string, unknown>;
@@ -123,11 +124,27 @@ function syncMap(router: RemixRouter) {
   observer.observe(section);
 }
 
+/**
+ * Session replay may record only while neither the page on screen nor the one being opened is
+ * never recorded. A navigation to such a page stops it as the navigation starts, before the
+ * page is drawn; the way back starts it only once the DOM no longer shows that page (the
+ * layout's mark), since React draws after the router has moved on.
+ */
+function recordable(state: RouterState): boolean {
+  const next = state.navigation.location?.pathname;
+  if ((next && isNeverRecorded(next)) || isNeverRecorded(state.location.pathname)) return false;
+  return !document.querySelector(NEVER_RECORDED_SELECTOR);
+}
+
 async function start() {
   const router = await whenRouter();
   if (!router) return;
+  allowRecording(recordable(router.state));
   visit(router.state);
-  router.subscribe(visit);
+  router.subscribe((state) => {
+    allowRecording(recordable(state));
+    visit(state);
+  });
   // React renders after the router's state changes: the DOM is read when it has changed.
   let queued = false;
   const onDom = () => {
@@ -135,12 +152,13 @@ async function start() {
     queued = true;
     requestAnimationFrame(() => {
       queued = false;
+      allowRecording(recordable(router.state));
       syncMap(router);
       fillDeviceId();
     });
   };
   onDom();
-  new MutationObserver(onDom).observe(document.body, { childList: true, subtree: true });
+  new MutationObserver(onDom).observe(document.body, { childList: true, subtree: true, attributeFilter: ["data-never-recorded"] });
 }
 
 void start();

@@ -6,7 +6,6 @@
  */
 import type { EnrichmentPlugin, Event, Storage } from "@amplitude/analytics-core";
 import type { SessionReplayPlugin } from "@amplitude/plugin-session-replay-browser";
-import { isReplayExcluded } from "#rules/consent";
 import {
   ANALYTICS_SETTINGS,
   dataLayerName,
@@ -21,6 +20,7 @@ import {
   type EventProperties,
   type FunnelEvent,
 } from "#rules/tracking";
+import { NEVER_RECORDED_SELECTOR } from "#app/document/never-recorded";
 
 export type PageContext = {
   integrations: ClientIntegrations;
@@ -35,11 +35,29 @@ export type PageContext = {
 type Amplitude = ReturnType<typeof import("@amplitude/analytics-browser").createInstance>;
 
 let amplitude: Promise<Amplitude> | null = null;
-let replay: { plugin: SessionReplayPlugin; added: boolean; ready: boolean } | null = null;
-/** Stops a recording that has started (a plugin still setting up is stopped once it is ready). */
+let replay: { plugin: SessionReplayPlugin; added: boolean } | null = null;
+/**
+ * Whether the recording may run: the entry sets it from the router and the DOM (false from the
+ * moment a navigation heads for a page never recorded until another page is on screen).
+ */
+let recordable = false;
+/** What a recording needs to start again once it may: set by the first page that loaded analytics. */
+let replayStart: (() => Promise<void>) | null = null;
+/**
+ * Stops the recording at once. Once the plugin is added its stop holds (a start under way is
+ * dropped), and the plugin's setup runs within add(): no recording can begin after this call.
+ */
 const stopReplay = () => {
-  if (replay?.ready) replay.plugin.stop();
+  if (replay?.added) replay.plugin.stop();
 };
+
+/** From the entry: whether what is on screen, and what is being opened, may be recorded. */
+export function allowRecording(allowed: boolean) {
+  if (allowed === recordable) return;
+  recordable = allowed;
+  if (!allowed) stopReplay();
+  else void replayStart?.().catch(() => {});
+}
 let gtmLoaded = false;
 const sent = new Set<string>();
 
@@ -218,11 +236,14 @@ async function sendReplay(request: {
   return fetch(request.url, { method: request.method, headers, body: gzipped ? await gzip(clean) : clean, keepalive: request.keepalive });
 }
 
-const notRecorded = (pathname: string) => isReplayExcluded(pathname) || isUntracked(pathname);
-
-/** Payment, account and mail-link pages are never recorded: the plugin is stopped before they render. */
-async function syncReplay(client: Amplitude, settings: NonNullable<ClientIntegrations["analytics"]>, pathname: string) {
-  if (notRecorded(pathname)) {
+/**
+ * Payment, account, login and mail-link pages are never recorded (rules/tracking.ts
+ * isNeverRecorded): the recording stops as a navigation heads for one, before it is drawn, and
+ * starts again only once another page has replaced it on screen (allowRecording).
+ */
+async function syncReplay(client: Amplitude, settings: NonNullable<ClientIntegrations["analytics"]>) {
+  replayStart ??= () => syncReplay(client, settings);
+  if (!recordable) {
     stopReplay();
     return;
   }
@@ -235,25 +256,28 @@ async function syncReplay(client: Amplitude, settings: NonNullable<ClientIntegra
       plugin: sessionReplayPlugin({
         sampleRate: settings.replaySampleRate,
         debugMode: settings.debug,
-        privacyConfig: { defaultMaskLevel: "medium", maskSelector: ["input", "textarea", "select", "[contenteditable]"] },
+        privacyConfig: {
+          defaultMaskLevel: "medium",
+          maskSelector: ["input", "textarea", "select", "[contenteditable]"],
+          // A page never recorded, should it ever be on screen while recording: left out whole.
+          blockSelector: NEVER_RECORDED_SELECTOR,
+        },
         configServerUrl: REPLAY_CONFIG_SERVER,
         handleFetchConfig: fetchReplayConfig,
         handleSendEvents: sendReplay,
       }),
       added: false,
-      ready: false,
     };
   }
-  if (notRecorded(window.location.pathname)) return; // navigated on while loading
+  if (!recordable) return; // navigated on while loading
   if (!replay.added) {
     replay.added = true;
     await client.add(replay.plugin).promise;
-    replay.ready = true;
-  } else if (replay.ready) {
+  } else {
     await replay.plugin.start();
   }
-  // The visitor may have gone on to a page that is never recorded while it started.
-  if (notRecorded(window.location.pathname)) stopReplay();
+  // Navigated on while it started: stopReplay stopped it then; once more, now that it has settled.
+  if (!recordable) stopReplay();
 }
 
 function loadGtm(id: string) {
@@ -342,7 +366,7 @@ export async function onPage(ctx: PageContext) {
     (window as unknown as { dataLayer: unknown[] }).dataLayer.push(dataLayerPage(ctx.pathname));
   }
   const client = analytics ? await loadAmplitude(analytics) : null;
-  if (client && analytics) void syncReplay(client, analytics, ctx.pathname);
+  if (client && analytics) void syncReplay(client, analytics);
   deviceId = client?.getDeviceId() ?? null;
   fillDeviceId();
   // What happened before this page (the action that led here) comes first, then the page.

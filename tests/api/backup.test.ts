@@ -3,8 +3,8 @@
  * scripts as child processes, against a DATA_DIR that a live API owns and sells from meanwhile.
  * PGlite only: PostgreSQL is copied with pg_dump (docs/deploy.md).
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -93,6 +93,22 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("backup and restore of t
     expect(over.code).toBe(1);
     expect(over.output).toMatch(/ya existe/);
   }, 300_000);
+
+  it("a file that is not a backup: a Spanish line naming it, and the DATA_DIR left as empty as it was", async () => {
+    const text = path.join(work, "notas.txt");
+    writeFileSync(text, "no soy una copia\n");
+    const tar = path.join(work, "otra-cosa.tar");
+    execFileSync("tar", ["cf", tar, "-C", work, "notas.txt"]);
+    for (const file of [text, tar]) {
+      const target = path.join(work, `vacio-${path.basename(file)}`);
+      const restore = await run("restore", [file], target);
+      expect(restore.code).toBe(1);
+      expect(restore.output).toContain(`${file} no es una copia de «npm run backup»`);
+      expect(restore.output).not.toContain("[object Object]");
+      expect(restore.output).not.toMatch(/\n\s+at /);
+      expect(existsSync(path.join(target, "pglite")) || existsSync(path.join(target, "pglite.init"))).toBe(false);
+    }
+  }, 120_000);
 
   it("seed:large on the DATA_DIR of a running server is refused, naming the server, and touches nothing", async () => {
     const before = await query<{ n: number }>(api.db, sql`SELECT count(*)::int AS n FROM offers`);

@@ -3,11 +3,20 @@
  * Real child processes, real signals: PGlite only (PostgreSQL has no DATA_DIR database).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { askOwner, claimDataDir, DataDirInUseError, NoOwnerError, registerControlCommand } from "#api/control";
+import net from "node:net";
+import {
+  askOwner,
+  claimDataDir,
+  CONTROL_KEY_FILE,
+  controlAddress,
+  DataDirInUseError,
+  NoOwnerError,
+  registerControlCommand,
+} from "#api/control";
 import { readdir } from "node:fs/promises";
 import { eachOutputLine } from "#tests/support/server-process";
 
@@ -68,6 +77,18 @@ function start(dataDir: string, port = 0, env: Record<string, string> = {}, scri
     });
   };
   return { child, lines, waitFor, exit };
+}
+
+/** One request on the control socket as any local user can send it, without reading the key. */
+function unsigned(dataDir: string, request: Record<string, unknown>): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(controlAddress(dataDir), () => socket.write(JSON.stringify(request) + "\n"));
+    let data = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => (data += chunk));
+    socket.on("end", () => resolve(JSON.parse(data)));
+    socket.on("error", reject);
+  });
 }
 
 async function kill9(run: Run) {
@@ -161,6 +182,14 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("one owner per DATA_DIR"
       claim.setPort(4321);
       expect(await askOwner(dir, "whois")).toMatchObject({ pid: process.pid, port: 4321 });
       expect(await askOwner(dir, "test-echo", { text: "hola" })).toEqual({ echoed: "hola" });
+      // Another user of the machine reaches the socket but cannot read the key: refused.
+      expect((statSync(path.join(dir, CONTROL_KEY_FILE)).mode & 0o777).toString(8)).toBe("600");
+      for (const request of [
+        { command: "test-echo", args: { text: "hola" } },
+        { command: "test-echo", args: {}, signature: "00".repeat(32) },
+      ])
+        expect(await unsigned(dir, request)).toMatchObject({ ok: false, error: expect.stringMatching(/Petición no autorizada/) });
+      expect(await unsigned(dir, { command: "whois" })).toMatchObject({ ok: true, result: { pid: process.pid } });
       await expect(askOwner(dir, "test-fail")).rejects.toThrow("No se puede ahora.");
       await expect(askOwner(dir, "nope")).rejects.toThrow(/Comando desconocido/);
       const again = await claimDataDir(dir).catch((e: unknown) => e);
@@ -172,4 +201,64 @@ describe.skipIf(Boolean(process.env.TEST_DATABASE_URL))("one owner per DATA_DIR"
     const reclaimed = await claimDataDir(dir);
     await reclaimed.release();
   });
+});
+
+describe.skipIf(Boolean(process.env.TEST_DATABASE_URL) || process.platform === "win32")("DATA_DIR is its user's alone", () => {
+  /** A command as an operator whose shell has the usual umask 022 runs it. */
+  function withUmask022(dataDir: string, script: string, args: string[]) {
+    // Without vitest's variables, which silence the logger.
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      TEST_DATABASE_URL: "",
+      DATABASE_URL: "",
+      SESSION_SECRET: "",
+      PUBLIC_URL: "",
+      SMTP_URL: "",
+    };
+    for (const name of Object.keys(env)) if (name.startsWith("VITEST")) delete env[name];
+    const child = spawn("/bin/sh", ["-c", 'umask 022 && exec "$0" "$@"', process.execPath, "--import", "tsx", script, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    eachOutputLine(child, (line) => (output += `${line}\n`));
+    return new Promise<{ code: number | null; output: string }>((resolve) => child.on("exit", (code) => resolve({ code, output })));
+  }
+
+  /** Every file and folder under dir whose mode lets anyone but its owner in. */
+  function exposed(dir: string): string[] {
+    const found: string[] = [];
+    const walk = (at: string) => {
+      const stat = statSync(at);
+      if (stat.mode & 0o077) found.push(`${path.relative(dir, at) || "."} ${(stat.mode & 0o777).toString(8)}`);
+      if (stat.isDirectory()) for (const name of readdirSync(at)) walk(path.join(at, name));
+    };
+    walk(dir);
+    return found;
+  }
+
+  it("under umask 022 the directory, the embedded database, the secret and the mail are created 0700/0600", async () => {
+    const parent = tempDataDir();
+    chmodSync(parent, 0o755);
+    const dataDir = path.join(parent, "data");
+    const run = await withUmask022(dataDir, "scripts/staff-create.ts", ["--email", "jefa@tienda.example"]);
+    expect(run.code, run.output).toBe(0);
+    expect(readdirSync(dataDir).sort()).toEqual(expect.arrayContaining(["mail", "pglite", "session-secret"]));
+    expect(readdirSync(path.join(dataDir, "mail"))).toHaveLength(1);
+    expect(exposed(dataDir)).toEqual([]);
+  }, 240_000);
+
+  it("a DATA_DIR others can open is refused, with the chmod that fixes it", async () => {
+    const dataDir = path.join(tempDataDir(), "abierto");
+    mkdirSync(dataDir, { mode: 0o755 });
+    chmodSync(dataDir, 0o755);
+    const run = await withUmask022(dataDir, "scripts/migrate.ts", []);
+    expect(run.code).toBe(1);
+    expect(run.output).toContain(`lo pueden abrir otros usuarios de esta máquina (permisos 755)`);
+    expect(run.output).toContain(`chmod -R go-rwx ${dataDir}`);
+    expect(run.output).not.toMatch(/\n\s+at /);
+    expect(readdirSync(dataDir)).toEqual([]);
+  }, 60_000);
 });

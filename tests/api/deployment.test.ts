@@ -72,6 +72,8 @@ const deployment = () => ({
   PUBLIC_URL: "https://tienda.example",
   SESSION_SECRET: SECRET,
   PAYMENT_PROVIDER: "sandbox",
+  // No mail server here: the messages are read from DATA_DIR/mail/.
+  MAIL_TO_FILES: "1",
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 });
 

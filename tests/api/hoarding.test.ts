@@ -12,6 +12,7 @@ import {
   CREATES_PER_ADDRESS,
   MAX_UNPAID_SALES_PER_ADDRESS,
   MAX_UNPAID_SALES_PER_EMAIL,
+  maxUnpaidTicketsOfOption,
   PROMO_CODE_CHECKS,
   VALIDATES_PER_ADDRESS,
 } from "#rules/limits";
@@ -164,6 +165,27 @@ describe("unpaid reservations are capped, and a real buyer is never blocked by t
     expect(await saleStatus(api, first[1])).toBe("pending");
     expect(await saleStatus(api, mine.body.payment.sale_id)).toBe("pending");
     expect(await available(api, stock.uuid)).toBe(20 - 2 * MAX_UNPAID_SALES_PER_EMAIL);
+  });
+
+  it("a 5-ticket option cannot be held whole: unpaid, one address or one email keeps at most half of it, rounded up", async () => {
+    expect([5, 4, 3, 2, 1].map(maxUnpaidTicketsOfOption)).toEqual([3, 2, 2, 1, 1]);
+    const small = await makeOption(api, { available: 5 });
+    const [hoarder, elsewhere] = [newAddress(), newAddress()];
+    const email = newEmail("acapara-poco");
+    const reserve = async (address: string, quantity: number, who = email) =>
+      createFrom(address, await sessionFor(api, [{ option: small, quantity }], who));
+    // 4 + 1 took all five before: now the 4 alone are refused, in Spanish, and nothing is held.
+    const four = await reserve(hoarder, 4);
+    expect(four.status).toBe(409);
+    expect(four.body.detail).toMatch(/^Quedan pocas entradas de «.*»: cada comprador puede reservar sin pagar como máximo 3 entradas\./);
+    expect(await available(api, small.uuid)).toBe(5);
+    expect((await reserve(hoarder, 3)).status).toBe(201);
+    // One more from the same address under another email, or from the same email elsewhere: refused.
+    expect((await reserve(hoarder, 1, newEmail("otra-del-acaparador"))).status).toBe(409);
+    expect((await reserve(elsewhere, 1)).status).toBe(409);
+    // Someone else still buys, and the option is not sold out.
+    expect((await reserve(newAddress(), 1, newEmail("otra-compradora"))).status).toBe(201);
+    expect(await available(api, small.uuid)).toBe(1);
   });
 
   it("a replaced order that is paid after all still gets its tickets (expired, not cancelled)", async () => {

@@ -15,7 +15,7 @@ let api: TestApi;
 let pinned: TestApi;
 beforeAll(async () => {
   api = await startTestApi();
-  pinned = await startTestApi({ env: { PUBLIC_URL: "https://tienda.example", PAYMENT_PROVIDER: "sandbox" } });
+  pinned = await startTestApi({ env: { PUBLIC_URL: "https://tienda.example", PAYMENT_PROVIDER: "sandbox", MAIL_TO_FILES: "1" } });
 }, 180_000);
 afterAll(async () => {
   await api.close();

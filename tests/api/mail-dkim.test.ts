@@ -222,7 +222,11 @@ describe("DKIM", () => {
   });
 
   it("is off without the settings, and the settings go all three or none, with an RSA key", async () => {
-    const base = { NODE_ENV: "test" as const, SESSION_SECRET: "x".repeat(32), DATA_DIR: "/tmp/ofertas-test-unused" };
+    const base = {
+      NODE_ENV: "test" as const,
+      SESSION_SECRET: "test-secret-for-the-mail-tests-0123456789",
+      DATA_DIR: "/tmp/ofertas-test-unused",
+    };
     expect(loadConfig(base).mailDkim).toBeNull();
     const all = {
       ...base,

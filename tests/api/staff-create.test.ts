@@ -7,12 +7,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askOwner, claimDataDir, registerControlCommand, type DataDirClaim } from "#api/control";
 import { openDatabase, query } from "#api/db/client";
 import { users } from "#api/db/schema";
-import { verifyAccess } from "#api/auth/tokens";
+import { issueTokens, verifyAccess } from "#api/auth/tokens";
+import { openSessions } from "#api/auth/sessions";
 import { staffCommand } from "#api/services/staff-accounts";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { newEmail } from "./_helpers";
@@ -87,12 +88,33 @@ describe("through the server that owns the embedded database (control socket)", 
     await logsInAsStaff(email, await queuedCode(email));
   });
 
-  it("promotes an existing customer", async () => {
+  it("promotes an existing customer, ending every session it had (their tokens carried the old role), and says so", async () => {
     const email = newEmail("cliente");
-    await api.db.insert(users).values({ email });
+    const [user] = await api.db.insert(users).values({ email }).returning();
+    const customer = await issueTokens(api.db, api.config, { ...user, role: "customer" }, "móvil");
+    await issueTokens(api.db, api.config, { ...user, role: "customer" }, "portátil");
     const run = await staffCreate(["--email", email], { DATA_DIR: dataDir });
     expect(run.code, run.output).toBe(0);
-    expect(run.output).toMatch(/ya existía/);
+    expect(run.output).toMatch(/La cuenta ya existía \(cliente\); ahora es de equipo\. Se han cerrado sus 2 sesión\(es\) abiertas/);
+    expect(run.output).not.toContain(email);
+    expect(await openSessions(api.db, user.id)).toEqual([]);
+    const refresh = await call(api, "/auth/jwt/refresh/", { body: { refresh: customer.refresh } });
+    expect(refresh.status).toBe(401);
+    await logsInAsStaff(email, await queuedCode(email));
+  });
+
+  it("a deactivated account is refused, unchanged, unless --reactivate, which says it switched it back on", async () => {
+    const email = newEmail("baja");
+    const [user] = await api.db.insert(users).values({ email, isActive: false }).returning();
+    const refused = await staffCreate(["--email", email], { DATA_DIR: dataDir });
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/está desactivada: staff:create no la vuelve a activar.*--reactivate/);
+    const [unchanged] = await api.db.select().from(users).where(eq(users.id, user.id));
+    expect(unchanged).toMatchObject({ role: "customer", isActive: false });
+
+    const run = await staffCreate(["--email", email, "--reactivate"], { DATA_DIR: dataDir });
+    expect(run.code, run.output).toBe(0);
+    expect(run.output).toMatch(/estaba desactivada: se ha vuelto a activar; ahora es de equipo/);
     await logsInAsStaff(email, await queuedCode(email));
   });
 

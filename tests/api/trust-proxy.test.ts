@@ -1,12 +1,13 @@
 /**
  * Behind a load balancer on another host (TRUST_PROXY): each buyer is their own address for the
- * per-address limits; without the setting, a stranger's X-Forwarded-For is not believed.
+ * per-address limits; without the setting, a stranger's X-Forwarded-For is not believed. A proxy on
+ * this machine that forwards nothing makes every buyer loopback, and loopback is not exempt.
  */
 import { request } from "node:http";
 import { networkInterfaces } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_UNPAID_SALES_PER_ADDRESS } from "#rules/limits";
-import { startTestApi, type TestApi } from "#tests/support/api-server";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { makeOption, newEmail, sessionFor, type Option } from "./_helpers";
 
 /** An address of this machine that is not loopback: the load balancer's, as the API sees it. */
@@ -69,5 +70,24 @@ describe.runIf(proxyAddress)("TRUST_PROXY", () => {
       ...Array(MAX_UNPAID_SALES_PER_ADDRESS).fill(201),
       ...Array(BUYERS - MAX_UNPAID_SALES_PER_ADDRESS).fill(429),
     ]);
+  });
+});
+
+describe("a proxy on this machine that forwards no X-Forwarded-For (nginx's default proxy_pass)", () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    // As a deployment runs: nobody named in RATE_LIMIT_EXEMPT.
+    api = await startTestApi({ env: { RATE_LIMIT_EXEMPT: "" } });
+  });
+  afterAll(() => api?.close());
+
+  it("its buyers all look like loopback and share its limits: nothing is exempt by its address alone", async () => {
+    const option = await makeOption(api, { available: 100 });
+    const statuses: number[] = [];
+    for (let i = 0; i < BUYERS; i++) {
+      const token = await sessionFor(api, [{ option, quantity: 1 }], newEmail(`sin-xff${i}`));
+      statuses.push((await call(api, "/sales/create/", { body: { session_token: token } })).status);
+    }
+    expect(statuses).toEqual([...Array(MAX_UNPAID_SALES_PER_ADDRESS).fill(201), ...Array(BUYERS - MAX_UNPAID_SALES_PER_ADDRESS).fill(429)]);
   });
 });

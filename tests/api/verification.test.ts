@@ -132,6 +132,22 @@ describe("send-code rate limits", () => {
     expect(sixth.body.detail).toMatch(/Espera un rato/);
   });
 
+  it("per email, 30 requests at once: at most 5 codes are mailed (counted and sent in one step)", async () => {
+    const email = newEmail("rafaga");
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => call(api, "/verification/send-code/", { body: { email }, headers: from() })),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    const [mails] = await query<{ n: number }>(
+      api.db,
+      sql`SELECT count(*)::int AS n FROM mail_outbox WHERE recipient = ${email} AND kind = 'login-code'`,
+    );
+    expect(Number(mails.n)).toBe(statuses.filter((s) => s === 200).length);
+    expect(Number(mails.n)).toBeGreaterThan(0);
+  });
+
   it("per client address: 30 codes an hour, whatever the emails", async () => {
     const headers = { "X-Forwarded-For": "10.250.0.1" };
     for (let i = 0; i < 30; i++)

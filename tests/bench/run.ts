@@ -148,6 +148,8 @@ async function startServer(options: StartOptions = {}): Promise<Server> {
     HOST: "127.0.0.1",
     DATA_DIR: dataDir,
     PAYMENT_PROVIDER: "sandbox",
+    // The bench's clients are all this machine: exempt from the per-address limits.
+    RATE_LIMIT_EXEMPT: "loopback",
   };
   // A fresh embedded database every run, whatever the calling shell points at.
   for (const key of ["DATABASE_URL", "API_URL", "PUBLIC_URL", "WEB_CONCURRENCY"]) delete env[key];

@@ -150,3 +150,25 @@ test("«Continuar» on /checkout and the feedback form carry the honeypot: fille
     ).text(),
   ).not.toContain("No hemos podido enviar el formulario");
 });
+
+for (const width of [1280, 375]) {
+  test(`at ${width} px the email's message, shown as the field loses focus, leaves the agreement box in place: a click ticks it`, async ({
+    page,
+    js,
+  }) => {
+    test.skip(!js, "without JavaScript the messages come with the page after «Continuar»");
+    await page.setViewportSize({ width, height: 900 });
+    await addToCart(page, js, await roomyOffer(page), 1);
+    await openCheckout(page, js);
+    const email = page.getByLabel("Correo electrónico");
+    const agreement = page.getByLabel(/He leído y acepto/);
+    await email.fill("juan@ejemplo");
+    await agreement.scrollIntoViewIfNeeded();
+    const before = await agreement.boundingBox();
+    // Pressed as a person presses it: the field loses focus on the press, the box is ticked on the release.
+    await agreement.click();
+    await expect(page.getByText("Escribe un correo electrónico válido, por ejemplo nombre@correo.es.")).toBeVisible();
+    await expect(agreement).toBeChecked();
+    expect(await agreement.boundingBox()).toEqual(before);
+  });
+}

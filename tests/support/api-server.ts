@@ -41,6 +41,10 @@ export async function startTestApi(
     NODE_ENV: "test",
     SESSION_SECRET: "test-secret-for-the-api-suite-0123456789",
     DATA_DIR: "/tmp/ofertas-test-unused",
+    // The suite calls from this machine, many times a minute: exempt from the per-address limits
+    // (tests that check them send X-Forwarded-For, or start a server without this). A deployment
+    // (PUBLIC_URL) refuses the setting.
+    ...(options.env?.PUBLIC_URL ? {} : { RATE_LIMIT_EXEMPT: "loopback" }),
     ...options.env,
   });
   const seed = options.seed !== false;

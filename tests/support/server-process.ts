@@ -51,8 +51,13 @@ export function eachOutputLine(child: ChildProcess, onLine: (line: string) => vo
   }
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...startFlags(ROOT), "build/node/server.js"], {
+/**
+ * The compiled server with `env`; `command` runs it another way (the documented `npm run serve`),
+ * from the repository's root, with the same environment.
+ */
+export async function startServerProcess(env: Record<string, string>, { command }: { command?: string[] } = {}): Promise<ServerProcess> {
+  const [program, ...args] = command ?? [process.execPath, ...startFlags(ROOT), "build/node/server.js"];
+  const child = spawn(program, args, {
     cwd: ROOT,
     env: { ...process.env, ...startEnv(ROOT), PORT: String(await freePort()), HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -6,9 +6,11 @@ const saved = {
   PUBLIC_URL: process.env.PUBLIC_URL,
   SESSION_SECRET: process.env.SESSION_SECRET,
   PAYMENT_PROVIDER: process.env.PAYMENT_PROVIDER,
+  MAIL_TO_FILES: process.env.MAIL_TO_FILES,
 };
 process.env.PUBLIC_URL = "https://ofertas.es";
 process.env.PAYMENT_PROVIDER = "sandbox";
+process.env.MAIL_TO_FILES = "1";
 process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
 const { consentCookie, cookies } = await import("#app/state/cookies.server");
 

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "#platform/config.server";
 import { thirdPartySources } from "#app/document/third-party-csp.server";
 import { errorReportingEnvironment, scrubEvent } from "#platform/error-reporting.server";
+import { loggablePath } from "#platform/logger.server";
+import { statementName } from "#platform/loggable-error.server";
 
 const base = {
   NODE_ENV: "test",
@@ -44,7 +46,13 @@ describe("SENTRY_DSN", () => {
     expect(errorReportingEnvironment(loadConfig({ ...base, SENTRY_ENVIRONMENT: "staging" }))).toBe("staging");
     expect(
       errorReportingEnvironment(
-        loadConfig({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://ofertas.example", PAYMENT_PROVIDER: "sandbox" }),
+        loadConfig({
+          ...base,
+          NODE_ENV: "production",
+          PUBLIC_URL: "https://ofertas.example",
+          PAYMENT_PROVIDER: "sandbox",
+          MAIL_TO_FILES: "1",
+        }),
       ),
     ).toBe("production");
   });
@@ -70,5 +78,38 @@ describe("scrubEvent", () => {
       expect(text).not.toContain(secret);
     expect(event.request).toEqual({ url: "https://ofertas.example/cuenta/verificar?token=[redacted]&page=2" });
     expect(event.exception?.values?.[0].value).toBe("No existe [email]");
+  });
+});
+
+describe("a query's values never leave", () => {
+  it("an uncaught query error's text is its statement alone", () => {
+    const event = scrubEvent({
+      type: undefined,
+      exception: {
+        values: [
+          {
+            type: "Error",
+            value:
+              'Failed query: insert into "sales" ("email", "checkout_data") values ($1, $2)\nparams: ana@example.com,{"user_tax_number":"12345678Z"}',
+          },
+        ],
+      },
+    });
+    expect(event.exception?.values?.[0].value).toBe("Consulta fallida (insert into sales)");
+  });
+
+  it("logged paths: transaction ids, in a query or naming the sandbox's page, and addresses are redacted", () => {
+    expect(loggablePath("/order/success?transaction_id=9b1d5c3e-0000-4000-8000-000000000001&x=1")).toBe(
+      "/order/success?transaction_id=[redacted]&x=1",
+    );
+    expect(loggablePath("/api/v0/sandbox/checkout/9b1d5c3e-0000-4000-8000-000000000001/")).toBe("/api/v0/sandbox/checkout/[redacted]/");
+    expect(loggablePath("/buscar?q=ana%40correo.es")).toBe("/buscar?q=[email]");
+  });
+
+  it("statement names: verb and table, nothing else", () => {
+    expect(statementName('update "users" set "role" = $1 where "users"."id" = $2')).toBe("update users");
+    expect(statementName('select "id" from "offers" where "slug" = $1')).toBe("select from offers");
+    expect(statementName('delete from "sessions" where "user_id" = $1')).toBe("delete from sessions");
+    expect(statementName("with x as (select 1) insert into sale_items select * from x")).toBe("insert into sale_items");
   });
 });

@@ -2,6 +2,7 @@ import { Heading, Link, Text } from "@react-email/components";
 import { z } from "zod";
 import { PermanentMailError, type MailContext, type MessageRenderer } from "../context";
 import { heading, Layout, muted, renderBoth, text } from "../layout";
+import { countOf } from "#rules/plurals";
 
 /**
  * Notices about an address rather than a code: what the owner of the inbox needs to know when
@@ -111,7 +112,7 @@ export const renderPasswordLocked: MessageRenderer = async (data, ctx) => {
   return renderNotice(ctx, "Hemos protegido tu cuenta de ofertas", {
     title: "Varios intentos con una contraseña equivocada",
     paragraphs: [
-      `Alguien ha escrito una contraseña equivocada ${failures} veces en ${minutes} minutos para entrar en tu cuenta. Por seguridad, la próxima vez entra con un código que te enviaremos a este correo; después tu contraseña volverá a funcionar.`,
+      `Alguien ha escrito una contraseña equivocada ${countOf(failures, "vez", "veces")} en ${countOf(minutes, "minuto", "minutos")} para entrar en tu cuenta. Por seguridad, la próxima vez entra con un código que te enviaremos a este correo; después tu contraseña volverá a funcionar.`,
       "Nadie ha entrado en tu cuenta. Si no has sido tú, cambia tu contraseña en «Mi cuenta» cuando hayas entrado con el código.",
     ],
     action: { path: "/login", label: "Entrar con un código" },

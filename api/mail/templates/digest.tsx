@@ -6,6 +6,7 @@ import { query } from "#api/db/client";
 import { isSubscribed } from "#api/services/subscriptions";
 import { linkToken, type MailContext, type MessageRenderer } from "../context";
 import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
+import { countOf } from "#rules/plurals";
 
 export const DigestData = z.object({ region: z.string().nullable().optional() });
 
@@ -61,7 +62,7 @@ export function DigestEmail({
   return (
     <Layout
       origin={origin}
-      preview={`${offers.length} ofertas nuevas${region ? ` en ${region}` : ""}, desde ${formatPrice(Math.min(...offers.map((o) => Number(o.actual_price))))}.`}
+      preview={`${countOf(offers.length, "oferta nueva", "ofertas nuevas")}${region ? ` en ${region}` : ""}, desde ${formatPrice(Math.min(...offers.map((o) => Number(o.actual_price))))}.`}
       footer={
         <Text className="m-muted" style={muted}>
           Recibes este correo porque aceptaste recibir ofertas de ofertas por correo.{" "}
@@ -132,7 +133,7 @@ export const renderDigest: MessageRenderer = async (data, ctx) => {
   const links = unsubscribeLinks(ctx);
   const body = await renderBoth(<DigestEmail origin={ctx.origin} region={region} offers={offers} unsubscribe={links.page} />);
   return {
-    subject: `Nuevas ofertas${region ? ` en ${region}` : " para ti"}: ${offers.length} planes con descuento`,
+    subject: `Nuevas ofertas${region ? ` en ${region}` : " para ti"}: ${countOf(offers.length, "plan", "planes")} con descuento`,
     ...body,
     headers: { "List-Unsubscribe": `<${links.oneClick}>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
   };

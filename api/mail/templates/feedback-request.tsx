@@ -4,6 +4,7 @@ import { z } from "zod";
 import { query } from "#api/db/client";
 import { linkToken, PermanentMailError, type MessageRenderer } from "../context";
 import { colors, heading, Layout, muted, renderBoth, text } from "../layout";
+import { countOf } from "#rules/plurals";
 
 export const FeedbackRequestData = z.object({ offer_uuid: z.string().uuid() });
 
@@ -41,7 +42,7 @@ export function FeedbackRequestEmail({ origin, token, offerTitle }: { origin: st
               {"★".repeat(n)}
               {"☆".repeat(5 - n)}{" "}
               <span className="m-muted" style={{ fontSize: "15px", color: colors.muted }}>
-                {n === 1 ? "1 estrella" : `${n} estrellas`}
+                {countOf(n, "estrella", "estrellas")}
               </span>
             </Link>
           </Text>

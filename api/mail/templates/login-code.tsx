@@ -2,6 +2,7 @@ import { Heading, Link, Text } from "@react-email/components";
 import { z } from "zod";
 import { PermanentMailError, type MailContext, type MessageRenderer } from "../context";
 import { colors, heading, Layout, muted, renderBoth, text } from "../layout";
+import { countOf } from "#rules/plurals";
 
 export const CodeMailData = z.object({
   code: z.string().regex(/^\d{6}$/),
@@ -49,7 +50,8 @@ export function CodeEmail({
         {code}
       </Text>
       <Text style={muted}>
-        El código caduca en {minutes} minutos y solo sirve una vez. Si no lo has pedido tú, ignora este correo: nadie podrá entrar sin él.
+        El código caduca en {countOf(minutes, "minuto", "minutos")} y solo sirve una vez. Si no lo has pedido tú, ignora este correo: nadie
+        podrá entrar sin él.
       </Text>
       {action ? (
         <Text style={text}>

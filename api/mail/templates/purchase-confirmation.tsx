@@ -11,6 +11,7 @@ import { buildVoucherPdf } from "#api/coupons/voucher-pdf";
 import { purchaseOf } from "#api/services/sales/purchase";
 import { PermanentMailError, type MessageRenderer } from "../context";
 import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
+import { plural } from "#rules/plurals";
 
 export const PurchaseConfirmationData = z.object({ sale_id: z.string().uuid() });
 
@@ -52,7 +53,7 @@ export function PurchaseConfirmationEmail({
   return (
     <Layout
       origin={origin}
-      preview={`Pedido ${orderNumber(purchase.sale_id)}: ${count === 1 ? "tu cupón" : `tus ${count} cupones`} y el PDF para imprimir.`}
+      preview={`Pedido ${orderNumber(purchase.sale_id)}: ${plural(count, "tu cupón", `tus ${count} cupones`)} y el PDF para imprimir.`}
       footer={
         <Text className="m-muted" style={muted}>
           ¿Alguna duda? Escríbenos a{" "}
@@ -69,8 +70,7 @@ export function PurchaseConfirmationEmail({
       <Text style={text}>
         Pedido nº <strong>{orderNumber(purchase.sale_id)}</strong>
         {purchase.paid_at ? ` · ${formatDate(purchase.paid_at, "dd MMMM yyyy, HH:mm")}` : ""}. Te adjuntamos{" "}
-        {count === 1 ? "tu cupón" : "tus cupones"} en PDF: enséña{count === 1 ? "lo" : "los"} impreso{count === 1 ? "" : "s"} o en el móvil
-        al llegar.
+        {plural(count, "tu cupón en PDF: enséñalo impreso", "tus cupones en PDF: enséñalos impresos")} o en el móvil al llegar.
       </Text>
       {purchase.items.map((item) => (
         <Section
@@ -86,7 +86,7 @@ export function PurchaseConfirmationEmail({
             {item.for_present ? " · Regalo" : ""}
           </Text>
           <Text style={{ ...text, margin: "0 0 4px", fontWeight: 700 }}>
-            {item.coupons.length === 1 ? "Código del cupón:" : "Códigos de los cupones:"}
+            {plural(item.coupons.length, "Código del cupón:", "Códigos de los cupones:")}
           </Text>
           <Text style={{ ...text, margin: "0 0 8px" }}>
             {item.coupons.map((c) => (

@@ -5,10 +5,10 @@
  * row of a popular offer is locked for one statement and the commit, not for the whole sale (ADR
  * 024). The provider is called after the commit: a slow provider must not hold row locks.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { CheckoutData } from "#contract/checkout";
 import { ticketsInWords } from "#rules/text";
-import { MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL } from "#rules/limits";
+import { MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, maxUnpaidTicketsOfOption } from "#rules/limits";
 import { query, transactionWithRetry, type Database, type Transaction } from "#api/db/client";
 import { checkoutSessions, paymentTransactions, priceOptions, promoCodeUses, saleItems, sales } from "#api/db/schema";
 import { HttpError } from "#api/http";
@@ -21,7 +21,7 @@ export type PaymentUrls = { origin: string; apiOrigin: string };
 
 /**
  * Who is buying: the account (a sale made while logged in belongs to it) and the client address
- * for the caps on unpaid reservations (null = this machine, not capped).
+ * for the caps on unpaid reservations (null = exempt by RATE_LIMIT_EXEMPT, not capped).
  */
 export type Buyer = { clientAddress: string | null; userId: string | null };
 
@@ -64,7 +64,7 @@ export async function createSale(
     const existing = await saleOfSession(tx, sessionToken);
     if (existing) return { saleId: existing, existing: true as const };
     await refuseSoldOut(tx, session);
-    await limitUnpaidSales(tx, session.email, buyer.clientAddress);
+    await limitUnpaidSales(tx, session, buyer.clientAddress);
     const saleId = await recordSale(tx, session, { provider, buyer, reservationMinutes });
     const transactionId = await openTransaction(tx, session, saleId, provider);
     await reserveStock(tx, session);
@@ -103,7 +103,8 @@ async function saleOfSession(tx: Transaction, sessionToken: string): Promise<str
  * creates of one email or one address count one after the other (email first, then address,
  * always, so two of them never wait on each other in a cycle).
  */
-async function limitUnpaidSales(tx: Transaction, email: string, clientAddress: string | null) {
+async function limitUnpaidSales(tx: Transaction, session: TakenSession, clientAddress: string | null) {
+  const email = session.email;
   await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-email:" + email.toLowerCase()}))`);
   if (clientAddress) {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${"sales-address:" + clientAddress}))`);
@@ -126,7 +127,12 @@ async function limitUnpaidSales(tx: Transaction, email: string, clientAddress: s
     OFFSET ${MAX_UNPAID_SALES_PER_EMAIL - 1}
     FOR UPDATE`,
   );
-  if (oldest.length === 0) return;
+  if (oldest.length) await expireOldest(tx, oldest);
+  await limitUnpaidTicketsOfOptions(tx, session, clientAddress);
+}
+
+/** The email's oldest unpaid orders make room: expired, their tickets back (kept if approved). */
+async function expireOldest(tx: Transaction, oldest: { id: string }[]) {
   const ids = oldest.map((r) => r.id);
   await tx.execute(
     sql`UPDATE sales SET status = 'expired' WHERE id IN (${sql.join(
@@ -189,6 +195,45 @@ async function reserveStock(tx: Transaction, session: TakenSession) {
     );
   }
 }
+
+/**
+ * The per-option hoarding cap (rules/limits.ts), under the buyer's advisory locks (so two sales of
+ * one buyer count one after the other) and before any stock row is locked: a plain read of what
+ * is left, which the stock update decides anyway. Counts exclude this sale, not written yet.
+ */
+async function limitUnpaidTicketsOfOptions(tx: Transaction, session: TakenSession, clientAddress: string | null) {
+  const wanted = new Map<string, { title: string; quantity: number }>();
+  for (const line of session.lines) {
+    const entry = wanted.get(line.offer_price_uuid) ?? { title: line.title, quantity: 0 };
+    entry.quantity += line.quantity;
+    wanted.set(line.offer_price_uuid, entry);
+  }
+  const held = (who: SQL) => sql`coalesce((
+      SELECT sum(i.quantity) FROM sale_items i JOIN sales s ON s.id = i.sale_id
+      WHERE i.price_option_id = p.id AND s.status = 'pending' AND ${who}), 0)::int`;
+  const rows = await query<{ id: string; available: number; by_email: number; by_address: number }>(
+    tx,
+    sql`
+    SELECT p.id, p.available,
+           ${held(sql`lower(s.email) = lower(${session.email})`)} AS by_email,
+           ${clientAddress ? held(sql`s.client_address = ${clientAddress}`) : sql`0`} AS by_address
+    FROM price_options p WHERE p.id IN (${sql.join(
+      [...wanted.keys()].map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+  for (const row of rows) {
+    const line = wanted.get(row.id)!;
+    for (const mine of [Number(row.by_email), Number(row.by_address)]) {
+      const cap = maxUnpaidTicketsOfOption(Number(row.available) + mine);
+      if (mine + line.quantity > cap) throw new HttpError(409, unpaidOfOptionMessage(line.title, cap));
+    }
+  }
+}
+
+const unpaidOfOptionMessage = (title: string, cap: number) =>
+  `Quedan pocas entradas de «${title}»: cada comprador puede reservar sin pagar como máximo ${ticketsInWords(cap)}. ` +
+  "Paga o cancela lo que ya tienes reservado, o elige menos.";
 
 /** The pending sale and its lines, held until `reservationMinutes` from now. */
 async function recordSale(

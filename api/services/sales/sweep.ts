@@ -3,6 +3,7 @@ import { RELEASED_SALE_RETENTION_DAYS } from "#rules/limits";
 import { query, transactionWithRetry, type Database } from "#api/db/client";
 import { giveBack } from "./stock";
 import { logger } from "#platform/logger.server";
+import { worthLogging } from "#api/db/errors";
 
 /** Expires unpaid reservations; SKIP LOCKED lets several processes sweep without waiting on each other. */
 export async function sweepExpiredReservations(db: Database): Promise<number> {
@@ -57,7 +58,7 @@ export function startReservationSweep(db: Database, everyMs = 60_000): () => voi
   const timer = setInterval(() => {
     sweepExpiredReservations(db)
       .then(() => purgeStaleCheckoutData(db))
-      .catch((error: unknown) => logger.error({ err: error }, "Barrido de reservas fallido."));
+      .catch((error: unknown) => worthLogging(error) && logger.error({ err: error }, "Barrido de reservas fallido."));
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);

@@ -4,7 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { formatDateTime } from "#rules/dates";
-import { formatCount, formatPrice } from "#rules/prices";
+import { formatPrice } from "#rules/prices";
 import { OfferReviewSchema } from "#contract/partner";
 import type { OfferRevisionForReview, PartnerOffer } from "#contract/partner-responses";
 import { OFFER_STATUS_LABELS } from "#rules/offer-status";
@@ -17,6 +17,8 @@ import { samePage, loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PAGE_SIZE_DEFAULT } from "#rules/constants";
 import { redirectWithToast } from "#app/state/session.server";
+import { countOf, plural } from "#rules/plurals";
+import { ticketsInWords } from "#rules/text";
 
 /** Changes to offers on sale shown at once, oldest first: deciding them brings up the next ones. */
 const CHANGES_SHOWN = PAGE_SIZE_DEFAULT;
@@ -146,14 +148,14 @@ export default function PendingOffers() {
       <h1>Ofertas pendientes de revisión</h1>
       {changeCount > 0 ? (
         <p>
-          <a href="#cambios">{changeCount === 1 ? "1 cambio" : `${formatCount(changeCount)} cambios`} en ofertas a la venta por revisar</a>
+          <a href="#cambios">{countOf(changeCount, "cambio", "cambios")} en ofertas a la venta por revisar</a>
         </p>
       ) : null}
       {count === 0 ? (
         <p className="empty-state">No hay ofertas pendientes.</p>
       ) : (
         <p className="muted">
-          {count === 1 ? "1 oferta por revisar" : `${formatCount(count)} ofertas por revisar`}, las más antiguas primero.
+          {countOf(count, "oferta", "ofertas")} por revisar, {plural(count, "la más antigua", "las más antiguas")} primero.
         </p>
       )}
       {pending.map((o) => (
@@ -178,7 +180,7 @@ export default function PendingOffers() {
           <ul>
             {o.price_options.map((p) => (
               <li key={p.uuid}>
-                {p.title}: {formatPrice(p.actual_price)} (antes {formatPrice(p.regular_price)}), {p.available} entradas
+                {p.title}: {formatPrice(p.actual_price)} (antes {formatPrice(p.regular_price)}), {ticketsInWords(p.available)}
               </li>
             ))}
           </ul>
@@ -199,7 +201,7 @@ export default function PendingOffers() {
           <p className="empty-state">No hay cambios pendientes.</p>
         ) : (
           <p className="muted">
-            {changeCount === 1 ? "1 cambio por revisar" : `${formatCount(changeCount)} cambios por revisar`}, los más antiguos primero
+            {countOf(changeCount, "cambio", "cambios")} por revisar, {plural(changeCount, "el más antiguo", "los más antiguos")} primero
             {changeCount > changes.length ? ` (se muestran los ${changes.length} primeros)` : ""}. Hasta que los apruebes, cada oferta se
             vende como está publicada.
           </p>

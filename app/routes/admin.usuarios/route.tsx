@@ -12,6 +12,7 @@ import { readForm } from "#app/forms/form.server";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";
 import { redirectWithToast } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
+import { countOf } from "#rules/plurals";
 
 export const meta: MetaFunction = () => seo({ title: "Usuarios", description: "Buscar y borrar cuentas.", noindex: true });
 
@@ -86,9 +87,7 @@ export default function Users() {
         />
       ) : null}
       <p className="muted small" role="status">
-        {users.length === 100
-          ? "Se muestran los 100 primeros: afina la búsqueda."
-          : `${users.length} ${users.length === 1 ? "cuenta" : "cuentas"}.`}
+        {users.length === 100 ? "Se muestran los 100 primeros: afina la búsqueda." : `${countOf(users.length, "cuenta", "cuentas")}.`}
       </p>
       {users.length === 0 ? (
         <p className="empty-state">Ninguna cuenta coincide con la búsqueda.</p>

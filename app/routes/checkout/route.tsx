@@ -5,7 +5,7 @@ import { Form, Link, useActionData, useFetcher, useLoaderData, useNavigation, us
 import { useEffect, useRef, useState } from "react";
 import { cartFingerprint, forPresent } from "#rules/cart";
 import { formatCents } from "#rules/prices";
-import { checkoutFormSchema, toCheckoutData, type CheckoutForm } from "#contract/checkout";
+import { checkoutFormSchema, FIELD_MESSAGES, toCheckoutData, type CheckoutForm } from "#contract/checkout";
 import type { OfferRating } from "#contract/offers";
 import { isWalletProvider, paymentMethodsText } from "#rules/payments";
 import type { CartIntent } from "#app/routes/cart/schema";
@@ -427,6 +427,9 @@ function ErrorSummary({ errors, attempt }: { errors: { id: string; message: stri
   );
 }
 
+const longestMessage = (name: string) =>
+  (FIELD_MESSAGES[name as keyof typeof FIELD_MESSAGES] ?? []).reduce((a, b) => (b.length > a.length ? b : a), "");
+
 function CheckoutDetailsForm() {
   const { lines, wallet, form: remembered, payable, paymentMethods, trust } = useLoaderData<typeof loader>();
   // Each offer's own terms, once; none at all, the user agreement's.
@@ -453,11 +456,11 @@ function CheckoutDetailsForm() {
     if (lastResult) setAttempt((n) => n + 1);
   }, [lastResult]);
   const formProps = getFormProps(form);
-  // Always rendered, with its line reserved: a message appearing on blur must not move the
-  // control the buyer is about to click.
-  const errorOf = (field: { errors?: string[]; errorId: string }) => (
-    <p id={field.errorId} className="field-error">
-      {field.errors?.[0]}
+  // Always rendered, with room for the field's longest message (data-room, styles.css): a message
+  // appearing on blur must not move the control the buyer is pressing at that moment.
+  const errorOf = (field: { errors?: string[]; errorId: string; name: string }) => (
+    <p id={field.errorId} className="field-error" data-room={longestMessage(field.name)}>
+      <span>{field.errors?.[0]}</span>
     </p>
   );
   // After a «Continuar», every error at once, summarised at the top; the list follows the fields as

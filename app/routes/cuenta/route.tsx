@@ -22,6 +22,7 @@ import { readForm } from "#app/forms/form.server";
 import { attempt, isSessionGone, sessionEnded } from "#app/routes/login/login.server";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
+import { countOf } from "#rules/plurals";
 
 export const meta: MetaFunction = () => seo({ title: "Mi cuenta", description: "Tu cuenta de ofertas.", noindex: true });
 
@@ -168,7 +169,7 @@ function EmailSection() {
       {step === "confirm-email" ? (
         <>
           <p className="notice" role="status">
-            Te hemos enviado un código a <strong>{newEmail}</strong>. Caduca en {minutes} minutos.
+            Te hemos enviado un código a <strong>{newEmail}</strong>. Caduca en {countOf(minutes, "minuto", "minutos")}.
           </p>
           <Form method="post" className="auth-form" {...getFormProps(confirm)}>
             <input type="hidden" name="intent" value="confirm-email" />
@@ -228,7 +229,7 @@ function PasswordSection() {
             label="Contraseña nueva"
             type="password"
             autoComplete="new-password"
-            hint={`Al menos ${minLength} caracteres.`}
+            hint={`Al menos ${countOf(minLength, "carácter", "caracteres")}.`}
           />
           <TextField field={fields.re_new_password} label="Repite la contraseña nueva" type="password" autoComplete="new-password" />
           <SubmitButton label={me.has_password ? "Guardar la contraseña" : "Crear contraseña"} action="/cuenta" className="btn" />

@@ -27,6 +27,7 @@ import { seo } from "#app/document/seo";
 import { Stars } from "#app/components/stars";
 import { ErrorPage } from "#app/components/error-page";
 import { Honeypot } from "#app/components/honeypot";
+import { countOf } from "#rules/plurals";
 
 export const meta: MetaFunction = () => [
   ...seo({ title: "Tu valoración", description: "Valora tu compra.", noindex: true }),
@@ -34,7 +35,7 @@ export const meta: MetaFunction = () => [
 ];
 export const headers = linkPageHeaders;
 
-const starsLabel = (n: number) => `${n} ${n === 1 ? "estrella" : "estrellas"}`;
+const starsLabel = (n: number) => countOf(n, "estrella", "estrellas");
 
 /**
  * Who rates, from the link: the mail's token (`t`), or the offer alone (`offer=…`: the stars of

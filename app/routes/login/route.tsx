@@ -19,6 +19,7 @@ import { SocialLogin } from "./social-login";
 import { Captcha } from "#app/components/captcha";
 import { commitSession, field, getSession } from "#app/state/session.server";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
+import { countOf } from "#rules/plurals";
 
 export const shouldRevalidate = skipAfterFailure;
 
@@ -122,7 +123,7 @@ function CodeStep() {
   return (
     <>
       <p className="notice" role="status">
-        Te hemos enviado un código a <strong>{pendingEmail}</strong>. Caduca en {minutes} minutos.
+        Te hemos enviado un código a <strong>{pendingEmail}</strong>. Caduca en {countOf(minutes, "minuto", "minutos")}.
       </p>
       <Form method="post" className="auth-form" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="verify-code" />

@@ -13,6 +13,7 @@ import { readForm } from "#app/forms/form.server";
 import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/routes/login/login.server";
 import { seo } from "#app/document/seo";
 import { commitSession, flash, getSession } from "#app/state/session.server";
+import { countOf } from "#rules/plurals";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Recuperar la contraseña", description: "Elige una contraseña nueva con un código por correo.", noindex: true });
@@ -100,7 +101,7 @@ function ResetStep() {
     <>
       {email ? (
         <p className="notice" role="status">
-          Si <strong>{email}</strong> tiene una cuenta, le hemos enviado un código. Caduca en {minutes} minutos.
+          Si <strong>{email}</strong> tiene una cuenta, le hemos enviado un código. Caduca en {countOf(minutes, "minuto", "minutos")}.
         </p>
       ) : null}
       <Form method="post" className="auth-form" {...getFormProps(form)}>
@@ -114,7 +115,7 @@ function ResetStep() {
           label="Contraseña nueva"
           type="password"
           autoComplete="new-password"
-          hint={`Al menos ${minLength} caracteres.`}
+          hint={`Al menos ${countOf(minLength, "carácter", "caracteres")}.`}
         />
         <TextField field={fields.re_new_password} label="Repite la contraseña nueva" type="password" autoComplete="new-password" />
         <Honeypot />

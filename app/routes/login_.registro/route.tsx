@@ -15,6 +15,7 @@ import { readForm } from "#app/forms/form.server";
 import { attempt, completeLogin, loginRedirectTo, pendingLoginEmail, takeMailedEmail } from "#app/routes/login/login.server";
 import { seo } from "#app/document/seo";
 import { commitSession, field, flash, getSession } from "#app/state/session.server";
+import { countOf } from "#rules/plurals";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Crear una cuenta", description: "Crea tu cuenta de ofertas con correo y contraseña.", noindex: true });
@@ -104,7 +105,7 @@ function RegisterStep() {
         label="Contraseña"
         type="password"
         autoComplete="new-password"
-        hint={`Al menos ${minLength} caracteres.`}
+        hint={`Al menos ${countOf(minLength, "carácter", "caracteres")}.`}
       />
       <TextField field={fields.re_password} label="Repite la contraseña" type="password" autoComplete="new-password" />
       <Captcha siteKey={captchaSiteKey} />
@@ -122,7 +123,7 @@ function ActivateStep() {
     <>
       {email ? (
         <p className="notice" role="status">
-          Te hemos enviado un código de activación a <strong>{email}</strong>. Caduca en {minutes} minutos.
+          Te hemos enviado un código de activación a <strong>{email}</strong>. Caduca en {countOf(minutes, "minuto", "minutos")}.
         </p>
       ) : null}
       <Form method="post" className="auth-form" {...getFormProps(form)}>

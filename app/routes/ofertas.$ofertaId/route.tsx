@@ -8,7 +8,6 @@ import {
   useRouteError,
   useRouteLoaderData,
   type ClientLoaderFunctionArgs,
-  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
@@ -48,14 +47,14 @@ import { popularCards } from "#app/routes/buscar/popular.server";
 import { RECENTLY_VIEWED_SHOWN } from "#rules/constants";
 import { openCartPanel } from "#app/components/cart-dropdown";
 import type { loader as rootLoader } from "#app/root";
+import { plural } from "#rules/plurals";
 
 /**
- * The hover's prefetch of an offer (a fetcher of this route, ClientNavigation) is not loaded
- * again on every later navigation: it was kept for one click, and a click loads this route anyway.
- * (A navigation to another offer is a new page and never asks this.)
+ * Loaded again on every navigation that reaches this route, another offer's included: the route
+ * stays mounted from one offer to the next. A hover's prefetch is not reloaded by later
+ * navigations because its fetcher is let go once its load starts (ClientNavigation).
  */
-export const shouldRevalidate: ShouldRevalidateFunction = (args) =>
-  !args.formMethod && args.currentUrl.pathname !== args.nextUrl.pathname ? false : skipAfterFailure(args);
+export const shouldRevalidate = skipAfterFailure;
 
 /** A click after a hover uses the data the hover loaded (app/state/offer-prefetch.ts), once. */
 export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
@@ -265,7 +264,7 @@ function AddToCart() {
               {o.available <= 0 ? (
                 <small className="option-stock">Agotada</small>
               ) : o.available <= 5 ? (
-                <small className="option-stock">¡Solo quedan {o.available}!</small>
+                <small className="option-stock">{`¡Solo ${plural(o.available, "queda", "quedan")} ${o.available}!`}</small>
               ) : o.per_customer ? (
                 <small className="option-limit">Máximo {max} por cliente</small>
               ) : (
@@ -380,7 +379,8 @@ export default function OfferPage() {
           {offer.rating ? <RatingSummary rating={offer.rating} /> : null}
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">{placeOf(offer.address, offer.region)}</p>
-          <AddToCart />
+          {/* Drawn anew for another offer: no option or count chosen on the first is carried over. */}
+          <AddToCart key={offer.uuid} />
           <TrustBox paymentMethods={paymentMethods} refundTerms={refundTerms} sold={offer.sold_count} />
           {dates.until ? (
             <p className="validity">

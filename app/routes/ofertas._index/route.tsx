@@ -1,12 +1,12 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { CATEGORY_IDS, CATEGORY_LABELS, isCategoryId } from "#rules/categories";
-import { formatCount } from "#rules/prices";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "./listing.server";
 import { originFrom, seo } from "#app/document/seo";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
 import type { RouteHandle } from "#app/root";
+import { countOf } from "#rules/plurals";
 
 export const handle: RouteHandle = { publicCache: true, favorites: true };
 export const shouldRevalidate = skipAfterFailure;
@@ -53,7 +53,7 @@ export default function Offers() {
         </button>
       </Form>
       <p className="muted" aria-live="polite">
-        {listing.count === 1 ? "1 oferta" : `${formatCount(listing.count)} ofertas`}
+        {countOf(listing.count, "oferta", "ofertas")}
       </p>
       <OfferListing listing={listing} empty={notice ?? "No hay ofertas con estos filtros. Prueba con otra búsqueda o región."} />
     </>

@@ -4,6 +4,7 @@ import { formatPrice } from "#rules/prices";
 import type { Purchase } from "#contract/sales";
 import { ticketsInWords } from "#rules/text";
 import type { CouponQr } from "./coupon-qr.server";
+import { plural } from "#rules/plurals";
 
 function validity(item: Purchase["items"][number]): string {
   if (!item.valid_until) return "Sin fecha de caducidad";
@@ -57,7 +58,7 @@ export function PurchaseCoupons({
                 {item.option_title} · {ticketsInWords(item.quantity)} · {formatPrice(item.paid_unit_price, item.quantity)}
                 {item.for_present ? " · Regalo" : ""}
               </p>
-              <h3 className="small">{item.coupons.length === 1 ? "Tu cupón" : "Tus cupones"}</h3>
+              <h3 className="small">{plural(item.coupons.length, "Tu cupón", "Tus cupones")}</h3>
               <ul className={`coupon-list${qrs ? " coupon-list-qr" : ""}`}>
                 {item.coupons.map((code) => (
                   <li key={code} className={qrs ? "coupon-card" : undefined}>

@@ -13,6 +13,7 @@ import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/document/seo";
 import { cached } from "./query-cache";
+import { countOf } from "#rules/plurals";
 
 export const meta: MetaFunction = () => seo({ title: "Mis pedidos", description: "Tus compras y cupones.", noindex: true });
 
@@ -68,7 +69,7 @@ function Stars({ offer, title }: { offer: string; title: string }) {
             <label key={n}>
               <input type="radio" name="rate" value={n} required />
               <span aria-hidden="true">★</span>
-              <span className="visually-hidden">{n === 1 ? "1 estrella" : `${n} estrellas`}</span>
+              <span className="visually-hidden">{countOf(n, "estrella", "estrellas")}</span>
             </label>
           ))}
         </span>

@@ -10,7 +10,10 @@ import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import type { Page, Request } from "@playwright/test";
 import { purchaseSignature, unsubscribeSignature } from "#platform/signatures.server";
-import { expect, ready, roomyOffer, test } from "../fixtures";
+import { NOSCRIPT_FIELD } from "#rules/captcha";
+import { expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
+import { waitForMail } from "../mail";
+import { E2E_DATA_DIR } from "../run-ports";
 import { mockVendors, type Vendors } from "./mock-vendors";
 
 let vendors: Vendors;
@@ -200,4 +203,59 @@ test("session replay's remote configuration: a failing server is asked 3 times, 
   const [first, second, third] = asked;
   expect(second - first).toBeGreaterThanOrEqual(950);
   expect(third - second).toBeGreaterThanOrEqual(1_950);
+});
+
+test("session replay never records the login page: not on the way to it, nor after a code login back to the shop", async ({ page }) => {
+  test.setTimeout(150_000);
+  const email = uniqueEmail("grabacion");
+  // The widget cannot be checked by this server (captcha.spec.ts): blocked, so the code is asked
+  // for as a page whose scripts had not run asks for it, which the server vouches for.
+  await page.route("https://challenges.cloudflare.com/**", (route) => route.abort("blockedbyclient"));
+  await acceptAll(page);
+  await ready(page, true);
+  // The home page records a while.
+  await page.waitForTimeout(3_000);
+  await page.mouse.move(200, 300);
+
+  // To the login page by the app, and through its two steps.
+  await page.getByRole("link", { name: "Entrar" }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2F$/);
+  await expect(page.getByText("Te enviaremos un código de 6 cifras")).toBeVisible();
+  await page.getByLabel("Correo electrónico").fill(email);
+  await page.locator("form", { has: page.getByRole("button", { name: "Enviar código" }) }).evaluate((form, name) => {
+    const field = document.createElement("input");
+    field.type = "hidden";
+    field.name = name;
+    field.value = "1";
+    form.append(field);
+  }, NOSCRIPT_FIELD);
+  await page.mouse.move(220, 320);
+  await page.getByRole("button", { name: "Enviar código" }).click();
+  await expect(page.getByText("Te hemos enviado un código")).toBeVisible();
+  await page.waitForTimeout(3_000);
+  await page.mouse.move(240, 340);
+  const mail = await waitForMail(`${E2E_DATA_DIR}-3p/mail`, email, {
+    subject: /código para entrar/,
+  });
+  const code = /\b(\d{6})\b/.exec(mail.text ?? "")?.[1];
+  await page.getByLabel("Código de 6 cifras").fill(code!);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+
+  // Back on the home page, logged in: it records again, and sends what it has.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: `Mi cuenta (sesión iniciada como ${email})` })).toBeAttached();
+  const before = replayUploads().length;
+  await recordThenLeave(page);
+
+  const bodies = await Promise.all(replayUploads().map(async (r) => (await asSent(r)).body));
+  // Not vacuous: the home page was recorded before the login and after it.
+  expect(bodies.filter((b) => b.includes("Ofertas irresistibles")).length).toBeGreaterThan(0);
+  expect(bodies.slice(before).some((b) => b.includes("Ofertas irresistibles"))).toBe(true);
+  const loginPage = [
+    "Te enviaremos un código de 6 cifras",
+    "Te hemos enviado un código",
+    "Guarda tus favoritos y consulta tus pedidos",
+    "Crear una cuenta con contraseña",
+  ];
+  expect(loginPage.filter((text) => bodies.some((b) => b.includes(text)))).toEqual([]);
 });
