@@ -201,11 +201,16 @@ describe("late notifications", () => {
     expect(await saleStatus(api, kept.payment.sale_id)).toBe("paid");
     expect(await available(api, kept.option.uuid)).toBe(4);
 
-    const gone = await openSale(2, "card", 2);
+    const gone = await openSale(2, "card", 3);
     await cancelOnReturn(gone.payment);
-    // Someone else buys the last tickets meanwhile.
-    const other = await startRedsysSale(api, [{ option: gone.option, quantity: 2 }], newEmail("otro"));
-    await notify(api, notificationFor(redsys, await postToRedsys(redsys, other), "authorised"));
+    // Others buy the last tickets meanwhile (no one may hold more than half of them unpaid).
+    for (const [who, quantity] of [
+      ["otro", 2],
+      ["otra", 1],
+    ] as const) {
+      const other = await startRedsysSale(api, [{ option: gone.option, quantity }], newEmail(who));
+      await notify(api, notificationFor(redsys, await postToRedsys(redsys, other), "authorised"));
+    }
     expect(await available(api, gone.option.uuid)).toBe(0);
     const late = await notify(api, notificationFor(redsys, gone.order, "authorised"));
     expect(late.status).toBe(200);

@@ -96,7 +96,7 @@ describe("Redsys", () => {
   });
 
   it("a deployment: never the documentation's key with live, never a stand-in over http, and the test environment says so on every page", () => {
-    const deployment = { ...base, PUBLIC_URL: "https://ofertas.example", ...redsys };
+    const deployment = { ...base, PUBLIC_URL: "https://ofertas.example", SMTP_URL: "smtp://correo.ofertas.example:587", ...redsys };
     expect(() => loadConfig({ ...deployment, REDSYS_ENVIRONMENT: "live" })).toThrow(/REDSYS_SECRET_KEY: es la clave pública de pruebas/);
     expect(() => loadConfig({ ...deployment, REDSYS_API_BASE: "http://127.0.0.1:9999" })).toThrow(
       /REDSYS_API_BASE: en un despliegue debe ser https/,
