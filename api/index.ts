@@ -18,6 +18,7 @@ import { verificationRouter } from "#api/routes/verification";
 import { sessionsRouter } from "#api/routes/sessions";
 import { imageUploadRouter, partnerRouter, staffUsersRouter } from "#api/routes/partner";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
+import { refundsRouter } from "#api/routes/refunds";
 import type { Identify } from "#api/services/access";
 import { exemptFromAddressLimits, limiterStoreFor, limits } from "#api/rate-limit";
 import { allowedHosts, hostGuard } from "#api/hosts";
@@ -70,6 +71,7 @@ export function createApi({ db, config, log = logRequestError, identify = getUse
   api.use("/public/offers", publicOffersRouter(db));
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));
+  api.use(refundsRouter({ db, payments, identify }));
   api.use(staffUsersRouter({ db, identify }));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));
