@@ -39,7 +39,8 @@ const test = base.extend<object, { shop: Shop }>({
         CONTRACT_CHECK: "1",
       });
       try {
-        await server.waitReady(150_000);
+        // A fresh database is migrated and seeded first: minutes when the machine is busy.
+        await server.waitReady(270_000);
         await use({ url: `http://127.0.0.1:${server.port}`, redsys });
       } finally {
         await server.stop();
@@ -47,7 +48,7 @@ const test = base.extend<object, { shop: Shop }>({
         rmSync(dataDir, { recursive: true, force: true });
       }
     },
-    { scope: "worker", timeout: 180_000 },
+    { scope: "worker", timeout: 300_000 },
   ],
   baseURL: async ({ shop }, use) => use(shop.url),
 });
