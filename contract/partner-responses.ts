@@ -185,7 +185,11 @@ export const PartnerLeadRecordSchema = z.object({
 });
 export type PartnerLeadRecord = z.infer<typeof PartnerLeadRecordSchema>;
 
-/** GET /sales/refund_required/: the sales that owe their buyer a refund (staff). */
+/**
+ * GET /sales/refund_required/: the sales that owe their buyer a refund (staff). can_refund: the
+ * provider gives the money back from the shop (POST /sales/refund/{id}/), else by hand in its
+ * panel; last_attempt: the last time the shop asked it to.
+ */
 export const RefundRequiredSaleSchema = z.object({
   sale_id: z.string(),
   email: z.string(),
@@ -194,6 +198,10 @@ export const RefundRequiredSaleSchema = z.object({
   provider: z.string(),
   created_at: z.string(),
   paid_at: nullableText,
+  can_refund: z.boolean(),
+  last_attempt: z
+    .object({ status: z.enum(["pending", "refunded", "refused", "unknown"]), detail: nullableText, at: z.string() })
+    .nullable(),
 });
 export type RefundRequiredSale = z.infer<typeof RefundRequiredSaleSchema>;
 

@@ -60,6 +60,7 @@ import {
   PaymentAnswerSchema,
   CapturedPurchaseSchema,
   PurchaseSchema,
+  RefundAnswerSchema,
   ValidateOrderResponseSchema,
   WebhookAnswerSchema,
 } from "#contract/sales";
@@ -97,6 +98,9 @@ export const RESPONSES = {
   "POST /:provider/webhook/": WebhookAnswerSchema,
   "GET /sandbox/checkout/:id/": notJson("html"),
   "POST /sandbox/checkout/:id/": notJson("redirect"),
+  "GET /redsys/pay/:id/": notJson("html"),
+  "GET /redsys/ok/:id/": notJson("redirect"),
+  "GET /redsys/ko/:id/": notJson("redirect"),
   "POST /sales/download_coupon/": notJson("pdf"),
   "GET /sales/reserve_exists/:id/": ReserveExistsSchema,
   // Mail links and subscriptions
@@ -187,6 +191,7 @@ export const RESPONSES = {
   "POST /sales/become_partner/": ReceivedSchema,
   "GET /partner-leads/": PartnerLeadPageSchema,
   "GET /sales/refund_required/": RefundRequiredPageSchema,
+  "POST /sales/refund/:id/": RefundAnswerSchema,
   "GET /users/": UserListSchema,
   "DELETE /users/:id/": empty,
 } satisfies Record<string, z.ZodTypeAny | NotJson>;

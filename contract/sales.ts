@@ -3,6 +3,7 @@ import "#rules/zod-es";
 import { CheckoutDataSchema } from "#contract/checkout";
 import { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#rules/cart";
 import { DISCOUNT_TYPES } from "#rules/prices";
+import { PAYMENT_METHODS } from "#rules/payments";
 
 // An order is never bigger than a cart can be: the cart's limits (rules/cart.ts) bound it.
 export { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM };
@@ -69,6 +70,18 @@ export const ValidateOrderResponseSchema = z.object({
   errors: z.array(z.object({ error_text: z.string(), offer_price_uuid: z.string().optional(), field: z.string().optional() })),
 });
 export type ValidateOrderResponse = z.infer<typeof ValidateOrderResponseSchema>;
+
+/**
+ * POST /sales/create/'s body. payment_method: the way of paying the buyer chose at checkout, when
+ * the shop's provider offers a choice (Redsys: card, or Bizum); the API refuses one it does not offer.
+ */
+export const CreateSaleRequestSchema = z.object({
+  session_token: z.string().min(10).max(100),
+  // Present only when the buyer accepted analytics; device_id when their browser had one.
+  analytics: z.object({ device_id: z.string().min(5).max(100).nullable().default(null) }).optional(),
+  payment_method: z.enum(PAYMENT_METHODS, { message: "Esa forma de pago no está disponible. Elige otra para pagar." }).optional(),
+});
+export type CreateSaleRequest = z.input<typeof CreateSaleRequestSchema>;
 
 /** POST /sales/create/. provider_ref: the provider's own id of the payment (PayPal's order id, for its JS SDK buttons). */
 export const PaymentAnswerSchema = z.object({
@@ -138,6 +151,18 @@ export type AppliedPromoCode = z.infer<typeof AppliedPromoCodeSchema>;
 
 /** POST /sales/cancel/{id}/ */
 export const CancelAnswerSchema = z.object({ released: z.boolean() });
+
+/**
+ * POST /sales/refund/{id}/ (staff): the money of a sale that owes it went back through its
+ * provider. A refusal, or an answer that never came, is an error with its detail.
+ */
+export const RefundAnswerSchema = z.object({
+  sale_id: z.string(),
+  status: z.literal("refunded"),
+  refunded: z.string(),
+  detail: z.string(),
+});
+export type RefundAnswer = z.infer<typeof RefundAnswerSchema>;
 
 /** POST /{provider}/webhook/: an acknowledgement for the provider. */
 export const WebhookAnswerSchema = z.object({

@@ -2,6 +2,8 @@ import { createHmac } from "node:crypto";
 import { logger } from "#platform/logger.server";
 import path from "node:path";
 import { z } from "zod";
+import { paymentMethodsOf, type PaymentMethod } from "#rules/payments";
+import { REDSYS_ENV_FIELDS, redsysSettings, type RedsysSettings } from "#platform/config/redsys.server";
 import { trustProxySetting } from "#platform/config/addresses.server";
 import { parseReminderDays } from "#rules/reminders";
 import { deploymentProblems, isDeployment as isDeploymentSetting } from "#platform/config/deployment.server";
@@ -113,7 +115,7 @@ const EnvSchema = z
     SUPPORT_EMAIL: z.string().email().default("ayuda@ofertas.es"),
     BUSINESS_EMAIL: z.string().email().default("empresas@ofertas.es"),
     /** Required in a deployment; elsewhere the sandbox (loadConfig). */
-    PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["sandbox", "paypal", "rapyd", "allpay"]).optional()),
+    PAYMENT_PROVIDER: z.preprocess(emptyToUndefined, z.enum(["sandbox", "paypal", "rapyd", "allpay", "redsys"]).optional()),
     /** "1": the demo catalogue, sales and customer in a deployment too (never its staff or partner). */
     DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(["0", "1"], { message: "debe ser 1 (con datos de demostración) o 0" }).optional()),
     /** Whose X-Forwarded-For to believe: a hop count, addresses/CIDRs separated by commas, or loopback. */
@@ -138,6 +140,7 @@ const EnvSchema = z
     ALLPAY_LOGIN: optionalString,
     ALLPAY_API_KEY: optionalString,
     ALLPAY_API_BASE: z.string().url().default("https://allpay.to/app/"),
+    ...REDSYS_ENV_FIELDS,
     /** How long one call to a payment provider may take before the sale gives up on it. */
     PAYMENT_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(10_000),
     RESERVATION_MINUTES: z.coerce
@@ -265,8 +268,12 @@ type SiteConfig = Omit<Env, "PAYMENT_PROVIDER"> & {
   demoData: boolean;
   /** The demo staff and partner accounts too: never in a deployment. */
   demoStaff: boolean;
-  /** A deployment on the payment sandbox: every page and mail says nothing is charged. */
+  /** A deployment on the payment sandbox (or Redsys's test environment): every page and mail says nothing is charged. */
   sandboxNotice: boolean;
+  /** Redsys's settings when its keys are set (platform/config/redsys.server.ts). */
+  redsys: RedsysSettings | null;
+  /** What the buyer chooses between at checkout with the current provider (empty: no choice). */
+  paymentMethods: PaymentMethod[];
   /** Express's "trust proxy" (TRUST_PROXY). */
   trustProxy: number | string[];
   /** Absolute data directory. */
@@ -317,6 +324,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const operations = runtimeSettings(env, source, isDeployment);
   const shopLegal = shopLegalIdentity(env, isDeployment);
   if (typeof shopLegal === "string") throw new ConfigError(`Configuración no válida:\n  ${shopLegal}`);
+  const redsys = redsysSettings(env, { isDeployment });
+  if (Array.isArray(redsys)) throw new ConfigError(`Configuración no válida:\n${redsys.map((line) => `  ${line}`).join("\n")}`);
   const jwtSecret = env.JWT_SECRET ?? createHmac("sha256", sessionSecrets[0]).update("ofertas:jwt").digest("hex");
   const localHost = env.HOST === "0.0.0.0" || env.HOST === "::" ? "127.0.0.1" : env.HOST;
   return {
@@ -326,7 +335,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     isDeployment,
     demoData: isDeployment ? env.DEMO_DATA === "1" : env.DEMO_DATA !== "0",
     demoStaff: !isDeployment && env.DEMO_DATA !== "0",
-    sandboxNotice: isDeployment && paymentProvider === "sandbox",
+    sandboxNotice: isDeployment && (paymentProvider === "sandbox" || (paymentProvider === "redsys" && redsys?.environment === "test")),
+    redsys,
+    paymentMethods: paymentMethodsOf(paymentProvider, { bizum: redsys?.bizum ?? false }),
     trustProxy: trustProxySetting(env.TRUST_PROXY) ?? ["loopback"],
     dataDir,
     sessionSecrets,

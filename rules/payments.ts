@@ -1,4 +1,4 @@
-export const PAYMENT_PROVIDERS = ["sandbox", "paypal", "rapyd", "allpay"] as const;
+export const PAYMENT_PROVIDERS = ["sandbox", "paypal", "rapyd", "allpay", "redsys"] as const;
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
 
 /** PayPal is a wallet: it always needs the buyer's full name (spec section 5). */
@@ -14,6 +14,26 @@ export const PAYMENT_FLOW_LABELS: Record<PaymentFlow, string> = {
 };
 
 /**
+ * The ways of paying a buyer can choose between at checkout, where the provider offers a choice
+ * (Redsys: a card, or Bizum when the shop's terminal has it). Other providers offer none: their
+ * own page shows what they take.
+ */
+export const PAYMENT_METHODS = ["card", "bizum"] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+/** The checkout button of each way of paying. */
+export const PAYMENT_METHOD_BUTTONS: Record<PaymentMethod, string> = {
+  card: "Pagar con tarjeta",
+  bizum: "Pagar con Bizum",
+};
+
+/** What the current provider lets the buyer choose: empty when it chooses on its own page. */
+export function paymentMethodsOf(provider: PaymentProviderName, options: { bizum: boolean }): PaymentMethod[] {
+  if (provider !== "redsys") return [];
+  return options.bizum ? ["card", "bizum"] : ["card"];
+}
+
+/**
  * How a buyer pays with each provider, as the trust line says it («Pago seguro · …»). The sandbox
  * says plainly that it charges nothing.
  */
@@ -22,4 +42,10 @@ export const PAYMENT_METHODS_TEXT: Record<PaymentProviderName, string> = {
   paypal: "PayPal o tarjeta",
   rapyd: "Tarjeta de crédito o débito",
   allpay: "Tarjeta de crédito o débito",
+  redsys: "Tarjeta de crédito o débito",
 };
+
+/** The trust line's words for the provider and the ways of paying it offers here. */
+export function paymentMethodsText(provider: PaymentProviderName, methods: readonly PaymentMethod[]): string {
+  return methods.includes("bizum") ? "Tarjeta de crédito o débito, o Bizum" : PAYMENT_METHODS_TEXT[provider];
+}

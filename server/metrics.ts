@@ -146,6 +146,7 @@ export function registerDatabaseMetrics(db: Database): void {
     "cancelled",
     "expired",
     "refund_required",
+    "refunded",
   ]);
   byStatus(
     "ofertas_mail_outbox",

@@ -183,6 +183,35 @@ export const paymentTransactions = pgTable("payment_transactions", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** Redsys's order number of a transaction, and what Redsys signed about it (migration 0050). */
+export const redsysOrders = pgTable("redsys_orders", {
+  orderNumber: text("order_number").primaryKey(),
+  transactionId: uuid("transaction_id").notNull(),
+  payMethod: text("pay_method").notNull(),
+  merchantParameters: text("merchant_parameters").notNull(),
+  responseCode: integer("response_code"),
+  amountCents: integer("amount_cents"),
+  currency: text("currency"),
+  authorisationCode: text("authorisation_code"),
+  notifiedAt: timestamp("notified_at", { withTimezone: true }),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Each refund asked of a provider (migration 0051). */
+export const saleRefunds = pgTable("sale_refunds", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  saleId: uuid("sale_id").notNull(),
+  provider: text("provider").notNull(),
+  requestedCents: integer("requested_cents"),
+  refundedCents: integer("refunded_cents"),
+  status: text("status").notNull(),
+  reason: text("reason").notNull(),
+  detail: text("detail"),
+  requestedBy: uuid("requested_by"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const coupons = pgTable("coupons", {
   id: uuid("id").primaryKey().defaultRandom(),
   saleItemId: uuid("sale_item_id").notNull(),

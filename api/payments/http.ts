@@ -15,6 +15,7 @@ const PROVIDER_LABELS: Record<PaymentProviderName, string> = {
   paypal: "PayPal",
   rapyd: "Rapyd",
   allpay: "Allpay",
+  redsys: "Redsys",
 };
 
 export type ProviderHttpOptions = {

@@ -4,6 +4,7 @@ import type { Database } from "#api/db/client";
 import { createAllpayProvider } from "./allpay";
 import { createPaypalProvider } from "./paypal";
 import { createRapydProvider } from "./rapyd";
+import { createRedsysProvider } from "./redsys";
 import { createSandboxProvider } from "./sandbox";
 import type { PaymentProvider, PaymentProviderName } from "./types";
 
@@ -56,6 +57,9 @@ export function createPaymentProviders(config: Config, db: Database): PaymentPro
         timeoutMs: config.PAYMENT_TIMEOUT_MS,
       }),
     );
+  }
+  if (config.redsys) {
+    all.set("redsys", createRedsysProvider(db, { ...config.redsys, timeoutMs: config.PAYMENT_TIMEOUT_MS }));
   }
   const current = all.get(config.PAYMENT_PROVIDER);
   if (!current) {

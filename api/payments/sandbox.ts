@@ -43,6 +43,14 @@ export function createSandboxProvider(db: Database, secret: string): PaymentProv
       // The sandbox's bank is our own transaction row: its amount is what the buyer "paid".
       return { status, amountCents: tx.amountCents, currency: tx.currency, providerRef: payment.providerRef };
     },
+    async refundPayment(refund) {
+      // The sandbox's bank is our own row: what it took, it gives back.
+      const [tx] = await db.select().from(paymentTransactions).where(eq(paymentTransactions.id, refund.transactionId));
+      if (!tx || (tx.status !== "approved" && tx.status !== "captured")) {
+        return { status: "refused", reason: "La pasarela de pruebas no tiene cobrado este pago." };
+      }
+      return { status: "refunded", amountCents: refund.amountCents ?? tx.amountCents };
+    },
     async verifyWebhook(request: WebhookRequest): Promise<WebhookEvent | null> {
       const header = request.headers[SANDBOX_SIGNATURE_HEADER];
       const m = header ? /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header) : null;

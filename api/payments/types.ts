@@ -2,9 +2,9 @@
  * One interface for every payment provider. The sale service only talks to this; adapters speak
  * their provider's real HTTP API. Amounts are whole cents, currency ISO 4217 ("EUR").
  */
-import type { PaymentFlow, PaymentProviderName } from "#rules/payments";
+import type { PaymentFlow, PaymentMethod, PaymentProviderName } from "#rules/payments";
 
-export { PAYMENT_PROVIDERS, type PaymentFlow, type PaymentProviderName } from "#rules/payments";
+export { PAYMENT_PROVIDERS, type PaymentFlow, type PaymentMethod, type PaymentProviderName } from "#rules/payments";
 
 export type CreatePaymentInput = {
   saleId: string;
@@ -21,6 +21,8 @@ export type CreatePaymentInput = {
   cancelUrl: string;
   /** Absolute URL of this provider's webhook under /api/v0. */
   webhookUrl: string;
+  /** The way of paying the buyer chose, one of the provider's `methods`; absent: its default. */
+  paymentMethod?: PaymentMethod;
 };
 
 export type CreatePaymentResult = {
@@ -53,7 +55,27 @@ export type WebhookEvent = {
   /** Our transaction id when the provider echoes it back, else null. */
   transactionId: string | null;
   providerRef: string | null;
+  /**
+   * payment.completed: the event itself says the money is taken (a Redsys authorisation is a
+   * charge), not only approved. A sale released meanwhile is then taken like a lapsed reservation
+   * (tickets again if left, else owed back), never turned away with the buyer's money kept.
+   */
+  settled?: boolean;
+  /** payment.failed: how the sale ends (default "declined"). */
+  failure?: "declined" | "cancelled";
 };
+
+/** Money to give back on a captured payment. */
+export type RefundInput = {
+  providerRef: string;
+  transactionId: string;
+  /** Whole cents, at most what was captured less what was already given back; null: all of it. */
+  amountCents: number | null;
+  currency: string;
+};
+
+/** refunded: the provider gave the money back; refused: it said no, and why (its own words or code). */
+export type RefundResult = { status: "refunded"; amountCents: number } | { status: "refused"; reason: string };
 
 export type WebhookRequest = {
   headers: Record<string, string | undefined>;
@@ -65,6 +87,8 @@ export type WebhookRequest = {
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
   readonly flow: PaymentFlow;
+  /** The ways of paying the buyer may choose between at checkout; none: the provider's page chooses. */
+  readonly methods?: readonly PaymentMethod[];
   createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult>;
   /**
    * Asks the provider for the payment's state and captures it when it is approved but not yet
@@ -73,6 +97,12 @@ export interface PaymentProvider {
   capturePayment(payment: { providerRef: string; transactionId: string; amountCents: number; currency: string }): Promise<PaymentState>;
   /** The event, or null when the signature is missing or wrong. Never throws on bad input. */
   verifyWebhook(request: WebhookRequest): Promise<WebhookEvent | null>;
+  /**
+   * Gives money back through the provider. Absent: the provider's own panel does it by hand.
+   * Throws PaymentProviderUnreachable when the provider's answer was not read (the outcome is then
+   * unknown), PaymentProviderError when the answer made no sense.
+   */
+  refundPayment?(refund: RefundInput): Promise<RefundResult>;
 }
 
 export class PaymentProviderError extends Error {

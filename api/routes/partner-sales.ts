@@ -9,7 +9,6 @@ import { clientAddress, limits } from "#api/rate-limit";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { partnerSales, partnerSalesBatches, redeemCoupon, SALES_CSV_HEADER, salesCsvLines, verifyCoupon } from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
-import { refundRequiredSales } from "#api/services/sales/refunds";
 
 export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {
   const router = Router();
@@ -74,23 +73,13 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
     }),
   );
 
-  // Staff: the leads «Publica tu oferta» brought in, and the sales whose money must go back.
+  // Staff: the leads «Publica tu oferta» brought in (the sales whose money must go back: routes/refunds.ts).
   router.get(
     "/partner-leads/",
     handle(async (req, res) => {
       await requireStaffActor(req, identify);
       const q = parseInput(PageQuerySchema, req.query);
       const { count, results } = await listLeads(db, { page: q.page, pageSize: q.page_size });
-      res.set("Cache-Control", "private, no-store");
-      res.json(pageAnswer(req, q.page, q.page_size, count, results));
-    }),
-  );
-  router.get(
-    "/sales/refund_required/",
-    handle(async (req, res) => {
-      await requireStaffActor(req, identify);
-      const q = parseInput(PageQuerySchema, req.query);
-      const { count, results } = await refundRequiredSales(db, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
       res.json(pageAnswer(req, q.page, q.page_size, count, results));
     }),

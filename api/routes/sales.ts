@@ -3,7 +3,7 @@ import express, { Router, type Request } from "express";
 import { z } from "zod";
 import type { Config } from "#platform/config.server";
 import { isValidEmail } from "#rules/email";
-import { PromoCodeText, ValidateOrderSchema, type CapturedPurchase } from "#contract/sales";
+import { CreateSaleRequestSchema, PromoCodeText, ValidateOrderSchema, type CapturedPurchase } from "#contract/sales";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { webhookEvents } from "#api/db/schema";
@@ -25,6 +25,7 @@ import { clientAddress, isExemptAddress, limits, rateLimit } from "#api/rate-lim
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#rules/limits";
 import { purchaseSignature, verifyPurchase } from "#platform/signatures.server";
 import { sandboxRouter } from "#api/routes/sandbox";
+import { redsysRouter } from "#api/routes/redsys";
 import { publicOrigin } from "#api/hosts";
 import { getUser } from "#api/auth/context";
 
@@ -90,21 +91,19 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
       const address = clientAddress(req);
       const exempt = isExemptAddress(address);
       if (!exempt) await limits.consume(`create:ip:${address}`, { ...CREATES_PER_ADDRESS, message: TOO_MANY_CREATES });
-      const { session_token, analytics } = parseInput(
-        z.object({
-          session_token: z.string().min(10).max(100),
-          // Present only when the buyer accepted analytics; device_id when their browser had one.
-          analytics: z.object({ device_id: z.string().min(5).max(100).nullable().default(null) }).optional(),
-        }),
-        req.body,
-      );
+      const { session_token, analytics, payment_method } = parseInput(CreateSaleRequestSchema, req.body);
       const origin = publicOrigin(req, config);
       // A sale made while logged in belongs to that account, whatever email the receipt goes to.
       const userId = getUser(req)?.id ?? null;
-      const answer = await createSale(db, payments.current, session_token, { origin, apiOrigin: origin }, config.RESERVATION_MINUTES, {
-        clientAddress: exempt ? null : address,
-        userId,
-      });
+      const answer = await createSale(
+        db,
+        payments.current,
+        session_token,
+        { origin, apiOrigin: origin },
+        config.RESERVATION_MINUTES,
+        { clientAddress: exempt ? null : address, userId },
+        payment_method,
+      );
       if (analytics) await rememberAnalyticsConsent(db, answer.payment.sale_id, analytics.device_id);
       res.status(201).json(answer);
     }),
@@ -193,9 +192,10 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
         await captureSale(db, payments.all, tx.saleId, tx.id, {
           feedbackDelayDays: config.FEEDBACK_DELAY_DAYS,
           providerRef: event.providerRef,
+          settled: event.settled,
         });
       } else if (tx && event.kind === "payment.failed") {
-        await releaseSale(db, tx.saleId, "declined");
+        await releaseSale(db, tx.saleId, event.failure ?? "declined");
       }
     } catch (error) {
       // Let the provider deliver it again later: forget that we saw it.
@@ -220,6 +220,7 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
   );
 
   router.use("/sandbox", sandboxRouter({ db, config, deliverWebhook: (request) => receiveWebhook("sandbox", request) }));
+  router.use("/redsys", redsysRouter({ db, config, payments, deliverWebhook: (request) => receiveWebhook("redsys", request) }));
   return router;
 }
 

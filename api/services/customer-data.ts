@@ -136,7 +136,7 @@ const iso = (v: string | Date | null) => (v === null ? null : new Date(v).toISOS
  * state. Unpaid reservations that lapsed are left out: they were never purchases.
  */
 export async function customerPurchases(db: Executor, userId: string, page: number, pageSize: number) {
-  const shown = sql`s.user_id = ${userId} AND s.status IN ('paid', 'pending', 'refund_required')`;
+  const shown = sql`s.user_id = ${userId} AND s.status IN ('paid', 'pending', 'refund_required', 'refunded')`;
   const [{ n }] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sales s WHERE ${shown}`);
   const sales = await query<PurchaseRow>(
     db,
@@ -215,7 +215,7 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
 }
 
 function couponState(saleStatus: string, redeemed: boolean, validUntil: string | null, today: string): CouponState {
-  if (saleStatus === "refund_required") return "refunded";
+  if (saleStatus === "refund_required" || saleStatus === "refunded") return "refunded";
   if (redeemed) return "redeemed";
   if (validUntil && validUntil < today) return "expired";
   return "valid";

@@ -42,6 +42,7 @@ import {
   PaymentAnswerSchema,
   PurchaseSchema,
   ValidateOrderResponseSchema,
+  type CreateSaleRequest,
   type ValidateOrderRequest,
 } from "#contract/sales";
 import { NoContent, routeOf } from "#contract/routes";
@@ -270,9 +271,19 @@ export const salesApi = {
     api("/public/offers/apply-promocode/", AppliedPromoCodeSchema, { method: "POST", body: { promo_code }, request }),
   validate: (body: ValidateOrderRequest) =>
     api("/sales/validate/", ValidateOrderResponseSchema, { method: "POST", body, acceptStatus: [400] }),
-  /** analytics: only when the buyer accepted analytics cookies (the purchase event depends on it). */
-  create: (session_token: string, request: Request, analytics?: { device_id: string | null }) =>
-    api("/sales/create/", PaymentAnswerSchema, { method: "POST", body: { session_token, ...(analytics ? { analytics } : {}) }, request }),
+  /**
+   * analytics: only when the buyer accepted analytics cookies (the purchase event depends on it).
+   * payment_method: the way of paying the buyer chose, when the provider offers a choice.
+   */
+  create: (session_token: string, request: Request, analytics?: { device_id: string | null }, payment_method?: string) => {
+    const body: CreateSaleRequest = { session_token, ...(analytics ? { analytics } : {}) };
+    return api("/sales/create/", PaymentAnswerSchema, {
+      method: "POST",
+      // The API refuses, in Spanish, a way of paying it does not offer.
+      body: payment_method ? { ...body, payment_method } : body,
+      request,
+    });
+  },
   capture: (saleId: string, transaction_id: string) =>
     api(`/sales/capture/${saleId}/`, CapturedPurchaseSchema, { method: "POST", body: { transaction_id } }),
   /** A purchase opened from its confirmation mail's signed link (no account needed). */

@@ -18,6 +18,7 @@ import {
   RefundRequiredPageSchema,
   UserListSchema,
 } from "#contract/partner-responses";
+import { RefundAnswerSchema } from "#contract/sales";
 import { PAGE_SIZE_MAX } from "#rules/constants";
 import { api, ApiError, apiFile, NoContent } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -96,6 +97,8 @@ export const partnerApi = (request: Request) => ({
   deleteUser: (id: string) => api(`/users/${id}/`, NoContent, { method: "DELETE", request }),
   leads: (query: Query = {}) => api("/partner-leads/", PartnerLeadPageSchema, { request, query }),
   refundRequired: (query: Query = {}) => api("/sales/refund_required/", RefundRequiredPageSchema, { request, query }),
+  /** The sale's money back to the buyer through its provider (Redsys's REST refund, the sandbox). */
+  refund: (saleId: string) => api(`/sales/refund/${saleId}/`, RefundAnswerSchema, { method: "POST", request }),
 });
 
 export type { RefundRequiredSale as RefundSale } from "#contract/partner-responses";

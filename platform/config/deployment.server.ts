@@ -64,7 +64,7 @@ export function deploymentProblems(env: DeploymentSettings): SettingProblem[] {
     problems.push({
       path: "PAYMENT_PROVIDER",
       message:
-        "obligatorio en un despliegue (PUBLIC_URL que no es esta máquina): paypal, rapyd o allpay (sandbox solo para un sitio de pruebas)",
+        "obligatorio en un despliegue (PUBLIC_URL que no es esta máquina): paypal, rapyd, allpay o redsys (sandbox solo para un sitio de pruebas)",
     });
   if (!env.SMTP_URL && env.MAIL_TO_FILES !== "1")
     problems.push({

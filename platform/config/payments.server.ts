@@ -4,7 +4,7 @@
  */
 
 type PaymentEnv = {
-  PAYMENT_PROVIDER?: "sandbox" | "paypal" | "rapyd" | "allpay";
+  PAYMENT_PROVIDER?: "sandbox" | "paypal" | "rapyd" | "allpay" | "redsys";
   PAYMENT_TIMEOUT_MS: number;
   API_TIMEOUT_MS: number;
 } & Partial<Record<(typeof PROVIDER_KEYS)[keyof typeof PROVIDER_KEYS][number], string>>;
@@ -15,6 +15,8 @@ export const PROVIDER_KEYS = {
   paypal: ["PAYPAL_CLIENT_ID", "PAYPAL_CLIENT_SECRET", "PAYPAL_WEBHOOK_ID"],
   rapyd: ["RAPYD_ACCESS_KEY", "RAPYD_SECRET_KEY"],
   allpay: ["ALLPAY_LOGIN", "ALLPAY_API_KEY"],
+  // Its four settings and their formats are checked by platform/config/redsys.server.ts.
+  redsys: [],
 } as const;
 
 const inWords = (names: readonly string[]) => (names.length > 1 ? `${names.slice(0, -1).join(", ")} y ${names.at(-1)}` : names[0]);

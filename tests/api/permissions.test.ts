@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { organizationMembers, sales, users } from "#api/db/schema";
 import { startTestApi, type TestApi } from "#tests/support/api-server";
+import { approveWithoutWebhook, makeOption, newEmail, startSale } from "./_helpers";
 import { ACTORS, callAs, couponsFor, makeWorld, png, uploadImage, validOffer, WHO, type Who, type World } from "./_partner";
 
 let api: TestApi;
@@ -44,6 +45,15 @@ const revisionOfA = async () =>
 const emptyOrgOfA = async () => (await callAs(api, "partnerA", "/organizations/", { body: organization() })).body.uuid as string;
 const couponOfA = async () =>
   (await callAs(api, "staff", "/verification/coupon/", { body: { code: coupons.shift() } })).body.uuid as string;
+
+/** A sandbox sale paid for but owing its buyer the money (the sandbox gives it back). */
+const owingSandboxSale = async () => {
+  const option = await makeOption(api, { available: 5 });
+  const payment = await startSale(api, [{ option }], newEmail("debe"));
+  await approveWithoutWebhook(api, payment.transaction_id);
+  await api.db.update(sales).set({ status: "refund_required" }).where(eq(sales.id, payment.sale_id));
+  return payment.sale_id;
+};
 
 const freshUser = async (role: "customer" | "partner" = "customer") =>
   (
@@ -179,6 +189,11 @@ const rows: Row[] = [
   },
   { name: "GET /partner-leads/", expect: staffOnly(200), run: (who) => callAs(api, who, "/partner-leads/") },
   { name: "GET /sales/refund_required/", expect: staffOnly(200), run: (who) => callAs(api, who, "/sales/refund_required/") },
+  {
+    name: "POST /sales/refund/{id}/",
+    expect: staffOnly(200),
+    run: async (who) => callAs(api, who, `/sales/refund/${await owingSandboxSale()}/`, { method: "POST" }),
+  },
   { name: "GET /users/", expect: staffOnly(200), run: (who) => callAs(api, who, "/users/?role=partner") },
   {
     name: "DELETE /users/{id}/",

@@ -20,10 +20,18 @@ export type CaptureOptions = {
   feedbackDelayDays?: number;
   /** The provider's id of the payment, from its webhook, for a transaction that never learned it. */
   providerRef?: string | null;
+  /**
+   * The provider's signed word that the money is taken (WebhookEvent.settled): a sale released
+   * meanwhile (cancelled, declined) is revived like a lapsed reservation, or owes a refund.
+   */
+  settled?: boolean;
 };
 
-/** What a late payment may still revive: a lapsed reservation, or a sale whose provider never answered. */
-type Revivable = "expired" | "cancelled";
+/**
+ * What a late payment may still revive: a lapsed reservation, a sale whose provider never
+ * answered, or, when the provider says the money is taken, one released before that word came.
+ */
+type Revivable = "expired" | "cancelled" | "declined";
 
 export async function findTransaction(db: Executor, by: { transactionId?: string | null; provider?: string; providerRef?: string | null }) {
   // Webhooks echo whatever reference the provider holds; one that is not our uuid is not ours
@@ -60,9 +68,16 @@ export async function captureSale(
   if (!sale) throw new HttpError(404, "No hemos encontrado ese pedido.");
   if (sale.status === "paid") return purchaseOf(db, saleId);
   // Cancelled before the provider answered the create (no payment page): the buyer may still have
-  // paid there, so it is taken like a lapsed reservation, with its tickets if they are left.
-  const revivable: Revivable = sale.status === "cancelled" && !tx.redirectUrl ? "cancelled" : "expired";
-  if (sale.status === "declined" || (sale.status === "cancelled" && revivable !== "cancelled")) {
+  // paid there, so it is taken like a lapsed reservation, with its tickets if they are left. So is
+  // any released sale the provider says was charged after all (a Redsys authorisation arriving
+  // after the buyer's «Cancelar», or after a denial on a retried card).
+  const revivable: Revivable =
+    sale.status === "cancelled" && (!tx.redirectUrl || options.settled)
+      ? "cancelled"
+      : sale.status === "declined" && options.settled
+        ? "declined"
+        : "expired";
+  if ((sale.status === "declined" || sale.status === "cancelled") && revivable !== sale.status) {
     throw new HttpError(402, sale.status === "declined" ? "El pago ha sido rechazado." : "El pago se ha cancelado.");
   }
   const provider = providers.get(tx.provider);

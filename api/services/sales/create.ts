@@ -12,7 +12,7 @@ import { MAX_UNPAID_SALES_PER_ADDRESS, MAX_UNPAID_SALES_PER_EMAIL, maxUnpaidTick
 import { query, transactionWithRetry, type Database, type Transaction } from "#api/db/client";
 import { checkoutSessions, paymentTransactions, priceOptions, promoCodeUses, saleItems, sales } from "#api/db/schema";
 import { HttpError } from "#api/http";
-import { PaymentProviderUnreachable, type PaymentProvider } from "#api/payments/types";
+import { PaymentProviderUnreachable, type PaymentMethod, type PaymentProvider } from "#api/payments/types";
 import { usesByEmail } from "./promo-codes";
 import { releaseSale } from "./release";
 import { giveBack, ticketsHeld, type StoredLine } from "./stock";
@@ -24,6 +24,8 @@ export type PaymentUrls = { origin: string; apiOrigin: string };
  * for the caps on unpaid reservations (null = exempt by RATE_LIMIT_EXEMPT, not capped).
  */
 export type Buyer = { clientAddress: string | null; userId: string | null };
+
+export const METHOD_NOT_OFFERED = "Esa forma de pago no está disponible. Elige otra para pagar.";
 
 export const PROVIDER_NOT_ANSWERING = "El proveedor de pago no responde. No se te ha cobrado nada. Inténtalo de nuevo.";
 
@@ -48,7 +50,11 @@ export async function createSale(
   urls: PaymentUrls,
   reservationMinutes: number,
   buyer: Buyer = { clientAddress: null, userId: null },
+  /** The way of paying the buyer chose at checkout (Redsys: card or Bizum); absent: the provider's page chooses. */
+  paymentMethod?: PaymentMethod,
 ) {
+  // Before anything is reserved: a choice the provider does not offer here is the client's mistake.
+  if (paymentMethod && !provider.methods?.includes(paymentMethod)) throw new HttpError(400, METHOD_NOT_OFFERED);
   // Locks in this order, as every flow over sales takes them: the session row, the buyer's advisory
   // locks (email, then address), stock rows by id, promo-code rows by id. The sale's rows are
   // written before the stock is taken: a sold-out line rolls them back, and the hot stock row is
@@ -65,8 +71,8 @@ export async function createSale(
     await takePromoCodeUses(tx, session, saleId);
     return { saleId, transactionId, existing: false as const, session };
   });
-  if (reserved.existing) return existingPayment(db, reserved.saleId, provider);
-  return openPayment(db, provider, urls, reserved);
+  if (reserved.existing) return existingPayment(db, reserved.saleId, provider, paymentMethod);
+  return openPayment(db, provider, urls, reserved, paymentMethod);
 }
 
 /** The checkout session, locked (a double click waits here for the first request's sale). */
@@ -309,6 +315,7 @@ async function openPayment(
   provider: PaymentProvider,
   urls: PaymentUrls,
   { saleId, transactionId, session }: { saleId: string; transactionId: string; session: TakenSession },
+  paymentMethod: PaymentMethod | undefined,
 ) {
   const { checkoutData, lines } = session;
   const returnUrl = `${urls.origin}/order/success?transaction_id=${transactionId}`;
@@ -328,6 +335,7 @@ async function openPayment(
       returnUrl,
       cancelUrl,
       webhookUrl: `${urls.apiOrigin}/api/v0/${provider.name}/webhook/`,
+      paymentMethod,
     });
     await db
       .update(paymentTransactions)
@@ -361,7 +369,7 @@ async function openPayment(
  * created the sale may still be waiting for the provider's redirect URL: wait for it a little
  * rather than telling the buyer that an order being set up is no longer payable.
  */
-async function existingPayment(db: Database, saleId: string, provider: PaymentProvider, waitMs = 15_000) {
+async function existingPayment(db: Database, saleId: string, provider: PaymentProvider, paymentMethod?: PaymentMethod, waitMs = 15_000) {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const [row] = await db
@@ -376,14 +384,19 @@ async function existingPayment(db: Database, saleId: string, provider: PaymentPr
     if (!row || row.sale.status !== "pending" || !row.tx.redirectUrl) {
       throw new HttpError(409, "Este pedido ya no está pendiente de pago. Revisa tu carrito.");
     }
-    const flow = row.tx.provider === provider.name ? provider.flow : "hosted";
+    const same = row.tx.provider === provider.name;
+    // Back from the provider's page, the buyer may choose the other way of paying: its page says which.
+    const redirectUrl =
+      same && paymentMethod
+        ? `${row.tx.redirectUrl}${row.tx.redirectUrl.includes("?") ? "&" : "?"}method=${paymentMethod}`
+        : row.tx.redirectUrl;
     return {
       payment: {
         sale_id: saleId,
         transaction_id: row.tx.id,
         provider: row.tx.provider,
-        flow,
-        redirect_url: row.tx.redirectUrl,
+        flow: same ? provider.flow : "hosted",
+        redirect_url: redirectUrl,
         provider_ref: row.tx.providerRef,
       },
     };

@@ -4,7 +4,7 @@ import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { cartFingerprint, forPresent } from "#rules/cart";
 import { formatCents } from "#rules/prices";
 import { checkoutFormSchema, toCheckoutData } from "#contract/checkout";
-import { isWalletProvider, PAYMENT_METHODS_TEXT } from "#rules/payments";
+import { isWalletProvider, paymentMethodsText } from "#rules/payments";
 import { usePendingRemovals } from "#app/components/cart-dropdown";
 import { salesApi } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -57,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       totalCents,
       payable,
       wallet: wallet(),
-      paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
+      paymentMethods: paymentMethodsText(config().PAYMENT_PROVIDER, config().paymentMethods),
       trust,
       // Logged in, the account's email is the default; what the buyer typed last time wins.
       form: state.form ?? (me ? { email: me.email } : null),

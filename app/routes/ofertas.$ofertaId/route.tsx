@@ -10,7 +10,7 @@ import { OfferGrid } from "#app/components/offer-card";
 import { RatingSummary, Stars } from "#app/components/stars";
 import { OrganizationRating, TrustBox } from "#app/components/trust";
 import { config } from "#app/env.server";
-import { PAYMENT_METHODS_TEXT } from "#rules/payments";
+import { paymentMethodsText } from "#rules/payments";
 import { refundTerms } from "#rules/offer-terms";
 import { ApiError, offersApi } from "#app/api-client/client.server";
 import { getCart } from "#app/state/cart.server";
@@ -139,7 +139,7 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       inCart,
       jsonLd,
       map: offerMap(offer, consent),
-      paymentMethods: PAYMENT_METHODS_TEXT[config().PAYMENT_PROVIDER],
+      paymentMethods: paymentMethodsText(config().PAYMENT_PROVIDER, config().paymentMethods),
       refundTerms: refundTerms(offer.conditions),
       reviews: offer.reviews.map((r) => ({ ...r, date: formatDate(r.date) })),
       dates: {

@@ -35,7 +35,13 @@ export async function startPayment(
   }
   const formData = await readForm(request);
   try {
-    const { payment } = await salesApi.create(order.token, request, await purchaseAnalytics(request, formData));
+    const method = formData.get("payment_method");
+    const { payment } = await salesApi.create(
+      order.token,
+      request,
+      await purchaseAnalytics(request, formData),
+      typeof method === "string" && method ? method : undefined,
+    );
     const headers = new Headers({
       "Set-Cookie": await commitCheckoutState({ ...order.state, sale: { id: payment.sale_id, tx: payment.transaction_id } }),
     });

@@ -2,6 +2,7 @@ import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctio
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { formatPrice } from "#rules/prices";
+import { PAYMENT_METHOD_BUTTONS } from "#rules/payments";
 import { currentOrder, startPayment } from "#app/routes/order+shared/payment.server";
 import { config } from "#app/env.server";
 import { seo } from "#app/document/seo";
@@ -19,7 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const c = config();
   // The spec's wallet variant: PayPal's own buttons, from its JS SDK, on this page only.
   const wallet = c.PAYMENT_PROVIDER === "paypal" && c.PAYPAL_CLIENT_ID ? { clientId: c.PAYPAL_CLIENT_ID } : null;
-  return { lines: state.lines ?? [], total: state.total ?? "0.00", email: state.form?.email ?? "", wallet };
+  // Redsys: «Pagar con tarjeta» and, when the terminal has it, «Pagar con Bizum»; else one «Pagar».
+  return { lines: state.lines ?? [], total: state.total ?? "0.00", email: state.form?.email ?? "", wallet, methods: c.paymentMethods };
 }
 
 /** "Pagar": creates the sale (tickets reserved) and sends the buyer to the provider's page. */
@@ -31,10 +33,11 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function OrderPage() {
-  const { lines, total, email, wallet } = useLoaderData<typeof loader>();
+  const { lines, total, email, wallet, methods } = useLoaderData<typeof loader>();
   const [walletReady, setWalletReady] = useState(false);
   const navigation = useNavigation();
   const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const chosen = navigation.formData?.get("payment_method");
   return (
     <section className="narrow">
       <h1>Revisa y paga</h1>
@@ -59,11 +62,27 @@ export default function OrderPage() {
       </p>
       <p className="muted">Compra a nombre de {email}.</p>
       {wallet ? <WalletButtons clientId={wallet.clientId} onReady={setWalletReady} /> : null}
-      <Form method="post" hidden={walletReady}>
+      <Form method="post" hidden={walletReady} className="pay-methods">
         {/* With analytics consent, the consented tools' script adds the browser's device id here (tracking.client.ts). */}
-        <button type="submit" className="btn btn-block btn-large" disabled={paying}>
-          {paying ? "Preparando el pago…" : "Pagar"}
-        </button>
+        {methods.length ? (
+          // One button per way of paying: the one pressed names it, with JavaScript or without.
+          methods.map((method, i) => (
+            <button
+              key={method}
+              type="submit"
+              name="payment_method"
+              value={method}
+              className={i === 0 ? "btn btn-block btn-large" : "btn btn-block btn-large btn-secondary"}
+              disabled={paying}
+            >
+              {paying && chosen === method ? "Preparando el pago…" : PAYMENT_METHOD_BUTTONS[method]}
+            </button>
+          ))
+        ) : (
+          <button type="submit" className="btn btn-block btn-large" disabled={paying}>
+            {paying ? "Preparando el pago…" : "Pagar"}
+          </button>
+        )}
       </Form>
       <p>
         <Link to="/checkout/">Volver al carrito</Link>

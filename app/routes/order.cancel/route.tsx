@@ -3,6 +3,13 @@ import { salesApi } from "#app/api-client/client.server";
 import { commitCheckoutState, getCheckoutState } from "#app/state/checkout.server";
 import { redirectWithToast } from "#app/state/session.server";
 
+const REASONS: Record<string, string> = {
+  declined: "El pago ha sido rechazado. No se ha cobrado nada: tu carrito sigue aquí, prueba de nuevo u otra tarjeta.",
+  cancelled: "Has cancelado el pago. Tu carrito sigue aquí cuando quieras terminar la compra.",
+  // The provider sent the buyer back without saying why (Redsys's URLKO, unsigned).
+  failed: "El pago no se ha completado y no se ha cobrado nada. Tu carrito sigue aquí para intentarlo de nuevo.",
+};
+
 /**
  * Where a provider sends a buyer who cancelled or whose card was declined. The reservation is given
  * back at once (an idempotent call), and the buyer lands on /checkout with the cart untouched.
@@ -17,16 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     await salesApi.cancel(state.sale.id, state.sale.tx).catch(() => undefined);
     headers.append("Set-Cookie", await commitCheckoutState({ form: state.form }));
   }
-  const declined = url.searchParams.get("reason") === "declined";
-  return redirectWithToast(
-    "/checkout/",
-    {
-      type: "error",
-      text: declined
-        ? "El pago ha sido rechazado. No se ha cobrado nada: tu carrito sigue aquí, prueba de nuevo u otra tarjeta."
-        : "Has cancelado el pago. Tu carrito sigue aquí cuando quieras terminar la compra.",
-    },
-    request,
-    { headers },
-  );
+  const reason = url.searchParams.get("reason") ?? "";
+  const text = Object.hasOwn(REASONS, reason) ? REASONS[reason] : REASONS.cancelled;
+  return redirectWithToast("/checkout/", { type: "error", text }, request, { headers });
 }

@@ -49,6 +49,7 @@ const STATUS_LABELS: Record<string, string> = {
   paid: "Pagado",
   pending: "Pendiente de pago",
   refund_required: "Reembolso en curso",
+  refunded: "Reembolsado",
 };
 
 /**

@@ -14,7 +14,7 @@ import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 
-export const meta: MetaFunction = () => seo({ title: "Order", description: "Tu compra.", noindex: true });
+export const meta: MetaFunction = () => seo({ title: "Tu compra", description: "Tu compra.", noindex: true });
 
 /**
  * The provider sends the buyer here. Capturing is idempotent on the API, so a reload, the
@@ -26,7 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const state = await getCheckoutState(request);
   const ref = [state.sale, state.done].find((s) => s?.tx === transactionId.toLowerCase());
   if (!isUuid(transactionId) || !ref) {
-    return data({ purchase: null, pending: false, links: null, qrs: null }, { headers: { "Cache-Control": "private, no-store" } });
+    return data(
+      { purchase: null, pending: false, tx: null, links: null, qrs: null },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
   }
   try {
     const purchase = await salesApi.capture(ref.id, ref.tx);
@@ -41,31 +44,39 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const { coupons_sig, ...paid } = purchase;
     // The mail's signed links, never the bare sale id: a guest keeps the PDF and the page without an account.
     return data(
-      { purchase: paid, pending: false, links: signedCouponLinks(paid.sale_id, coupons_sig), qrs: purchaseQrs(paid.items) },
+      { purchase: paid, pending: false, tx: null, links: signedCouponLinks(paid.sale_id, coupons_sig), qrs: purchaseQrs(paid.items) },
       { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } },
     );
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     if (error.status === 409 && /todavía/.test(error.message)) {
-      return data({ purchase: null, pending: true, links: null, qrs: null }, { headers: { "Cache-Control": "private, no-store" } });
+      return data(
+        { purchase: null, pending: true, tx: ref.tx, links: null, qrs: null },
+        { headers: { "Cache-Control": "private, no-store" } },
+      );
     }
     throw await redirectWithToast("/checkout/", { type: "error", text: error.message }, request);
   }
 }
 
 export default function OrderSuccess() {
-  const { purchase, pending, links, qrs } = useLoaderData<typeof loader>();
+  const { purchase, pending, tx, links, qrs } = useLoaderData<typeof loader>();
   if (!purchase || !links || !qrs) {
     return (
       <section className="narrow">
         <h1>{pending ? "Estamos confirmando tu pago" : "No encontramos este pedido"}</h1>
         <p>
           {pending
-            ? "El proveedor de pago aún no nos ha confirmado el cobro. Vuelve a cargar la página en unos segundos."
+            ? "El proveedor de pago aún no nos ha confirmado el cobro. Suele tardar unos segundos."
             : "Este enlace de pago no corresponde a una compra hecha en este navegador. Si has pagado, escríbenos desde Nuestros contactos con tu correo y te ayudamos."}
         </p>
-        <p>
-          <Link to="/" className="btn">
+        <p className="success-actions">
+          {tx ? (
+            <Link to={`/order/success?transaction_id=${tx}`} className="btn" reloadDocument>
+              Comprobar el pago de nuevo
+            </Link>
+          ) : null}
+          <Link to="/" className={tx ? "btn btn-secondary" : "btn"}>
             Ir a la página principal
           </Link>
         </p>
