@@ -80,7 +80,9 @@ export default function OrderSuccess() {
         Guárdalos: los necesitarás para disfrutar de tus ofertas.
       </p>
       <p className="success-actions">
-        <a href={links.pdf} className="btn" download>
+        {/* No `download` attribute: the answer is an attachment anyway, and Chromium passes a
+            download link around the offline worker, which then could not keep the PDF. */}
+        <a href={links.pdf} className="btn">
           Descargar cupones (PDF)
         </a>
         <a href={links.page} className="btn btn-secondary">
