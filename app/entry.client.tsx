@@ -20,10 +20,8 @@ startTransition(() => {
 });
 
 // The offline worker (app/offline/service-worker.ts: a buyer's coupons without a connection) is
-// registered once the app has started, when the browser is idle: none of it is in a page's
+// registered by a module of its own, imported once the app has started: none of it is in a page's
 // first-load JavaScript, and a page without JavaScript works as it always did.
-if (import.meta.env.PROD && "serviceWorker" in navigator) {
-  const register = () => navigator.serviceWorker.register("/sw.js").catch(() => {});
-  if ("requestIdleCallback" in window) requestIdleCallback(register);
-  else setTimeout(register, 1000);
+if (import.meta.env.PROD) {
+  import("./offline/register").catch(() => {});
 }

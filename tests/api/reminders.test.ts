@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDays, madridDate } from "#rules/dates";
 import { openDatabase, query } from "#api/db/client";
 import { createMailTransport } from "#api/mail/transport";
+import { messages } from "#api/mail/messages";
 import { deliverDue } from "#api/mail/worker";
 import { runReminderPass } from "#api/services/reminders/pass";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
@@ -62,10 +63,19 @@ async function bought(option: Option, { quantity = 1, daysAgo = 40, email = newE
 const setValidUntil = (option: Option, date: string | null) =>
   api.db.execute(sql`UPDATE offers SET valid_until = ${date}::date WHERE id = ${option.offerId}`);
 
-/** Sends what is due into .eml files, then every reminder this address has in them, oldest first. */
+/**
+ * Sends the reminders that are due into .eml files, then every reminder this address has in them,
+ * oldest first. The purchase mails are set aside unsent: each carries a PDF of its coupons, and
+ * rendering them all on every call made this file slow without telling it anything. The templates
+ * are imported with the file (the worker imports them on its first mail), so that their loading
+ * is not charged to whichever test sends first.
+ */
 async function remindersTo(email: string): Promise<ParsedMail[]> {
+  await api.db.execute(
+    sql`UPDATE mail_outbox SET status = 'skipped' WHERE status = 'queued' AND kind NOT IN ('expiry-reminder', 'booking-reminder')`,
+  );
   const config = { ...api.config, SMTP_URL: undefined, dataDir: mailDir };
-  await deliverDue(api.db, { transport: createMailTransport(config, () => {}), config, log: () => {}, batch: 500 });
+  await deliverDue(api.db, { transport: createMailTransport(config, () => {}), config, messages, log: () => {}, batch: 500 });
   const files = (await readdir(path.join(mailDir, "mail")).catch(() => [] as string[])).filter((f) => f.endsWith(".eml"));
   // Oldest first by the file's write time: the Date header has whole seconds, and two mails sent
   // within one second would otherwise come back in the order of their random names.

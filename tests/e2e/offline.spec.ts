@@ -1,5 +1,5 @@
 /**
- * A buyer's coupons without a connection: the coupons page, its QR codes and codes, kept by the
+ * A buyer's coupons without a connection: the coupons page, its QR codes and codes and the PDF, kept by the
  * offline worker once opened online; any other page offline is «Sin conexión» with «Mis cupones»;
  * what was kept goes at logout. The worker needs JavaScript: without it the pages are as always.
  */
@@ -34,13 +34,27 @@ async function purchaseLink(request: APIRequestContext, email: string): Promise<
   return `${url.pathname}${url.search}`;
 }
 
-/** The purchases the worker keeps on this browser (its coupons cache). */
-const keptPages = (page: Page) =>
-  page.evaluate(async () => {
+/** The addresses of `path` the worker keeps on this browser (its coupons cache). */
+const kept = (page: Page, path: string) =>
+  page.evaluate(async (path) => {
     if (!(await caches.has("ofertas-cupones"))) return [];
     const keys = await (await caches.open("ofertas-cupones")).keys();
-    return keys.map((k) => new URL(k.url).pathname).filter((p) => p === "/order/coupons");
-  });
+    return keys.map((k) => new URL(k.url).pathname).filter((p) => p === path);
+  }, path);
+const keptPages = (page: Page) => kept(page, "/order/coupons");
+
+/** Downloads the coupons' PDF by the page's link; its first bytes. */
+async function downloadPdf(page: Page): Promise<string> {
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Descargar los cupones en PDF" }).click(),
+  ]);
+  expect(await download.failure()).toBeNull();
+  const stream = await download.createReadStream();
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).subarray(0, 5).toString("latin1");
+}
 
 async function openAndKeep(page: Page, link: string) {
   await page.goto(link);
@@ -49,7 +63,7 @@ async function openAndKeep(page: Page, link: string) {
   await expect.poll(() => keptPages(page), { timeout: 15_000 }).toHaveLength(1);
 }
 
-test("coupons page opened online → offline, reload: the QR and the codes are there; other pages say «Sin conexión»", async ({
+test("coupons page and PDF opened online → offline, reload: the QR, the codes and the PDF are there; other pages say «Sin conexión»", async ({
   page,
   context,
   js,
@@ -65,12 +79,16 @@ test("coupons page opened online → offline, reload: the QR and the codes are t
   await openAndKeep(page, link);
   const codes = await page.getByTestId("coupon-code").allTextContents();
   expect(codes).toHaveLength(1);
+  // The PDF, downloaded once online, is kept too.
+  expect(await downloadPdf(page)).toBe("%PDF-");
+  await expect.poll(() => kept(page, "/order/coupon-pdf")).toHaveLength(1);
 
   await context.setOffline(true);
   await page.reload();
   await expect(page.getByRole("heading", { name: "Tus cupones", level: 1 })).toBeVisible();
   expect(await page.getByTestId("coupon-code").allTextContents()).toEqual(codes);
   await expect(page.locator("svg.coupon-qr")).toHaveCount(1);
+  expect(await downloadPdf(page)).toBe("%PDF-");
 
   await page.goto("/ofertas/");
   await expect(page.getByRole("heading", { name: "Sin conexión", level: 1 })).toBeVisible();

@@ -42,7 +42,9 @@ export default function OrderCoupons() {
         (impreso o en el móvil) al llegar al establecimiento.
       </p>
       <p>
-        <a href={pdf} className="btn" download>
+        {/* No `download` attribute: the answer is an attachment anyway, and Chromium passes a
+            download link around the offline worker, which then could not keep the PDF. */}
+        <a href={pdf} className="btn">
           Descargar los cupones en PDF
         </a>
       </p>

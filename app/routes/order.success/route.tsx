@@ -1,6 +1,9 @@
 import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { isUuid } from "#rules/uuid";
+import { orderNumber } from "#rules/coupons";
+import { authData } from "#app/state/auth.server";
+import { getSession } from "#app/state/session.server";
 import { ApiError, salesApi } from "#app/api-client/client.server";
 import { commitCart } from "#app/state/cart.server";
 import { commitCheckoutState, getCheckoutState } from "#app/state/checkout.server";
@@ -43,8 +46,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     }
     const { coupons_sig, ...paid } = purchase;
     // The mail's signed links, never the bare sale id: a guest keeps the PDF and the page without an account.
+    const guest = !authData(await getSession(request));
     return data(
-      { purchase: paid, pending: false, tx: null, links: signedCouponLinks(paid.sale_id, coupons_sig), qrs: purchaseQrs(paid.items) },
+      { purchase: paid, pending: false, tx: null, links: signedCouponLinks(paid.sale_id, coupons_sig), qrs: purchaseQrs(paid.items), guest },
       { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } },
     );
   } catch (error) {
@@ -60,7 +64,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function OrderSuccess() {
-  const { purchase, pending, tx, links, qrs } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { purchase, pending, tx, links, qrs } = loaded;
   if (!purchase || !links || !qrs) {
     return (
       <section className="narrow">
@@ -68,8 +73,15 @@ export default function OrderSuccess() {
         <p>
           {pending
             ? "El proveedor de pago aún no nos ha confirmado el cobro. Suele tardar unos segundos."
-            : "Este enlace de pago no corresponde a una compra hecha en este navegador. Si has pagado, escríbenos desde Nuestros contactos con tu correo y te ayudamos."}
+            : "Este enlace de pago no corresponde a una compra hecha en este navegador."}
         </p>
+        {pending ? null : (
+          <p>
+            Si has pagado, tus cupones están en el correo «Tus cupones de ofertas»: su enlace «Ver mis cupones» los abre en cualquier
+            navegador. También puedes <Link to="/login">entrar con el mismo correo</Link> (te enviamos un código) y verlos en tus pedidos.
+            ¿No te llegó el correo? <Link to="/contacts">Escríbenos</Link> con tu correo y te ayudamos.
+          </p>
+        )}
         <p className="success-actions">
           {tx ? (
             <Link to={`/order/success?transaction_id=${tx}`} className="btn" reloadDocument>
@@ -87,17 +99,26 @@ export default function OrderSuccess() {
     <section className="narrow">
       <h1>¡Gracias por tu compra!</h1>
       <p>
-        Compra confirmada para <strong>{purchase.email}</strong>. Te hemos enviado los cupones por correo, con un PDF para imprimir.
-        Guárdalos: los necesitarás para disfrutar de tus ofertas.
+        Pedido nº <strong data-testid="order-number">{orderNumber(purchase.sale_id)}</strong>. Compra confirmada para{" "}
+        <strong>{purchase.email}</strong>. Te hemos enviado los cupones por correo, con un PDF para imprimir. Guárdalos: los necesitarás
+        para disfrutar de tus ofertas.
       </p>
       <p className="success-actions">
-        <a href={links.pdf} className="btn" download>
+        {/* No `download` attribute: the answer is an attachment anyway, and Chromium passes a
+            download link around the offline worker, which then could not keep the PDF. */}
+        <a href={links.pdf} className="btn">
           Descargar cupones (PDF)
         </a>
         <a href={links.page} className="btn btn-secondary">
           Ver mis cupones
         </a>
       </p>
+      {"guest" in loaded && loaded.guest ? (
+        <p data-testid="way-back">
+          Para volver a tus cupones más tarde, usa el enlace «Ver mis cupones» del correo que te hemos enviado, o{" "}
+          <Link to="/login">entra con {purchase.email}</Link>: te enviamos un código y los tienes en tus pedidos.
+        </p>
+      ) : null}
       <PurchaseCoupons purchase={purchase} details qrs={qrs} />
       <p>
         <Link to="/" className="btn btn-secondary">
