@@ -48,7 +48,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     // The mail's signed links, never the bare sale id: a guest keeps the PDF and the page without an account.
     const guest = !authData(await getSession(request));
     return data(
-      { purchase: paid, pending: false, tx: null, links: signedCouponLinks(paid.sale_id, coupons_sig), qrs: purchaseQrs(paid.items), guest },
+      {
+        purchase: paid,
+        pending: false,
+        tx: null,
+        links: signedCouponLinks(paid.sale_id, coupons_sig),
+        qrs: purchaseQrs(paid.items),
+        guest,
+      },
       { headers: { "Cache-Control": "private, no-store", "Referrer-Policy": "no-referrer" } },
     );
   } catch (error) {
