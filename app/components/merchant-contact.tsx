@@ -32,14 +32,14 @@ export function MerchantContactBlock({
           {contact.phone ? (
             <li>
               <a className="btn merchant-contact-call" href={telHref(contact.phone)}>
-                <span aria-hidden="true">📞</span> Llamar para reservar: {contact.phone}
+                Llamar para reservar: <span className="merchant-contact-phone">{contact.phone}</span>
               </a>
             </li>
           ) : null}
           {contact.email ? (
             <li>
               <a className="btn btn-secondary" href={`mailto:${contact.email}`}>
-                <span aria-hidden="true">✉</span> {contact.email}
+                {contact.email}
               </a>
             </li>
           ) : null}
