@@ -31,8 +31,9 @@ export function MerchantContactBlock({
         <ul className="merchant-contact-links">
           {contact.phone ? (
             <li>
-              <a className="btn merchant-contact-call" href={telHref(contact.phone)}>
-                Llamar para reservar: <span className="merchant-contact-phone">{contact.phone}</span>
+              {/* The visible words are the number only, spaces unbroken, as a dialer reads it; the name says what it does. */}
+              <a className="btn merchant-contact-call" href={telHref(contact.phone)} aria-label={`Llamar para reservar: ${contact.phone}`}>
+                {contact.phone.replace(/ /g, "\u00a0")}
               </a>
             </li>
           ) : null}

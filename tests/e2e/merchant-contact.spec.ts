@@ -1,6 +1,7 @@
 import type { Locator, Page } from "@playwright/test";
 import type { OfferDetail } from "#contract/offers";
-import { addToCart, expect, fillCheckout, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./fixtures";
+import { check, test, VIEWPORTS } from "./axe";
+import { addToCart, expect, fillCheckout, openCheckout, ready, uniqueEmail, type OfferSummary } from "./fixtures";
 import { smallTargets } from "./tap-targets";
 
 test.use({ viewport: { width: 375, height: 740 } });
@@ -23,10 +24,9 @@ async function expectBooking(page: Page, block: Locator, offer: OfferDetail) {
   await expect(block).toBeVisible();
   await expect(block.getByRole("heading", { name: "Reservar" })).toBeVisible();
   await expect(block).toContainText(/Reserva previa por tel/);
-  await expect(block.getByRole("link", { name: `Llamar para reservar: ${phone}` })).toHaveAttribute(
-    "href",
-    `tel:${phone.replace(/[^\d+]/g, "")}`,
-  );
+  await expect(
+    block.getByRole("link", { name: new RegExp(`^Llamar para reservar: ${phone.replace(/\+/, "\\+").replace(/ /g, "\\s")}$`) }),
+  ).toHaveAttribute("href", `tel:${phone.replace(/[^\d+]/g, "")}`);
   await expect(block.getByRole("link", { name: email })).toHaveAttribute("href", `mailto:${email}`);
   const host = website.replace(/^https?:\/\//, "").replace(/\/$/, "");
   await expect(block.getByRole("link", { name: new RegExp(host.replace(/\./g, "\\.")) })).toHaveAttribute(
@@ -41,13 +41,20 @@ async function expectBooking(page: Page, block: Locator, offer: OfferDetail) {
   expect(await smallTargets(page)).toEqual([]);
 }
 
-test("the merchant's phone, email and website reach the buyer on the offer, success and coupons pages", async ({ page, js }, info) => {
+test("the merchant's phone, email and website reach the buyer on the offer, success and coupons pages", async ({
+  page,
+  js,
+  helper,
+}, info) => {
   test.setTimeout(180_000); // a whole purchase, and four full-page screenshots
   const offer = await bookByPhoneOffer(page);
+  const problems: string[] = [];
+  // Screenshots to look at, and axe at both widths.
   const shoot = async (name: string) => {
-    for (const width of [375, 1280]) {
-      await page.setViewportSize({ width, height: width === 375 ? 740 : 850 });
-      await page.screenshot({ path: info.outputPath(`${name}-${width}.png`), fullPage: true });
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.screenshot({ path: info.outputPath(`${name}-${viewport.width}.png`), fullPage: true });
+      await check(page, js, `${name} at ${viewport.width}`, problems, helper);
     }
     await page.setViewportSize({ width: 375, height: 740 });
   };
@@ -70,4 +77,5 @@ test("the merchant's phone, email and website reach the buyer on the offer, succ
   await expect(page).toHaveURL(/\/order\/coupons\?/);
   await ready(page, js);
   await expectBooking(page, page.getByRole("region", { name: `Reservar en ${offer.organization.name}` }), offer);
+  expect(problems).toEqual([]);
 });
