@@ -7,7 +7,15 @@ import { handle, idParam, pageAnswer, parseInput } from "#api/http";
 import { PageQuerySchema } from "#contract/page";
 import { clientAddress, limits } from "#api/rate-limit";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
-import { partnerSales, partnerSalesBatches, redeemCoupon, SALES_CSV_HEADER, salesCsvLines, verifyCoupon } from "#api/services/coupons";
+import {
+  partnerSales,
+  partnerSalesBatches,
+  redeemCoupon,
+  SALES_CSV_HEADER,
+  salesCsvLines,
+  salesPerDay,
+  verifyCoupon,
+} from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
 
 export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {
@@ -50,6 +58,17 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
       }
       const { count, results, totals } = await partnerSales(db, scope, q, { page: q.page, pageSize: q.page_size });
       res.json({ ...pageAnswer(req, q.page, q.page_size, count, results), totals });
+    }),
+  );
+
+  /** «Ventas» per day over the same filter: the page's chart of sales and redemptions. */
+  router.get(
+    "/sales/partner/per_day/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      const q = parseInput(SalesQuerySchema, req.query);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await salesPerDay(db, scope, q) });
     }),
   );
 

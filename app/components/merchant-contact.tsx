@@ -31,15 +31,16 @@ export function MerchantContactBlock({
         <ul className="merchant-contact-links">
           {contact.phone ? (
             <li>
-              <a className="btn merchant-contact-call" href={telHref(contact.phone)}>
-                <span aria-hidden="true">📞</span> Llamar para reservar: {contact.phone}
+              {/* The visible words are the number only, spaces unbroken, as a dialer reads it; the name says what it does. */}
+              <a className="btn merchant-contact-call" href={telHref(contact.phone)} aria-label={`Llamar para reservar: ${contact.phone}`}>
+                {contact.phone.replace(/ /g, "\u00a0")}
               </a>
             </li>
           ) : null}
           {contact.email ? (
             <li>
               <a className="btn btn-secondary" href={`mailto:${contact.email}`}>
-                <span aria-hidden="true">✉</span> {contact.email}
+                {contact.email}
               </a>
             </li>
           ) : null}

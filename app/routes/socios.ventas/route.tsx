@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { COUPON_STATE_LABELS } from "#rules/coupons";
-import { formatShortDateTime } from "#rules/dates";
+import { formatDate, formatShortDateTime } from "#rules/dates";
 import { formatCount, formatPrice } from "#rules/prices";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { SalesFilterSchema } from "#contract/partner";
@@ -14,6 +14,7 @@ import { partnerApi, requirePartner } from "#app/portal/partner.server";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/document/seo";
+import { chartDays, SalesChart } from "./sales-chart";
 
 export const meta: MetaFunction = () => seo({ title: "Ventas", description: "Ventas y cupones de tus ofertas.", noindex: true });
 
@@ -28,15 +29,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const submission = parseWithZod(url.searchParams, { schema: SalesFilterSchema });
   const filter = submission.status === "success" ? submission.value : {};
   const query = { date_from: filter.date_from ?? undefined, date_to: filter.date_to ?? undefined, offer: filter.offer ?? undefined };
-  const [{ page, ...sales }, choices] = await Promise.all([
+  const [{ page, ...sales }, choices, perDay] = await Promise.all([
     loadPage(request, PORTAL_PAGE_SIZE, (q) => client.sales({ ...query, ...q })),
     offerChoices(request),
+    client.salesPerDay(query),
   ]);
+  const days = chartDays(perDay.results, { from: query.date_from, to: query.date_to, today: formatDate(new Date(), "yyyy-MM-dd") });
   await keepChosen(choices, query.offer, async (id) => sales.results[0]?.offer.title ?? (await client.offer(id).catch(() => null))?.title);
   const csv = `/socios/ventas.csv?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v ? [[k, v]] : [])))}`;
   return data(
     {
       sales,
+      days,
       page,
       ...choices,
       filter: query,
@@ -49,7 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Sales() {
-  const { sales, page, offers, offerCount, offersListed, offerSearch, filter, csv, filtered, result } = useLoaderData<typeof loader>();
+  const { sales, days, page, offers, offerCount, offersListed, offerSearch, filter, csv, filtered, result } =
+    useLoaderData<typeof loader>();
   const [form, fields] = useForm({
     // The filter in force shows in the form (the page is its GET), so the next change starts from
     // it; a new filter is a new form, as a page load would make it without JavaScript.
@@ -97,6 +102,10 @@ export default function Sales() {
           <dd>{formatCount(totals.coupons)}</dd>
         </div>
         <div>
+          <dt>Reembolsados</dt>
+          <dd>{formatCount(totals.refunded)}</dd>
+        </div>
+        <div>
           <dt>Canjeados</dt>
           <dd>{formatCount(totals.redeemed)}</dd>
         </div>
@@ -105,6 +114,7 @@ export default function Sales() {
           <dd>{formatPrice(totals.revenue)}</dd>
         </div>
       </dl>
+      {totals.coupons + totals.refunded > 0 ? <SalesChart days={days} /> : null}
       {results.length === 0 ? (
         <p className="empty-state">{filtered ? "No hay ventas con estos filtros." : "Todavía no has vendido ningún cupón."}</p>
       ) : (
@@ -134,7 +144,7 @@ export default function Sales() {
                       <span className="muted small">{r.option.title}</span>
                     </div>
                   </td>
-                  <td data-label="Cliente">{r.buyer_first_name ?? "—"}</td>
+                  <td data-label="Cliente">{r.buyer_first_name ?? r.buyer_email_hint}</td>
                   <td data-label="Precio" className="nowrap">
                     <div>
                       {formatPrice(r.paid_price)}
