@@ -204,7 +204,7 @@ test.describe("desktop (1280 px)", () => {
         if (location.pathname.startsWith("/checkout") && document.getElementById("cart-panel")) w.panelOverCheckout = true;
       }).observe(document.body, { childList: true, subtree: true });
     });
-    await panel.getByRole("link", { name: "Comprar" }).click();
+    await panel.getByRole("link", { name: "Ir a pagar" }).click();
     await expect(page).toHaveURL(/\/checkout\/?$/);
     await expect(page.locator("#main").getByRole("heading", { level: 1, name: "Tu carrito" })).toBeVisible();
     await expect(page.locator("#cart-panel")).toHaveCount(0);
