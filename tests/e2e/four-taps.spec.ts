@@ -36,7 +36,8 @@ async function offerToProvider(page: Page, js: boolean, email: string | null) {
   // count of 5 leaves it out too): answered before the count starts.
   await acceptCookies(page);
   await c.tap(page.locator("#buy").getByRole("button", { name: "Ir a pagar" }), "Ir a pagar");
-  await expect(page).toHaveURL(/\/checkout\/$/);
+  // Counted, not timed: a busy machine may take its time.
+  await expect(page).toHaveURL(/\/checkout\/$/, { timeout: 20_000 });
   await ready(page, js);
   await expect(page.getByRole("link", { name: offer.title })).toBeVisible();
   const field = page.getByLabel("Correo electrónico");
