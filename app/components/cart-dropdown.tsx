@@ -42,7 +42,7 @@ export function usePendingRemovals(): Set<string> {
 
 const OPEN_EVENT = "cart-panel:open";
 
-/** Opens the header's cart panel after an add, saying «Añadido» with «Ir a pagar» focused. */
+/** Opens the header's cart panel after an add (the toast says «Añadido»), with «Ir a pagar» focused. */
 export function openCartPanel() {
   window.dispatchEvent(new Event(OPEN_EVENT));
 }
@@ -52,14 +52,12 @@ export function CartPanel({
   subtotalCents,
   totalCents,
   added = false,
-  count = 0,
   onClose,
 }: {
   lines: CartLine[];
   subtotalCents: number;
   totalCents: number;
   added?: boolean;
-  count?: number;
   onClose?: () => void;
 }) {
   const removing = usePendingRemovals();
@@ -81,14 +79,6 @@ export function CartPanel({
           </button>
         ) : null}
       </div>
-      {added && visible.length ? (
-        <p className="added-bar" role="status">
-          <span>✓ Añadido</span>
-          <Link to="/checkout/" className="btn" ref={pay}>
-            Ir a pagar ({count})
-          </Link>
-        </p>
-      ) : null}
       {visible.length === 0 ? (
         <p className="muted">Tu carrito de compras está vacío</p>
       ) : (
@@ -132,8 +122,9 @@ export function CartPanel({
           </p>
         </div>
       ) : null}
-      <Link to="/checkout/" className={`btn btn-block${visible.length ? "" : " btn-disabled"}`} aria-disabled={!visible.length}>
-        Comprar
+      {/* The one way to pay from here; after an add the toast says «Añadido» and this is focused. */}
+      <Link to="/checkout/" className={`btn btn-block${visible.length ? "" : " btn-disabled"}`} aria-disabled={!visible.length} ref={pay}>
+        Ir a pagar
       </Link>
     </div>
   );
@@ -213,7 +204,7 @@ export function CartDropdown({
       </a>
       {open ? (
         <div id="cart-panel" className="cart-panel">
-          <CartPanel lines={lines} subtotalCents={subtotalCents} totalCents={totalCents} added={added} count={shownCount} onClose={close} />
+          <CartPanel lines={lines} subtotalCents={subtotalCents} totalCents={totalCents} added={added} onClose={close} />
         </div>
       ) : null}
     </div>

@@ -4,6 +4,7 @@ import { ratingDecimal } from "./card-html";
 import { LockIcon } from "./icons";
 import { Stars } from "./stars";
 import { countOf } from "#rules/plurals";
+import { WITHDRAWAL_PROMISE } from "#rules/refunds";
 
 /** «4,6 · 31 valoraciones de sus ofertas»: the partner's stars over all its offers. */
 export function OrganizationRating({ rating }: { rating: OfferRating }) {
@@ -43,7 +44,7 @@ export function TrustBox({ paymentMethods, refundTerms, sold }: { paymentMethods
               refundTerms.join(" · ")
             ) : (
               <>
-                según el <Link to="/agreement">Acuerdo de usuario</Link> (apartado 7)
+                {WITHDRAWAL_PROMISE} (<Link to="/agreement">Acuerdo de usuario</Link>).
               </>
             )}
           </span>

@@ -154,7 +154,7 @@ for (const viewport of VIEWPORTS) {
         // An add opens the panel by itself.
         await expect(page.getByRole("heading", { name: "Tu carrito" })).toBeVisible();
         await check(page, js, "cart panel open", problems, helper);
-        await page.getByRole("link", { name: "Comprar" }).click();
+        await page.locator("#cart-panel").getByRole("link", { name: "Ir a pagar" }).click();
         await expect(page).toHaveURL(/\/checkout\/$/);
         await ready(page, js);
       } else {

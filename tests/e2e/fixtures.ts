@@ -64,17 +64,18 @@ export async function chooseCookies(page: Page, choice: "Aceptar todo" | "Rechaz
 export const acceptCookies = (page: Page) => chooseCookies(page, "Aceptar todo");
 
 /**
- * With JS the cart opens a dropdown with "Comprar" (already open right after an add); without JS
- * the cart is a link to /checkout.
+ * With JS the cart opens a dropdown with «Ir a pagar» (already open right after an add); without JS
+ * the cart is a link to /checkout. Either way the page's title is Spanish.
  */
 export async function openCheckout(page: Page, js: boolean) {
   const cart = page.getByRole("link", { name: /^Carrito/ });
   if (!js || !(await page.locator("#cart-panel").isVisible())) await cart.click();
   if (js) {
     await expect(page.getByRole("heading", { name: "Tu carrito" })).toBeVisible();
-    await page.getByRole("link", { name: "Comprar" }).click();
+    await page.locator("#cart-panel").getByRole("link", { name: "Ir a pagar" }).click();
   }
   await expect(page).toHaveURL(/\/checkout\/?$/);
+  await expect(page).toHaveTitle("Tu carrito | ofertas");
   await ready(page, js);
 }
 
@@ -102,7 +103,7 @@ export async function addToCart(page: Page, js: boolean, offer: OfferSummary, ti
   await expect(page.getByText("Añadido al carrito.")).toBeVisible();
   // With JS the cart panel opens, «Ir a pagar» focused; without JS the page comes back at the box.
   if (js) await expect(page).toHaveURL(new RegExp(`/ofertas/${offer.uuid}/$`));
-  if (js) await expect(page.locator("#cart-panel").getByRole("link", { name: /^Ir a pagar/ })).toBeVisible();
+  if (js) await expect(page.locator("#cart-panel").getByRole("link", { name: "Ir a pagar" })).toBeFocused();
   await expect(page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge")).toHaveText(String(tickets));
 }
 
@@ -113,4 +114,5 @@ export async function fillCheckout(page: Page, email: string) {
   await page.getByRole("button", { name: "Continuar" }).click();
   await expect(page).toHaveURL(/\/order\/$/);
   await expect(page.getByRole("heading", { name: "Revisa y paga" })).toBeVisible();
+  await expect(page).toHaveTitle("Revisa y paga | ofertas");
 }

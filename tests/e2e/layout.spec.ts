@@ -178,7 +178,7 @@ test.describe("desktop (1280 px)", () => {
     expect(navInfo.x).toBe(navHome.x);
   });
 
-  test("the cart panel shows a total, keeps «· 1 entrada» on one line, and is gone when «Comprar» opens the checkout", async ({
+  test("the cart panel shows a total, keeps «· 1 entrada» on one line, and is gone when «Ir a pagar» opens the checkout", async ({
     page,
     js,
   }) => {
@@ -195,7 +195,7 @@ test.describe("desktop (1280 px)", () => {
     const { height } = (await tickets.boundingBox())!;
     expect(height).toBeLessThan(24);
 
-    // «Comprar» leads to the checkout, and the panel is gone in the very render that shows it (it
+    // «Ir a pagar» leads to the checkout, and the panel is gone in the very render that shows it (it
     // used to close a frame later, over the checkout page).
     await page.evaluate(() => {
       const w = window as unknown as { panelOverCheckout: boolean };
@@ -204,7 +204,7 @@ test.describe("desktop (1280 px)", () => {
         if (location.pathname.startsWith("/checkout") && document.getElementById("cart-panel")) w.panelOverCheckout = true;
       }).observe(document.body, { childList: true, subtree: true });
     });
-    await panel.getByRole("link", { name: "Comprar" }).click();
+    await panel.getByRole("link", { name: "Ir a pagar" }).click();
     await expect(page).toHaveURL(/\/checkout\/?$/);
     await expect(page.locator("#main").getByRole("heading", { level: 1, name: "Tu carrito" })).toBeVisible();
     await expect(page.locator("#cart-panel")).toHaveCount(0);

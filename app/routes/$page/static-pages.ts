@@ -4,6 +4,8 @@
  * from configuration so the same texts serve every environment.
  */
 
+import { WITHDRAWAL_DAYS } from "#rules/refunds";
+
 export type StaticSection = { heading: string; paragraphs: string[]; list?: string[] };
 
 export type StaticPage = {
@@ -131,7 +133,7 @@ export function staticPages(contacts: { supportEmail: string; businessEmail: str
       {
         heading: "7. Desistimiento, cancelación y reembolsos",
         paragraphs: [
-          "De acuerdo con el Real Decreto Legislativo 1/2007, por el que se aprueba el texto refundido de la Ley General para la Defensa de los Consumidores y Usuarios, dispones de un plazo de 14 días naturales desde la fecha de compra para desistir del contrato sin necesidad de justificación, siempre que el cupón no haya sido canjeado.",
+          `De acuerdo con el Real Decreto Legislativo 1/2007, por el que se aprueba el texto refundido de la Ley General para la Defensa de los Consumidores y Usuarios, dispones de un plazo de ${WITHDRAWAL_DAYS} días naturales desde la fecha de compra para desistir del contrato sin necesidad de justificación, siempre que el cupón no haya sido canjeado.`,
           `Para ejercer el desistimiento, escribe a ${supportEmail} indicando tu número de pedido y el código del cupón. Te reembolsaremos el importe pagado por ese cupón utilizando el mismo medio de pago empleado en la compra, en un plazo máximo de 14 días naturales desde que recibamos tu solicitud. El cupón quedará anulado en ese momento.`,
           "Una vez canjeado el cupón, o cuando el servicio se haya prestado por completo, no podrá ejercerse el derecho de desistimiento. Tampoco procede en las ofertas de servicios de alojamiento, transporte, restauración o actividades de ocio para una fecha o periodo de ejecución específicos, conforme al artículo 103 de dicha norma; cuando sea así, se indicará claramente en la ficha de la oferta.",
           "Si el establecimiento no puede prestar el servicio en las condiciones ofrecidas, cesa su actividad o cancela la oferta, te reembolsaremos íntegramente el importe de los cupones no canjeados, aunque haya transcurrido el plazo de desistimiento.",

@@ -41,5 +41,12 @@ export async function action({ request }: ActionFunctionArgs) {
     await customerApi.saveCart(outcome.cart, request).catch(() => {});
   }
   const events = await funnelEvents(request, [outcome.event]);
-  return finish(request, formData, { to, toast: outcome.toast, events, headers: { "Set-Cookie": await commitCart(outcome.cart) } });
+  // The offer page's «Ir a pagar» adds and goes on to pay: the checkout shows the line, no message needed.
+  const pay = parsed.success && parsed.data.intent === "add" && formData.get("then") === "pay" && outcome.toast?.type === "success";
+  return finish(request, formData, {
+    to: pay ? "/checkout/" : to,
+    toast: pay ? undefined : outcome.toast,
+    events,
+    headers: { "Set-Cookie": await commitCart(outcome.cart) },
+  });
 }

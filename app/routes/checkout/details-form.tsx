@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form, useNavigation } from "@remix-run/react";
+import { formatCents } from "#rules/prices";
 import { useEffect, useRef, useState } from "react";
 import { checkoutFormSchema, FIELD_MESSAGES, type CheckoutForm } from "#contract/checkout";
 import { TrustBox } from "#app/components/trust";
@@ -44,6 +45,7 @@ export function CheckoutDetailsForm({
   payable,
   paymentMethods,
   trust,
+  totalCents,
   lastResult,
 }: {
   lines: CheckoutLine[];
@@ -52,6 +54,7 @@ export function CheckoutDetailsForm({
   payable: boolean;
   paymentMethods: string;
   trust: Record<string, OfferTrust>;
+  totalCents: number;
   lastResult: SubmissionResult<string[]> | undefined;
 }) {
   // Each offer's own terms, once; none at all, the user agreement's.
@@ -184,9 +187,15 @@ export function CheckoutDetailsForm({
         </div>
       </fieldset>
       <Honeypot />
-      <button type="submit" className="btn btn-block btn-large" disabled={!payable || submitting}>
-        {submitting ? "Comprobando…" : "Continuar"}
-      </button>
+      {/* On phones a bar fixed at the screen's foot (checkout.css): the total and the one «Continuar». */}
+      <div className="checkout-bar">
+        <p className="checkout-bar-total" aria-hidden="true">
+          <span>Total</span> <strong>{formatCents(totalCents)}</strong>
+        </p>
+        <button type="submit" className="btn btn-block btn-large" disabled={!payable || submitting}>
+          {submitting ? "Comprobando…" : "Continuar"}
+        </button>
+      </div>
       {!payable ? <p className="field-error">Resuelve los avisos de tu carrito para continuar.</p> : null}
       <TrustBox paymentMethods={paymentMethods} refundTerms={terms} />
     </Form>

@@ -114,7 +114,7 @@ export function CheckoutItem({ line, trust }: { line: CheckoutLine; trust: Offer
   return (
     <li className="checkout-item">
       {line.image ? <img src={line.image.url} alt="" width={96} height={60} /> : <span />}
-      <div>
+      <div className="checkout-item-info">
         <h2>
           <Link to={`/ofertas/${line.offerUuid}/`}>{line.title}</Link>
         </h2>
@@ -141,6 +141,11 @@ export function CheckoutItem({ line, trust }: { line: CheckoutLine; trust: Offer
           </p>
         ) : null}
       </div>
+      <CartItemForm intent="remove" offerUuid={line.offerUuid} className="checkout-item-remove">
+        <button type="submit" className="btn btn-small btn-secondary" aria-label={`Quitar ${line.title}`}>
+          <TrashIcon /> <span className="remove-label">Quitar</span>
+        </button>
+      </CartItemForm>
       {line.problem ? (
         <p className="item-warning" role="alert">
           {line.problem}
@@ -150,11 +155,6 @@ export function CheckoutItem({ line, trust }: { line: CheckoutLine; trust: Offer
       <div className="checkout-item-controls">
         {line.option ? <TicketsForm line={line} /> : null}
         {line.option ? <GiftForm line={line} /> : null}
-        <CartItemForm intent="remove" offerUuid={line.offerUuid}>
-          <button type="submit" className="btn btn-small btn-secondary" aria-label={`Quitar ${line.title}`}>
-            <TrashIcon /> Quitar
-          </button>
-        </CartItemForm>
       </div>
     </li>
   );

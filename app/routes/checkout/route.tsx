@@ -29,7 +29,7 @@ export const handle: RouteHandle = { inlineMessages: ["promo_code"] };
 /** With JS a «Continuar» whose post fails is a toast: the page and everything typed stay. */
 export const clientAction = toastOnFailure;
 
-export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Revisa tu carrito y completa tu compra.", noindex: true });
+export const meta: MetaFunction = () => seo({ title: "Tu carrito", description: "Revisa tu carrito y completa tu compra.", noindex: true });
 
 const wallet = () => isWalletProvider(config().PAYMENT_PROVIDER);
 
@@ -194,6 +194,7 @@ export default function Checkout() {
             payable={payable}
             paymentMethods={paymentMethods}
             trust={trust}
+            totalCents={totalCents}
             // A post that never got an answer (a toast said so) is no result for the form: it keeps its fields.
             lastResult={isFetcherFailure(answer) ? undefined : answer}
           />

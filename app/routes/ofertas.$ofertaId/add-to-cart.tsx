@@ -1,4 +1,4 @@
-import { Link, useFetcher, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Link, useFetcher, useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import type { OfferDetail } from "#contract/offers";
 import type { CartItem } from "#rules/cart";
@@ -39,19 +39,23 @@ export function AddToCart({ offer, inCart }: { offer: Pick<OfferDetail, "uuid" |
   // «Añadido» from the cart action (a tagged message): without JS it comes with the page the post
   // was redirected to; with JS with the revalidation after it.
   const added = root?.toasts.find((t) => t.field === "cart" && t.type === "success");
-  const count = root?.cart.count ?? 0;
   // The bar is for a message that came with the page (without JS, or a post sent before the app
   // started): it stays as drawn, never removed as the app starts. An add made with JS is said by
   // its toast and the cart panel instead.
   const [withPage] = useState(() => Boolean(added));
-  // With JS a successful add opens the cart panel, where «Ir a pagar» is one tap away.
+  // With JS a successful add opens the cart panel, where «Ir a pagar» is focused; the box's own
+  // «Ir a pagar» (then=pay) goes on to the checkout, as its post does without JS.
+  const navigate = useNavigate();
   const answered = useRef<unknown>(null);
+  const thenPay = useRef(false);
+  if (fetcher.formData) thenPay.current = fetcher.formData.get("then") === "pay";
   useEffect(() => {
     const answer = fetcher.data as { ok?: boolean } | undefined;
     if (fetcher.state !== "idle" || !answer || answered.current === answer) return;
     answered.current = answer;
-    if (answer.ok) openCartPanel();
-  }, [fetcher.state, fetcher.data]);
+    if (answer.ok && thenPay.current) navigate("/checkout/");
+    else if (answer.ok) openCartPanel();
+  }, [fetcher.state, fetcher.data, navigate]);
   const actions = useRef<HTMLDivElement>(null);
   const [boxInView, setBoxInView] = useState(false);
   // The sticky bar repeats the box's buttons: hidden while they are on screen above it.
@@ -69,12 +73,10 @@ export function AddToCart({ offer, inCart }: { offer: Pick<OfferDetail, "uuid" |
       {/* Without JS the page comes back at the box, where the «Añadido» bar is. */}
       <input type="hidden" name="redirectTo" value={`${location.pathname}#buy`} />
       <EnhancedInput />
+      {/* Said, not offered again: the box's own «Ir a pagar» is right below. */}
       {added && inCart && withPage ? (
         <p className="added-bar" role="status">
           <span>✓ {added.text}</span>
-          <Link to="/checkout/" className="btn">
-            Ir a pagar ({count})
-          </Link>
         </p>
       ) : null}
       <fieldset className="options">
@@ -140,9 +142,15 @@ export function AddToCart({ offer, inCart }: { offer: Pick<OfferDetail, "uuid" |
                 </button>
               </>
             ) : (
-              <button type="submit" className="btn btn-block btn-large" disabled={adding}>
-                {adding ? "Añadiendo…" : "Añadir al carrito"}
-              </button>
+              // First in the form, so Enter in the tickets field adds, as it always has.
+              <>
+                <button type="submit" className="btn btn-block btn-large" disabled={adding}>
+                  {adding ? "Añadiendo…" : "Añadir al carrito"}
+                </button>
+                <button type="submit" name="then" value="pay" className="btn btn-block btn-secondary" disabled={adding}>
+                  Ir a pagar
+                </button>
+              </>
             )}
           </div>
         </>

@@ -11,7 +11,7 @@ import { skipAfterFailure } from "#app/forms/fetcher-failure";
 
 export const shouldRevalidate = skipAfterFailure;
 
-export const meta: MetaFunction = () => seo({ title: "Checkout", description: "Paga tu pedido.", noindex: true });
+export const meta: MetaFunction = () => seo({ title: "Revisa y paga", description: "Paga tu pedido.", noindex: true });
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const order = await currentOrder(request);
