@@ -1,8 +1,7 @@
 -- Reminders about unused coupons (api/services/reminders/): «Tu cupón caduca en N días» and
 -- «Recuerda reservar». The pass walks in from offers whose validity ends soon and from recent
--- payments, never over every coupon: these two indexes are its ways in.
+-- payments, never over every coupon: this index and sale_items_offer_idx (0040) are its ways in.
 CREATE INDEX offers_valid_until_idx ON offers (valid_until) WHERE valid_until IS NOT NULL;
-CREATE INDEX sale_items_offer_idx ON sale_items (offer_id);
 
 -- One row per coupon, kind and N (days before expiry, or days after paying): its key is what makes
 -- a reminder once. 'due' rows wait to be claimed (FOR UPDATE SKIP LOCKED) and turned into mail;
