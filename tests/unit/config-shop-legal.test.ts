@@ -13,6 +13,7 @@ const deployment = {
   PAYMENT_PROVIDER: "paypal",
   PAYPAL_CLIENT_ID: "id",
   PAYPAL_CLIENT_SECRET: "secret",
+  PAYPAL_WEBHOOK_ID: "webhook",
   SMTP_URL: "smtp://correo.tienda.example:587",
 } as const;
 const identity = {
