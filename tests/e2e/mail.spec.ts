@@ -235,6 +235,8 @@ test("npm run digest → the digest's unsubscribe link → confirm → unsubscri
   js,
   playwright,
 }) => {
+  // Three runs of `npm run digest`, each a process of its own that starts TypeScript.
+  test.setTimeout(120_000);
   const all = await offers(page);
   const email = uniqueEmail(`baja-${js ? "js" : "nojs"}`);
   const other = uniqueEmail(`one-click-${js ? "js" : "nojs"}`);
