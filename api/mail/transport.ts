@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import nodemailer from "nodemailer";
 import type { Config } from "#platform/config.server";
@@ -113,7 +113,10 @@ export function createMailTransport(
       // Named after the outbox row: writing it again would overwrite, never duplicate.
       const local = mail.messageId.replace(/^<|@.*$/g, "");
       const file = path.join(dir, `${new Date().toISOString().slice(0, 10)}-${local}.eml`);
-      await writeFile(file, info.message as Buffer, { mode: 0o600 });
+      // Written beside the folder, then moved in: whoever reads mail/ never sees half a message.
+      const partial = path.join(config.dataDir, `.mail-${local}.partial`);
+      await writeFile(partial, info.message as Buffer, { mode: 0o600 });
+      await rename(partial, file);
       // Where it is, never to whom or its subject: a subject may carry a login code.
       log(`Correo guardado en ${path.relative(process.cwd(), file) || file}`);
       return { messageId: info.messageId, file };
