@@ -93,6 +93,10 @@ export default defineConfig({
     // a11y.spec.ts and purchase.spec.ts took 1.5 min instead of 1.9.
     trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     launchOptions: launch(SHELL_OR_CHROMIUM),
+    // The offline worker answers a page's requests itself, and page.route never sees what a worker
+    // fetches: a test that holds or fails a request would be testing the worker's network instead.
+    // offline.spec.ts allows it and tests it.
+    serviceWorkers: "block",
   },
   // A real SMTP server for the run (tests/e2e/mail.ts explains how tests read what it receives).
   globalSetup: "./tests/e2e/global-setup.ts",
