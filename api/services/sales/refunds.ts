@@ -131,10 +131,18 @@ export async function refundThroughProvider(
   }
   let refundId: string;
   try {
-    [{ id: refundId }] = await db
-      .insert(saleRefunds)
-      .values({ saleId, provider: sale.provider, requestedCents: amountCents, status: "pending", reason, requestedBy })
-      .returning({ id: saleRefunds.id });
+    // Read again under the sale's lock: a request that read the sale while another was being
+    // refunded sees it refunded here (the other's attempt may already be closed, freeing the index).
+    refundId = await transactionWithRetry(db, async (t) => {
+      const [now] = await query<{ status: string }>(t, sql`SELECT status FROM sales WHERE id = ${saleId} FOR UPDATE`);
+      if (now?.status === "refunded") throw new HttpError(409, "Esta venta ya está reembolsada.");
+      if (now?.status !== "refund_required") throw new HttpError(409, "Esta venta no tiene un reembolso pendiente.");
+      const [{ id }] = await t
+        .insert(saleRefunds)
+        .values({ saleId, provider: sale.provider, requestedCents: amountCents, status: "pending", reason, requestedBy })
+        .returning({ id: saleRefunds.id });
+      return id;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new HttpError(409, "Ya hay una devolución en curso para esta venta. Espera unos segundos.");
     throw error;
