@@ -147,7 +147,6 @@ async function refundNow(
   request: RequestRow,
   decidedBy: string | null,
 ): Promise<RequestRow> {
-  let closed: RequestRow | null = null;
   const ask = () =>
     refundCouponPrice(
       db,
@@ -157,7 +156,7 @@ async function refundNow(
       async (t, refundedCents) => {
         await markCouponsRefunded(t, [coupon.id]);
         await t.execute(sql`UPDATE price_options SET available = available + 1 WHERE id = ${coupon.price_option_id}`);
-        [closed] = await query<RequestRow>(
+        const [closed] = await query<RequestRow>(
           t,
           sql`UPDATE coupon_refund_requests SET status = 'refunded', refunded_cents = ${refundedCents}, detail = NULL,
                      decided_by = coalesce(${decidedBy}::uuid, decided_by), updated_at = now()
@@ -178,7 +177,7 @@ async function refundNow(
         await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
       }
     }
-    return closed!;
+    return (await requestOf(db, coupon.id))!;
   } catch (error) {
     const detail = error instanceof HttpError ? error.detail : error instanceof Error ? error.message : String(error);
     logger.warn({ saleId: coupon.sale_id, couponId: coupon.id, detail }, "Devolución de un cupón a revisión.");
