@@ -79,7 +79,11 @@ export const RefundDecisionSchema = z.discriminatedUnion("decision", [
   z.object({ decision: z.literal("approve") }),
   z.object({
     decision: z.literal("refuse"),
-    reason: z.string().trim().min(5, "Escribe al comprador por qué no procede (al menos 5 caracteres).").max(500, "Como máximo 500 caracteres."),
+    reason: z
+      .string()
+      .trim()
+      .min(5, "Escribe al comprador por qué no procede (al menos 5 caracteres).")
+      .max(500, "Como máximo 500 caracteres."),
   }),
 ]);
 export type RefundDecision = z.infer<typeof RefundDecisionSchema>;

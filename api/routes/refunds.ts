@@ -107,7 +107,10 @@ export function refundsRouter({
       const answer: RefundDecisionAnswer = {
         id: request.id,
         status: request.status,
-        detail: request.status === "refunded" ? `Devueltos ${formatCents(request.refunded_cents ?? request.amount_cents)} del cupón ${code}.` : `Solicitud del cupón ${code} rechazada; se lo hemos escrito al comprador.`,
+        detail:
+          request.status === "refunded"
+            ? `Devueltos ${formatCents(request.refunded_cents ?? request.amount_cents)} del cupón ${code}.`
+            : `Solicitud del cupón ${code} rechazada; se lo hemos escrito al comprador.`,
       };
       res.set("Cache-Control", "no-store");
       res.json(answer);

@@ -118,7 +118,8 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
       const coupon = toView(now);
       if (coupon.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon });
       // Held by the buyer's refund request (api/services/sales/coupon-refunds.ts).
-      if (!coupon.redeemed_at) throw new HttpError(409, "El comprador ha pedido la devolución de este cupón: no se puede canjear.", { coupon });
+      if (!coupon.redeemed_at)
+        throw new HttpError(409, "El comprador ha pedido la devolución de este cupón: no se puede canjear.", { coupon });
       throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, {
         redeemed_at: coupon.redeemed_at,
         coupon,

@@ -58,7 +58,9 @@ describe("a refund within the window", () => {
     expect(body).toMatchObject({ sale_id: b.saleId, code: b.codes[0], outcome: "refunded", refunded: "59.90" });
     expectSpanish(body.detail);
     expect(body.detail).toContain("59,90");
-    expect(await providerRefunds(b.saleId)).toMatchObject([{ status: "refunded", requestedCents: 5990, refundedCents: 5990, provider: "sandbox" }]);
+    expect(await providerRefunds(b.saleId)).toMatchObject([
+      { status: "refunded", requestedCents: 5990, refundedCents: 5990, provider: "sandbox" },
+    ]);
     expect((await couponRow(b.codes[0])).refunded_at).not.toBeNull();
     expect((await couponRow(b.codes[1])).refunded_at).toBeNull();
     expect(await available(api, w.optionA)).toBe(before + 1);
@@ -79,7 +81,9 @@ describe("a refund within the window", () => {
     expect(again.body).toMatchObject({ outcome: "refunded", refunded: "59.90" });
     expect(await providerRefunds(b.saleId)).toHaveLength(1);
     expect(await available(api, w.optionA)).toBe(before + 1);
-    expect((await refundMails(b.saleId)).map((m) => m.dedupe_key)).toEqual([expect.stringMatching(/^coupon-refund:[0-9a-f-]{36}:refunded$/)]);
+    expect((await refundMails(b.saleId)).map((m) => m.dedupe_key)).toEqual([
+      expect.stringMatching(/^coupon-refund:[0-9a-f-]{36}:refunded$/),
+    ]);
 
     // A refunded coupon is never redeemed.
     const till = await redeem(b.codes[0]);
@@ -167,7 +171,10 @@ describe("refused and reviewed", () => {
       headers: as("staff"),
     });
     expect(refused.status).toBe(200);
-    expect((await ask(late, late.codes[1])).body).toMatchObject({ outcome: "refused", detail: "El local confirma que la reserva ya se disfrutó." });
+    expect((await ask(late, late.codes[1])).body).toMatchObject({
+      outcome: "refused",
+      detail: "El local confirma que la reserva ya se disfrutó.",
+    });
     expect((await redeem(late.codes[1])).status).toBe(200);
 
     const keys = (await refundMails(late.saleId)).map((m) => m.dedupe_key.split(":").at(-1)).sort();

@@ -98,7 +98,10 @@ test("a coupon redeemed at the till after the page opened is refused with a clea
   const partner = await tokenOf(page.request, DEMO_PARTNER);
   const mine = await page.request.get("/api/v0/offers/?page_size=100", { headers: { Authorization: `JWT ${partner}` } });
   const offers = ((await mine.json()) as { results: { status: string; price_options: (Option & { available: number })[] }[] }).results;
-  const option = offers.filter((o) => o.status === "active").flatMap((o) => o.price_options).find((p) => p.available >= 10);
+  const option = offers
+    .filter((o) => o.status === "active")
+    .flatMap((o) => o.price_options)
+    .find((p) => p.available >= 10);
   expect(option, "an active offer of the demo partner with stock").toBeTruthy();
   const bought = await buy(page.request, option!, uniqueEmail(`canjeado-${js ? "js" : "nojs"}`), 1);
   const code = bought.codes[0];

@@ -70,7 +70,19 @@ export const renderCouponRefund: MessageRenderer = async (data, ctx) => {
   const { detail } = refundView({ ...row, status }, row.code);
   const link = purchaseLink(ctx.origin, ctx.config.sessionSecrets, row.sale_id);
   const body = await renderBoth(
-    <CouponRefundEmail origin={ctx.origin} status={status} code={row.code} offer={row.offer} saleId={row.sale_id} detail={detail} link={link} />,
+    <CouponRefundEmail
+      origin={ctx.origin}
+      status={status}
+      code={row.code}
+      offer={row.offer}
+      saleId={row.sale_id}
+      detail={detail}
+      link={link}
+    />,
   );
-  return { subject: `${TITLES[status]} · cupón ${row.code} · pedido ${orderNumber(row.sale_id)}`, ...body, replyTo: ctx.config.SUPPORT_EMAIL };
+  return {
+    subject: `${TITLES[status]} · cupón ${row.code} · pedido ${orderNumber(row.sale_id)}`,
+    ...body,
+    replyTo: ctx.config.SUPPORT_EMAIL,
+  };
 };

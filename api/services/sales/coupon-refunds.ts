@@ -62,7 +62,8 @@ const MESSAGES: Record<RefundOutcome, (r: RequestRow, code: string) => string> =
   processing: () => "Estamos devolviendo el dinero de este cupón. Vuelve a mirar en unos segundos.",
   refunded: (r, code) =>
     `Te hemos devuelto ${formatCents(r.refunded_cents ?? r.amount_cents)} del cupón ${code}, a la misma tarjeta o cuenta con la que pagaste (tu banco puede tardar unos días en mostrarlo). El cupón ya no es válido.`,
-  review: (r) => `${r.reason || "Nuestro equipo revisará la solicitud."} Te escribiremos con la respuesta en unos días; mientras tanto el cupón no se puede canjear.`,
+  review: (r) =>
+    `${r.reason || "Nuestro equipo revisará la solicitud."} Te escribiremos con la respuesta en unos días; mientras tanto el cupón no se puede canjear.`,
   refused: (r) => r.reason,
 };
 
@@ -234,7 +235,16 @@ export async function refundRequestQueue(db: Executor, page: { page: number; pag
   const open = sql`r.status IN ('review', 'processing')`;
   const [[{ n }], rows] = await Promise.all([
     query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM coupon_refund_requests r WHERE ${open}`),
-    query<RequestRow & { code: string; email: string; offer_title: string; provider: string; created_at: Date | string; paid_at: Date | string | null }>(
+    query<
+      RequestRow & {
+        code: string;
+        email: string;
+        offer_title: string;
+        provider: string;
+        created_at: Date | string;
+        paid_at: Date | string | null;
+      }
+    >(
       db,
       sql`SELECT r.*, c.code, s.email, o.title AS offer_title, s.provider, s.paid_at
           FROM coupon_refund_requests r JOIN coupons c ON c.id = r.coupon_id JOIN sale_items si ON si.id = c.sale_item_id

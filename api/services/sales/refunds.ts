@@ -205,7 +205,10 @@ async function giveMoneyBack(
   }
   const refundedCents = result.amountCents;
   await transactionWithRetry(db, async (t) => {
-    await t.update(saleRefunds).set({ status: "refunded", detail: null, refundedCents, updatedAt: new Date() }).where(eq(saleRefunds.id, refundId));
+    await t
+      .update(saleRefunds)
+      .set({ status: "refunded", detail: null, refundedCents, updatedAt: new Date() })
+      .where(eq(saleRefunds.id, refundId));
     await settle(t, refundedCents);
   });
   logger.info({ saleId, provider: sale.provider, refundedCents }, "Devolución hecha.");

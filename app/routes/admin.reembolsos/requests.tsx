@@ -10,7 +10,11 @@ export const RequestDecisionSchema = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("refuse"),
     request: z.string().uuid("Solicitud no válida."),
-    reason: z.string().trim().min(5, "Escribe al comprador por qué no procede (al menos 5 caracteres).").max(500, "Como máximo 500 caracteres."),
+    reason: z
+      .string()
+      .trim()
+      .min(5, "Escribe al comprador por qué no procede (al menos 5 caracteres).")
+      .max(500, "Como máximo 500 caracteres."),
   }),
 ]);
 
@@ -33,8 +37,8 @@ export function RefundRequests({ requests, count, busy }: { requests: RefundRequ
                 Cupón <span className="mono">{r.code}</span> · {formatPrice(r.amount)}
               </h3>
               <p className="small" style={{ margin: "0.25rem 0" }}>
-                {r.offer_title} · <span className="break">{r.email}</span> · pagado{" "}
-                {r.paid_at ? formatShortDateTime(r.paid_at) : "—"} con {r.provider} · pedido el {formatShortDateTime(r.created_at)}
+                {r.offer_title} · <span className="break">{r.email}</span> · pagado {r.paid_at ? formatShortDateTime(r.paid_at) : "—"} con{" "}
+                {r.provider} · pedido el {formatShortDateTime(r.created_at)}
               </p>
               <p className="small" style={{ margin: "0.25rem 0" }}>
                 {r.status === "processing" ? "Devolución en curso con el proveedor." : r.reason}

@@ -42,7 +42,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const refunding = results.find((s) => s.can_refund && s.sale_id === url.searchParams.get("devolver")) ?? null;
   url.searchParams.delete("devolver");
   return data(
-    { sales: results, count, page, refunding, back: `/admin/reembolsos${url.search}`, requests: requests.results, requestCount: requests.count },
+    {
+      sales: results,
+      count,
+      page,
+      refunding,
+      back: `/admin/reembolsos${url.search}`,
+      requests: requests.results,
+      requestCount: requests.count,
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }

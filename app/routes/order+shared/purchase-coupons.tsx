@@ -69,7 +69,11 @@ export function PurchaseCoupons({
                   const status = item.coupon_status.find((c) => c.code === code);
                   const refunded = status?.state === "refunded";
                   return (
-                    <li key={code} id={`cupon-${code}`} className={qrs ? `coupon-card${refunded ? " coupon-card-refunded" : ""}` : undefined}>
+                    <li
+                      key={code}
+                      id={`cupon-${code}`}
+                      className={qrs ? `coupon-card${refunded ? " coupon-card-refunded" : ""}` : undefined}
+                    >
                       {qrs?.[code] && !refunded ? <QrCode code={code} qr={qrs[code]} /> : null}
                       <span className="coupon" data-testid="coupon-code">
                         {code}

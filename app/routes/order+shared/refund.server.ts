@@ -8,7 +8,10 @@ import { RefundFormSchema } from "./refund";
  * logged-in buyer, or with the coupons link's signature) and goes back to `back` with what
  * happened as a message; the page itself then shows the coupon's new state.
  */
-export async function refundAction(request: Request, { saleId: signedSale, sig, back }: { saleId?: string; sig: string | null; back: string }) {
+export async function refundAction(
+  request: Request,
+  { saleId: signedSale, sig, back }: { saleId?: string; sig: string | null; back: string },
+) {
   const parsed = RefundFormSchema.safeParse(Object.fromEntries(await readForm(request)));
   const saleId = signedSale ?? parsed.data?.sale?.toLowerCase();
   if (!parsed.success || !saleId) return redirectWithToast(back, { type: "error", text: "Ese no es un cupón de tus pedidos." }, request);

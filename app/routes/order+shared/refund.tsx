@@ -30,7 +30,8 @@ const OUTCOME_LABELS: Record<RefundOutcome, string> = {
 export function CouponStateBadge({ coupon }: { coupon: Pick<CouponStatus, "state" | "refund"> }) {
   const refund = coupon.refund;
   if (coupon.state === "refunded") return <span className="coupon-state coupon-refunded">{COUPON_STATE_LABELS.refunded}</span>;
-  if (refund && refund.outcome !== "refused") return <span className={`coupon-state coupon-refund-${refund.outcome}`}>{OUTCOME_LABELS[refund.outcome]}</span>;
+  if (refund && refund.outcome !== "refused")
+    return <span className={`coupon-state coupon-refund-${refund.outcome}`}>{OUTCOME_LABELS[refund.outcome]}</span>;
   if (coupon.state === "valid") return null;
   return <span className={`coupon-state coupon-${coupon.state}`}>{COUPON_STATE_LABELS[coupon.state]}</span>;
 }
