@@ -94,7 +94,7 @@ test("a guest, from the mail's link: the money goes back and the coupon reads «
   expect(((await again.json()) as { outcome: string }).outcome).toBe("refunded");
 });
 
-test("a coupon redeemed at the till after the page opened is refused with a clear message", async ({ page, js }) => {
+test("a coupon redeemed at the till after the page opened is refused with a clear message", async ({ page, js, browser }) => {
   const partner = await tokenOf(page.request, DEMO_PARTNER);
   const mine = await page.request.get("/api/v0/offers/?page_size=100", { headers: { Authorization: `JWT ${partner}` } });
   const offers = ((await mine.json()) as { results: { status: string; price_options: (Option & { available: number })[] }[] }).results;
@@ -109,10 +109,17 @@ test("a coupon redeemed at the till after the page opened is refused with a clea
   await ready(page, js);
   await expect(page.locator(`[id="cupon-${code}"]`).getByText("Solicitar devolución")).toBeVisible();
 
-  const found = await page.request.post("/api/v0/verification/coupon/", { data: { code }, headers: { Authorization: `JWT ${partner}` } });
-  const { uuid } = (await found.json()) as { uuid: string };
-  const redeemed = await page.request.post(`/api/v0/sales/redeem/${uuid}/`, { headers: { Authorization: `JWT ${partner}` } });
-  expect(redeemed.status()).toBe(200);
+  // The partner redeems it at the till, in a browser of their own.
+  const tillContext = await browser.newContext();
+  const till = await tillContext.newPage();
+  await loginAs(till, DEMO_PARTNER);
+  await till.goto("/socios");
+  await till.getByLabel("Código del cupón").fill(code);
+  await till.getByRole("button", { name: "Comprobar" }).click();
+  await expect(till.getByText("Cupón válido")).toBeVisible();
+  await till.getByRole("button", { name: "Canjear" }).click();
+  await expect(till.getByText("Cupón canjeado")).toBeVisible();
+  await tillContext.close();
 
   await askRefund(page, code);
   await expect(page.getByText("Este cupón ya se ha canjeado: no se puede devolver.").first()).toBeVisible();

@@ -1,7 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { z } from "zod";
 import type { CouponStatus, RefundOutcome } from "#contract/refunds";
-import { WITHDRAWAL_PROMISE } from "#rules/refunds";
 import { COUPON_STATE_LABELS, normalizeCouponCode } from "#rules/coupons";
 
 /** «Solicitar devolución»: the one form, read by the coupons page's and «Mis pedidos»' actions. */
@@ -58,10 +57,7 @@ export function CouponRefund({ coupon, price, saleId }: { coupon: CouponStatus; 
         Solicitar devolución<span className="visually-hidden"> del cupón {coupon.code}</span>
       </summary>
       <div className="refund-confirm">
-        <p className="small">
-          Te devolvemos {price} a la misma tarjeta o cuenta con la que pagaste, y el cupón {coupon.code} deja de ser válido. Recuerda:{" "}
-          {WITHDRAWAL_PROMISE}.
-        </p>
+        <p className="small">Te devolvemos {price} a la tarjeta o cuenta con la que pagaste y el cupón deja de ser válido.</p>
         <Form method="post" className="inline-form">
           <input type="hidden" name="intent" value="refund" />
           <input type="hidden" name="coupon" value={coupon.code} />
