@@ -95,6 +95,8 @@ test("a guest, from the mail's link: the money goes back and the coupon reads «
 });
 
 test("a coupon redeemed at the till after the page opened is refused with a clear message", async ({ page, js, browser }) => {
+  // Two browsers (the buyer's and the till's) and a login: more than one page's time on a busy machine.
+  test.setTimeout(90_000);
   const partner = await tokenOf(page.request, DEMO_PARTNER);
   const mine = await page.request.get("/api/v0/offers/?page_size=100", { headers: { Authorization: `JWT ${partner}` } });
   const offers = ((await mine.json()) as { results: { status: string; price_options: (Option & { available: number })[] }[] }).results;
