@@ -1,8 +1,8 @@
 /**
  * Text typed before the app starts survives its start. On a slow phone a page is usable seconds
  * before its scripts run; here the scripts are held back while every form the app takes over is
- * typed into (the checkout's promo code and email, the offer's tickets, the search page, the login
- * email and code, the partners' forms), then let through: each field still holds what was typed,
+ * typed into (the checkout's promo code and email, the offer's tickets, the search page, the
+ * businesses' form, the login email and code, the partners' portal), then let through: each field still holds what was typed,
  * and the form sends it.
  */
 import type { Locator, Page } from "@playwright/test";
@@ -48,6 +48,12 @@ test("the shop's forms keep what was typed before the app started", async ({ pag
   // The search page.
   await typeBeforeStart(page, "/buscar", [[(p) => p.getByRole("searchbox", { name: "¿Qué buscas?" }), "paella"]]);
 
+  // The form for businesses that want to sell here.
+  await typeBeforeStart(page, "/empresas", [
+    [(p) => p.getByLabel("Nombre del negocio"), "Kayak Costa Brava"],
+    [(p) => p.getByLabel("¿Qué te gustaría ofrecer? (opcional)"), "Rutas en kayak"],
+  ]);
+
   // Login: the email step, then the code step.
   const loginEmail = uniqueEmail("codigo-antes");
   await typeBeforeStart(page, "/login", [[(p) => p.getByLabel("Correo electrónico"), loginEmail]]);
@@ -64,8 +70,8 @@ test("the partners' forms keep what was typed before the app started", async ({ 
   await loginAs(page, DEMO_PARTNER);
   await typeBeforeStart(page, "/socios", [[(p) => p.getByLabel("Código del cupón"), "ABCD-EFGH-JKLM"]]);
   await typeBeforeStart(page, "/socios/ofertas/nueva", [
-    [(p) => p.getByLabel("Título"), "Ruta en kayak al atardecer"],
-    [(p) => p.getByLabel("Resumen"), "Dos horas por la costa con guía."],
+    [(p) => p.getByLabel("Título", { exact: true }), "Ruta en kayak al atardecer"],
+    [(p) => p.getByLabel("Resumen", { exact: true }), "Dos horas por la costa con guía."],
   ]);
   await typeBeforeStart(page, "/socios/codigos", [[(p) => p.locator("#promo-new").getByLabel("Código", { exact: true }), "OTONO15"]]);
   await typeBeforeStart(page, "/socios/ventas", [[(p) => p.getByLabel("Desde"), "2026-01-05"]]);
