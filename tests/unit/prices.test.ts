@@ -294,7 +294,7 @@ describe("savingCents", () => {
       { regular_unit_price: "38.00", quantity: 2 },
       { regular_unit_price: "10.50", quantity: 1 },
     ];
-    expect(savingCents(lines, "49.80")).toBe(3850 + 1050 - 4980);
+    expect(savingCents(lines, "49.80")).toBe(3800 * 2 + 1050 - 4980);
     expect(savingCents(lines, "40.00")).toBe(8650 - 4000);
   });
 
