@@ -65,6 +65,14 @@ import {
   ValidateOrderResponseSchema,
   WebhookAnswerSchema,
 } from "#contract/sales";
+import {
+  MonthlyRunSchema,
+  PartnerTermsSchema,
+  StatementLinePageSchema,
+  StatementPageSchema,
+  StatementPreviewSchema,
+  StatementSchema,
+} from "#contract/statements";
 
 /** An answer that is not JSON: a file, a page or a redirect. */
 export type NotJson = { notJson: "pdf" | "image" | "html" | "text" | "redirect" };
@@ -194,6 +202,20 @@ export const RESPONSES = {
   "GET /partner-leads/": PartnerLeadPageSchema,
   "GET /sales/refund_required/": RefundRequiredPageSchema,
   "POST /sales/refund/:id/": RefundAnswerSchema,
+  // What a partner is owed: terms, statements, payouts
+  "GET /organizations/:id/terms/": PartnerTermsSchema,
+  "POST /organizations/:id/commission/": PartnerTermsSchema,
+  "POST /organizations/:id/payable_on/": PartnerTermsSchema,
+  "PUT /organizations/:id/payout_account/": PartnerTermsSchema,
+  "GET /organizations/:id/statement_preview/": StatementPreviewSchema,
+  "GET /statements/": StatementPageSchema,
+  "POST /statements/": StatementSchema,
+  "POST /statements/month/": MonthlyRunSchema,
+  "GET /statements/:id/": StatementSchema,
+  "GET /statements/:id/lines/": StatementLinePageSchema,
+  "GET /statements/:id/statement.csv": notJson("text"),
+  "GET /statements/:id/statement.pdf": notJson("pdf"),
+  "POST /statements/:id/payout/": StatementSchema,
   "GET /users/": UserListSchema,
   "DELETE /users/:id/": empty,
 } satisfies Record<string, z.ZodTypeAny | NotJson>;
