@@ -20,6 +20,7 @@ import {
   UserListSchema,
 } from "#contract/partner-responses";
 import { RefundAnswerSchema } from "#contract/sales";
+import { MonthlyRunSchema, PartnerTermsSchema, StatementLinePageSchema, StatementPageSchema, StatementSchema } from "#contract/statements";
 import { PAGE_SIZE_MAX } from "#rules/constants";
 import { api, ApiError, apiFile, NoContent } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -101,6 +102,20 @@ export const partnerApi = (request: Request) => ({
   refundRequired: (query: Query = {}) => api("/sales/refund_required/", RefundRequiredPageSchema, { request, query }),
   /** The sale's money back to the buyer through its provider (Redsys's REST refund, the sandbox). */
   refund: (saleId: string) => api(`/sales/refund/${saleId}/`, RefundAnswerSchema, { method: "POST", request }),
+  terms: (org: string) => api(`/organizations/${org}/terms/`, PartnerTermsSchema, { request }),
+  setCommission: (org: string, body: unknown) =>
+    api(`/organizations/${org}/commission/`, PartnerTermsSchema, { method: "POST", body, request }),
+  setPayableOn: (org: string, body: unknown) =>
+    api(`/organizations/${org}/payable_on/`, PartnerTermsSchema, { method: "POST", body, request }),
+  setIban: (org: string, body: unknown) =>
+    api(`/organizations/${org}/payout_account/`, PartnerTermsSchema, { method: "PUT", body, request }),
+  statements: (query: Query = {}) => api("/statements/", StatementPageSchema, { request, query }),
+  statement: (id: string) => api(`/statements/${id}/`, StatementSchema, { request }),
+  statementLines: (id: string, query: Query = {}) => api(`/statements/${id}/lines/`, StatementLinePageSchema, { request, query }),
+  statementFile: (id: string, ext: "csv" | "pdf") => apiFile(`/statements/${id}/statement.${ext}`, { request }),
+  issueStatement: (body: unknown) => api("/statements/", StatementSchema, { method: "POST", body, request }),
+  issueMonth: (month: string) => api("/statements/month/", MonthlyRunSchema, { method: "POST", body: { month }, request }),
+  payStatement: (id: string, body: unknown) => api(`/statements/${id}/payout/`, StatementSchema, { method: "POST", body, request }),
 });
 
 export type { RefundRequiredSale as RefundSale } from "#contract/partner-responses";
