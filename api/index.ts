@@ -21,6 +21,7 @@ import { imageUploadRouter } from "#api/routes/partner-images";
 import { staffUsersRouter } from "#api/routes/staff-users";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import { refundsRouter } from "#api/routes/refunds";
+import { statementsRouter } from "#api/routes/statements";
 import type { Identify } from "#api/services/access";
 import { exemptFromAddressLimits, limiterStoreFor, limits } from "#api/rate-limit";
 import { allowedHosts, hostGuard } from "#api/hosts";
@@ -74,6 +75,7 @@ export function createApi({ db, config, log = logRequestError, identify = getUse
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));
   api.use(refundsRouter({ db, config, payments, identify }));
+  api.use(statementsRouter({ db, config, identify }));
   api.use(staffUsersRouter({ db, identify }));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));

@@ -66,6 +66,14 @@ import {
   WebhookAnswerSchema,
 } from "#contract/sales";
 import { CouponRefundAnswerSchema, RefundDecisionAnswerSchema, RefundRequestPageSchema } from "#contract/refunds";
+import {
+  MonthlyRunSchema,
+  PartnerTermsSchema,
+  StatementLinePageSchema,
+  StatementPageSchema,
+  StatementPreviewSchema,
+  StatementSchema,
+} from "#contract/statements";
 
 /** An answer that is not JSON: a file, a page or a redirect. */
 export type NotJson = { notJson: "pdf" | "image" | "html" | "text" | "redirect" };
@@ -198,6 +206,20 @@ export const RESPONSES = {
   "POST /sales/refund/:id/": RefundAnswerSchema,
   "GET /sales/refund_requests/": RefundRequestPageSchema,
   "POST /sales/refund_requests/:id/": RefundDecisionAnswerSchema,
+  // What a partner is owed: terms, statements, payouts
+  "GET /organizations/:id/terms/": PartnerTermsSchema,
+  "POST /organizations/:id/commission/": PartnerTermsSchema,
+  "POST /organizations/:id/payable_on/": PartnerTermsSchema,
+  "PUT /organizations/:id/payout_account/": PartnerTermsSchema,
+  "GET /organizations/:id/statement_preview/": StatementPreviewSchema,
+  "GET /statements/": StatementPageSchema,
+  "POST /statements/": StatementSchema,
+  "POST /statements/month/": MonthlyRunSchema,
+  "GET /statements/:id/": StatementSchema,
+  "GET /statements/:id/lines/": StatementLinePageSchema,
+  "GET /statements/:id/statement.csv": notJson("text"),
+  "GET /statements/:id/statement.pdf": notJson("pdf"),
+  "POST /statements/:id/payout/": StatementSchema,
   "GET /users/": UserListSchema,
   "DELETE /users/:id/": empty,
 } satisfies Record<string, z.ZodTypeAny | NotJson>;

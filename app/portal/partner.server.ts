@@ -21,6 +21,7 @@ import {
 } from "#contract/partner-responses";
 import { RefundAnswerSchema } from "#contract/sales";
 import { RefundDecisionAnswerSchema, RefundRequestPageSchema, type RefundDecision } from "#contract/refunds";
+import { MonthlyRunSchema, PartnerTermsSchema, StatementLinePageSchema, StatementPageSchema, StatementSchema } from "#contract/statements";
 import { PAGE_SIZE_MAX } from "#rules/constants";
 import { api, ApiError, apiFile, NoContent } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -106,6 +107,20 @@ export const partnerApi = (request: Request) => ({
   refundRequests: (query: Query = {}) => api("/sales/refund_requests/", RefundRequestPageSchema, { request, query }),
   decideRefund: (id: string, body: RefundDecision) =>
     api(`/sales/refund_requests/${id}/`, RefundDecisionAnswerSchema, { method: "POST", body, request }),
+  terms: (org: string) => api(`/organizations/${org}/terms/`, PartnerTermsSchema, { request }),
+  setCommission: (org: string, body: unknown) =>
+    api(`/organizations/${org}/commission/`, PartnerTermsSchema, { method: "POST", body, request }),
+  setPayableOn: (org: string, body: unknown) =>
+    api(`/organizations/${org}/payable_on/`, PartnerTermsSchema, { method: "POST", body, request }),
+  setIban: (org: string, body: unknown) =>
+    api(`/organizations/${org}/payout_account/`, PartnerTermsSchema, { method: "PUT", body, request }),
+  statements: (query: Query = {}) => api("/statements/", StatementPageSchema, { request, query }),
+  statement: (id: string) => api(`/statements/${id}/`, StatementSchema, { request }),
+  statementLines: (id: string, query: Query = {}) => api(`/statements/${id}/lines/`, StatementLinePageSchema, { request, query }),
+  statementFile: (id: string, ext: "csv" | "pdf") => apiFile(`/statements/${id}/statement.${ext}`, { request }),
+  issueStatement: (body: unknown) => api("/statements/", StatementSchema, { method: "POST", body, request }),
+  issueMonth: (month: string) => api("/statements/month/", MonthlyRunSchema, { method: "POST", body: { month }, request }),
+  payStatement: (id: string, body: unknown) => api(`/statements/${id}/payout/`, StatementSchema, { method: "POST", body, request }),
 });
 
 export type { RefundRequiredSale as RefundSale } from "#contract/partner-responses";

@@ -16,6 +16,7 @@ const SECTIONS = [
   { to: "/admin/organizaciones", label: "Organizaciones" },
   { to: "/admin/usuarios", label: "Usuarios" },
   { to: "/admin/reembolsos", label: "Reembolsos" },
+  { to: "/admin/liquidaciones", label: "Liquidaciones" },
   { to: "/admin/solicitudes", label: "Solicitudes de socios" },
 ];
 

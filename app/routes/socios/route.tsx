@@ -16,6 +16,7 @@ const TABS = [
   { to: "/socios/ofertas", label: "Mis ofertas", end: false },
   { to: "/socios/ventas", label: "Ventas", end: false },
   { to: "/socios/codigos", label: "Códigos promocionales", end: false },
+  { to: "/socios/liquidaciones", label: "Liquidaciones", end: false },
 ];
 
 export default function PartnerPortal() {
