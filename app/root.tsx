@@ -51,6 +51,8 @@ export const links: LinksFunction = () => [
 export type RouteHandle = {
   /** Only the bare content, no header or footer (the /iframe widget). */
   bare?: boolean;
+  /** A work tool (the partner's till): the header's logo and account, no region, categories or shop footer. */
+  tool?: boolean;
   /**
    * Ship no JavaScript at all: the page has nothing to hydrate. A function decides by the route's
    * loader data (an information page ships none; the 404 answered in its place runs the app).
@@ -128,7 +130,7 @@ function UserMenu({ email }: { email: string }) {
   );
 }
 
-function Header({ data }: { data: RootLoaderData }) {
+function Header({ data, tool }: { data: RootLoaderData; tool: boolean }) {
   const location = useLocation();
   const isHome = location.pathname === "/";
   const categoryNav = useActiveCategoryInView(location.pathname);
@@ -185,6 +187,7 @@ function Header({ data }: { data: RootLoaderData }) {
           )}
         </nav>
       </div>
+      {tool ? null : (
       <div className="header-row header-row-secondary">
         <RegionForm region={data.region} />
         <nav aria-label="Categorías" className="category-nav" ref={categoryNav}>
@@ -199,6 +202,7 @@ function Header({ data }: { data: RootLoaderData }) {
           </ul>
         </nav>
       </div>
+      )}
     </header>
   );
 }
@@ -209,6 +213,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const location = useLocation();
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
+  const tool = handles.some((h) => h.tool);
   const noScripts = handles.some((h, i) => (typeof h.noScripts === "function" ? h.noScripts(matches[i].data) : h.noScripts));
   const favorites = matches.some((m) => {
     const shows = (m.handle as RouteHandle | undefined)?.favorites;
@@ -241,7 +246,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </a>
             {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
             {data.sandboxNotice ? <SandboxNotice /> : null}
-            <Header data={data} />
+            <Header data={data} tool={tool} />
             <Toasts messages={data.toasts} inline={handles.flatMap((h) => h.inlineMessages ?? [])} />
             <FavoritesProvider>
               <main id="main" className="site-main" {...neverRecordedMark(location.pathname)}>
@@ -250,7 +255,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </FavoritesProvider>
             {favorites ? <FavoriteForm /> : null}
             {noScripts ? null : <ClientNavigation />}
-            {data.contacts ? <Footer {...data.contacts} /> : null}
+            {data.contacts && !tool ? <Footer {...data.contacts} /> : null}
           </>
         )}
         {noScripts ? null : (
