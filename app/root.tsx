@@ -188,20 +188,20 @@ function Header({ data, tool }: { data: RootLoaderData; tool: boolean }) {
         </nav>
       </div>
       {tool ? null : (
-      <div className="header-row header-row-secondary">
-        <RegionForm region={data.region} />
-        <nav aria-label="Categorías" className="category-nav" ref={categoryNav}>
-          <ul>
-            {CATEGORY_MENU.map((c) => (
-              <li key={c.id}>
-                <Link to={c.href} aria-current={location.pathname === c.href ? "page" : undefined} prefetch="intent">
-                  {c.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </div>
+        <div className="header-row header-row-secondary">
+          <RegionForm region={data.region} />
+          <nav aria-label="Categorías" className="category-nav" ref={categoryNav}>
+            <ul>
+              {CATEGORY_MENU.map((c) => (
+                <li key={c.id}>
+                  <Link to={c.href} aria-current={location.pathname === c.href ? "page" : undefined} prefetch="intent">
+                    {c.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
       )}
     </header>
   );

@@ -189,6 +189,7 @@ export const RESPONSES = {
   "DELETE /promocodes/:id/": empty,
   "POST /verification/coupon/": CouponViewSchema,
   "POST /sales/redeem/:id/": CouponViewSchema,
+  "POST /sales/redeem/:id/undo/": CouponViewSchema,
   "GET /sales/today/": TodayRedemptionsSchema,
   "GET /sales/search/": FoundCouponsSchema,
   "GET /sales/partner/": PartnerSalesSchema,

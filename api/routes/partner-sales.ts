@@ -11,6 +11,7 @@ import {
   partnerSales,
   partnerSalesBatches,
   redeemCoupon,
+  undoRedemption,
   SALES_CSV_HEADER,
   salesCsvLines,
   salesPerDay,
@@ -38,6 +39,14 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
     handle(async (req, res) => {
       const scope = await partnerScope(db, req, identify);
       res.json(await redeemCoupon(db, scope, idParam(req)));
+    }),
+  );
+
+  router.post(
+    "/sales/redeem/:id/undo/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      res.json(await undoRedemption(db, scope, idParam(req)));
     }),
   );
 

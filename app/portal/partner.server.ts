@@ -88,6 +88,7 @@ export const partnerApi = (request: Request) => ({
   deleteImage: (id: string) => api(`/offers/images/${id}/`, NoContent, { method: "DELETE", request }),
   verifyCoupon: (code: string) => api("/verification/coupon/", CouponViewSchema, { method: "POST", body: { code }, request }),
   redeem: (id: string) => api(`/sales/redeem/${id}/`, CouponViewSchema, { method: "POST", request }),
+  undoRedemption: (id: string) => api(`/sales/redeem/${id}/undo/`, CouponViewSchema, { method: "POST", request }),
   redeemedToday: () => api("/sales/today/", TodayRedemptionsSchema, { request }),
   findCoupons: (q: string) => api("/sales/search/", FoundCouponsSchema, { request, query: { q } }),
   sales: (query: Query = {}) => api("/sales/partner/", PartnerSalesSchema, { request, query }),

@@ -70,4 +70,3 @@ export function QrScanner({ onCode }: { onCode: (code: string) => void }) {
     </div>
   );
 }
-
