@@ -59,6 +59,11 @@ test("the till redeems a queue of coupons and lists today's", async ({ page, js,
   await page.getByRole("button", { name: "Canjear", exact: true }).click();
   await expect(page.locator(".coupon-details")).toContainText(second);
   expect(await count()).toBe(before + 2);
+  // A wrong one in the queue: «Deshacer» takes it back, and it is valid again.
+  await page.getByRole("button", { name: "Deshacer" }).click();
+  await expect(page.getByText("Canjeo deshecho: el cupón vuelve a ser válido.")).toBeVisible();
+  await expect(page.getByText("Cupón válido")).toBeVisible();
+  expect(await count()).toBe(before + 1);
 
   // The code is lost: a too short search is explained, an unknown buyer finds nothing.
   await page.getByLabel("Nombre o email del cliente").fill("ab");

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { normalizeCouponCode } from "#rules/coupons";
 import { formatDateTime } from "#rules/dates";
 import { CouponCodeSchema } from "#contract/partner";
+import { UNDO_MINUTES } from "#rules/partner-roles";
 import type { CouponView } from "#contract/partner-responses";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
@@ -25,7 +26,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // Shown back as the till's staff would write it (upper case, dashes), so a typo can be seen.
   const typed = params.get("code")?.trim() ?? "";
   const code = normalizeCouponCode(typed) ?? typed;
-  const flags = { justRedeemed: params.get("canjeado") === "1", triedAgain: params.get("intento") === "1" };
+  const flags = {
+    justRedeemed: params.get("canjeado") === "1",
+    triedAgain: params.get("intento") === "1",
+    undone: params.get("deshecho") === "1",
+  };
   const headers = { "Cache-Control": "private, no-store" };
   const [today, search] = await Promise.all([api.redeemedToday(), findByBuyer(api, params.get("cliente"))]);
   const rest = { today, search, ...flags };
@@ -52,7 +57,11 @@ async function findByBuyer(api: ReturnType<typeof partnerApi>, text: string | nu
   }
 }
 
-const RedeemSchema = z.object({ coupon: z.string().uuid(), code: z.string().max(200) });
+const RedeemSchema = z.object({
+  coupon: z.string().uuid(),
+  code: z.string().max(200),
+  intent: z.enum(["redeem", "undo"]).default("redeem"),
+});
 
 export async function action({ request }: ActionFunctionArgs) {
   await requirePartner(request);
@@ -60,6 +69,15 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = RedeemSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ redeemError: "No hemos entendido qué cupón canjear. Vuelve a comprobar el código." }, { status: 400 });
   const back = `/socios?code=${encodeURIComponent(normalizeCouponCode(parsed.data.code) ?? parsed.data.code)}`;
+  if (parsed.data.intent === "undo") {
+    try {
+      await partnerApi(request).undoRedemption(parsed.data.coupon);
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) return data({ redeemError: error.message }, { status: error.status });
+      throw error;
+    }
+    return redirect(`${back}&deshecho=1`, 303);
+  }
   try {
     await partnerApi(request).redeem(parsed.data.coupon);
   } catch (error) {
@@ -71,7 +89,17 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirect(`${back}&canjeado=1`, 303);
 }
 
-function Verdict({ coupon, justRedeemed, triedAgain }: { coupon: CouponView; justRedeemed: boolean; triedAgain: boolean }) {
+function Verdict({
+  coupon,
+  justRedeemed,
+  triedAgain,
+  undone,
+}: {
+  coupon: CouponView;
+  justRedeemed: boolean;
+  triedAgain: boolean;
+  undone: boolean;
+}) {
   const navigation = useNavigation();
   const details = (
     <dl className="coupon-details">
@@ -92,6 +120,7 @@ function Verdict({ coupon, justRedeemed, triedAgain }: { coupon: CouponView; jus
   if (coupon.state === "valid") {
     return (
       <section className="verdict verdict-ok" aria-labelledby="verdict-title" role="status">
+        {undone ? <p className="verdict-reason">Canjeo deshecho: el cupón vuelve a ser válido.</p> : null}
         <p id="verdict-title" className="verdict-title">
           <span aria-hidden="true">✓</span> Cupón válido
         </p>
@@ -123,12 +152,24 @@ function Verdict({ coupon, justRedeemed, triedAgain }: { coupon: CouponView; jus
       </p>
       <p className="verdict-reason">{triedAgain && !ok ? `No se ha vuelto a canjear. ${reason}` : reason}</p>
       {details}
+      {ok ? (
+        // A wrong code pressed in a queue: the member who redeemed it may take it back for a while (the API decides).
+        <Form method="post" action="/socios?index">
+          <input type="hidden" name="intent" value="undo" />
+          <input type="hidden" name="coupon" value={coupon.uuid} />
+          <input type="hidden" name="code" value={coupon.code} />
+          <button type="submit" className="btn btn-secondary" disabled={navigation.state === "submitting"}>
+            Deshacer
+          </button>
+          <span className="muted small"> Durante {UNDO_MINUTES} minutos.</span>
+        </Form>
+      ) : null}
     </section>
   );
 }
 
 export default function RedeemCoupon() {
-  const { code, coupon, problem, justRedeemed, triedAgain, today, search } = useLoaderData<typeof loader>();
+  const { code, coupon, problem, justRedeemed, triedAgain, undone, today, search } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const formRef = useRef<HTMLFormElement>(null);
   // After a redemption the queue moves on: its verdict stays on top, the field is empty for the next.
@@ -149,7 +190,7 @@ export default function RedeemCoupon() {
         </p>
       ) : null}
       {problem ? <Problem code={code} problem={problem} /> : null}
-      {coupon ? <Verdict coupon={coupon} justRedeemed={justRedeemed} triedAgain={triedAgain} /> : null}
+      {coupon ? <Verdict coupon={coupon} justRedeemed={justRedeemed} triedAgain={triedAgain} undone={undone} /> : null}
     </>
   );
   return (
