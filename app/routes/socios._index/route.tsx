@@ -207,7 +207,6 @@ export default function RedeemCoupon() {
             // The code just checked, also after a check with JavaScript (the form's own default
             // is the one the page first loaded with); empty and ready for the next after a redemption.
             defaultValue={fieldCode}
-            // eslint-disable-next-line jsx-a11y/no-autofocus -- the queue's next code goes here, typed or scanned
             autoFocus={next}
             className="code-input coupon-code-input"
             inputMode="text"
