@@ -51,6 +51,8 @@ export const links: LinksFunction = () => [
 export type RouteHandle = {
   /** Only the bare content, no header or footer (the /iframe widget). */
   bare?: boolean;
+  /** A work tool (the partner's till): the header's logo and account, no region, categories or shop footer. */
+  tool?: boolean;
   /**
    * Ship no JavaScript at all: the page has nothing to hydrate. A function decides by the route's
    * loader data (an information page ships none; the 404 answered in its place runs the app).
@@ -133,7 +135,7 @@ function UserMenu({ email }: { email: string }) {
   );
 }
 
-function Header({ data }: { data: RootLoaderData }) {
+function Header({ data, tool }: { data: RootLoaderData; tool: boolean }) {
   const location = useLocation();
   const isHome = location.pathname === "/";
   const categoryNav = useActiveCategoryInView(location.pathname);
@@ -190,20 +192,22 @@ function Header({ data }: { data: RootLoaderData }) {
           )}
         </nav>
       </div>
-      <div className="header-row header-row-secondary">
-        <RegionForm region={data.region} />
-        <nav aria-label="Categorías" className="category-nav" ref={categoryNav}>
-          <ul>
-            {CATEGORY_MENU.map((c) => (
-              <li key={c.id}>
-                <Link to={c.href} aria-current={location.pathname === c.href ? "page" : undefined} prefetch="intent">
-                  {c.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      </div>
+      {tool ? null : (
+        <div className="header-row header-row-secondary">
+          <RegionForm region={data.region} />
+          <nav aria-label="Categorías" className="category-nav" ref={categoryNav}>
+            <ul>
+              {CATEGORY_MENU.map((c) => (
+                <li key={c.id}>
+                  <Link to={c.href} aria-current={location.pathname === c.href ? "page" : undefined} prefetch="intent">
+                    {c.label}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        </div>
+      )}
     </header>
   );
 }
@@ -214,6 +218,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const location = useLocation();
   const handles = matches.map((m) => (m.handle ?? {}) as RouteHandle);
   const bare = data?.bare || handles.some((h) => h.bare);
+  const tool = handles.some((h) => h.tool);
   const noScripts = handles.some((h, i) => (typeof h.noScripts === "function" ? h.noScripts(matches[i].data) : h.noScripts));
   const favorites = matches.some((m) => {
     const shows = (m.handle as RouteHandle | undefined)?.favorites;
@@ -246,7 +251,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </a>
             {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
             {data.sandboxNotice ? <SandboxNotice /> : null}
-            <Header data={data} />
+            <Header data={data} tool={tool} />
             <Toasts
               messages={data.toasts}
               inline={handles.flatMap((h) => h.inlineMessages ?? [])}
@@ -259,7 +264,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             </FavoritesProvider>
             {favorites ? <FavoriteForm /> : null}
             {noScripts ? null : <ClientNavigation />}
-            {data.contacts ? <Footer {...data.contacts} /> : null}
+            {data.contacts && !tool ? <Footer {...data.contacts} /> : null}
           </>
         )}
         {noScripts ? null : (

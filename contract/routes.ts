@@ -31,6 +31,7 @@ import {
   SubscriptionSchema,
   UnsubscribedSchema,
 } from "#contract/customer";
+import { FoundCouponsSchema, TodayRedemptionsSchema } from "#contract/till";
 import { FeedbackAnswerSchema, FeedbackOfMineSchema } from "#contract/feedback";
 import { OfferCardsSchema, OfferDetailSchema, OfferListSchema, OfferPageSchema } from "#contract/offers";
 import {
@@ -198,6 +199,9 @@ export const RESPONSES = {
   "DELETE /promocodes/:id/": empty,
   "POST /verification/coupon/": CouponViewSchema,
   "POST /sales/redeem/:id/": CouponViewSchema,
+  "POST /sales/redeem/:id/undo/": CouponViewSchema,
+  "GET /sales/today/": TodayRedemptionsSchema,
+  "GET /sales/search/": FoundCouponsSchema,
   "GET /sales/partner/": PartnerSalesSchema,
   "GET /sales/partner/per_day/": SalesPerDaySchema,
   "POST /sales/become_partner/": ReceivedSchema,

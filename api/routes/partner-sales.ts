@@ -11,12 +11,15 @@ import {
   partnerSales,
   partnerSalesBatches,
   redeemCoupon,
+  undoRedemption,
   SALES_CSV_HEADER,
   salesCsvLines,
   salesPerDay,
   verifyCoupon,
 } from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
+import { findUnredeemed, redeemedToday } from "#api/services/till";
+import { BuyerSearchSchema } from "#contract/till";
 
 export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {
   const router = Router();
@@ -36,6 +39,35 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
     handle(async (req, res) => {
       const scope = await partnerScope(db, req, identify);
       res.json(await redeemCoupon(db, scope, idParam(req)));
+    }),
+  );
+
+  router.post(
+    "/sales/redeem/:id/undo/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      res.json(await undoRedemption(db, scope, idParam(req)));
+    }),
+  );
+
+  /** «Hoy: N canjeados»: today's redemptions at this partner's tills. */
+  router.get(
+    "/sales/today/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      res.set("Cache-Control", "private, no-store");
+      res.json(await redeemedToday(db, scope));
+    }),
+  );
+
+  /** The code is lost: the buyer's coupons still to redeem, by their name or email. */
+  router.get(
+    "/sales/search/",
+    handle(async (req, res) => {
+      const scope = await partnerScope(db, req, identify);
+      const { q } = parseInput(BuyerSearchSchema, req.query);
+      res.set("Cache-Control", "private, no-store");
+      res.json({ results: await findUnredeemed(db, scope, q) });
     }),
   );
 

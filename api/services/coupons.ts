@@ -8,7 +8,8 @@ import { query, type Executor } from "#api/db/client";
 import { IS_REDEEMED, IS_REFUNDED, IS_SOLD, PAID_COUPONS, paidCouponsFrom } from "#api/services/coupon-facts";
 import { queueFeedbackAfterRedemption } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";
-import { inScope, type Scope } from "#api/services/access";
+import { forbidden, inScope, type Scope } from "#api/services/access";
+import { canUndoRedemption, UNDO_MINUTES } from "#rules/partner-roles";
 
 type Row = {
   id: string;
@@ -128,6 +129,32 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
     const coupon = toView({ ...row, redeemed_at: won[0].redeemed_at });
     await queueFeedbackAfterRedemption(tx, { couponCode: coupon.code });
     return coupon;
+  });
+}
+
+/**
+ * POST /sales/redeem/{id}/undo/: the member who redeemed a coupon may take it back for
+ * UNDO_MINUTES (a wrong code pressed in a queue); after that only staff. The coupon is locked,
+ * so an undo and a second redemption never cross; the undo is recorded with who and when.
+ */
+export async function undoRedemption(db: Executor, scope: Scope, id: string): Promise<CouponView> {
+  return db.transaction(async (tx) => {
+    const [row] = await couponRows(tx, sql`c.id = ${id} AND ${inScope(scope, sql`o.organization_id`)}`, sql`FOR UPDATE OF c`);
+    if (!row) throw notFound("Cupón no encontrado.");
+    const [by] = await query<{ redeemed_by: string | null }>(tx, sql`SELECT redeemed_by FROM coupons WHERE id = ${id}`);
+    if (!row.redeemed_at) throw new HttpError(409, "Este cupón no está canjeado: no hay nada que deshacer.", { coupon: toView(row) });
+    const redemption = { redeemedBy: by.redeemed_by ?? "", redeemedAt: new Date(row.redeemed_at) };
+    if (!canUndoRedemption(redemption, { userId: scope.actor.id, staff: scope.staff }, new Date())) {
+      if (redemption.redeemedBy !== scope.actor.id) throw forbidden();
+      throw new HttpError(403, `Han pasado más de ${UNDO_MINUTES} minutos: pide al equipo de ofertas que lo deshaga.`);
+    }
+    await query(
+      tx,
+      sql`INSERT INTO redemption_undos (coupon_id, redeemed_at, redeemed_by, undone_by)
+          VALUES (${id}, ${row.redeemed_at}, ${by.redeemed_by}, ${scope.actor.id})`,
+    );
+    await query(tx, sql`UPDATE coupons SET redeemed_at = NULL, redeemed_by = NULL WHERE id = ${id}`);
+    return toView({ ...row, redeemed_at: null });
   });
 }
 

@@ -25,6 +25,7 @@ import { MonthlyRunSchema, PartnerTermsSchema, StatementLinePageSchema, Statemen
 import { PAGE_SIZE_MAX } from "#rules/constants";
 import { api, ApiError, apiFile, NoContent } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
+import { FoundCouponsSchema, TodayRedemptionsSchema } from "#contract/till";
 import { getSession } from "#app/state/session.server";
 
 /**
@@ -89,6 +90,9 @@ export const partnerApi = (request: Request) => ({
   deleteImage: (id: string) => api(`/offers/images/${id}/`, NoContent, { method: "DELETE", request }),
   verifyCoupon: (code: string) => api("/verification/coupon/", CouponViewSchema, { method: "POST", body: { code }, request }),
   redeem: (id: string) => api(`/sales/redeem/${id}/`, CouponViewSchema, { method: "POST", request }),
+  undoRedemption: (id: string) => api(`/sales/redeem/${id}/undo/`, CouponViewSchema, { method: "POST", request }),
+  redeemedToday: () => api("/sales/today/", TodayRedemptionsSchema, { request }),
+  findCoupons: (q: string) => api("/sales/search/", FoundCouponsSchema, { request, query: { q } }),
   sales: (query: Query = {}) => api("/sales/partner/", PartnerSalesSchema, { request, query }),
   salesPerDay: (query: Query = {}) => api("/sales/partner/per_day/", SalesPerDaySchema, { request, query }),
   salesCsv: (query: Query = {}) => apiFile("/sales/partner/", { request, query: { ...query, format: "csv" } }),

@@ -2,9 +2,13 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { NavLink, Outlet } from "@remix-run/react";
 import { requirePartner } from "#app/portal/partner.server";
 import { seo } from "#app/document/seo";
+import type { RouteHandle } from "#app/root";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Portal de socios", description: "Canjea cupones y gestiona tus ofertas.", noindex: true });
+
+/** The partner's portal is a tool: no region, categories or shop footer around the till. */
+export const handle: RouteHandle = { tool: true };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const me = await requirePartner(request);
