@@ -30,6 +30,12 @@ export const purchaseSignature = (secrets: readonly string[], saleId: string) =>
 export const verifyPurchase = (secrets: readonly string[], saleId: string, sig: string) =>
   verifySignature(secrets, "purchase", saleId.toLowerCase(), sig);
 
+/** A gift's own link: one line of one sale, for its recipient (never the buyer's whole order). */
+export const giftSignature = (secrets: readonly string[], saleId: string, offerId: string) =>
+  sign(secrets, "gift", `${saleId.toLowerCase()}:${offerId.toLowerCase()}`);
+export const verifyGift = (secrets: readonly string[], saleId: string, offerId: string, sig: string) =>
+  verifySignature(secrets, "gift", `${saleId.toLowerCase()}:${offerId.toLowerCase()}`, sig);
+
 /**
  * Link tokens (`?t=…`): what a mailed link says about its recipient, sealed with AES-256-GCM so
  * that the URL shows nothing of it (an address in a URL reaches logs, referrers and spam scores)
