@@ -55,7 +55,8 @@ export function decodeCart(value: unknown): Cart | null {
       slotId,
       gift: gift === 1,
       savedPrice,
-      giftTo: giftTo ? { recipient_name: giftTo[0], recipient_email: giftTo[1], message: giftTo[2], send_on: giftTo[3] } : null,
+      // Only a gift with details carries them: a plain line reads as it always did.
+      ...(giftTo ? { giftTo: { recipient_name: giftTo[0], recipient_email: giftTo[1], message: giftTo[2], send_on: giftTo[3] } } : {}),
     })),
     promoCodes: parsed.data.p.map(([promo_code, discount_type, discount_value, offer_uuid]) => ({
       promo_code,
