@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { giftDetailsSchema, type GiftDetails } from "#rules/gifts";
 import "#rules/zod-es";
 import { isValidEmail } from "#rules/email";
 import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
@@ -92,7 +93,10 @@ export type CheckoutForm = z.infer<ReturnType<typeof checkoutFormSchema>>;
  * checkout_data as sent to /sales/validate/: without a receipt the receipt fields are dropped;
  * with a wallet provider the full name is always sent.
  */
-export function toCheckoutData(form: CheckoutForm, options: { wallet: boolean; forPresent: string[] }) {
+export function toCheckoutData(
+  form: CheckoutForm,
+  options: { wallet: boolean; forPresent: string[]; gifts?: (GiftDetails & { offer_uuid: string })[] },
+) {
   return {
     subs_agreement: true as const, // the form schema refuses anything else
     email: form.email,
@@ -101,8 +105,22 @@ export function toCheckoutData(form: CheckoutForm, options: { wallet: boolean; f
     ...(form.need_receipt || options.wallet ? { user_fullname: form.user_fullname } : {}),
     ...(form.need_receipt ? { user_tax_number: normalizeTaxId(form.user_tax_number ?? ""), user_address: form.user_address } : {}),
     for_present: options.forPresent,
+    gifts: options.gifts ?? [],
   };
 }
+
+/** One line's gift, by offer: the checkout's gift schema, checked again against today's date. */
+const GiftSchema = z
+  .object({ offer_uuid: z.string().uuid() })
+  .passthrough()
+  .transform((value, ctx) => {
+    const parsed = giftDetailsSchema().safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+      return z.NEVER;
+    }
+    return { offer_uuid: value.offer_uuid.toLowerCase(), ...parsed.data };
+  });
 
 /** The API's side of the same rules, for JSON bodies. */
 export const CheckoutDataSchema = z
@@ -115,6 +133,7 @@ export const CheckoutDataSchema = z
     user_tax_number: optionalText(TAX_ID_MAX),
     user_address: optionalText(ADDRESS_MAX),
     for_present: z.array(z.string().uuid()).max(50).default([]),
+    gifts: z.array(GiftSchema).max(50).default([]),
   })
   .superRefine((data, ctx) => requireReceipt(data, ctx, false));
 

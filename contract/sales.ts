@@ -9,6 +9,16 @@ import { CouponStatusSchema } from "#contract/refunds";
 // An order is never bigger than a cart can be: the cart's limits (rules/cart.ts) bound it.
 export { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM };
 
+/** A gift as the API answers it: who it is for, the message, and when its mail went (null: not yet). */
+export const GiftOut = z.object({
+  recipient_name: z.string(),
+  recipient_email: z.string().nullable(),
+  message: z.string(),
+  send_on: z.string().nullable(),
+  sent_at: z.string().nullable(),
+});
+export type GiftOut = z.infer<typeof GiftOut>;
+
 export const PromoCodeText = z
   .string()
   .trim()
@@ -60,6 +70,7 @@ export const SaleLineSchema = z.object({
   promo_code: z.string().nullable(),
   line_total: z.string(),
   for_present: z.boolean(),
+  gift: GiftOut.nullable().optional(),
 });
 export type SaleLine = z.infer<typeof SaleLineSchema>;
 
@@ -107,6 +118,7 @@ export const PurchasedItemSchema = z.object({
   quantity: z.number().int(),
   paid_unit_price: z.string(),
   for_present: z.boolean(),
+  gift: GiftOut.nullable().optional(),
   valid_until: z.string().nullable(),
 });
 export type PurchasedItem = z.infer<typeof PurchasedItemSchema>;
@@ -135,6 +147,8 @@ export const PurchaseSchema = z.object({
       valid_from: z.string().nullable(),
     }),
   ),
+  /** One gift as its recipient sees it (no prices, no buyer's address). */
+  gift_view: z.boolean().optional(),
 });
 export type Purchase = z.infer<typeof PurchaseSchema>;
 

@@ -7,7 +7,7 @@ import { sameSecret } from "./same-secret.server";
  * SESSION_SECRET keeps links in old mails working. The purpose is part of what is signed, so an
  * unsubscribe signature can never open a purchase, and the other way round.
  */
-export type SignaturePurpose = "unsubscribe" | "purchase" | "pkce" | "noscript-form";
+export type SignaturePurpose = "unsubscribe" | "purchase" | "gift" | "pkce" | "noscript-form";
 
 function mac(secret: string, purpose: SignaturePurpose, value: string): string {
   return createHmac("sha256", secret).update(`${purpose}:${value}`).digest("base64url");
@@ -29,6 +29,12 @@ export const verifyUnsubscribe = (secrets: readonly string[], email: string, sig
 export const purchaseSignature = (secrets: readonly string[], saleId: string) => sign(secrets, "purchase", saleId.toLowerCase());
 export const verifyPurchase = (secrets: readonly string[], saleId: string, sig: string) =>
   verifySignature(secrets, "purchase", saleId.toLowerCase(), sig);
+
+/** A gift's own link: one line of one sale, for its recipient (never the buyer's whole order). */
+export const giftSignature = (secrets: readonly string[], saleId: string, offerId: string) =>
+  sign(secrets, "gift", `${saleId.toLowerCase()}:${offerId.toLowerCase()}`);
+export const verifyGift = (secrets: readonly string[], saleId: string, offerId: string, sig: string) =>
+  verifySignature(secrets, "gift", `${saleId.toLowerCase()}:${offerId.toLowerCase()}`, sig);
 
 /**
  * Link tokens (`?t=…`): what a mailed link says about its recipient, sealed with AES-256-GCM so

@@ -1,4 +1,5 @@
 import type { PromoCode } from "#rules/prices";
+import type { GiftDetails } from "#rules/gifts";
 
 // Enough for any real basket and keeps the signed cookie far below the browser's 4 KB. The
 // contract bounds an order by the same numbers (contract/sales.ts).
@@ -16,6 +17,8 @@ export type CartItem = {
   slotId: string | null;
   /** for_present: the offer is bought as a gift. */
   gift: boolean;
+  /** Who the gift is for, once the buyer said so. */
+  giftTo?: GiftDetails | null;
 };
 
 export type Cart = { items: CartItem[]; promoCodes: PromoCode[] };
@@ -51,8 +54,16 @@ export function removeFromCart(cart: Cart, offerUuid: string): Cart {
   return { items, promoCodes: items.length ? cart.promoCodes : [] };
 }
 
-export function setGift(cart: Cart, offerUuid: string, gift: boolean): Cart {
-  return { ...cart, items: cart.items.map((i) => (i.offerUuid === offerUuid ? { ...i, gift } : i)) };
+export function setGift(cart: Cart, offerUuid: string, gift: boolean, giftTo: GiftDetails | null = null): Cart {
+  return {
+    ...cart,
+    items: cart.items.map((i) => (i.offerUuid === offerUuid ? { ...i, gift, giftTo: gift ? giftTo : null } : i)),
+  };
+}
+
+/** The gift details of each line bought as a gift, for the API. */
+export function giftsOf(cart: Cart): (GiftDetails & { offer_uuid: string })[] {
+  return cart.items.filter((i) => i.gift && i.giftTo).map((i) => ({ offer_uuid: i.offerUuid, ...i.giftTo! }));
 }
 
 export function addPromoCode(cart: Cart, code: PromoCode): CartChange {
@@ -78,7 +89,7 @@ export function ticketCount(cart: Cart): number {
 /** Identifies a cart's contents, so a payment step can tell that the cart changed under it. */
 export function cartFingerprint(cart: Cart): string {
   const text = JSON.stringify([
-    cart.items.map((i) => [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift]),
+    cart.items.map((i) => [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift, i.giftTo ?? null]),
     cart.promoCodes.map((c) => c.promo_code).sort(),
   ]);
   let h = 5381;

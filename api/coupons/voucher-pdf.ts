@@ -220,7 +220,8 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
       y -= 18;
 
       write(item.title, { font: bold, size: 18, gap: 6, tag: "H1" });
-      write(`${item.option_title} · ${formatPrice(item.paid_unit_price)}`, { color: MUTED, gap: 4 });
+      // A gift's voucher never says what it cost.
+      write(item.for_present ? item.option_title : `${item.option_title} · ${formatPrice(item.paid_unit_price)}`, { color: MUTED, gap: 4 });
       write(`Lo canjea ${item.merchant}`, { color: INK, gap: 10 });
 
       // The code box: text on the left, QR on the right.
@@ -268,22 +269,18 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
       y = boxTop - boxHeight - 24;
 
       if (item.for_present) {
-        decoration(() => page.drawRectangle({ x: MARGIN, y: y - 58, width, height: 58, borderColor: BRAND, borderWidth: 1.5 }));
-        text("P", printable("Regalo para: ______________________________"), {
-          x: MARGIN + 16,
-          y: y - 24,
-          size: 13,
-          font: bold,
-          color: BRAND,
-        });
-        text("P", printable("De parte de: ______________________________"), {
-          x: MARGIN + 16,
-          y: y - 46,
-          size: 11,
-          font: regular,
-          color: INK,
-        });
-        y -= 80;
+        // With the buyer's gift details, their names and message; without, lines to write them by hand.
+        const to = item.gift ? `Regalo para: ${item.gift.recipient_name}` : "Regalo para: ______________________________";
+        const words = item.gift
+          ? wrap(item.gift.message ? printable(`«${item.gift.message}»`) : "", regular, 11, width - 32).slice(0, 4)
+          : [];
+        const fromLine = item.gift ? null : "De parte de: ______________________________";
+        const height = 58 + Math.max(0, words.length - 1) * 14;
+        decoration(() => page.drawRectangle({ x: MARGIN, y: y - height, width, height, borderColor: BRAND, borderWidth: 1.5 }));
+        text("P", printable(to), { x: MARGIN + 16, y: y - 24, size: 13, font: bold, color: BRAND });
+        if (fromLine) text("P", printable(fromLine), { x: MARGIN + 16, y: y - 46, size: 11, font: regular, color: INK });
+        words.forEach((line, i) => text("P", printable(line), { x: MARGIN + 16, y: y - 46 - i * 14, size: 11, font: regular, color: INK }));
+        y -= height + 22;
       }
 
       write("Dónde", { font: bold, size: 12, tag: "H2" });

@@ -158,6 +158,10 @@ export const saleItems = pgTable("sale_items", {
   promoCode: text("promo_code"),
   slotId: text("slot_id"),
   forPresent: boolean("for_present").notNull().default(false),
+  giftRecipientName: text("gift_recipient_name"),
+  giftRecipientEmail: text("gift_recipient_email"),
+  giftMessage: text("gift_message"),
+  giftSendOn: date("gift_send_on", { mode: "string" }),
 });
 
 export const promoCodeUses = pgTable("promo_code_uses", {

@@ -10,6 +10,7 @@ import { renderPartnerLeadConfirmation } from "./templates/partner-lead-confirma
 import { renderPasswordReset } from "./templates/password-reset";
 import { renderPurchaseConfirmation } from "./templates/purchase-confirmation";
 import { renderCouponRefund } from "./templates/coupon-refund";
+import { renderGift, renderGiftSent } from "./templates/gift";
 import { renderBookingReminder, renderExpiryReminder } from "./templates/reminders";
 
 export type { MailContext, MessageRenderer, RenderedMail } from "./context";
@@ -23,6 +24,8 @@ export const messages: Record<string, MessageRenderer> = {
   "purchase-confirmation": renderPurchaseConfirmation,
   "feedback-request": renderFeedbackRequest,
   "coupon-refund": renderCouponRefund,
+  gift: renderGift,
+  "gift-sent": renderGiftSent,
   "expiry-reminder": renderExpiryReminder,
   "booking-reminder": renderBookingReminder,
   digest: renderDigest,

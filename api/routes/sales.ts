@@ -23,7 +23,8 @@ import {
 } from "#api/services/sales";
 import { clientAddress, isExemptAddress, limits, rateLimit } from "#api/rate-limit";
 import { CREATES_PER_ADDRESS, PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS, VALIDATES_PER_ADDRESS } from "#rules/limits";
-import { purchaseSignature, verifyPurchase } from "#platform/signatures.server";
+import { purchaseSignature, verifyGift, verifyPurchase } from "#platform/signatures.server";
+import { giftView } from "#api/services/sales/gift-view";
 import { sandboxRouter } from "#api/routes/sandbox";
 import { redsysRouter } from "#api/routes/redsys";
 import { publicOrigin } from "#api/hosts";
@@ -130,12 +131,18 @@ export function salesRouter({ db, config, payments }: { db: Database; config: Co
    */
   const signedPurchase = async (req: Request) => {
     const sig = typeof req.query.sig === "string" ? req.query.sig : "";
-    if (!isUuid(req.params.id) || !sig || !verifyPurchase(config.sessionSecrets, req.params.id, sig)) {
-      throw new HttpError(404, "Este enlace no es válido o ha caducado.");
-    }
+    // ?gift=<offer>: the recipient's link opens that one gift, without a price anywhere in it.
+    const gift = typeof req.query.gift === "string" ? req.query.gift : null;
+    const valid =
+      isUuid(req.params.id) &&
+      sig &&
+      (gift === null
+        ? verifyPurchase(config.sessionSecrets, req.params.id, sig)
+        : isUuid(gift) && verifyGift(config.sessionSecrets, req.params.id, gift, sig));
+    if (!valid) throw new HttpError(404, "Este enlace no es válido o ha caducado.");
     const purchase = await purchaseOf(db, req.params.id.toLowerCase());
     if (purchase.status !== "paid") throw new HttpError(404, "Este enlace no es válido o ha caducado.");
-    return purchase;
+    return gift === null ? purchase : giftView(purchase, gift.toLowerCase());
   };
   router.get(
     "/sales/purchase/:id/",

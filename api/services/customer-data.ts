@@ -158,11 +158,18 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
         paid_unit_cents: number;
         for_present: boolean;
         valid_until: string | Date | null;
+        gift_recipient_name: string | null;
+        gift_recipient_email: string | null;
+        gift_message: string | null;
+        gift_send_on: string | Date | null;
+        gift_sent_at: string | Date | null;
       }>(
         db,
         sql`
         SELECT si.id, si.sale_id, si.offer_id AS offer_uuid, o.title, po.title AS option_title, si.quantity,
-               si.paid_unit_cents, si.for_present, o.valid_until
+               si.paid_unit_cents, si.for_present, o.valid_until,
+               si.gift_recipient_name, si.gift_recipient_email, si.gift_message, si.gift_send_on::text AS gift_send_on,
+               (SELECT m.sent_at FROM mail_outbox m WHERE m.dedupe_key = 'gift:' || si.id AND m.status = 'sent') AS gift_sent_at
         FROM sale_items si JOIN offers o ON o.id = si.offer_id JOIN price_options po ON po.id = si.price_option_id
         WHERE si.sale_id IN (${sql.join(
           ids.map((id) => sql`${id}::uuid`),
@@ -204,6 +211,16 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
           quantity: i.quantity,
           paid_unit_price: fromCents(Number(i.paid_unit_cents)),
           for_present: i.for_present,
+          gift:
+            i.gift_recipient_name === null
+              ? null
+              : {
+                  recipient_name: i.gift_recipient_name,
+                  recipient_email: i.gift_recipient_email,
+                  message: i.gift_message ?? "",
+                  send_on: i.gift_send_on === null ? null : String(i.gift_send_on).slice(0, 10),
+                  sent_at: iso(i.gift_sent_at),
+                },
           valid_until: validUntil,
           coupons: coupons
             .filter((c) => c.sale_item_id === i.id)

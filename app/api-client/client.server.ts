@@ -288,9 +288,11 @@ export const salesApi = {
   capture: (saleId: string, transaction_id: string) =>
     api(`/sales/capture/${saleId}/`, CapturedPurchaseSchema, { method: "POST", body: { transaction_id } }),
   /** A purchase opened from its confirmation mail's signed link (no account needed). */
-  signedPurchase: (saleId: string, sig: string) => api(`/sales/purchase/${saleId}/`, PurchaseSchema, { query: { sig } }),
-  /** The same purchase's vouchers as one PDF. */
-  signedVouchers: (saleId: string, sig: string) => apiFile(`/sales/purchase/${saleId}/vouchers.pdf`, { query: { sig } }),
+  signedPurchase: (saleId: string, sig: string, gift?: string) =>
+    api(`/sales/purchase/${saleId}/`, PurchaseSchema, { query: gift ? { sig, gift } : { sig } }),
+  /** The same purchase's vouchers as one PDF (one gift's, with `gift`). */
+  signedVouchers: (saleId: string, sig: string, gift?: string) =>
+    apiFile(`/sales/purchase/${saleId}/vouchers.pdf`, { query: gift ? { sig, gift } : { sig } }),
   cancel: (saleId: string, transaction_id: string) =>
     api(`/sales/cancel/${saleId}/`, CancelAnswerSchema, { method: "POST", body: { transaction_id } }),
   /** «Solicitar devolución» of one coupon: a refusal (409) is an answer like the others. */

@@ -21,6 +21,15 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("remove"), offerUuid }),
   z.object({ intent: z.literal("clear") }),
   z.object({ intent: z.literal("gift"), offerUuid, gift: z.enum(["on", "off"]).default("off") }),
+  // The gift's own fields are checked by giftDetailsSchema (rules/gifts.ts) in the operation.
+  z.object({
+    intent: z.literal("gift-details"),
+    offerUuid,
+    recipient_name: z.string().optional(),
+    recipient_email: z.string().optional(),
+    message: z.string().optional(),
+    send_on: z.string().optional(),
+  }),
   z.object({ intent: z.literal("promo-add"), promo_code: PromoCodeText }),
   z.object({ intent: z.literal("promo-remove"), promo_code: PromoCodeText }),
   z.object({ intent: z.literal("promo-clear") }),

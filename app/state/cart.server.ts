@@ -3,6 +3,7 @@ import { EMPTY_CART, MAX_CART_ITEMS, type Cart } from "#rules/cart";
 import { DISCOUNT_TYPES } from "#rules/prices";
 import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#contract/sales";
 import { isStorableText } from "#rules/text";
+import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from "#rules/gifts";
 import { cookies, readCookie } from "./cookies.server";
 
 // Compact on the wire: [offer, option, tickets, slot, gift, price] per item,
@@ -11,20 +12,30 @@ const Wire = z.object({
   v: z.literal(1),
   i: z
     .array(
-      z.tuple([
-        z.string().uuid(),
-        z.string().uuid(),
-        z.number().int().min(1).max(MAX_TICKETS_PER_ITEM),
-        // A slot id the API could never store (NUL…) is dropped, not the whole item: an old or
-        // forged cookie must not block "Continuar" until the buyer guesses which item to remove.
-        z
-          .string()
-          .max(64)
-          .nullable()
-          .transform((slot) => (slot !== null && isStorableText(slot) ? slot : null)),
-        z.union([z.literal(0), z.literal(1)]),
-        z.string().regex(/^\d{1,6}(\.\d{1,2})?$/),
-      ]),
+      z
+        .tuple([
+          z.string().uuid(),
+          z.string().uuid(),
+          z.number().int().min(1).max(MAX_TICKETS_PER_ITEM),
+          // A slot id the API could never store (NUL…) is dropped, not the whole item: an old or
+          // forged cookie must not block "Continuar" until the buyer guesses which item to remove.
+          z
+            .string()
+            .max(64)
+            .nullable()
+            .transform((slot) => (slot !== null && isStorableText(slot) ? slot : null)),
+          z.union([z.literal(0), z.literal(1)]),
+          z.string().regex(/^\d{1,6}(\.\d{1,2})?$/),
+        ])
+        // Gift details ride as a seventh element: [name, email, message, send day].
+        .rest(
+          z.tuple([
+            z.string().max(GIFT_NAME_MAX),
+            z.string().max(254).nullable(),
+            z.string().max(GIFT_MESSAGE_MAX),
+            z.string().max(10).nullable(),
+          ]),
+        ),
     )
     .max(MAX_CART_ITEMS),
   p: z
@@ -37,13 +48,15 @@ export function decodeCart(value: unknown): Cart | null {
   const parsed = Wire.safeParse(value);
   if (!parsed.success) return null;
   return {
-    items: parsed.data.i.map(([offerUuid, priceOptionUuid, ticketsCount, slotId, gift, savedPrice]) => ({
+    items: parsed.data.i.map(([offerUuid, priceOptionUuid, ticketsCount, slotId, gift, savedPrice, giftTo]) => ({
       offerUuid,
       priceOptionUuid,
       ticketsCount,
       slotId,
       gift: gift === 1,
       savedPrice,
+      // Only a gift with details carries them: a plain line reads as it always did.
+      ...(giftTo ? { giftTo: { recipient_name: giftTo[0], recipient_email: giftTo[1], message: giftTo[2], send_on: giftTo[3] } } : {}),
     })),
     promoCodes: parsed.data.p.map(([promo_code, discount_type, discount_value, offer_uuid]) => ({
       promo_code,
@@ -57,7 +70,11 @@ export function decodeCart(value: unknown): Cart | null {
 export function encodeCart(cart: Cart): z.input<typeof Wire> {
   return {
     v: 1,
-    i: cart.items.map((i) => [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift ? 1 : 0, i.savedPrice]),
+    i: cart.items.map((i) => {
+      const base = [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift ? 1 : 0, i.savedPrice] as const;
+      const g = i.gift ? i.giftTo : null;
+      return g ? [...base, [g.recipient_name, g.recipient_email, g.message, g.send_on] as const] : [...base];
+    }),
     p: cart.promoCodes.map((c) => [c.promo_code, c.discount_type, c.discount_value, c.offer_uuid ?? null]),
   };
 }

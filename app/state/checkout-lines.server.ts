@@ -1,3 +1,4 @@
+import type { GiftDetails } from "#rules/gifts";
 import type { Cart } from "#rules/cart";
 import { bestPromoPriceCents, codesFor, formatPrice, maxTickets, toCents } from "#rules/prices";
 import { ticketsInWords, ticketsLeft } from "#rules/text";
@@ -11,6 +12,7 @@ export type CheckoutLine = {
   option: { uuid: string; title: string; actual_price: string; regular_price: string; max: number } | null;
   ticketsCount: number;
   gift: boolean;
+  giftTo: GiftDetails | null;
   unitCents: number;
   promoUnitCents: number;
   /** A Spanish reason the line cannot be bought as it is, or a notice about it. */
@@ -62,6 +64,7 @@ export async function checkoutLines(cart: Cart): Promise<{ lines: CheckoutLine[]
         : null,
       ticketsCount: item.ticketsCount,
       gift: item.gift,
+      giftTo: item.gift ? (item.giftTo ?? null) : null,
       unitCents,
       promoUnitCents,
       problem,

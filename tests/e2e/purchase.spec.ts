@@ -106,9 +106,9 @@ test("checkout errors are shown next to their fields, and the cart can be edited
     await saved;
   } else {
     await page.getByLabel("Es un regalo").check();
-    await page.getByRole("button", { name: "Guardar" }).click();
+    await page.getByRole("button", { name: "Guardar", exact: true }).click();
     await page.waitForLoadState("load");
-    await expect(page.getByRole("button", { name: "Guardar" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Guardar", exact: true })).toBeVisible();
   }
   await page.reload();
   await ready(page, js);

@@ -5,6 +5,7 @@ import { checkoutSessions, coupons, paymentTransactions, promoCodeUses, saleItem
 import { HttpError } from "#api/http";
 import { queuePurchaseEvent } from "#api/analytics/outbox";
 import type { PaymentProvider, PaymentState } from "#api/payments/types";
+import { queueGiftMails } from "./gift-mails";
 import { queueMail } from "#api/mail/outbox";
 import { DEFAULT_FEEDBACK_DELAY_DAYS, queueFeedbackRequest } from "#api/services/feedback";
 import { recordConsent } from "#api/services/subscriptions";
@@ -181,6 +182,7 @@ async function markPaid(db: Database, saleId: string, transactionId: string, rev
     await t.delete(checkoutSessions).where(eq(checkoutSessions.token, paid.s));
     // Mail is written in this transaction: it goes out if and only if the sale is paid.
     await queueMail(t, { kind: "purchase-confirmation", to: paid.email, dedupeKey: `purchase:${saleId}`, data: { sale_id: saleId } });
+    await queueGiftMails(t, saleId, paid.email, items);
     for (const offerId of new Set(items.map((i) => i.offerId))) {
       await queueFeedbackRequest(t, { email: paid.email, offerId, delayDays: options.feedbackDelayDays ?? DEFAULT_FEEDBACK_DELAY_DAYS });
     }

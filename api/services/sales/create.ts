@@ -181,6 +181,10 @@ async function recordSale(
       promoCode: l.promo_code,
       slotId: l.slot_id,
       forPresent: l.for_present,
+      giftRecipientName: l.gift?.recipient_name ?? null,
+      giftRecipientEmail: l.gift?.recipient_email ?? null,
+      giftMessage: l.gift?.message ?? null,
+      giftSendOn: l.gift?.send_on ?? null,
     })),
   );
   return sale.id;

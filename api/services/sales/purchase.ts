@@ -1,11 +1,45 @@
 /** A sale as the buyer sees it: what the success page, the confirmation mail and the PDF read. */
-import { eq, inArray } from "drizzle-orm";
-import type { Purchase } from "#contract/sales";
+import { and, eq, inArray } from "drizzle-orm";
+import { giftMailKey } from "#rules/gifts";
+import type { GiftOut, Purchase } from "#contract/sales";
 import { fromCents } from "#rules/prices";
 import type { Executor } from "#api/db/client";
-import { coupons, offers, organizations, priceOptions, saleItems, sales } from "#api/db/schema";
+import { coupons, mailOutbox, offers, organizations, priceOptions, saleItems, sales } from "#api/db/schema";
 import { HttpError } from "#api/http";
 import { couponStatuses } from "./coupon-refunds";
+
+/**
+ * When each gift's mail went, by its outbox key (giftMailKey): a gift is given once its mail to
+ * the recipient is sent (what a refund asks, rules/refunds.ts `giftGiven`).
+ */
+export async function giftMailsSent(db: Executor, saleItemIds: string[]): Promise<Map<string, Date>> {
+  if (!saleItemIds.length) return new Map();
+  const rows = await db
+    .select({ key: mailOutbox.dedupeKey, sentAt: mailOutbox.sentAt })
+    .from(mailOutbox)
+    .where(and(inArray(mailOutbox.dedupeKey, saleItemIds.map(giftMailKey)), eq(mailOutbox.status, "sent")));
+  return new Map(rows.filter((r) => r.sentAt).map((r) => [r.key, r.sentAt!]));
+}
+
+/** A line's gift as the contract says it, or null when it is no gift with a recipient. */
+export function giftOf(
+  item: {
+    giftRecipientName: string | null;
+    giftRecipientEmail: string | null;
+    giftMessage: string | null;
+    giftSendOn: string | null;
+  },
+  sentAt: Date | null,
+): GiftOut | null {
+  if (item.giftRecipientName === null) return null;
+  return {
+    recipient_name: item.giftRecipientName,
+    recipient_email: item.giftRecipientEmail,
+    message: item.giftMessage ?? "",
+    send_on: item.giftSendOn,
+    sent_at: sentAt?.toISOString() ?? null,
+  };
+}
 
 export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase> {
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
@@ -41,6 +75,10 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
         )
     : [];
   const statuses = await couponStatuses(db, [sale.id]);
+  const giftsSent = await giftMailsSent(
+    db,
+    items.filter((i) => i.item.giftRecipientEmail).map((i) => i.item.id),
+  );
   return {
     sale_id: sale.id,
     status: sale.status,
@@ -55,6 +93,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
       quantity: item.quantity,
       paid_unit_price: fromCents(item.paidUnitCents),
       for_present: item.forPresent,
+      gift: giftOf(item, giftsSent.get(giftMailKey(item.id)) ?? null),
       coupons: codes
         .filter((c) => c.saleItemId === item.id)
         .map((c) => c.code)

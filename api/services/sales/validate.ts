@@ -52,6 +52,7 @@ export async function validateOrder(
 
   const today = new Date().toISOString().slice(0, 10);
   const forPresent = new Set(checkout_data.for_present.map((id) => id.toLowerCase()));
+  const gifts = new Map(checkout_data.gifts.map(({ offer_uuid, ...gift }) => [offer_uuid, gift]));
   const lines: StoredLine[] = [];
   const seenOptions = new Set<string>();
   for (const item of items) {
@@ -121,7 +122,8 @@ export async function validateOrder(
       paid_unit_price: fromCents(paidCents),
       promo_code: winner?.code ?? null,
       line_total: fromCents(paidCents * item.quantity),
-      for_present: forPresent.has(row.offerId),
+      for_present: forPresent.has(row.offerId) || gifts.has(row.offerId),
+      gift: gifts.has(row.offerId) ? { ...gifts.get(row.offerId)!, sent_at: null } : null,
       slot_id: item.slot_id ?? null,
       unit_cents: unitCents,
       paid_unit_cents: paidCents,

@@ -10,6 +10,7 @@ import {
   type Cart,
 } from "#rules/cart";
 import { maxTickets } from "#rules/prices";
+import { giftDetailsSchema } from "#rules/gifts";
 import { ticketsInWords } from "#rules/text";
 import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#rules/tracking";
 import { ApiError, offersApi, salesApi } from "#app/api-client/client.server";
@@ -101,7 +102,15 @@ export function emptyCart(): Outcome {
 }
 
 export function markGift(cart: Cart, input: Input<"gift">): Outcome {
-  return { cart: setGift(cart, input.offerUuid, input.gift === "on") };
+  const item = cart.items.find((i) => i.offerUuid === input.offerUuid);
+  return { cart: setGift(cart, input.offerUuid, input.gift === "on", item?.giftTo ?? null) };
+}
+
+/** Who the gift is for: checked by the one gift schema, kept on the cart line. */
+export function saveGiftDetails(cart: Cart, input: Input<"gift-details">): Outcome {
+  const parsed = giftDetailsSchema().safeParse(input);
+  if (!parsed.success) return refused(cart, parsed.error.issues[0]?.message ?? "Revisa los datos del regalo.");
+  return { cart: setGift(cart, input.offerUuid, true, parsed.data), toast: { type: "success", text: "Regalo guardado." } };
 }
 
 export async function applyPromoCode(cart: Cart, input: Input<"promo-add">, request: Request): Promise<Outcome> {
@@ -154,6 +163,8 @@ export async function runCartAction(cart: Cart, input: CartAction, request: Requ
       return emptyCart();
     case "gift":
       return markGift(cart, input);
+    case "gift-details":
+      return saveGiftDetails(cart, input);
     case "promo-add":
       return applyPromoCode(cart, input, request);
     case "promo-remove":

@@ -1,6 +1,8 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatCents } from "#rules/prices";
+import { formatDate } from "#rules/dates";
+import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from "#rules/gifts";
 import type { CartIntent } from "#app/forms/cart-form";
 import { TrashIcon } from "#app/components/icons";
 import { OrganizationRating, soldText } from "#app/components/trust";
@@ -109,6 +111,58 @@ function GiftForm({ line }: { line: CheckoutLine }) {
   );
 }
 
+/**
+ * Who the gift is for. Shown once the line is a gift (ticked, or «Guardar» without JS): the same
+ * plain form either way, checked by giftDetailsSchema in the cart action.
+ */
+function GiftDetailsForm({ line }: { line: CheckoutLine }) {
+  const fetcher = useFetcher();
+  const g = line.giftTo;
+  const id = (name: string) => `${name}-${line.offerUuid}`;
+  return (
+    <fetcher.Form method="post" action="/cart" className="gift-details" aria-label={`Regalo: ${line.title}`}>
+      <input type="hidden" name="intent" value="gift-details" />
+      <input type="hidden" name="offerUuid" value={line.offerUuid} />
+      <input type="hidden" name="redirectTo" value="/checkout/" />
+      <EnhancedInput />
+      {g ? (
+        <p className="small" data-testid="gift-summary">
+          Para <strong>{g.recipient_name}</strong>
+          {g.recipient_email ? ` · se le enviará a ${g.recipient_email}${g.send_on ? ` el ${formatDate(g.send_on)}` : " al pagar"}` : ""}
+        </p>
+      ) : (
+        <p className="small">Dinos para quién es: su cupón llevará su nombre y tu mensaje, nunca el precio.</p>
+      )}
+      <div className="field">
+        <label htmlFor={id("recipient_name")}>Nombre de quien lo recibe</label>
+        <input
+          id={id("recipient_name")}
+          name="recipient_name"
+          required
+          maxLength={GIFT_NAME_MAX}
+          defaultValue={g?.recipient_name ?? ""}
+          autoComplete="off"
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={id("recipient_email")}>Su email (opcional, le enviamos el cupón)</label>
+        <input id={id("recipient_email")} name="recipient_email" type="email" defaultValue={g?.recipient_email ?? ""} autoComplete="off" />
+      </div>
+      <div className="field">
+        <label htmlFor={id("message")}>Mensaje (opcional)</label>
+        <textarea id={id("message")} name="message" rows={3} maxLength={GIFT_MESSAGE_MAX} defaultValue={g?.message ?? ""} />
+      </div>
+      <div className="field">
+        <label htmlFor={id("send_on")}>Día del envío (opcional; sin fecha, al pagar)</label>
+        <input id={id("send_on")} name="send_on" type="date" defaultValue={g?.send_on ?? ""} />
+      </div>
+      <button type="submit" className="btn btn-small btn-secondary">
+        Guardar regalo
+      </button>
+    </fetcher.Form>
+  );
+}
+
 /** One line of the cart: the offer, its partner, its price, and the forms that change it. */
 export function CheckoutItem({ line, trust }: { line: CheckoutLine; trust: OfferTrust | undefined }) {
   return (
@@ -156,6 +210,7 @@ export function CheckoutItem({ line, trust }: { line: CheckoutLine; trust: Offer
         {line.option ? <TicketsForm line={line} /> : null}
         {line.option ? <GiftForm line={line} /> : null}
       </div>
+      {line.option && line.gift ? <GiftDetailsForm line={line} /> : null}
     </li>
   );
 }

@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { cartFingerprint, forPresent } from "#rules/cart";
+import { cartFingerprint, forPresent, giftsOf } from "#rules/cart";
 import { formatCents, savingCents } from "#rules/prices";
 import { checkoutFormSchema, toCheckoutData } from "#contract/checkout";
 import { isWalletProvider, paymentMethodsText } from "#rules/payments";
@@ -103,7 +103,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }));
   const answer = await salesApi.validate({
     items,
-    checkout_data: toCheckoutData(form, { wallet: isWallet, forPresent: forPresent(cart) }),
+    checkout_data: toCheckoutData(form, { wallet: isWallet, forPresent: forPresent(cart), gifts: giftsOf(cart) }),
   });
   const session = await getSession(request);
   if (answer.errors.length > 0 || !answer.checkout_data.session_token) {

@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
-import { formatDate } from "#rules/dates";
+import { formatDate, formatDateTime } from "#rules/dates";
 import { formatPrice } from "#rules/prices";
-import type { Purchase } from "#contract/sales";
+import type { GiftOut, Purchase } from "#contract/sales";
 import { ticketsInWords } from "#rules/text";
 import type { CouponQr } from "./coupon-qr.server";
 import { plural } from "#rules/plurals";
@@ -33,6 +33,31 @@ function QrCode({ code, qr }: { code: string; qr: CouponQr }) {
   );
 }
 
+/** Who a gift is for, and for its buyer when its mail went (or goes). */
+function GiftLine({ gift, recipientView }: { gift: GiftOut; recipientView: boolean }) {
+  if (recipientView) {
+    return (
+      <p className="small" data-testid="gift-line">
+        Regalo para <strong>{gift.recipient_name}</strong>
+      </p>
+    );
+  }
+  const mail = !gift.recipient_email
+    ? null
+    : gift.sent_at
+      ? `Enviado a ${gift.recipient_email} el ${formatDateTime(gift.sent_at)}`
+      : `Se enviará a ${gift.recipient_email} ${gift.send_on ? `el ${formatDate(gift.send_on)}` : "en unos minutos"}`;
+  return (
+    <div className="small" data-testid="gift-line">
+      <p>
+        Regalo para <strong>{gift.recipient_name}</strong>
+        {mail ? ` · ${mail}` : ""}
+      </p>
+      {gift.message ? <p className="muted">«{gift.message}»</p> : null}
+    </div>
+  );
+}
+
 /**
  * A paid purchase's offers and coupon codes: the success page and the link in the confirmation
  * mail. With `details`, each line says who honours it, where and until when (as the mail does);
@@ -60,9 +85,12 @@ export function PurchaseCoupons({
                 <Link to={`/ofertas/${item.offer_uuid}/`}>{item.title}</Link>
               </h2>
               <p className="muted small">
-                {item.option_title} · {ticketsInWords(item.quantity)} · {formatPrice(item.paid_unit_price, item.quantity)}
+                {item.option_title} · {ticketsInWords(item.quantity)}
+                {/* A gift's own page carries no money at all. */}
+                {purchase.gift_view ? "" : ` · ${formatPrice(item.paid_unit_price, item.quantity)}`}
                 {item.for_present ? " · Regalo" : ""}
               </p>
+              {item.gift ? <GiftLine gift={item.gift} recipientView={purchase.gift_view === true} /> : null}
               <h3 className="small">{plural(item.coupons.length, "Tu cupón", "Tus cupones")}</h3>
               <ul className={`coupon-list${qrs ? " coupon-list-qr" : ""}`}>
                 {item.coupons.map((code) => {
@@ -117,10 +145,12 @@ export function PurchaseCoupons({
           </article>
         ))}
       </div>
-      <p className="summary-row summary-total">
-        <span>Total pagado</span>
-        <span>{formatPrice(purchase.total)}</span>
-      </p>
+      {purchase.gift_view ? null : (
+        <p className="summary-row summary-total">
+          <span>Total pagado</span>
+          <span>{formatPrice(purchase.total)}</span>
+        </p>
+      )}
     </>
   );
 }

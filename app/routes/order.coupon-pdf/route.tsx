@@ -22,9 +22,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!sale || !sig) return redirect("/order/history");
   const notFound = () =>
     new Response(NOT_FOUND, { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
-  if (!isUuid(sale)) return notFound();
+  const gift = params.get("gift") ?? undefined;
+  if (!isUuid(sale) || (gift !== undefined && !isUuid(gift))) return notFound();
   try {
-    const pdf = await salesApi.signedVouchers(sale.toLowerCase(), sig);
+    const pdf = await salesApi.signedVouchers(sale.toLowerCase(), sig, gift?.toLowerCase());
     return new Response(pdf.body, {
       headers: {
         "Content-Type": "application/pdf",

@@ -9,6 +9,7 @@ import { signedCouponLinks } from "#app/routes/order+shared/links";
 import { ErrorPage } from "#app/components/error-page";
 import { refundAction } from "#app/routes/order+shared/refund.server";
 import { WITHDRAWAL_PROMISE } from "#rules/refunds";
+import { GiftVoucher } from "./gift-voucher";
 
 export const meta: MetaFunction = () => seo({ title: "Tus cupones", description: "Los cupones de tu compra.", noindex: true });
 
@@ -18,10 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sale = params.get("sale");
   const sig = params.get("sig");
   if (!sale || !sig) throw redirect("/");
-  if (!isUuid(sale)) throw data(null, { status: 404 });
+  const gift = params.get("gift") ?? undefined;
+  if (!isUuid(sale) || (gift !== undefined && !isUuid(gift))) throw data(null, { status: 404 });
   try {
-    const purchase = await salesApi.signedPurchase(sale.toLowerCase(), sig);
-    const { pdf } = signedCouponLinks(purchase.sale_id, sig);
+    const purchase = await salesApi.signedPurchase(sale.toLowerCase(), sig, gift?.toLowerCase());
+    const { pdf } = signedCouponLinks(purchase.sale_id, sig, gift?.toLowerCase());
     return data(
       { purchase, pdf, qrs: purchaseQrs(purchase.items) },
       // private: the offline worker keeps it for its buyer (app/offline/keep.ts); no-store: no
@@ -45,6 +47,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function OrderCoupons() {
   const { purchase, pdf, qrs } = useLoaderData<typeof loader>();
+  if (purchase.gift_view) return <GiftVoucher purchase={purchase} pdf={pdf} qrs={qrs} />;
   return (
     <section className="narrow">
       <h1>Tus cupones</h1>
