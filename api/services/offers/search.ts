@@ -47,7 +47,7 @@ export function searchPasses(filters: OfferFilters, terms: string[][], corrected
   return passes;
 }
 
-const everyWord = (terms: string[][]) => terms.map((t) => wordQuery(t)).join(" & ");
+export const everyWord = (terms: string[][]) => terms.map((t) => wordQuery(t)).join(" & ");
 
 /** The tsquery of "at least `j` of these terms in the title": any j of them, all of those. */
 function titleAtLeast(terms: string[][], j: number, corrected: boolean): string {
