@@ -117,7 +117,8 @@ const BY_INE_NUMBER: readonly Province[] = [
   "Zaragoza",
 ];
 
-export const PLACE_UNKNOWN = "No reconocemos ese código postal o provincia. Escribe un código postal de 5 cifras o el nombre de una provincia.";
+export const PLACE_UNKNOWN =
+  "No reconocemos ese código postal o provincia. Escribe un código postal de 5 cifras o el nombre de una provincia.";
 
 /** The province a postcode («28013») or a province's name («sevilla», «A Coruña») names; null when neither. */
 export function provinceOfPlace(text: string): Province | null {

@@ -28,7 +28,8 @@ function whenText(saleUntil: string, today: string): string {
 
 /** «A la venta hasta el domingo, 23:59», or, once ended, «Ya no está a la venta: terminó el 23 de diciembre». */
 export function saleEndText(saleUntil: string, today: string): string {
-  if (!onSale(saleUntil, today)) return `Ya no está a la venta: terminó el ${format(calendarDay(saleUntil), "d 'de' MMMM", { locale: es })}.`;
+  if (!onSale(saleUntil, today))
+    return `Ya no está a la venta: terminó el ${format(calendarDay(saleUntil), "d 'de' MMMM", { locale: es })}.`;
   return `A la venta hasta ${whenText(saleUntil, today)}, 23:59`;
 }
 

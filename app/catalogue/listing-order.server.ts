@@ -66,7 +66,14 @@ export function listingOrder(url: URL, region: Region): { order: ListingOrder; q
     query.lng = place.longitude;
   }
   return {
-    order: { sort, priceMin: params.get("price_min") ?? "", priceMax: params.get("price_max") ?? "", near, place, problem: problems[0] ?? null },
+    order: {
+      sort,
+      priceMin: params.get("price_min") ?? "",
+      priceMax: params.get("price_max") ?? "",
+      near,
+      place,
+      problem: problems[0] ?? null,
+    },
     query,
   };
 }

@@ -85,7 +85,14 @@ export function ListingControls({
       </fieldset>
       <div className="field">
         <label htmlFor="listing-near">Código postal o provincia</label>
-        <input id="listing-near" name="near" autoComplete="postal-code" size={12} defaultValue={order.near} aria-describedby="listing-near-hint" />
+        <input
+          id="listing-near"
+          name="near"
+          autoComplete="postal-code"
+          size={12}
+          defaultValue={order.near}
+          aria-describedby="listing-near-hint"
+        />
         <span id="listing-near-hint" className="field-hint">
           Para «Cerca de mí»
         </span>

@@ -27,7 +27,11 @@ test("a partner's sale end shows on the offer's page, and after it the offer can
   await page.goto(`/socios/ofertas/${offer.uuid}`);
   await expect(page.locator("#offer-form").getByLabel("A la venta hasta")).toHaveValue(until);
 
-  const shopper = await browser.newContext({ javaScriptEnabled: js, baseURL: testInfo.project.use.baseURL, viewport: { width: 375, height: 740 } });
+  const shopper = await browser.newContext({
+    javaScriptEnabled: js,
+    baseURL: testInfo.project.use.baseURL,
+    viewport: { width: 375, height: 740 },
+  });
   const shop = await shopper.newPage();
   await shop.goto(`/ofertas/${offer.uuid}/`);
   await ready(shop, js);

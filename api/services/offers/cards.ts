@@ -92,8 +92,7 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
 }
 
 /** Whether an offer whose sale ends on `saleUntil` (a date column) can be bought now: until 23:59 of that day in Madrid (rules/sale-end.ts). */
-export const onSaleNow = (saleUntil: SQL): SQL =>
-  sql`(${saleUntil} IS NULL OR ${saleUntil} >= (now() AT TIME ZONE 'Europe/Madrid')::date)`;
+export const onSaleNow = (saleUntil: SQL): SQL => sql`(${saleUntil} IS NULL OR ${saleUntil} >= (now() AT TIME ZONE 'Europe/Madrid')::date)`;
 
 /** Only a rating given by an address that paid for that offer counts (as submitFeedback requires). */
 const boughtBy = (offerId: SQL, email: SQL): SQL =>

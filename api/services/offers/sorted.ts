@@ -59,8 +59,8 @@ export async function reorderedPage(
   if (ordering.priceMax !== undefined) range.push(sql`m.price <= ${ordering.priceMax}::numeric`);
   const read = (limit: number, offset: number) =>
     query<{ n: number; cards_utf8: Utf8Text | null }>(
-    db,
-    sql`
+      db,
+      sql`
     WITH found AS MATERIALIZED (
       SELECT ${offers.id} AS id, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY ${sortKey(ordering)}, ${ORDER}) AS pos
       FROM ${offers}
@@ -80,7 +80,7 @@ export async function reorderedPage(
     )
     SELECT coalesce((SELECT max(total) FROM found), 0) AS n,
            ${cardsOf(sql`ARRAY(SELECT id FROM found ORDER BY pos)`)} AS cards_utf8`,
-  );
+    );
   let [row] = await read(page.limit, page.offset);
   // A page past the end reads no row, so no count: the count alone, from the first.
   if (!row?.n && page.offset > 0) row = { n: (await read(1, 0))[0]?.n ?? 0, cards_utf8: "[]" };

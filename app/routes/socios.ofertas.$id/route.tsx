@@ -291,7 +291,12 @@ function OfferEditor() {
           <SelectField field={fields.offer_type} label="Tipo de oferta" options={typeOptions} />
           <TextField field={fields.valid_from} label="Válida desde" type="date" />
           <TextField field={fields.valid_until} label="Válida hasta" type="date" />
-          <TextField field={fields.sale_until} label="A la venta hasta" type="date" hint="Último día de venta, hasta las 23:59. En blanco: sin fecha." />
+          <TextField
+            field={fields.sale_until}
+            label="A la venta hasta"
+            type="date"
+            hint="Último día de venta, hasta las 23:59. En blanco: sin fecha."
+          />
         </div>
         <TextAreaField field={fields.summary} label="Resumen" rows={2} />
         <TextAreaField field={fields.description} label="Descripción" rows={5} />
