@@ -130,12 +130,14 @@ export function provinceOfPlace(text: string): Province | null {
 }
 
 /**
- * Kilometres between two places: equirectangular (longitude shrunk by the cosine of the mean
- * latitude), within a few metres of the great circle at a city's or a province's scale.
+ * Kilometres from `from` to a place: equirectangular, longitude shrunk by the cosine of `from`'s
+ * latitude, as the API orders «Cerca de mí» (api/services/offers/sorted.ts), so the distances on
+ * the cards rise down the list. Within a few metres of the great circle at a city's scale.
  */
-export function distanceKm(a: Place, b: Place): number {
+export function distanceKm(from: Place, to: Place): number {
   const rad = Math.PI / 180;
-  const x = (b.longitude - a.longitude) * Math.cos(((a.latitude + b.latitude) / 2) * rad);
+  const [a, b] = [from, to];
+  const x = (b.longitude - a.longitude) * Math.cos(a.latitude * rad);
   const y = b.latitude - a.latitude;
   return Math.sqrt(x * x + y * y) * rad * 6371;
 }

@@ -18,6 +18,8 @@ export type ListingOrder = {
   /** Where distances are measured from, and how the page names it. */
   place: (Place & { label: string }) | null;
   problem: string | null;
+  /** The browser's position the URL carries, kept for the next submit of the form. */
+  position: { lat: string; lng: string } | null;
 };
 
 const coordinate = (value: string | null, limit: number): number | null => {
@@ -48,12 +50,13 @@ export function listingOrder(url: URL, region: Region): { order: ListingOrder; q
   const latitude = coordinate(params.get("lat"), 90);
   const longitude = coordinate(params.get("lng"), 180);
   let place: ListingOrder["place"] = null;
-  if (latitude !== null && longitude !== null) place = { latitude, longitude, label: "tu ubicación" };
-  else if (near.trim()) {
+  // A place typed wins over a position kept from before: it is what the person just asked for.
+  if (near.trim()) {
     const province = provinceOfPlace(near);
     if (province) place = { ...PROVINCE_CENTRES[province], label: province };
     else problems.push(PLACE_UNKNOWN);
-  } else if (sort === "nearby" && isProvince(region.value)) {
+  } else if (latitude !== null && longitude !== null) place = { latitude, longitude, label: "tu ubicación" };
+  else if (sort === "nearby" && isProvince(region.value)) {
     place = { ...PROVINCE_CENTRES[region.value], label: region.value };
   }
   if (sort === "nearby" && !place) {

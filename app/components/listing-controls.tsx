@@ -10,6 +10,7 @@ export type ListingOrderView = {
   near: string;
   place: { label: string } | null;
   problem: string | null;
+  position: { lat: string; lng: string } | null;
 };
 
 /**
@@ -30,6 +31,7 @@ export function ListingControls({
 }) {
   const form = useRef<HTMLFormElement>(null);
   const [located, setLocated] = useState<{ lat: string; lng: string } | null>(null);
+  const position = located ?? order.position;
   const [canLocate, setCanLocate] = useState(false);
   const [locating, setLocating] = useState<string | null>(null);
   // After hydration: only a browser with JavaScript and geolocation gets the button.
@@ -43,8 +45,12 @@ export function ListingControls({
     navigator.geolocation.getCurrentPosition(
       (position) => {
         setLocating(null);
-        const sortField = form.current?.elements.namedItem("sort");
+        const fields = form.current?.elements;
+        const sortField = fields?.namedItem("sort");
+        const nearField = fields?.namedItem("near");
         if (sortField instanceof HTMLSelectElement) sortField.value = "nearby";
+        // The position, not a place typed before, is what the person now asks for.
+        if (nearField instanceof HTMLInputElement) nearField.value = "";
         setLocated({ lat: position.coords.latitude.toFixed(3), lng: position.coords.longitude.toFixed(3) });
       },
       () => setLocating("No hemos podido usar tu ubicación. Escribe tu código postal o provincia."),
@@ -55,10 +61,10 @@ export function ListingControls({
   return (
     <Form method="get" className="filters listing-controls" ref={form} aria-label="Ordenar y filtrar">
       {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-      {located ? (
+      {position ? (
         <>
-          <input type="hidden" name="lat" value={located.lat} />
-          <input type="hidden" name="lng" value={located.lng} />
+          <input type="hidden" name="lat" value={position.lat} />
+          <input type="hidden" name="lng" value={position.lng} />
         </>
       ) : null}
       {children}
@@ -76,11 +82,19 @@ export function ListingControls({
         <legend>Precio (€)</legend>
         <label>
           <span>Desde</span>
-          <input name="price_min" inputMode="numeric" pattern="[0-9]*" size={5} defaultValue={order.priceMin} placeholder="0" />
+          <input type="text" name="price_min" inputMode="numeric" pattern="[0-9]*" size={5} defaultValue={order.priceMin} placeholder="0" />
         </label>
         <label>
           <span>Hasta</span>
-          <input name="price_max" inputMode="numeric" pattern="[0-9]*" size={5} defaultValue={order.priceMax} placeholder="Sin límite" />
+          <input
+            type="text"
+            name="price_max"
+            inputMode="numeric"
+            pattern="[0-9]*"
+            size={5}
+            defaultValue={order.priceMax}
+            placeholder="Sin límite"
+          />
         </label>
       </fieldset>
       <div className="field">
