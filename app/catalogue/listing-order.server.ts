@@ -76,6 +76,7 @@ export function listingOrder(url: URL, region: Region): { order: ListingOrder; q
       near,
       place,
       problem: problems[0] ?? null,
+      position: latitude !== null && longitude !== null ? { lat: String(latitude), lng: String(longitude) } : null,
     },
     query,
   };
