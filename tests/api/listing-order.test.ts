@@ -2,7 +2,9 @@
  * «Ordenar» and the price range of listings (rules/listing-order.ts): each order holds over the
  * whole list, pages continue one another, and what cannot be used is refused in Spanish.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { query } from "#api/db/client";
 import { toCents } from "#rules/prices";
 import { distanceKm, PROVINCE_CENTRES } from "#rules/places";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
@@ -59,10 +61,16 @@ describe("Ordenar", () => {
   });
 
   it("Valoración: rated offers first, best first", async () => {
+    // Two offers far down the recommended order, given the ratings cards show (offer_card_heads).
+    const recommended = (await list("")).results;
+    const [good, fair] = [recommended[recommended.length - 1].uuid, recommended[recommended.length - 2].uuid];
+    await query(api.db, sql`UPDATE offer_card_heads SET rating_count = 5, rating_average = 4.8 WHERE offer_id = ${good}`);
+    await query(api.db, sql`UPDATE offer_card_heads SET rating_count = 5, rating_average = 3.1 WHERE offer_id = ${fair}`);
     const r = await list("sort=rating");
     const ratings = r.results.map((c) => c.rating?.average ?? -1);
     expect(ratings[0]).toBeGreaterThan(0);
     expect(ordered(ratings, -1)).toBe(true);
+    expect(r.results.findIndex((c) => c.uuid === good)).toBeLessThan(r.results.findIndex((c) => c.uuid === fair));
   });
 
   it("Cerca de mí: nearest to the place sent first, offers without a place last", async () => {
