@@ -81,6 +81,9 @@ export const OfferDetailSchema = OfferSummarySchema.extend({
   sold_count: z.number().int(),
   /** The newest verified buyers' comments, at most OFFER_REVIEWS_SHOWN. */
   reviews: z.array(OfferReviewSchema),
+  /** The last day on sale (Madrid, until 23:59), or null; `on_sale`: the API's word on whether it can be bought now. */
+  sale_until: nullableText,
+  on_sale: z.boolean(),
 });
 export type OfferDetail = z.infer<typeof OfferDetailSchema>;
 

@@ -91,6 +91,7 @@ export const PartnerOfferSchema = z.object({
   /** The change waiting for staff, or the last one they rejected (until the next); null otherwise. */
   revision: OfferRevisionSchema.nullable(),
   ...offerFields,
+  sale_until: nullableText,
   description: z.string(),
   conditions: z.string(),
   images: z.array(PartnerImageSchema),

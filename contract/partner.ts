@@ -152,6 +152,8 @@ const offerFields = {
   offer_type: z.enum(OFFER_TYPES).default("regular"),
   valid_from: nullable(isoDate),
   valid_until: nullable(isoDate),
+  /** The last day on sale (rules/sale-end.ts); blank: while the offer is active. */
+  sale_until: nullable(isoDate),
   price_options: z.preprocess(
     blankRowsDropped,
     z
@@ -161,9 +163,12 @@ const offerFields = {
   ),
 };
 
-function datesInOrder(o: { valid_from?: string | null; valid_until?: string | null }, ctx: z.RefinementCtx) {
+function datesInOrder(o: { valid_from?: string | null; valid_until?: string | null; sale_until?: string | null }, ctx: z.RefinementCtx) {
   if (o.valid_from && o.valid_until && o.valid_until < o.valid_from) {
     ctx.addIssue({ code: "custom", path: ["valid_until"], message: "La fecha de fin es anterior a la de inicio." });
+  }
+  if (o.sale_until && o.valid_until && o.sale_until > o.valid_until) {
+    ctx.addIssue({ code: "custom", path: ["sale_until"], message: "La venta no puede terminar después de la validez del cupón." });
   }
 }
 

@@ -49,6 +49,8 @@ export const offers = pgTable("offers", {
   offerType: text("offer_type").notNull().default("regular"),
   validFrom: date("valid_from"),
   validUntil: date("valid_until"),
+  /** The last day on sale (0064), until 23:59 Madrid time; null: while active. */
+  saleUntil: date("sale_until"),
   status: text("status").$type<OfferStatus>().notNull().default("active"),
   rank: integer("rank").notNull().default(1000),
   // Generated column (0006): search's words, folded with ofertas_fold(); never written.

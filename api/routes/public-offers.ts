@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CATEGORY_IDS } from "#rules/categories";
 import { PAGE_MAX, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, POPULAR_COUNT } from "#rules/constants";
 import { PROVINCES } from "#rules/regions";
+import { PRICE_RANGE_MAX_EUROS, LISTING_MESSAGES, SORTS } from "#rules/listing-order";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, notFound, pageLinks, parseInput, sendJsonText } from "#api/http";
@@ -10,6 +11,17 @@ import { getOffer, nearbyOffers, selectedOffers } from "#api/services/offers/car
 import { listOffers, popularOffers } from "#api/services/offers/listings";
 import type { OfferList, OfferSummary, Page } from "#contract/offers";
 import { blank, lastOf } from "#contract/page";
+
+/** A bound of the price range: whole euros (rules/listing-order.ts). */
+const euros = z.preprocess(
+  blank,
+  z.coerce
+    .number({ invalid_type_error: LISTING_MESSAGES.notWhole })
+    .int(LISTING_MESSAGES.notWhole)
+    .min(0, LISTING_MESSAGES.outOfRange)
+    .max(PRICE_RANGE_MAX_EUROS, LISTING_MESSAGES.outOfRange)
+    .optional(),
+);
 
 const ListQuery = z.object({
   search: z.preprocess(
@@ -24,6 +36,11 @@ const ListQuery = z.object({
     },
     z.enum(PROVINCES, { errorMap: () => ({ message: "Región desconocida." }) }).optional(),
   ),
+  sort: z.preprocess(blank, z.enum(SORTS, { errorMap: () => ({ message: "Orden desconocido." }) }).default("recommended")),
+  price_min: euros,
+  price_max: euros,
+  lat: z.preprocess(blank, z.coerce.number({ invalid_type_error: "La latitud debe ser un número." }).min(-90).max(90).optional()),
+  lng: z.preprocess(blank, z.coerce.number({ invalid_type_error: "La longitud debe ser un número." }).min(-180).max(180).optional()),
   page: z.preprocess(
     blank,
     z.coerce
@@ -49,7 +66,11 @@ export function publicOffersRouter(db: Database): Router {
 
   const list = handle(async (req, res) => {
     const q = parseInput(ListQuery, req.query);
-    const { count, resultsJson } = await listOffers(db, q, { page: q.page, pageSize: q.page_size });
+    if (q.price_min !== undefined && q.price_max !== undefined && q.price_min > q.price_max) throw badRequest(LISTING_MESSAGES.reversed);
+    if (q.sort === "nearby" && (q.lat === undefined || q.lng === undefined)) throw badRequest(LISTING_MESSAGES.noPlace);
+    const near = q.lat !== undefined && q.lng !== undefined ? { latitude: q.lat, longitude: q.lng } : undefined;
+    const ordering = { sort: q.sort, priceMin: q.price_min, priceMax: q.price_max, near };
+    const { count, resultsJson } = await listOffers(db, q, { page: q.page, pageSize: q.page_size }, ordering);
     res.set("Cache-Control", "public, max-age=30");
     const head = { count, ...pageLinks(req, q.page, q.page_size, count) } satisfies Omit<Page<OfferSummary>, "results">;
     // The cards go out as the database wrote them (valid JSON): parsing and serialising 24 cards

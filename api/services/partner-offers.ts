@@ -77,6 +77,7 @@ async function withChildren(
     offer_type: o.offerType,
     valid_from: o.validFrom,
     valid_until: o.validUntil,
+    sale_until: o.saleUntil,
     organization: { uuid: o.organizationId, name: organizationName },
     images: images
       .filter((i) => i.offerId === o.id)
@@ -167,6 +168,7 @@ function offerColumns(input: Partial<OfferInput>) {
   if (input.offer_type !== undefined) c.offerType = input.offer_type;
   if (input.valid_from !== undefined) c.validFrom = input.valid_from;
   if (input.valid_until !== undefined) c.validUntil = input.valid_until;
+  if (input.sale_until !== undefined) c.saleUntil = input.sale_until;
   return c;
 }
 

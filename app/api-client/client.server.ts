@@ -213,7 +213,18 @@ function unavailable(): Response {
   });
 }
 
-export type OfferQuery = { search?: string; category?: string; region?: string; page?: number | string; page_size?: number };
+export type OfferQuery = {
+  search?: string;
+  category?: string;
+  region?: string;
+  page?: number | string;
+  page_size?: number;
+  sort?: string;
+  price_min?: number;
+  price_max?: number;
+  lat?: number;
+  lng?: number;
+};
 
 let catalogueCache: PublicCache | undefined;
 function publicCache(): PublicCache {

@@ -148,7 +148,8 @@ export function cardInnerHtml(offer: OfferCardData, eager: boolean, level: 2 | 3
   if (discount)
     media += `<span class="badge-discount"><span aria-hidden="true">${discount.badge}</span><span class="visually-hidden">${discount.label}</span></span>`;
   if (soldOut) media += `<span class="badge-soldout">Agotada</span>`;
-  const meta = isCategoryId(offer.category) ? `${offer.region} · ${CATEGORY_LABELS[offer.category]}` : offer.region;
+  const place = offer.distance ? `${offer.region} · ${offer.distance}` : offer.region;
+  const meta = isCategoryId(offer.category) ? `${place} · ${CATEGORY_LABELS[offer.category]}` : place;
   return (
     `<div class="card-media">${media}</div><div class="card-body">` +
     `<h${level} class="card-title">${escapeHtml(offer.title)}</h${level}>` +

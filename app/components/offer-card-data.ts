@@ -14,6 +14,8 @@ export type OfferCardData = {
   price: { actual_price: string; regular_price: string } | null;
   soldOut: boolean;
   rating: OfferRating | null;
+  /** «a 3,2 km» in a listing ordered by «Cerca de mí». */
+  distance?: string;
 };
 
 /**

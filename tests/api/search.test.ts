@@ -128,6 +128,31 @@ describe("search relevance", () => {
     }
   });
 
+  it('"spa" ranks an offer with spa in its title above the thermal circuit that only names a massage', async () => {
+    // The worst catalogue rank, so only the title can lift it above the thermal circuit (its
+    // title has «termal», a synonym of spa, and «masaje», never «spa»).
+    const [created] = await insertOffers({
+      title: "Spa urbano con circuito de aguas",
+      summary: "Piscina climatizada, sauna y baño turco",
+      category: "health_and_beauty",
+      province: "Madrid",
+      rank: 1_000_000,
+    });
+    try {
+      for (const extra of ["", "&region=Madrid"]) {
+        const r = await titles("spa", extra);
+        expect(r.uuids).toContain(THERMAL);
+        expect(r.uuids.indexOf(created.id)).toBeGreaterThan(-1);
+        expect(r.uuids.indexOf(created.id)).toBeLessThan(r.uuids.indexOf(THERMAL));
+        // Every offer with «spa» in its title comes before every one found by a synonym alone.
+        const inTitle = r.titles.map((t) => /\bspa/i.test(t));
+        expect(inTitle.lastIndexOf(true)).toBeLessThan(inTitle.indexOf(false) === -1 ? Infinity : inTitle.indexOf(false));
+      }
+    } finally {
+      await api.db.delete(offers).where(eq(offers.id, created.id));
+    }
+  });
+
   it("search pages past the first keep the count and the order", async () => {
     const whole = await titles("con");
     // "con" is a stop word: nothing left to search for, so no results rather than everything.

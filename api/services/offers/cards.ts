@@ -54,12 +54,15 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
     org_average: number | string | null;
     org_count: number | string;
     reviews: OfferReview[] | string | null;
+    sale_until: string | null;
+    on_sale: boolean;
   }>(
     db,
     sql`SELECT ${cardsOf(sql`ARRAY[${offers.id}]`)} AS card, ${offers.description} AS description, ${offers.conditions} AS conditions,
                ${organizations.email} AS email, ${organizations.phone} AS phone, ${organizations.website} AS website,
                ${soldOfOffer(sql`${offers.id}`)} AS sold,
                org.average AS org_average, org.n AS org_count,
+               ${offers.saleUntil}::text AS sale_until, ${onSaleNow(sql`${offers.saleUntil}`)} AS on_sale,
                (SELECT json_agg(json_build_object('stars', r.stars, 'comment', r.comment, 'date', r.at) ORDER BY r.at DESC)
                   FROM (SELECT f.stars, f.comment, f.updated_at AS at FROM offer_feedback f
                          WHERE f.offer_id = ${offers.id} AND btrim(f.comment) <> '' AND ${boughtBy(sql`f.offer_id`, sql`f.email`)}
@@ -71,7 +74,7 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
         WHERE ${offers.id} = ${id} AND ${offers.status} = 'active'`,
   );
   if (!row?.card) return null;
-  const { card, description, conditions, sold, org_average, org_count, reviews, ...contact } = row;
+  const { card, description, conditions, sold, org_average, org_count, reviews, sale_until, on_sale, ...contact } = row;
   const [offer] = cardsFrom(card);
   const count = Number(org_count);
   const rating = count >= MIN_RATINGS_SHOWN && org_average !== null ? { average: Number(org_average), count } : null;
@@ -83,8 +86,13 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
     organization: { ...offer.organization, ...contact, rating },
     sold_count: Number(sold),
     reviews: list.map((r) => ({ stars: Number(r.stars), comment: r.comment, date: new Date(r.date).toISOString() })),
+    sale_until,
+    on_sale: Boolean(on_sale),
   };
 }
+
+/** Whether an offer whose sale ends on `saleUntil` (a date column) can be bought now: until 23:59 of that day in Madrid (rules/sale-end.ts). */
+export const onSaleNow = (saleUntil: SQL): SQL => sql`(${saleUntil} IS NULL OR ${saleUntil} >= (now() AT TIME ZONE 'Europe/Madrid')::date)`;
 
 /** Only a rating given by an address that paid for that offer counts (as submitFeedback requires). */
 const boughtBy = (offerId: SQL, email: SQL): SQL =>

@@ -8,6 +8,7 @@ import { offerCounts, offers, saleItems, sales } from "#api/db/schema";
 import { cardsJson, cardsOf, summariesJson } from "./cards";
 import { filterWhere, ORDER, wholeNumber, type OfferFilters } from "./filters";
 import { searchPage } from "./search";
+import { reordered, reorderedPage, type Ordering } from "./sorted";
 
 /** Where a listing page starts: the catalogue-order key of its first offer. */
 export type PageAnchor = { rank: number; createdAt: string; id: string };
@@ -64,8 +65,10 @@ export async function listOffers(
   db: Database,
   filters: OfferFilters,
   page: { page: number; pageSize: number },
+  ordering: Ordering = { sort: "recommended" },
 ): Promise<{ count: number; resultsJson: Utf8Text }> {
   const offset = (page.page - 1) * page.pageSize;
+  if (reordered(ordering)) return reorderedPage(db, filters, ordering, { limit: page.pageSize, offset });
   const search = filters.search?.trim();
   if (search) {
     const terms = searchTerms(search);

@@ -10,6 +10,13 @@ import { filterWhere, ORDER, wholeNumber, type OfferFilters } from "./filters";
 const wordQuery = (alternatives: string[], title = false) => `(${alternatives.map((w) => `${w}:*${title ? "A" : ""}`).join(" | ")})`;
 const tsquery = (text: string) => sql`to_tsquery('simple', ${text})`;
 
+/**
+ * A term's spellings that count in the title: the word typed, not the synonyms rules/search.ts
+ * adds («spa» ranks «spa» in a title above «termal»); for a misspelling's corrections (`corrected`),
+ * every one, as offer_search_tiers() counts them (migration 0065).
+ */
+const titleQuery = (term: string[], corrected: boolean) => wordQuery(corrected ? term : term.slice(0, 1), true);
+
 type Ranked = { id: string; total: number };
 
 /**
@@ -18,11 +25,11 @@ type Ranked = { id: string; total: number };
  * through the word index and ranks them all, so its cost grows with the number of matches.
  * Title matches rank before summary-only ones, then the catalogue's own order.
  */
-export function searchPasses(filters: OfferFilters, terms: string[][]): ((limit: number, offset: number) => SQL)[] {
+export function searchPasses(filters: OfferFilters, terms: string[][], corrected = false): ((limit: number, offset: number) => SQL)[] {
   const base = filterWhere(filters);
   const vector = offers.searchVector;
   const titleHits = sql.join(
-    terms.map((t) => sql`(${vector} @@ ${tsquery(wordQuery(t, true))})::int`),
+    terms.map((t) => sql`(${vector} @@ ${tsquery(titleQuery(t, corrected))})::int`),
     sql` + `,
   );
   const ranked = (where: SQL, order: SQL) => (limit: number, offset: number) =>
@@ -40,16 +47,16 @@ export function searchPasses(filters: OfferFilters, terms: string[][]): ((limit:
   return passes;
 }
 
-const everyWord = (terms: string[][]) => terms.map((t) => wordQuery(t)).join(" & ");
+export const everyWord = (terms: string[][]) => terms.map((t) => wordQuery(t)).join(" & ");
 
 /** The tsquery of "at least `j` of these terms in the title": any j of them, all of those. */
-function titleAtLeast(terms: string[][], j: number): string {
+function titleAtLeast(terms: string[][], j: number, corrected: boolean): string {
   const pick = (from: number, left: number): string[][] =>
     left === 0
       ? [[]]
       : from >= terms.length
         ? []
-        : [...pick(from + 1, left - 1).map((rest) => [wordQuery(terms[from], true), ...rest]), ...pick(from + 1, left)];
+        : [...pick(from + 1, left - 1).map((rest) => [titleQuery(terms[from], corrected), ...rest]), ...pick(from + 1, left)];
   return `(${pick(0, j)
     .map((all) => `(${all.join(" & ")})`)
     .join(" | ")})`;
@@ -59,11 +66,11 @@ function titleAtLeast(terms: string[][], j: number): string {
  * The tsquery of one ranking tier: every term somewhere, exactly `titleHits` of them in the
  * title. Tiers go from all terms in the title down to none, as offer_search_tiers() counts them.
  */
-export function tierQuery(terms: string[][], titleHits: number): string {
+export function tierQuery(terms: string[][], titleHits: number, corrected = false): string {
   // Every term in the title already has every term: the top tier tests the title words alone.
   const parts = titleHits === terms.length ? [] : [everyWord(terms)];
-  if (titleHits > 0) parts.push(titleAtLeast(terms, titleHits));
-  if (titleHits < terms.length) parts.push(`!${titleAtLeast(terms, titleHits + 1)}`);
+  if (titleHits > 0) parts.push(titleAtLeast(terms, titleHits, corrected));
+  if (titleHits < terms.length) parts.push(`!${titleAtLeast(terms, titleHits + 1, corrected)}`);
   return parts.join(" & ");
 }
 
@@ -91,7 +98,7 @@ export function tierIds(query: string, take: number, skip: number, walk: boolean
 /** Walk rather than sort when the walk reads at most this many index entries per match sorted. */
 const WALK_PER_MATCH = 8;
 
-type Tiers = { used: string[][]; tiers: number[]; active: number; version: string };
+type Tiers = { used: string[][]; corrected: boolean; tiers: number[]; active: number; version: string };
 
 /**
  * offer_search_tiers() (migrations 0013, 0014, 0016): the terms searched (words no offer has left out,
@@ -105,7 +112,10 @@ export async function searchTiers(db: Database, terms: string[][]): Promise<Tier
     sql`SELECT to_json(t.used) AS used, to_json(t.tiers) AS tiers, t.active, ${SEARCH_VERSION} AS version
         FROM offer_search_tiers(${sql.param(terms.map((t) => t.join(" ")))}::text[], ${SEARCH_FUZZY_MIN_WORD}::int, ${SEARCH_FUZZY_THRESHOLD}::real, ${SEARCH_CORRECTIONS}::int) t`,
   );
-  return { used: row.used.map((t) => t.split(" ")), tiers: row.tiers, active: Number(row.active), version: row.version };
+  const typed = new Set(terms.map((t) => t.join(" ")));
+  // The function uses the terms typed, or, when none is known, only corrections.
+  const corrected = row.used.length > 0 && !typed.has(row.used[0]);
+  return { used: row.used.map((t) => t.split(" ")), corrected, tiers: row.tiers, active: Number(row.active), version: row.version };
 }
 
 /** search_version's number, as text from both drivers: node-postgres reads a bigint as a string, PGlite as a number. */
@@ -158,7 +168,7 @@ export async function searchPage(
     const page = await tierPage(db, found, limit, offset);
     return page?.result ?? { count: found.tiers[0], ids: [] };
   }
-  for (const ids of searchPasses(filters, terms)) {
+  for (const ids of searchPasses(filters, terms, found.corrected)) {
     const rows = await query<Ranked>(db, ids(limit, offset));
     if (rows.length > 0) return { count: rows[0].total, ids: rows.map((r) => r.id) };
     // A page past the end of a pass that does match: its count, no rows, and no looser pass.
@@ -199,7 +209,9 @@ async function tierPage(
   // ask for the whole page: the text then varies with the page size only, not with a rare
   // word's number of matches.
   const fixed = reads.length === 1 && reads[0].skip === 0;
-  const parts = reads.map((r) => sql`ARRAY(${tierIds(tierQuery(terms, r.hits), fixed ? limit : r.take, r.skip, r.walk, fixed)})`);
+  const parts = reads.map(
+    (r) => sql`ARRAY(${tierIds(tierQuery(terms, r.hits, found.corrected), fixed ? limit : r.take, r.skip, r.walk, fixed)})`,
+  );
   const [row] = await query<{ cards_utf8: Utf8Text | null; version: string }>(
     db,
     sql`SELECT ${cardsOf(sql.join(parts, sql` || `))} AS cards_utf8, ${SEARCH_VERSION} AS version`,

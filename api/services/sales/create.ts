@@ -5,12 +5,14 @@
  * row of a popular offer is locked for one statement and the commit, not for the whole sale (ADR
  * 024). The provider is called after the commit: a slow provider must not hold row locks.
  */
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { CheckoutData } from "#contract/checkout";
 import { ticketsInWords } from "#rules/text";
+import { saleEndedMessage } from "#rules/sale-end";
 import { query, transactionWithRetry, type Database, type Transaction } from "#api/db/client";
-import { checkoutSessions, paymentTransactions, priceOptions, promoCodeUses, saleItems, sales } from "#api/db/schema";
+import { checkoutSessions, offers, paymentTransactions, priceOptions, promoCodeUses, saleItems, sales } from "#api/db/schema";
 import { HttpError } from "#api/http";
+import { onSaleNow } from "#api/services/offers/cards";
 import { PaymentProviderUnreachable, type PaymentMethod, type PaymentProvider } from "#api/payments/types";
 import { usesByEmail } from "./promo-codes";
 import { releaseSale } from "./release";
@@ -63,6 +65,7 @@ export async function createSale(
     const existing = await saleOfSession(tx, sessionToken);
     if (existing) return { saleId: existing, existing: true as const };
     await refuseSoldOut(tx, session);
+    await refuseSaleEnded(tx, session);
     await limitUnpaidSales(tx, session, buyer.clientAddress);
     const saleId = await recordSale(tx, session, { provider, buyer, reservationMinutes });
     const transactionId = await openTransaction(tx, session, saleId, provider);
@@ -112,6 +115,18 @@ async function refuseSoldOut(tx: Transaction, session: TakenSession) {
   const left = new Map(rows.map((r) => [r.id, r.available]));
   const short = session.lines.find((l) => (left.get(l.offer_price_uuid) ?? 0) < l.quantity);
   if (short) throw new HttpError(409, soldOutMessage(short.title));
+}
+
+/** A line whose offer's sale ended since the checkout session was made (rules/sale-end.ts). */
+async function refuseSaleEnded(tx: Transaction, session: TakenSession) {
+  const ids = session.lines.map((l) => l.offer_price_uuid);
+  const ended = await tx
+    .select({ id: priceOptions.id })
+    .from(priceOptions)
+    .innerJoin(offers, eq(offers.id, priceOptions.offerId))
+    .where(and(inArray(priceOptions.id, ids), sql`NOT ${onSaleNow(sql`${offers.saleUntil}`)}`));
+  const line = session.lines.find((l) => ended.some((e) => e.id === l.offer_price_uuid));
+  if (line) throw new HttpError(409, saleEndedMessage(line.title));
 }
 
 /**

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { bestPromoPriceCents, formatCents, fromCents, promoPriceCents, toCents } from "#rules/prices";
 import type { ValidateOrderResponse } from "#contract/sales";
 import { ValidateOrderSchema } from "#contract/sales";
 import { ticketsInWords, ticketsLeft } from "#rules/text";
 import { CHECKOUT_SESSION_MINUTES } from "#rules/limits";
+import { saleEndedMessage } from "#rules/sale-end";
+import { onSaleNow } from "#api/services/offers/cards";
 import type { Database } from "#api/db/client";
 import { checkoutSessions, offers, priceOptions } from "#api/db/schema";
 import { findPromoCodes, promoCodeProblem, type PromoRow } from "./promo-codes";
@@ -35,6 +37,7 @@ export async function validateOrder(
       title: offers.title,
       status: offers.status,
       validUntil: offers.validUntil,
+      onSale: onSaleNow(sql`${offers.saleUntil}`).mapWith(Boolean),
     })
     .from(priceOptions)
     .innerJoin(offers, eq(offers.id, priceOptions.offerId))
@@ -69,6 +72,10 @@ export async function validateOrder(
     seenOptions.add(id);
     if (row.validUntil && row.validUntil < today) {
       errors.push({ error_text: `La oferta «${row.title}» ha caducado.`, offer_price_uuid: id });
+      continue;
+    }
+    if (!row.onSale) {
+      errors.push({ error_text: saleEndedMessage(row.title), offer_price_uuid: id });
       continue;
     }
     if (row.available <= 0) {

@@ -12,6 +12,7 @@ import {
 import { maxTickets } from "#rules/prices";
 import { giftDetailsSchema } from "#rules/gifts";
 import { ticketsInWords } from "#rules/text";
+import { saleEndedMessage } from "#rules/sale-end";
 import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#rules/tracking";
 import { ApiError, offersApi, salesApi } from "#app/api-client/client.server";
 import type { CartAction } from "#app/forms/cart-form";
@@ -51,6 +52,7 @@ export async function addOffer(cart: Cart, input: Input<"add">): Promise<Outcome
   const found = await optionOf(input.offerUuid, input.priceOptionUuid);
   if (!found) return refused(cart, "Esta oferta ya no está disponible.");
   const { offer, option } = found;
+  if (!offer.on_sale) return refused(cart, saleEndedMessage(offer.title));
   if (!option) return refused(cart, "Elige una de las opciones de la oferta.");
   if (option.available <= 0) return refused(cart, "Esta opción está agotada.");
   // Without JS the ticket field cannot follow the option chosen beside it, so it may offer more

@@ -1,7 +1,8 @@
 import { data, redirect, type HeadersFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
-import { formatDate } from "#rules/dates";
+import { formatDate, madridDate } from "#rules/dates";
+import { saleEndText } from "#rules/sale-end";
 import { photoSrcset } from "#rules/images";
 import { toCents } from "#rules/prices";
 import { isUuid } from "#rules/uuid";
@@ -29,6 +30,7 @@ import { FROM_PARAM } from "#app/components/offer-link";
 import { Suggestions } from "#app/components/suggestions";
 import { AddToCart } from "./add-to-cart";
 import { fallbackPictureHtml } from "#app/components/card-html";
+import { ShareOffer } from "./share-offer";
 import { MerchantContactBlock } from "#app/components/merchant-contact";
 import type { OfferCardData } from "#app/components/offer-card-data";
 import { popularCards } from "#app/catalogue/popular.server";
@@ -143,6 +145,9 @@ export async function loader({ params, request }: LoaderFunctionArgs) {
       paymentMethods: paymentMethodsText(config().PAYMENT_PROVIDER, config().paymentMethods),
       refundTerms: refundTerms(offer.conditions),
       reviews: offer.reviews.map((r) => ({ ...r, date: formatDate(r.date) })),
+      // Said by the server, on Madrid's calendar: the same words with or without JavaScript.
+      saleEnd: offer.sale_until ? saleEndText(offer.sale_until, madridDate(new Date())) : null,
+      shareUrl: `${origin}/ofertas/${offer.uuid}/`,
       dates: {
         from: offer.valid_from ? formatDate(offer.valid_from) : null,
         until: offer.valid_until ? formatDate(offer.valid_until) : null,
@@ -164,7 +169,8 @@ export function placeOf(address: string, region: string): string {
 }
 
 export default function OfferPage() {
-  const { offer, inCart, nearby, recent, dates, map, paymentMethods, refundTerms, reviews } = useLoaderData<typeof loader>();
+  const { offer, inCart, nearby, recent, dates, map, paymentMethods, refundTerms, reviews, saleEnd, shareUrl } =
+    useLoaderData<typeof loader>();
   const [cover, ...gallery] = offer.images.filter((i) => !i.logo);
   const logo = offer.images.find((i) => i.logo);
   return (
@@ -213,10 +219,12 @@ export default function OfferPage() {
             <h1>{offer.title}</h1>
             <FavoriteButton offerUuid={offer.uuid} title={offer.title} />
           </div>
+          <ShareOffer url={shareUrl} title={offer.title} />
           {offer.rating ? <RatingSummary rating={offer.rating} /> : null}
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">{placeOf(offer.address, offer.region)}</p>
           {/* On wide screens this part stays in view while the page scrolls (offer.css). */}
+          {saleEnd ? <p className="sale-end">{saleEnd}</p> : null}
           <div className="offer-buy">
             {/* Drawn anew for another offer: no option or count chosen on the first is carried over. */}
             <AddToCart key={offer.uuid} offer={offer} inCart={inCart} />

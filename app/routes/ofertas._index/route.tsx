@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { ListingControls } from "#app/components/listing-controls";
 import { CATEGORY_IDS, CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { OfferListing } from "#app/components/offer-listing";
 import { loadListing } from "#app/catalogue/listing.server";
@@ -24,15 +25,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const param = url.searchParams.get("category");
   const category = isCategoryId(param) ? param : "";
-  return { ...(await loadListing(request)), category };
+  const listing = await loadListing(request);
+  return { ...listing, order: listing.order!, category, regionParam: url.searchParams.get("region") ?? "" };
 }
 
 export default function Offers() {
-  const { listing, region, search, category, notice } = useLoaderData<typeof loader>();
+  const { listing, region, search, category, notice, order, regionParam } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>Ofertas{region.value ? ` en ${region.label}` : ""}</h1>
-      <Form method="get" className="filters" role="search">
+      <ListingControls order={order} keep={{ region: regionParam }}>
         <div className="field">
           <label htmlFor="filter-search">Buscar</label>
           <input id="filter-search" name="search" type="search" defaultValue={search} placeholder="Spa, paella, escape room…" />
@@ -48,10 +50,7 @@ export default function Offers() {
             ))}
           </select>
         </div>
-        <button type="submit" className="btn">
-          Filtrar
-        </button>
-      </Form>
+      </ListingControls>
       <p className="muted" aria-live="polite">
         {countOf(listing.count, "oferta", "ofertas")}
       </p>

@@ -2,6 +2,8 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, Link, useLoaderData, useRouteError } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { OfferListing } from "#app/components/offer-listing";
+import { ListingControls } from "#app/components/listing-controls";
+import { countOf } from "#rules/plurals";
 import { loadListing } from "#app/catalogue/listing.server";
 import { originFrom, seo } from "#app/document/seo";
 import { skipAfterFailure } from "#app/forms/fetcher-failure";
@@ -25,17 +27,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!isCategoryId(categoryId)) {
     throw new Response("Categoría no encontrada", { status: 404 });
   }
-  return { ...(await loadListing(request, { category: categoryId })), categoryId, label: CATEGORY_LABELS[categoryId] };
+  const listing = await loadListing(request, { category: categoryId });
+  const search = new URL(request.url).searchParams;
+  return { ...listing, order: listing.order!, regionParam: search.get("region") ?? "", categoryId, label: CATEGORY_LABELS[categoryId] };
 }
 
 export default function Category() {
-  const { listing, region, label, notice } = useLoaderData<typeof loader>();
+  const { listing, region, label, notice, order, regionParam } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>
         {label}
         {region.value ? ` en ${region.label}` : ""}
       </h1>
+      <ListingControls order={order} keep={{ region: regionParam }} />
+      <p className="muted listing-count" aria-live="polite">
+        {countOf(listing.count, "oferta", "ofertas")}
+      </p>
       <OfferListing listing={listing} empty={notice ?? `No hay ofertas de ${label.toLowerCase()} en ${region.label} ahora mismo.`} />
     </>
   );

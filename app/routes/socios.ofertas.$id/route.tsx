@@ -144,6 +144,7 @@ type OfferForm = {
   offer_type: string;
   valid_from: string;
   valid_until: string;
+  sale_until: string;
   price_options: OptionRow[];
 };
 
@@ -239,6 +240,7 @@ function OfferEditor() {
       offer_type: offer?.offer_type ?? "regular",
       valid_from: offer?.valid_from ?? "",
       valid_until: offer?.valid_until ?? "",
+      sale_until: offer?.sale_until ?? "",
       price_options: optionRows(
         (written?.price_options ?? []).map((p) => ({
           uuid: p.uuid ?? "",
@@ -289,6 +291,12 @@ function OfferEditor() {
           <SelectField field={fields.offer_type} label="Tipo de oferta" options={typeOptions} />
           <TextField field={fields.valid_from} label="Válida desde" type="date" />
           <TextField field={fields.valid_until} label="Válida hasta" type="date" />
+          <TextField
+            field={fields.sale_until}
+            label="A la venta hasta"
+            type="date"
+            hint="Último día de venta, hasta las 23:59. En blanco: sin fecha."
+          />
         </div>
         <TextAreaField field={fields.summary} label="Resumen" rows={2} />
         <TextAreaField field={fields.description} label="Descripción" rows={5} />
