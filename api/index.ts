@@ -73,7 +73,7 @@ export function createApi({ db, config, log = logRequestError, identify = getUse
   api.use("/public/offers", publicOffersRouter(db));
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));
-  api.use(refundsRouter({ db, payments, identify }));
+  api.use(refundsRouter({ db, config, payments, identify }));
   api.use(staffUsersRouter({ db, identify }));
   api.use((_req, _res, next) => next(new HttpError(404, "No encontrado.")));
   api.use(errorHandler(log));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_CART_ITEMS, type Cart } from "#rules/cart";
-import { COUPON_STATES } from "#rules/coupons";
+import { CouponStatusSchema } from "#contract/refunds";
 import { DISCOUNT_TYPES } from "#rules/prices";
 import { REMINDER_KINDS } from "#rules/reminders";
 import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, PurchasedItemSchema } from "#contract/sales";
@@ -38,7 +38,7 @@ export const CartSchema: z.ZodType<Cart> = z.object({
 export const FavoriteUuids = z.array(z.string().uuid("Identificador de oferta no válido.")).max(200, "Como máximo 200 ofertas.");
 
 /** A coupon in the order history: its code and what can still be done with it (the same states as at the till). */
-export const PurchaseCouponSchema = z.object({ uuid: z.string(), code: z.string(), state: z.enum(COUPON_STATES) });
+export const PurchaseCouponSchema = CouponStatusSchema;
 export type PurchaseCoupon = z.infer<typeof PurchaseCouponSchema>;
 export const PurchaseLineSchema = PurchasedItemSchema.extend({ coupons: z.array(PurchaseCouponSchema) });
 export type PurchaseLine = z.infer<typeof PurchaseLineSchema>;

@@ -65,6 +65,7 @@ import {
   ValidateOrderResponseSchema,
   WebhookAnswerSchema,
 } from "#contract/sales";
+import { CouponRefundAnswerSchema, RefundDecisionAnswerSchema, RefundRequestPageSchema } from "#contract/refunds";
 
 /** An answer that is not JSON: a file, a page or a redirect. */
 export type NotJson = { notJson: "pdf" | "image" | "html" | "text" | "redirect" };
@@ -96,6 +97,7 @@ export const RESPONSES = {
   "GET /sales/purchase/:id/": PurchaseSchema,
   "GET /sales/purchase/:id/vouchers.pdf": notJson("pdf"),
   "POST /sales/cancel/:id/": CancelAnswerSchema,
+  "POST /sales/purchase/:id/refund/": CouponRefundAnswerSchema,
   "POST /:provider/webhook/": WebhookAnswerSchema,
   "GET /sandbox/checkout/:id/": notJson("html"),
   "POST /sandbox/checkout/:id/": notJson("redirect"),
@@ -194,6 +196,8 @@ export const RESPONSES = {
   "GET /partner-leads/": PartnerLeadPageSchema,
   "GET /sales/refund_required/": RefundRequiredPageSchema,
   "POST /sales/refund/:id/": RefundAnswerSchema,
+  "GET /sales/refund_requests/": RefundRequestPageSchema,
+  "POST /sales/refund_requests/:id/": RefundDecisionAnswerSchema,
   "GET /users/": UserListSchema,
   "DELETE /users/:id/": empty,
 } satisfies Record<string, z.ZodTypeAny | NotJson>;

@@ -4,6 +4,7 @@ import { CheckoutDataSchema } from "#contract/checkout";
 import { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#rules/cart";
 import { DISCOUNT_TYPES } from "#rules/prices";
 import { PAYMENT_METHODS } from "#rules/payments";
+import { CouponStatusSchema } from "#contract/refunds";
 
 // An order is never bigger than a cart can be: the cart's limits (rules/cart.ts) bound it.
 export { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM };
@@ -119,6 +120,8 @@ export const PurchaseSchema = z.object({
   items: z.array(
     PurchasedItemSchema.extend({
       coupons: z.array(z.string()),
+      /** The same coupons with their state and «Solicitar devolución» (contract/refunds.ts). */
+      coupon_status: z.array(CouponStatusSchema).default([]),
       /** Who honours the coupons, where and when, as printed on the voucher. */
       merchant: z.string(),
       /** How to reach the merchant to book (rules/merchant-contact.ts); null when the partner gave none. */

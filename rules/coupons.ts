@@ -29,7 +29,7 @@ export const COUPON_STATE_LABELS: Record<CouponState, string> = {
   valid: "Válido",
   redeemed: "Canjeado",
   expired: "Caducado",
-  refunded: "Reembolsado",
+  refunded: "Devuelto",
 };
 
 /** The order's short number, as the mail, the voucher PDF and «Mis pedidos» show it: «442A5FAB». */

@@ -238,10 +238,20 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
           color: rgb(0.98, 0.97, 0.96),
         }),
       );
-      text("P", printable("Código del cupón"), { x: MARGIN + 16, y: boxTop - 36, size: 11, font: regular, color: MUTED });
+      // A refunded coupon's PDF says so where the code is: nobody can take it for a valid one.
+      const refunded = item.coupon_status.some((c) => c.code === code && c.state === "refunded");
+      text("P", printable(refunded ? "Código del cupón · DEVUELTO" : "Código del cupón"), {
+        x: MARGIN + 16,
+        y: boxTop - 36,
+        size: 11,
+        font: refunded ? bold : regular,
+        color: refunded ? BRAND : MUTED,
+      });
       text("P", code, { x: MARGIN + 16, y: boxTop - 68, size: 24, font: mono, color: INK });
       const hint = wrap(
-        "Enséñalo impreso o en el móvil al llegar. El establecimiento lo canjea una sola vez.",
+        refunded
+          ? "Devuelto: el dinero de este cupón se ha devuelto y ya no es válido."
+          : "Enséñalo impreso o en el móvil al llegar. El establecimiento lo canjea una sola vez.",
         regular,
         10,
         width - qrSize - 56,

@@ -221,6 +221,24 @@ export const coupons = pgTable("coupons", {
   redeemedBy: uuid("redeemed_by"),
   /** 0040: when it was refunded (markCouponsRefunded, or its sale stopped being paid). */
   refundedAt: timestamp("refunded_at", { withTimezone: true }),
+  /** 0052: held by the buyer's refund request (api/services/sales/coupon-refunds.ts): not redeemable. */
+  refundRequestedAt: timestamp("refund_requested_at", { withTimezone: true }),
+});
+
+/** A buyer's «Solicitar devolución» of one coupon (migration 0052). */
+export const couponRefundRequests = pgTable("coupon_refund_requests", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  couponId: uuid("coupon_id").notNull(),
+  saleId: uuid("sale_id").notNull(),
+  status: text("status").notNull(),
+  reason: text("reason").notNull().default(""),
+  detail: text("detail"),
+  amountCents: integer("amount_cents").notNull(),
+  refundedCents: integer("refunded_cents"),
+  requestedBy: uuid("requested_by"),
+  decidedBy: uuid("decided_by"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
 export const partnerLeads = pgTable("partner_leads", {

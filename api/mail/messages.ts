@@ -9,6 +9,7 @@ import { renderPartnerLead } from "./templates/partner-lead";
 import { renderPartnerLeadConfirmation } from "./templates/partner-lead-confirmation";
 import { renderPasswordReset } from "./templates/password-reset";
 import { renderPurchaseConfirmation } from "./templates/purchase-confirmation";
+import { renderCouponRefund } from "./templates/coupon-refund";
 import { renderBookingReminder, renderExpiryReminder } from "./templates/reminders";
 
 export type { MailContext, MessageRenderer, RenderedMail } from "./context";
@@ -21,6 +22,7 @@ export type { MailContext, MessageRenderer, RenderedMail } from "./context";
 export const messages: Record<string, MessageRenderer> = {
   "purchase-confirmation": renderPurchaseConfirmation,
   "feedback-request": renderFeedbackRequest,
+  "coupon-refund": renderCouponRefund,
   "expiry-reminder": renderExpiryReminder,
   "booking-reminder": renderBookingReminder,
   digest: renderDigest,

@@ -1,19 +1,35 @@
 /**
  * Staff: the sales whose money must go back to the buyer, and giving it back through the provider
- * that took it (api/services/sales/refunds.ts).
+ * that took it (api/services/sales/refunds.ts). Buyers: «Solicitar devolución» of one coupon, and
+ * the staff queue of the requests that need a decision (api/services/sales/coupon-refunds.ts).
  */
 import { Router } from "express";
 import { PageQuerySchema } from "#contract/page";
 import type { RefundAnswer } from "#contract/sales";
-import { fromCents } from "#rules/prices";
+import { formatCents, fromCents } from "#rules/prices";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, pageAnswer, parseInput } from "#api/http";
+import { badRequest, handle, HttpError, pageAnswer, parseInput } from "#api/http";
 import type { PaymentProviders } from "#api/payments/registry";
 import { requireStaffActor, type Identify } from "#api/services/access";
 import { refundRequiredSales, refundThroughProvider } from "#api/services/sales/refunds";
 import { isUuid } from "#rules/uuid";
+import { CouponRefundRequestSchema, RefundDecisionSchema, type RefundDecisionAnswer } from "#contract/refunds";
+import type { Config } from "#platform/config.server";
+import { verifyPurchase } from "#platform/signatures.server";
+import { getUser } from "#api/auth/context";
+import { decideCouponRefund, refundRequestQueue, requestCouponRefund } from "#api/services/sales/coupon-refunds";
 
-export function refundsRouter({ db, payments, identify }: { db: Database; payments: PaymentProviders; identify: Identify }): Router {
+export function refundsRouter({
+  db,
+  config,
+  payments,
+  identify,
+}: {
+  db: Database;
+  config: Config;
+  payments: PaymentProviders;
+  identify: Identify;
+}): Router {
   const router = Router();
   const refundable = new Set([...payments.all.values()].filter((p) => p.refundPayment).map((p) => p.name));
 
@@ -43,6 +59,58 @@ export function refundsRouter({ db, payments, identify }: { db: Database; paymen
         status: "refunded",
         refunded: fromCents(refundedCents),
         detail: `Devueltos ${fromCents(refundedCents).replace(".", ",")} € al comprador con ${provider}.`,
+      };
+      res.set("Cache-Control", "no-store");
+      res.json(answer);
+    }),
+  );
+
+  /**
+   * The buyer's «Solicitar devolución»: the logged-in owner of the sale, or whoever holds the
+   * signature of its coupons link (the purchase mail's). Anyone else learns nothing: 404.
+   */
+  router.post(
+    "/sales/purchase/:id/refund/",
+    handle(async (req, res) => {
+      res.set("Cache-Control", "no-store");
+      const { coupon, sig } = parseInput(CouponRefundRequestSchema, req.body);
+      const saleId = String(req.params.id).toLowerCase();
+      if (!isUuid(saleId)) throw new HttpError(404, "No hemos encontrado ese cupón en tus pedidos.");
+      let owner: string | null | "signed" = getUser(req)?.id ?? null;
+      if (sig) {
+        if (!verifyPurchase(config.sessionSecrets, saleId, sig)) throw new HttpError(404, "Este enlace no es válido o ha caducado.");
+        owner = "signed";
+      }
+      const { answer, status } = await requestCouponRefund(db, payments.all, { saleId, code: coupon, owner });
+      res.status(status).json(answer);
+    }),
+  );
+
+  router.get(
+    "/sales/refund_requests/",
+    handle(async (req, res) => {
+      await requireStaffActor(req, identify);
+      const q = parseInput(PageQuerySchema, req.query);
+      const { count, results } = await refundRequestQueue(db, { page: q.page, pageSize: q.page_size });
+      res.set("Cache-Control", "private, no-store");
+      res.json(pageAnswer(req, q.page, q.page_size, count, results));
+    }),
+  );
+
+  router.post(
+    "/sales/refund_requests/:id/",
+    handle(async (req, res) => {
+      const staff = await requireStaffActor(req, identify);
+      if (!isUuid(req.params.id)) throw new HttpError(404, "No hemos encontrado esa solicitud.");
+      const decision = parseInput(RefundDecisionSchema, req.body);
+      const { request, code } = await decideCouponRefund(db, payments.all, req.params.id.toLowerCase(), decision, staff.id);
+      const answer: RefundDecisionAnswer = {
+        id: request.id,
+        status: request.status,
+        detail:
+          request.status === "refunded"
+            ? `Devueltos ${formatCents(request.refunded_cents ?? request.amount_cents)} del cupón ${code}.`
+            : `Solicitud del cupón ${code} rechazada; se lo hemos escrito al comprador.`,
       };
       res.set("Cache-Control", "no-store");
       res.json(answer);

@@ -97,7 +97,8 @@ export async function verifyCoupon(db: Executor, scope: Scope, input: string): P
 /**
  * POST /sales/redeem/{id}/: marks the coupon used, once. Two waiters pressing «Canjear» at the
  * same moment both run the conditional update; the database lets exactly one of them change the
- * row, and the other is told when it was redeemed. The feedback email is queued in the same
+ * row, and the other is told when it was redeemed. A coupon whose buyer asked for its money back
+ * is held and not redeemed. The feedback email is queued in the same
  * transaction, so it exists exactly when the redemption does.
  */
 export async function redeemCoupon(db: Executor, scope: Scope, id: string): Promise<CouponView> {
@@ -110,12 +111,15 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
     const won = await query<{ redeemed_at: Date | string }>(
       tx,
       sql`UPDATE coupons SET redeemed_at = now(), redeemed_by = ${scope.actor.id}
-          WHERE id = ${id} AND redeemed_at IS NULL AND refunded_at IS NULL RETURNING redeemed_at`,
+          WHERE id = ${id} AND redeemed_at IS NULL AND refunded_at IS NULL AND refund_requested_at IS NULL RETURNING redeemed_at`,
     );
     if (won.length === 0) {
       const [now] = await couponRows(tx, sql`c.id = ${id}`);
       const coupon = toView(now);
       if (coupon.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon });
+      // Held by the buyer's refund request (api/services/sales/coupon-refunds.ts).
+      if (!coupon.redeemed_at)
+        throw new HttpError(409, "El comprador ha pedido la devolución de este cupón: no se puede canjear.", { coupon });
       throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, {
         redeemed_at: coupon.redeemed_at,
         coupon,

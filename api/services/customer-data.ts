@@ -2,12 +2,12 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { mergeCarts, EMPTY_CART, type Cart } from "#rules/cart";
 import type { Config } from "#platform/config.server";
 import { fromCents } from "#rules/prices";
-import type { CouponState } from "#rules/coupons";
 import { CartSchema, type CustomerPurchase } from "#contract/customer";
 import { query, type Executor } from "#api/db/client";
 import { anonymousSessions, customerCarts, favorites, offers } from "#api/db/schema";
 import { verifyToken } from "#api/auth/tokens";
 import { selectedOffers } from "#api/services/offers/cards";
+import { couponStatuses } from "#api/services/sales/coupon-refunds";
 
 /** Whose data a /customer/ call is about: an account, or an anonymous session token. */
 export type Owner = { kind: "user"; id: string } | { kind: "anonymous"; id: string };
@@ -173,10 +173,10 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
     : [];
   const itemIds = items.map((i) => i.id);
   const coupons = itemIds.length
-    ? await query<{ id: string; sale_item_id: string; code: string; redeemed: boolean }>(
+    ? await query<{ id: string; sale_item_id: string; code: string }>(
         db,
         sql`
-        SELECT c.id, c.sale_item_id, c.code, (c.redeemed_at IS NOT NULL) AS redeemed
+        SELECT c.id, c.sale_item_id, c.code
         FROM coupons c WHERE c.sale_item_id IN (${sql.join(
           itemIds.map((id) => sql`${id}::uuid`),
           sql`, `,
@@ -184,7 +184,7 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
         ORDER BY c.code`,
       )
     : [];
-  const today = new Date().toISOString().slice(0, 10);
+  const statuses = await couponStatuses(db, ids);
   const results: CustomerPurchase[] = sales.map((s) => ({
     sale_id: s.sale_id,
     created_at: iso(s.created_at)!,
@@ -207,18 +207,11 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
           valid_until: validUntil,
           coupons: coupons
             .filter((c) => c.sale_item_id === i.id)
-            .map((c) => ({ uuid: c.id, code: c.code, state: couponState(s.status, c.redeemed, validUntil, today) })),
+            .map((c) => statuses.get(c.id) ?? { uuid: c.id, code: c.code, state: "refunded" as const, refundable: false, refund: null }),
         };
       }),
   }));
   return { count: Number(n), results };
-}
-
-function couponState(saleStatus: string, redeemed: boolean, validUntil: string | null, today: string): CouponState {
-  if (saleStatus === "refund_required" || saleStatus === "refunded") return "refunded";
-  if (redeemed) return "redeemed";
-  if (validUntil && validUntil < today) return "expired";
-  return "valid";
 }
 
 /** A coupon of this account's paid sales, or null: someone else's coupon is indistinguishable from none. */

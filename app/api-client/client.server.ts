@@ -46,6 +46,7 @@ import {
   type ValidateOrderRequest,
 } from "#contract/sales";
 import { NoContent, routeOf } from "#contract/routes";
+import { CouponRefundAnswerSchema, type CouponRefundRequest } from "#contract/refunds";
 import { accessToken } from "#app/state/auth.server";
 import { FeedbackAnswerSchema, FeedbackOfMineSchema } from "#contract/feedback";
 import type { LinkPurpose } from "#platform/signatures.server";
@@ -292,6 +293,9 @@ export const salesApi = {
   signedVouchers: (saleId: string, sig: string) => apiFile(`/sales/purchase/${saleId}/vouchers.pdf`, { query: { sig } }),
   cancel: (saleId: string, transaction_id: string) =>
     api(`/sales/cancel/${saleId}/`, CancelAnswerSchema, { method: "POST", body: { transaction_id } }),
+  /** «Solicitar devolución» of one coupon: a refusal (409) is an answer like the others. */
+  requestRefund: (saleId: string, body: CouponRefundRequest, request: Request) =>
+    api(`/sales/purchase/${saleId}/refund/`, CouponRefundAnswerSchema, { method: "POST", body, request, acceptStatus: [409] }),
 };
 
 export const customerApi = {

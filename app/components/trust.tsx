@@ -39,14 +39,9 @@ export function TrustBox({ paymentMethods, refundTerms, sold }: { paymentMethods
       {refundTerms ? (
         <li>
           <span>
-            <strong>Cancelación y reembolso:</strong>{" "}
-            {refundTerms.length ? (
-              refundTerms.join(" · ")
-            ) : (
-              <>
-                {WITHDRAWAL_PROMISE} (<Link to="/agreement">Acuerdo de usuario</Link>).
-              </>
-            )}
+            {/* The promise always, in words; an offer's own terms (free cancellation…) after it. */}
+            <strong>Cancelación y reembolso:</strong> {[WITHDRAWAL_PROMISE, ...refundTerms].join(" · ")} (
+            <Link to="/agreement">Acuerdo de usuario</Link>).
           </span>
         </li>
       ) : null}

@@ -20,6 +20,7 @@ import {
   UserListSchema,
 } from "#contract/partner-responses";
 import { RefundAnswerSchema } from "#contract/sales";
+import { RefundDecisionAnswerSchema, RefundRequestPageSchema, type RefundDecision } from "#contract/refunds";
 import { PAGE_SIZE_MAX } from "#rules/constants";
 import { api, ApiError, apiFile, NoContent } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
@@ -101,6 +102,10 @@ export const partnerApi = (request: Request) => ({
   refundRequired: (query: Query = {}) => api("/sales/refund_required/", RefundRequiredPageSchema, { request, query }),
   /** The sale's money back to the buyer through its provider (Redsys's REST refund, the sandbox). */
   refund: (saleId: string) => api(`/sales/refund/${saleId}/`, RefundAnswerSchema, { method: "POST", request }),
+  /** Buyers' «Solicitar devolución» waiting for staff (out of the window, a gift, the provider said no). */
+  refundRequests: (query: Query = {}) => api("/sales/refund_requests/", RefundRequestPageSchema, { request, query }),
+  decideRefund: (id: string, body: RefundDecision) =>
+    api(`/sales/refund_requests/${id}/`, RefundDecisionAnswerSchema, { method: "POST", body, request }),
 });
 
 export type { RefundRequiredSale as RefundSale } from "#contract/partner-responses";

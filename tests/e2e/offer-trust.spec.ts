@@ -2,6 +2,7 @@ import type { Locator } from "@playwright/test";
 import type { OfferDetail } from "#contract/offers";
 import { acceptCookies, addToCart, expect, openCheckout, ready, test } from "./fixtures";
 import { partnerOffer, removeOfferPhotos } from "./partner-fixtures";
+import { WITHDRAWAL_PROMISE } from "#rules/refunds";
 
 test.use({ viewport: { width: 375, height: 740 } });
 
@@ -65,6 +66,9 @@ test("at checkout the same trust: «Pago seguro» and its methods, the terms, th
   const trust = page.getByRole("list", { name: "Compra segura" });
   await expect(trust).toContainText("Pago seguro · Entorno de pruebas: no se cobra nada");
   await expect(trust).toContainText("Cancelación y reembolso:");
+  // The user agreement's promise in plain words, whatever the offer's own terms say.
+  await expect(trust).toContainText(`Cancelación y reembolso: ${WITHDRAWAL_PROMISE}`);
+  await expect(trust).not.toContainText("apartado 7");
   await expect(trust.getByRole("link", { name: "Acuerdo de usuario" })).toHaveAttribute("href", "/agreement");
   // All of it on the phone's screen width, beside the form that decides.
   for (const part of [trust, item.getByTestId("organization-rating")]) {

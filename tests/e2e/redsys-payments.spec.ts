@@ -170,19 +170,46 @@ test("staff give back, from /admin/reembolsos, a payment Redsys took for the wro
   expect(shop.redsys.state.orders.get(orderNumber)?.refundedCents).toBe(100);
 });
 
+test("a buyer's «Solicitar devolución» from the mail's link: Redsys gives that coupon's price back and it reads «Devuelto»", async ({
+  page,
+  js,
+  shop,
+}) => {
+  const { email, orderNumber, price } = await saleOwingARefund(page, shop, { tickets: 2, paid: true });
+  const mail = await waitForMail(E2E_INBOX, email, { subject: /Tus cupones/ });
+  const link = /href="(https?:\/\/[^"]*\/order\/coupons\?[^"]*#devolucion)"/.exec(mail.html as string);
+  expect(link, "«Solicitar devolución» in the purchase mail").not.toBeNull();
+  const url = new URL(link![1].replace(/&amp;/g, "&"));
+  await page.goto(`${url.pathname}${url.search}`);
+  await ready(page, js);
+  const [code, other] = await page.getByTestId("coupon-code").allTextContents();
+  const coupon = page.locator(`[id="cupon-${code}"]`);
+  await coupon.getByText("Solicitar devolución").click();
+  await coupon.getByRole("button", { name: `Confirmar la devolución del cupón ${code}` }).click();
+  await expect(page.locator(`[id="cupon-${code}"]`)).toContainText("Devuelto");
+  await expect(page.locator(`[id="cupon-${other}"]`)).not.toContainText("Devuelto");
+  // One coupon's price, not the whole order's, went back through Redsys's REST refund.
+  expect(shop.redsys.state.orders.get(orderNumber)?.refundedCents).toBe(price);
+  const told = await waitForMail(E2E_INBOX, email, { subject: /Te hemos devuelto el dinero/ });
+  expect((told.text ?? "").replace(/\s+/g, " ")).toContain(`Te hemos devuelto ${euros(price)} del cupón ${code}`);
+});
+
 async function availableOf(page: Page, offerId: string): Promise<number> {
   const response = await page.request.get(`/api/v0/public/offers/${offerId}/`);
   return ((await response.json()) as { price_options: { available: number }[] }).price_options[0].available;
 }
 
-/** A sale whose payment Redsys authorised for 1,00 € instead of its price, made through the API. */
-async function saleOwingARefund(page: Page, shop: Shop) {
+/**
+ * A sale whose payment Redsys authorised for 1,00 € instead of its price, made through the API;
+ * with `paid`, for its price: a paid sale of `tickets` coupons.
+ */
+async function saleOwingARefund(page: Page, shop: Shop, { tickets = 1, paid = false } = {}) {
   const offer = await roomyOffer(page);
   const option = offer.price_options[0];
-  const email = uniqueEmail("importe");
+  const email = uniqueEmail(paid ? "devolucion" : "importe");
   const validated = await page.request.post("/api/v0/sales/validate/", {
     data: {
-      items: [{ offer_price_uuid: option.uuid, quantity: 1, saved_price: option.actual_price, slot_id: null, promo_codes: [] }],
+      items: [{ offer_price_uuid: option.uuid, quantity: tickets, saved_price: option.actual_price, slot_id: null, promo_codes: [] }],
       checkout_data: { subs_agreement: true, email, need_receipt: false, for_present: [] },
     },
   });
@@ -193,8 +220,8 @@ async function saleOwingARefund(page: Page, shop: Shop) {
   const fields = Object.fromEntries([...html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map((m) => [m[1], m[2]]));
   const order = receivePaymentForm(shop.redsys.state, fields);
   if ("error" in order) throw new Error(order.error);
-  order.params.DS_MERCHANT_AMOUNT = "100";
+  if (!paid) order.params.DS_MERCHANT_AMOUNT = "100";
   order.outcome = "authorised";
   expect(await postNotification(shop.redsys.state, order, notificationFor(shop.redsys.state, order, "authorised"))).toBe(200);
-  return { email, orderNumber: order.order };
+  return { email, orderNumber: order.order, price: Math.round(Number(option.actual_price) * 100) };
 }

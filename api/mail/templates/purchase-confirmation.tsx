@@ -12,6 +12,7 @@ import { purchaseOf } from "#api/services/sales/purchase";
 import { PermanentMailError, type MessageRenderer } from "../context";
 import { button, colors, heading, Layout, muted, renderBoth, text } from "../layout";
 import { plural } from "#rules/plurals";
+import { WITHDRAWAL_PROMISE } from "#rules/refunds";
 import { bookingLines, hasContact, telHref, websiteHref, websiteLabel } from "#rules/merchant-contact";
 
 export const PurchaseConfirmationData = z.object({ sale_id: z.string().uuid() });
@@ -19,6 +20,8 @@ export const PurchaseConfirmationData = z.object({ sale_id: z.string().uuid() })
 export function purchaseLink(origin: string, secrets: readonly string[], saleId: string): string {
   return `${origin}/order/coupons?${new URLSearchParams({ sale: saleId, sig: purchaseSignature(secrets, saleId) })}`;
 }
+
+const capitalized = (words: string) => words.charAt(0).toUpperCase() + words.slice(1);
 
 /** Each contact link on a line of its own and tall enough to tap (44 px) in a phone's mail app. */
 const contactLink = { color: colors.brand, display: "inline-block", padding: "10px 0", lineHeight: "24px" };
@@ -175,6 +178,13 @@ export function PurchaseConfirmationEmail({
       </Button>
       <Text className="m-muted" style={{ ...muted, marginTop: "12px" }}>
         Guarda este correo: el enlace muestra los cupones de este pedido sin necesidad de cuenta.
+      </Text>
+      <Text className="m-muted" style={muted}>
+        ¿Has cambiado de idea? {capitalized(WITHDRAWAL_PROMISE)}:{" "}
+        <Link className="m-link" href={`${link}#devolucion`} style={{ color: colors.brand }}>
+          Solicitar devolución
+        </Link>
+        .
       </Text>
     </Layout>
   );

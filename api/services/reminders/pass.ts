@@ -56,10 +56,11 @@ export const BOOKING_CATCH_UP_DAYS = 7;
 const BATCH = 1000;
 
 /**
- * A coupon that can still be used: its sale paid (not refunded) and the coupon not redeemed; `c`
- * and `s` are the coupon and its sale. Its validity is checked by each query for its own dates.
+ * A coupon that can still be used: its sale paid (not refunded), the coupon not redeemed, not
+ * refunded on its own and not held by its buyer's refund request; `c` and `s` are the coupon and
+ * its sale. Its validity is checked by each query for its own dates.
  */
-export const OPEN_COUPON = sql`s.status = 'paid' AND c.redeemed_at IS NULL`;
+export const OPEN_COUPON = sql`s.status = 'paid' AND c.redeemed_at IS NULL AND c.refunded_at IS NULL AND c.refund_requested_at IS NULL`;
 
 export type ReminderPassResult = { found: number; queued: number; skipped: number; mails: number };
 
@@ -86,7 +87,7 @@ const counted = async (db: Executor, insert: SQL) => {
  */
 const LINES_OF_OFFER = sql`CROSS JOIN LATERAL (SELECT si.id, si.sale_id FROM sale_items si WHERE si.offer_id = o.id OFFSET 0) si`;
 const SALE_OF_LINE = sql`CROSS JOIN LATERAL (SELECT s.status, s.paid_at FROM sales s WHERE s.id = si.sale_id OFFSET 0) s`;
-const COUPONS_OF_LINE = sql`CROSS JOIN LATERAL (SELECT c.id, c.redeemed_at FROM coupons c WHERE c.sale_item_id = si.id OFFSET 0) c`;
+const COUPONS_OF_LINE = sql`CROSS JOIN LATERAL (SELECT c.id, c.redeemed_at, c.refunded_at, c.refund_requested_at FROM coupons c WHERE c.sale_item_id = si.id OFFSET 0) c`;
 
 /**
  * The coupons due expiry reminder N (`days`) whose offer ends `daysLeft` days after `today`: one

@@ -5,6 +5,7 @@ import { fromCents } from "#rules/prices";
 import type { Executor } from "#api/db/client";
 import { coupons, offers, organizations, priceOptions, saleItems, sales } from "#api/db/schema";
 import { HttpError } from "#api/http";
+import { couponStatuses } from "./coupon-refunds";
 
 export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase> {
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId));
@@ -39,6 +40,7 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
           ),
         )
     : [];
+  const statuses = await couponStatuses(db, [sale.id]);
   return {
     sale_id: sale.id,
     status: sale.status,
@@ -57,6 +59,10 @@ export async function purchaseOf(db: Executor, saleId: string): Promise<Purchase
         .filter((c) => c.saleItemId === item.id)
         .map((c) => c.code)
         .sort(),
+      coupon_status: codes
+        .filter((c) => c.saleItemId === item.id)
+        .sort((a, b) => a.code.localeCompare(b.code))
+        .flatMap((c) => statuses.get(c.id) ?? []),
       merchant: merchant ?? "",
       merchant_phone: contact.merchantPhone ?? null,
       merchant_email: contact.merchantEmail ?? null,

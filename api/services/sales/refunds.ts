@@ -100,20 +100,8 @@ const REFUND_CODES: Record<string, string> = {
   SIS0042: "la firma no es válida: revisa REDSYS_SECRET_KEY",
 };
 
-/**
- * Gives a sale's money back through the provider that took it, once. The request is written
- * before the provider is asked (one in flight per sale, by a unique index), then closed with what
- * the provider said; an answer that never came leaves it «unknown», and staff check the
- * provider's panel before asking again. `amountCents` null: everything captured. Today the staff
- * page refunds sales that owe the buyer their money (refund_required); a buyer's own request for
- * one coupon can call this with its amount.
- */
-export async function refundThroughProvider(
-  db: Database,
-  providers: Map<string, PaymentProvider>,
-  saleId: string,
-  { amountCents = null, reason, requestedBy = null }: { amountCents?: number | null; reason: string; requestedBy?: string | null },
-): Promise<{ refundedCents: number; provider: string }> {
+/** A sale and the payment that took its money, as a refund needs them. */
+async function saleWithPayment(db: Executor, saleId: string) {
   const [row] = await db
     .select({ sale: sales, tx: paymentTransactions })
     .from(sales)
@@ -122,9 +110,58 @@ export async function refundThroughProvider(
     .orderBy(desc(paymentTransactions.updatedAt))
     .limit(1);
   if (!row) throw new HttpError(404, "No hemos encontrado esa venta.");
-  const { sale, tx } = row;
+  return row;
+}
+
+/**
+ * Gives a sale's money back through the provider that took it, once. The request is written
+ * before the provider is asked (one in flight per sale, by a unique index), then closed with what
+ * the provider said; an answer that never came leaves it «unknown», and staff check the
+ * provider's panel before asking again. `amountCents` null: everything captured. The staff page
+ * refunds sales that owe the buyer their money (refund_required); a buyer's request for one
+ * coupon refunds that coupon's price (refundCouponPrice).
+ */
+export async function refundThroughProvider(
+  db: Database,
+  providers: Map<string, PaymentProvider>,
+  saleId: string,
+  { amountCents = null, reason, requestedBy = null }: { amountCents?: number | null; reason: string; requestedBy?: string | null },
+): Promise<{ refundedCents: number; provider: string }> {
+  const { sale, tx } = await saleWithPayment(db, saleId);
   if (sale.status === "refunded") throw new HttpError(409, "Esta venta ya está reembolsada.");
   if (sale.status !== "refund_required") throw new HttpError(409, "Esta venta no tiene un reembolso pendiente.");
+  return giveMoneyBack(db, providers, { sale, tx }, { amountCents, reason, requestedBy }, async (t) => {
+    await t
+      .update(sales)
+      .set({ status: "refunded" })
+      .where(and(eq(sales.id, saleId), eq(sales.status, "refund_required")));
+  });
+}
+
+/**
+ * Part of a paid sale's money back (one coupon's price) through its provider, by the same steps
+ * as refundThroughProvider; `settle` runs in the transaction that records the provider's yes.
+ */
+export async function refundCouponPrice(
+  db: Database,
+  providers: Map<string, PaymentProvider>,
+  saleId: string,
+  request: { amountCents: number; reason: string; requestedBy: string | null },
+  settle: (t: Executor, refundedCents: number) => Promise<void>,
+): Promise<{ refundedCents: number; provider: string }> {
+  const { sale, tx } = await saleWithPayment(db, saleId);
+  if (sale.status !== "paid") throw new HttpError(409, "Este pedido ya no está pagado: no se puede devolver una parte.");
+  return giveMoneyBack(db, providers, { sale, tx }, request, settle);
+}
+
+async function giveMoneyBack(
+  db: Database,
+  providers: Map<string, PaymentProvider>,
+  { sale, tx }: Awaited<ReturnType<typeof saleWithPayment>>,
+  { amountCents, reason, requestedBy }: { amountCents: number | null; reason: string; requestedBy: string | null },
+  settle: (t: Executor, refundedCents: number) => Promise<void>,
+): Promise<{ refundedCents: number; provider: string }> {
+  const saleId = sale.id;
   const provider = providers.get(sale.provider);
   if (!provider?.refundPayment) {
     throw new HttpError(409, "Este proveedor de pago no devuelve el dinero desde la tienda: hazlo en su panel.");
@@ -174,16 +211,14 @@ export async function refundThroughProvider(
     await close("refused", detail);
     throw new HttpError(409, detail);
   }
+  const refundedCents = result.amountCents;
   await transactionWithRetry(db, async (t) => {
     await t
       .update(saleRefunds)
-      .set({ status: "refunded", detail: null, refundedCents: result.amountCents, updatedAt: new Date() })
+      .set({ status: "refunded", detail: null, refundedCents, updatedAt: new Date() })
       .where(eq(saleRefunds.id, refundId));
-    await t
-      .update(sales)
-      .set({ status: "refunded" })
-      .where(and(eq(sales.id, saleId), eq(sales.status, "refund_required")));
+    await settle(t, refundedCents);
   });
-  logger.info({ saleId, provider: sale.provider, refundedCents: result.amountCents }, "Venta reembolsada.");
-  return { refundedCents: result.amountCents, provider: sale.provider };
+  logger.info({ saleId, provider: sale.provider, refundedCents }, "Devolución hecha.");
+  return { refundedCents, provider: sale.provider };
 }

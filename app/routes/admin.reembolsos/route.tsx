@@ -11,6 +11,7 @@ import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { redirectWithToast } from "#app/state/session.server";
 import { seo } from "#app/document/seo";
+import { RefundRequests, RequestDecisionSchema } from "./requests";
 
 export const meta: MetaFunction = () =>
   seo({ title: "Reembolsos pendientes", description: "Ventas cuyo dinero hay que devolver.", noindex: true });
@@ -33,12 +34,23 @@ const ATTEMPT_LABELS = {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request);
-  const { count, results, page } = await loadPage(request, PORTAL_PAGE_SIZE, (q) => partnerApi(request).refundRequired(q));
+  const [{ count, results, page }, requests] = await Promise.all([
+    loadPage(request, PORTAL_PAGE_SIZE, (q) => partnerApi(request).refundRequired(q)),
+    partnerApi(request).refundRequests({ page_size: 50 }),
+  ]);
   const url = new URL(request.url);
   const refunding = results.find((s) => s.can_refund && s.sale_id === url.searchParams.get("devolver")) ?? null;
   url.searchParams.delete("devolver");
   return data(
-    { sales: results, count, page, refunding, back: `/admin/reembolsos${url.search}` },
+    {
+      sales: results,
+      count,
+      page,
+      refunding,
+      back: `/admin/reembolsos${url.search}`,
+      requests: requests.results,
+      requestCount: requests.count,
+    },
     { headers: { "Cache-Control": "private, no-store" } },
   );
 }
@@ -48,7 +60,23 @@ export async function action({ request }: ActionFunctionArgs) {
   const url = new URL(request.url);
   url.searchParams.delete("devolver");
   const back = `/admin/reembolsos${url.search}`;
-  const parsed = RefundFormSchema.safeParse(Object.fromEntries(await readForm(request)));
+  const fields = Object.fromEntries(await readForm(request));
+  if (fields.intent === "approve" || fields.intent === "refuse") {
+    const decision = RequestDecisionSchema.safeParse(fields);
+    if (!decision.success) return redirectWithToast(back, { type: "error", text: decision.error.issues[0].message }, request);
+    try {
+      const d = decision.data;
+      const { detail } = await partnerApi(request).decideRefund(
+        d.request,
+        d.intent === "approve" ? { decision: "approve" } : { decision: "refuse", reason: d.reason },
+      );
+      return redirectWithToast(back, { type: "success", text: detail }, request);
+    } catch (error) {
+      if (error instanceof ApiError) return redirectWithToast(back, { type: "error", text: error.message }, request);
+      throw error;
+    }
+  }
+  const parsed = RefundFormSchema.safeParse(fields);
   if (!parsed.success) return redirectWithToast(back, { type: "error", text: "Venta no válida." }, request);
   try {
     const { detail } = await partnerApi(request).refund(parsed.data.sale);
@@ -61,7 +89,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Refunds() {
-  const { sales, count, page, refunding, back } = useLoaderData<typeof loader>();
+  const { sales, count, page, refunding, back, requests, requestCount } = useLoaderData<typeof loader>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const askTo = (id: string) => `?${new URLSearchParams({ ...(page > 1 ? { page: String(page) } : {}), devolver: id })}`;
@@ -145,6 +173,7 @@ export default function Refunds() {
         </div>
       )}
       <Pagination page={page} count={count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de reembolsos" />
+      <RefundRequests requests={requests} count={requestCount} busy={busy} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { ticketsInWords } from "#rules/text";
 import type { CouponQr } from "./coupon-qr.server";
 import { plural } from "#rules/plurals";
 import { MerchantContactBlock } from "#app/components/merchant-contact";
+import { CouponRefund, CouponStateBadge } from "./refund";
 
 function validity(item: Purchase["items"][number]): string {
   if (!item.valid_until) return "Sin fecha de caducidad";
@@ -35,16 +36,19 @@ function QrCode({ code, qr }: { code: string; qr: CouponQr }) {
 /**
  * A paid purchase's offers and coupon codes: the success page and the link in the confirmation
  * mail. With `details`, each line says who honours it, where and until when (as the mail does);
- * with `qrs`, each code has its QR beside it.
+ * with `qrs`, each code has its QR beside it (not a refunded one's: it is no longer valid).
  */
 export function PurchaseCoupons({
   purchase,
   details = false,
   qrs,
+  refunds = false,
 }: {
   purchase: Purchase;
   details?: boolean;
   qrs?: Record<string, CouponQr>;
+  /** «Solicitar devolución» under each coupon that may ask for it (the page's action answers it). */
+  refunds?: boolean;
 }) {
   return (
     <>
@@ -61,14 +65,24 @@ export function PurchaseCoupons({
               </p>
               <h3 className="small">{plural(item.coupons.length, "Tu cupón", "Tus cupones")}</h3>
               <ul className={`coupon-list${qrs ? " coupon-list-qr" : ""}`}>
-                {item.coupons.map((code) => (
-                  <li key={code} className={qrs ? "coupon-card" : undefined}>
-                    {qrs?.[code] ? <QrCode code={code} qr={qrs[code]} /> : null}
-                    <span className="coupon" data-testid="coupon-code">
-                      {code}
-                    </span>
-                  </li>
-                ))}
+                {item.coupons.map((code) => {
+                  const status = item.coupon_status.find((c) => c.code === code);
+                  const refunded = status?.state === "refunded";
+                  return (
+                    <li
+                      key={code}
+                      id={`cupon-${code}`}
+                      className={qrs ? `coupon-card${refunded ? " coupon-card-refunded" : ""}` : undefined}
+                    >
+                      {qrs?.[code] && !refunded ? <QrCode code={code} qr={qrs[code]} /> : null}
+                      <span className="coupon" data-testid="coupon-code">
+                        {code}
+                      </span>
+                      {status ? <CouponStateBadge coupon={status} /> : null}
+                      {status && refunds ? <CouponRefund coupon={status} price={formatPrice(item.paid_unit_price)} /> : null}
+                    </li>
+                  );
+                })}
               </ul>
               {details ? (
                 <MerchantContactBlock

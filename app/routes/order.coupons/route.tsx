@@ -1,4 +1,4 @@
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { isRouteErrorResponse, useLoaderData, useRouteError } from "@remix-run/react";
 import { isUuid } from "#rules/uuid";
 import { ApiError, salesApi } from "#app/api-client/client.server";
@@ -7,6 +7,8 @@ import { PurchaseCoupons } from "#app/routes/order+shared/purchase-coupons";
 import { purchaseQrs } from "#app/routes/order+shared/coupon-qr.server";
 import { signedCouponLinks } from "#app/routes/order+shared/links";
 import { ErrorPage } from "#app/components/error-page";
+import { refundAction } from "#app/routes/order+shared/refund.server";
+import { WITHDRAWAL_PROMISE } from "#rules/refunds";
 
 export const meta: MetaFunction = () => seo({ title: "Tus cupones", description: "Los cupones de tu compra.", noindex: true });
 
@@ -32,6 +34,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
+/** «Solicitar devolución» of one coupon: the link's signature stands in for the account here too. */
+export async function action({ request }: ActionFunctionArgs) {
+  const url = new URL(request.url);
+  const sale = url.searchParams.get("sale");
+  const sig = url.searchParams.get("sig");
+  if (!sale || !sig || !isUuid(sale)) throw data(null, { status: 404 });
+  return refundAction(request, { saleId: sale.toLowerCase(), sig, back: signedCouponLinks(sale.toLowerCase(), sig).page });
+}
+
 export default function OrderCoupons() {
   const { purchase, pdf, qrs } = useLoaderData<typeof loader>();
   return (
@@ -48,7 +59,16 @@ export default function OrderCoupons() {
           Descargar los cupones en PDF
         </a>
       </p>
-      <PurchaseCoupons purchase={purchase} details qrs={qrs} />
+      <PurchaseCoupons purchase={purchase} details qrs={qrs} refunds />
+      <section id="devolucion" aria-labelledby="devolucion-title" className="refund-help">
+        <h2 id="devolucion-title" className="small-heading">
+          Devoluciones
+        </h2>
+        <p className="small muted">
+          {WITHDRAWAL_PROMISE.charAt(0).toUpperCase() + WITHDRAWAL_PROMISE.slice(1)}: pulsa «Solicitar devolución» bajo el cupón. Si ha
+          pasado el plazo o es un regalo ya entregado, nuestro equipo revisa la solicitud y te escribe.
+        </p>
+      </section>
     </section>
   );
 }

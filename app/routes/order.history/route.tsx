@@ -1,4 +1,4 @@
-import { data, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { ORDER_HISTORY_PAGE_SIZE } from "#rules/accounts";
 import { formatDate } from "#rules/dates";
@@ -14,6 +14,8 @@ import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/document/seo";
 import { cached } from "./query-cache";
 import { countOf } from "#rules/plurals";
+import { CouponRefund, CouponStateBadge } from "#app/routes/order+shared/refund";
+import { refundAction } from "#app/routes/order+shared/refund.server";
 
 export const meta: MetaFunction = () => seo({ title: "Mis pedidos", description: "Tus compras y cupones.", noindex: true });
 
@@ -36,6 +38,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
 }
 
+/** «Solicitar devolución» of one of the account's coupons; back to the same page of the list. */
+export async function action({ request }: ActionFunctionArgs) {
+  if (!viewer(await getSession(request))) throw redirect("/");
+  const page = new URL(request.url).searchParams.get("page");
+  return refundAction(request, { sig: null, back: `/order/history${page && /^\d+$/.test(page) ? `?page=${page}` : ""}` });
+}
+
 /**
  * With JavaScript, moving between pages does not ask the server again for a minute: the list is
  * kept under ORDER_HISTORY (and its page). Without JavaScript every visit is a fresh page.
@@ -49,7 +58,7 @@ const STATUS_LABELS: Record<string, string> = {
   paid: "Pagado",
   pending: "Pendiente de pago",
   refund_required: "Reembolso en curso",
-  refunded: "Reembolsado",
+  refunded: "Devuelto",
 };
 
 /**
@@ -107,9 +116,13 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
             {item.coupons.length ? (
               <ul className="coupon-list" aria-label={`Cupones de ${item.title}`}>
                 {item.coupons.map((coupon) => (
-                  <li key={coupon.uuid} className="coupon-row">
+                  <li key={coupon.uuid} className="coupon-row" id={`cupon-${coupon.code}`}>
                     <code data-testid="history-coupon-code">{coupon.code}</code>
-                    <span className={`coupon-state coupon-${coupon.state}`}>{COUPON_STATE_LABELS[coupon.state]}</span>
+                    {coupon.state === "valid" && (!coupon.refund || coupon.refund.outcome === "refused") ? (
+                      <span className="coupon-state coupon-valid">{COUPON_STATE_LABELS.valid}</span>
+                    ) : (
+                      <CouponStateBadge coupon={coupon} />
+                    )}
                     {/* A document load, not a fetch: the browser itself saves the PDF, with or without JS. */}
                     <Form method="post" action="/order/coupon-pdf" reloadDocument className="inline-form">
                       <input type="hidden" name="intent" value="download" />
@@ -118,6 +131,7 @@ function PurchaseCard({ purchase }: { purchase: CustomerPurchase }) {
                         Descargar PDF
                       </button>
                     </Form>
+                    <CouponRefund coupon={coupon} price={formatPrice(item.paid_unit_price)} saleId={purchase.sale_id} />
                   </li>
                 ))}
               </ul>
