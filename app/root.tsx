@@ -64,8 +64,13 @@ export type RouteHandle = {
    * the route's data.
    */
   favorites?: boolean | ((data: unknown) => boolean);
-  /** Tagged messages the page says at their place (the offer's «Añadido» bar): the no-JS flash leaves them out. */
+  /**
+   * Tagged messages the page says at their place, whenever they come (a refused promo code, under
+   * its field): no toast and no flash repeats them.
+   */
   inlineMessages?: ToastField[];
+  /** Tagged messages the page says in place only when they come with it (the offer's «Añadido» bar, drawn on the server). */
+  inlineWithPage?: ToastField[];
 };
 
 export const loader = rootLoader;
@@ -242,7 +247,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
             {!data.consentAsked && !location.pathname.startsWith("/consent") ? <ConsentBanner /> : null}
             {data.sandboxNotice ? <SandboxNotice /> : null}
             <Header data={data} />
-            <Toasts messages={data.toasts} inline={handles.flatMap((h) => h.inlineMessages ?? [])} />
+            <Toasts
+              messages={data.toasts}
+              inline={handles.flatMap((h) => h.inlineMessages ?? [])}
+              withPage={handles.flatMap((h) => h.inlineWithPage ?? [])}
+            />
             <FavoritesProvider>
               <main id="main" className="site-main" {...neverRecordedMark(location.pathname)}>
                 {children}

@@ -54,6 +54,8 @@ export const SaleLineSchema = z.object({
   option_title: z.string(),
   quantity: z.number().int(),
   unit_price: z.string(),
+  /** The option's price before the deal, so the buyer's saving is the server's figure too. */
+  regular_unit_price: z.string(),
   paid_unit_price: z.string(),
   promo_code: z.string().nullable(),
   line_total: z.string(),

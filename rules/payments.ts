@@ -49,3 +49,20 @@ export const PAYMENT_METHODS_TEXT: Record<PaymentProviderName, string> = {
 export function paymentMethodsText(provider: PaymentProviderName, methods: readonly PaymentMethod[]): string {
   return methods.includes("bizum") ? "Tarjeta de crédito o débito, o Bizum" : PAYMENT_METHODS_TEXT[provider];
 }
+
+/** The review step's «Forma de pago»: what the buyer will pay with (the sandbox takes a pretend card). */
+export function payingWith(provider: PaymentProviderName, methods: readonly PaymentMethod[]): string {
+  return provider === "sandbox" ? "Tarjeta de pruebas" : paymentMethodsText(provider, methods);
+}
+
+/**
+ * «Pago seguro» on the review step, in a plain line: why it is safe to go on. The buyer types
+ * their card on the provider's own page, never on the shop's.
+ */
+export const SECURE_PAYMENT_TEXT: Record<PaymentProviderName, string> = {
+  sandbox: "Pasarela de pruebas: no se cobra nada ni se piden datos de tarjeta.",
+  paypal: "Pagas en la página segura de PayPal: nunca vemos ni guardamos tus datos de pago.",
+  rapyd: "Pagas en la página segura de Rapyd, cifrada: nunca vemos ni guardamos los datos de tu tarjeta.",
+  allpay: "Pagas en la página segura de Allpay, cifrada: nunca vemos ni guardamos los datos de tu tarjeta.",
+  redsys: "Pagas en la página segura de tu banco (Redsys): nunca vemos ni guardamos los datos de tu tarjeta.",
+};

@@ -69,6 +69,16 @@ export function formatCount(n: number): string {
   return (n <= -1 ? "-" : "") + (digits.length < 5 ? digits : digits.replace(/\B(?=(\d{3})+$)/g, "."));
 }
 
+/**
+ * What the buyer saves on an order: the lines at their regular price, less what is charged (the
+ * deal and any promo code). Never negative; integer cents.
+ */
+export function savingCents(lines: readonly { regular_unit_price: string; quantity: number }[], total: string): number {
+  const regular = lines.reduce((sum, l) => sum + (toCents(l.regular_unit_price) || 0) * l.quantity, 0);
+  const charged = toCents(total);
+  return Number.isNaN(charged) ? 0 : Math.max(0, regular - charged);
+}
+
 /** The badge: minus the percentage of the actual versus the regular price, rounded ("-35%"). */
 export function discountPercent(actual: string | number, regular: string | number): number | null {
   const a = toCents(actual);

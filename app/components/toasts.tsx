@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from "react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
 import { useLocation } from "@remix-run/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import { dismissToasts, loadToaster, loadedToaster, noToaster, showToast, subscribeToaster } from "#app/components/toast";
@@ -31,9 +31,14 @@ function ServerFlash({ messages }: { messages: ToastMessage[] }) {
  * Messages from the server. Without JS they are plain HTML in a role="status" region; once React
  * has hydrated, the same messages appear as toasts (top right, 5 s) and the HTML copy is hidden.
  */
-export function Toasts({ messages, inline = [] }: { messages: ToastMessage[]; inline?: string[] }) {
-  // Said once: what the page shows at its field stays out of the HTML copy.
-  const flash = messages.filter((m) => !m.field || !inline.includes(m.field));
+export function Toasts({ messages, inline = [], withPage = [] }: { messages: ToastMessage[]; inline?: string[]; withPage?: string[] }) {
+  // Said once: what the page shows at its field stays out of the HTML copy and out of the toasts.
+  // The messages drawn with the page are all said in place; later ones (after a post with JS)
+  // only where the page says every message of that field (`inline`).
+  const saidInPlace = (m: ToastMessage, drawn: boolean) =>
+    Boolean(m.field && (inline.includes(m.field) || (drawn && withPage.includes(m.field))));
+  const flash = messages.filter((m) => !saidInPlace(m, true));
+  const drawnWithPage = useRef(true);
   const { pathname } = useLocation();
   // react-hot-toast, once loaded (app/components/toast.ts): on the server and while hydrating, nothing.
   const toaster = useSyncExternalStore(subscribeToaster, loadedToaster, noToaster);
@@ -41,7 +46,10 @@ export function Toasts({ messages, inline = [] }: { messages: ToastMessage[]; in
   useEffect(() => dismissToasts(), [pathname]);
 
   useEffect(() => {
-    for (const m of messages) showToast(m.type, m.text);
+    const drawn = drawnWithPage.current;
+    drawnWithPage.current = false;
+    for (const m of messages) if (!saidInPlace(m, drawn)) showToast(m.type, m.text);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the lists come from the route's handle: shown once per message list
   }, [messages]);
 
   useEffect(() => {
@@ -56,6 +64,16 @@ export function Toasts({ messages, inline = [] }: { messages: ToastMessage[]; in
       window.removeEventListener("blur", lost);
       window.removeEventListener("focus", back);
     };
+  }, []);
+
+  useEffect(() => {
+    // A form that shows its errors takes the buyer to them (conform focuses the first invalid
+    // field, the checkout its «Revisa estos datos»): the toasts leave, so none covers them.
+    const onFocus = (e: FocusEvent) => {
+      if (e.target instanceof Element && e.target.matches('[aria-invalid="true"], .error-summary')) dismissToasts();
+    };
+    document.addEventListener("focusin", onFocus);
+    return () => document.removeEventListener("focusin", onFocus);
   }, []);
 
   useEffect(() => {

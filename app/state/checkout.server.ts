@@ -8,6 +8,8 @@ const State = z.object({
   fp: z.string().optional(),
   token: z.string().optional(),
   total: z.string().optional(),
+  /** What the order saves against the regular prices, in cents, as the API priced it. */
+  saving: z.number().int().nonnegative().optional(),
   lines: z.array(Line).max(20).optional(),
   /** What the buyer typed on /checkout, to refill it after a failed payment. */
   form: z

@@ -72,6 +72,7 @@ describe("POST /sales/validate/ totals", () => {
           option_title: "Brunch para 2 personas",
           quantity: 3,
           unit_price: "24.90",
+          regular_unit_price: "38.00",
           paid_unit_price: "24.90",
           promo_code: null,
           line_total: "74.70",

@@ -6,34 +6,11 @@
  */
 import type { Page } from "@playwright/test";
 import { acceptCookies, expect, roomyOffer, test, type OfferSummary } from "./fixtures";
+import { holdScripts, openHeld } from "./held-scripts";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the gap is the time before a browser with JavaScript has run the app");
 
-/** Holds back every script of the shop until release(): the pages load as they would on a slow network. */
-async function holdScripts(page: Page) {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const scripts = /\/assets\/.*\.js$/;
-  await page.route(scripts, async (route) => {
-    await held;
-    await route.continue().catch(() => {}); // the page may have gone on meanwhile
-  });
-  return {
-    /** Lets the scripts through and waits for the app to start on the page shown. */
-    async release() {
-      release();
-      await page.unroute(scripts);
-      await expect(page.locator("html.js")).toHaveCount(1, { timeout: 20_000 });
-    },
-  };
-}
-
-/** A document whose scripts are held: it never reaches "load", so wait for what is drawn. */
-async function open(page: Page, path: string) {
-  await page.goto(path, { waitUntil: "commit" });
-  await expect(page.locator("footer")).toBeVisible();
-  await expect(page.locator("html.js")).toHaveCount(0);
-}
+const open = (page: Page, path: string) => openHeld(page, path);
 
 const appStarted = (page: Page) => expect(page.locator("html.js")).toHaveCount(1);
 

@@ -13,6 +13,7 @@ import {
   fromCents,
   maxTickets,
   promoPriceCents,
+  savingCents,
   toCents,
   type PromoCode,
 } from "#rules/prices";
@@ -284,5 +285,21 @@ describe("ticket limits (spec 4: min 1, max = min(available, per_customer))", ()
 
   it("clampTickets gives 0 when nothing is available", () => {
     expect(clampTickets(1, { available: 0, per_customer: null })).toBe(0);
+  });
+});
+
+describe("savingCents", () => {
+  it("is the regular prices times the tickets, less what is charged (deal and promo code)", () => {
+    const lines = [
+      { regular_unit_price: "38.00", quantity: 2 },
+      { regular_unit_price: "10.50", quantity: 1 },
+    ];
+    expect(savingCents(lines, "49.80")).toBe(3800 * 2 + 1050 - 4980);
+    expect(savingCents(lines, "40.00")).toBe(8650 - 4000);
+  });
+
+  it("is never negative, nor a figure from a total that is not a number", () => {
+    expect(savingCents([{ regular_unit_price: "10.00", quantity: 1 }], "12.00")).toBe(0);
+    expect(savingCents([{ regular_unit_price: "10.00", quantity: 1 }], "abc")).toBe(0);
   });
 });

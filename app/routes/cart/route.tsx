@@ -43,8 +43,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const events = await funnelEvents(request, [outcome.event]);
   // The offer page's «Ir a pagar» adds and goes on to pay: the checkout shows the line, no message needed.
   const pay = parsed.success && parsed.data.intent === "add" && formData.get("then") === "pay" && outcome.toast?.type === "success";
+  // Without JS a refused promo code comes back at its field, where the page says why, not at the top.
+  const promoRefused = formData.get("intent") === "promo-add" && outcome.toast?.type === "error";
   return finish(request, formData, {
-    to: pay ? "/checkout/" : to,
+    to: pay ? "/checkout/" : promoRefused ? `${to.split("#")[0]}#descuentos` : to,
     toast: pay ? undefined : outcome.toast,
     events,
     headers: { "Set-Cookie": await commitCart(outcome.cart) },

@@ -26,13 +26,18 @@ export function PromoCodes({ promoCodes }: { promoCodes: Cart["promoCodes"] }) {
   const formRef = useRef<HTMLFormElement>(null);
   const applied = promoCodes.map((c) => c.promo_code).join();
   const [refused, setRefused] = useRefusedPromoCode();
-  // Once a code is in the list, the field is cleared for the next one.
+  // Once a code is in the list, the field is cleared for the next one. Not as the app starts: the
+  // field keeps what the page holds, a code typed before it started and the refused one it shows.
+  const listed = useRef(applied);
   useEffect(() => {
+    if (listed.current === applied) return;
+    listed.current = applied;
     formRef.current?.reset();
     setRefused(null);
   }, [applied, setRefused]);
   return (
-    <section aria-labelledby="promo-title">
+    // Without JS a refused code comes back here (/checkout/#descuentos), where the page says why.
+    <section aria-labelledby="promo-title" id="descuentos">
       <h2 id="promo-title" className="small">
         Descuentos
       </h2>

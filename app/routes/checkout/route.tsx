@@ -2,7 +2,7 @@ import { parseWithZod } from "@conform-to/zod";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { cartFingerprint, forPresent } from "#rules/cart";
-import { formatCents } from "#rules/prices";
+import { formatCents, savingCents } from "#rules/prices";
 import { checkoutFormSchema, toCheckoutData } from "#contract/checkout";
 import { isWalletProvider, paymentMethodsText } from "#rules/payments";
 import { usePendingRemovals } from "#app/components/cart-dropdown";
@@ -121,6 +121,7 @@ export async function action({ request }: ActionFunctionArgs) {
       fp: cartFingerprint(cart),
       token: answer.checkout_data.session_token,
       total: answer.sales_data.total,
+      saving: savingCents(answer.sales_data.items, answer.sales_data.total),
       lines: answer.sales_data.items.map((l) => ({
         t: l.title.slice(0, 80),
         o: l.option_title.slice(0, 40),

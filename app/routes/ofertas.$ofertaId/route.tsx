@@ -48,7 +48,7 @@ export function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs
   return keptOrLoaded(url.pathname, () => serverLoader<typeof loader>());
 }
 
-export const handle: RouteHandle = { favorites: true, inlineMessages: ["cart"] };
+export const handle: RouteHandle = { favorites: true, inlineWithPage: ["cart"] };
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 

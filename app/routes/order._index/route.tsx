@@ -1,8 +1,9 @@
 import { redirect, redirectDocument, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useState } from "react";
-import { formatPrice } from "#rules/prices";
-import { PAYMENT_METHOD_BUTTONS } from "#rules/payments";
+import { formatCents, toCents } from "#rules/prices";
+import { PAYMENT_METHOD_BUTTONS, SECURE_PAYMENT_TEXT, payingWith } from "#rules/payments";
+import { LockIcon } from "#app/components/icons";
 import { currentOrder, startPayment } from "#app/routes/order+shared/payment.server";
 import { config } from "#app/env.server";
 import { seo } from "#app/document/seo";
@@ -21,7 +22,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The spec's wallet variant: PayPal's own buttons, from its JS SDK, on this page only.
   const wallet = c.PAYMENT_PROVIDER === "paypal" && c.PAYPAL_CLIENT_ID ? { clientId: c.PAYPAL_CLIENT_ID } : null;
   // Redsys: «Pagar con tarjeta» and, when the terminal has it, «Pagar con Bizum»; else one «Pagar».
-  return { lines: state.lines ?? [], total: state.total ?? "0.00", email: state.form?.email ?? "", wallet, methods: c.paymentMethods };
+  return {
+    lines: state.lines ?? [],
+    totalCents: toCents(state.total ?? "0"),
+    savingCents: state.saving ?? 0,
+    email: state.form?.email ?? "",
+    wallet,
+    methods: c.paymentMethods,
+    // What the buyer will pay with, and why the page they go to is safe, for the provider configured.
+    paymentMethods: payingWith(c.PAYMENT_PROVIDER, c.paymentMethods),
+    secure: SECURE_PAYMENT_TEXT[c.PAYMENT_PROVIDER],
+  };
 }
 
 /** "Pagar": creates the sale (tickets reserved) and sends the buyer to the provider's page. */
@@ -33,7 +44,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function OrderPage() {
-  const { lines, total, email, wallet, methods } = useLoaderData<typeof loader>();
+  const { lines, totalCents, savingCents, email, wallet, methods, paymentMethods, secure } = useLoaderData<typeof loader>();
   const [walletReady, setWalletReady] = useState(false);
   const navigation = useNavigation();
   const paying = navigation.state !== "idle" && navigation.formMethod === "POST";
@@ -52,14 +63,32 @@ export default function OrderPage() {
                 {l.pc ? ` · código ${l.pc}` : ""}
               </small>
             </span>
-            <strong>{formatPrice(l.lt)}</strong>
+            <strong>{formatCents(toCents(l.lt))}</strong>
           </li>
         ))}
       </ul>
       <p className="summary-row summary-total">
         <span>Total</span>
-        <span data-testid="order-total">{formatPrice(total)}</span>
+        <span data-testid="order-total">{formatCents(totalCents)}</span>
       </p>
+      {savingCents > 0 ? (
+        <p className="order-saving" data-testid="order-saving">
+          Ahorras {formatCents(savingCents)}
+        </p>
+      ) : null}
+      <ul className="trust order-trust" aria-label="Cómo pagas">
+        <li data-testid="order-method">
+          <span>
+            <strong>Forma de pago:</strong> {paymentMethods}
+          </span>
+        </li>
+        <li data-testid="order-secure">
+          <LockIcon />
+          <span>
+            <strong>Pago seguro</strong> · {secure}
+          </span>
+        </li>
+      </ul>
       <p className="muted">Compra a nombre de {email}.</p>
       {wallet ? <WalletButtons clientId={wallet.clientId} onReady={setWalletReady} /> : null}
       <Form method="post" hidden={walletReady} className="pay-methods">
