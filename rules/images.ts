@@ -25,3 +25,12 @@ export const LOGO_SIZE = { width: 160, height: 160 } as const;
 export function photoSrcset(image: { image_url: string; small_url: string | null; width: number }): string | undefined {
   return image.small_url ? `${image.small_url} ${SMALL_PHOTO.width}w, ${image.image_url} ${Number(image.width)}w` : undefined;
 }
+
+/**
+ * Staff approve an offer only with a photo of its own: without one the shop shows the drawn
+ * placeholder. The review queue says so before the button; the API refuses with the reason.
+ */
+export const MISSING_PHOTO = "Falta una foto real";
+export const APPROVE_WITHOUT_PHOTO = `${MISSING_PHOTO}: la oferta solo tiene el dibujo provisional. Pide al socio una foto de portada antes de aprobarla.`;
+/** An offer has a photo of its own when any of its pictures is not the partner's logo. */
+export const hasRealPhoto = (images: readonly { logo: boolean }[]) => images.some((image) => !image.logo);

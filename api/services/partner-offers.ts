@@ -4,6 +4,7 @@ import type { CategoryId } from "#rules/categories";
 import { queryWords, SEARCH_MAX_WORDS } from "#rules/search";
 import { OFFER_STATUS_LABELS, transitionProblem, type OfferStatus } from "#rules/offer-status";
 import { REVIEWED_TEXT_FIELDS, reviewedChanges, withChanges } from "#rules/offer-revisions";
+import { APPROVE_WITHOUT_PHOTO } from "#rules/images";
 import type { OfferInput, PriceOptionInput } from "#contract/partner";
 import { query, type Executor, type Transaction } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
@@ -284,7 +285,16 @@ export async function updatePartnerOffer(db: Executor, scope: Scope, id: string,
         if (scope.staff && !change.review_note) throw new HttpError(400, "Explica al socio por qué devuelves la oferta.");
         fields.reviewNote = change.review_note || null;
       }
-      if (to === "active" && from === "pending_review") fields.reviewNote = null;
+      if (to === "active" && from === "pending_review") {
+        // Without a photo of its own the offer would go on sale under the drawn placeholder.
+        const [photo] = await tx
+          .select({ id: offerImages.id })
+          .from(offerImages)
+          .where(and(eq(offerImages.offerId, id), eq(offerImages.logo, false)))
+          .limit(1);
+        if (!photo) throw new HttpError(409, APPROVE_WITHOUT_PHOTO);
+        fields.reviewNote = null;
+      }
       if (to === "archived") await withdrawPending(tx, id);
       fields.status = to;
     }

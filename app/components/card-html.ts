@@ -76,38 +76,57 @@ export function ratingInnerHtml(rating: OfferRating): string {
   );
 }
 
-/** A number from an offer's id (FNV-1a): the same offer always gets the same fallback picture. */
+/** A number from an offer's id (FNV-1a): the same offer always gets the same fallback colours. */
 function idHash(id: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193) >>> 0;
   return hash;
 }
 
+/** The merchant's name in at most three lines of about `width` characters; a longer one ends in «…». */
+export function nameLines(name: string, width = 14): string[] {
+  const lines: string[] = [];
+  for (const word of name.trim().split(/\s+/).filter(Boolean)) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  if (lines.length > 3) lines.splice(2, lines.length, `${lines[2]}…`);
+  return lines;
+}
+
 /**
- * The picture of an offer without one of its own: a drawn pattern whose colours, shapes and
- * placement follow from the offer's id, so that neighbouring cards differ. Inline (no request) and
- * sized by its box like a photo (no layout shift).
+ * The picture of an offer without one of its own: the merchant's name, large, on a colour and two
+ * soft shapes that follow from the offer's id, so neighbouring cards differ and each says whose it
+ * is. Inline (no request) and sized by its box like a photo (no layout shift); drawn to fit inside
+ * any box (`meet`) with a background wider and taller than its viewBox, so a phone's narrower card
+ * shows the whole name and no empty bands.
  */
-export function fallbackPictureHtml(offerId: string): string {
+export function fallbackPictureHtml(offerId: string, merchant: string): string {
   const h = idHash(offerId);
   const hue = h % 360;
-  const shapes = [0, 1, 2, 3].map((i) => (h >>> (i * 7)) & 127);
-  const kind = (h >>> 28) % 3;
-  const [a, b, c, d] = shapes;
-  const ink = `hsl(${(hue + 40) % 360} 55% 62%)`;
-  const art =
-    kind === 0
-      ? `<circle cx="${a % 80}" cy="${b % 50}" r="${12 + (c % 14)}" fill="${ink}"/><circle cx="${c % 80}" cy="${d % 50}" r="${6 + (a % 10)}" fill="hsl(${(hue + 180) % 360} 50% 70%)"/>`
-      : kind === 1
-        ? `<path d="M0 ${20 + (a % 20)}L80 ${10 + (b % 30)}V50H0Z" fill="${ink}"/><path d="M0 ${35 + (c % 10)}L80 ${30 + (d % 15)}V50H0Z" fill="hsl(${(hue + 20) % 360} 45% 45%)"/>`
-        : `<rect x="${a % 50}" y="${b % 25}" width="${18 + (c % 20)}" height="${18 + (c % 20)}" rx="4" transform="rotate(${d % 45} 40 25)" fill="${ink}"/><circle cx="${(d * 3) % 80}" cy="${(a * 3) % 50}" r="${5 + (b % 8)}" fill="hsl(${(hue + 200) % 360} 50% 72%)"/>`;
-  return `<svg class="card-fallback" viewBox="0 0 80 50" preserveAspectRatio="xMidYMid slice" aria-hidden="true" focusable="false"><rect width="80" height="50" fill="hsl(${hue} 60% 88%)"/>${art}</svg>`;
+  const [a, b, c] = [0, 1, 2].map((i) => (h >>> (i * 7)) & 127);
+  const lines = nameLines(merchant);
+  const longest = Math.max(1, ...lines.map((line) => line.length));
+  // About 0.6 em per character of a bold sans-serif: the longest line fills ~340 of the 400 units.
+  const size = Math.round(Math.min(72, 340 / (longest * 0.6), 200 / lines.length / 1.15));
+  const lineHeight = Math.round(size * 1.15);
+  const first = 125 - ((lines.length - 1) * lineHeight) / 2;
+  const text = lines.map((line, i) => `<tspan x="200" y="${Math.round(first + i * lineHeight)}">${escapeHtml(line)}</tspan>`).join("");
+  return (
+    `<svg class="card-fallback" viewBox="0 0 400 250" preserveAspectRatio="xMidYMid meet" aria-hidden="true" focusable="false">` +
+    `<rect x="-400" y="-250" width="1200" height="750" fill="hsl(${hue} 55% 90%)"/>` +
+    `<circle cx="${20 + (a % 60)}" cy="${30 + (b % 40)}" r="${70 + (c % 40)}" fill="hsl(${(hue + 30) % 360} 60% 80%)"/>` +
+    `<circle cx="${330 + (c % 60)}" cy="${190 + (a % 50)}" r="${60 + (b % 40)}" fill="hsl(${(hue + 200) % 360} 50% 84%)"/>` +
+    `<text text-anchor="middle" dominant-baseline="central" font-family="system-ui, sans-serif" font-weight="800" font-size="${size}" fill="hsl(${hue} 45% 22%)">${text}</text>` +
+    `</svg>`
+  );
 }
 
 /** The small picture of a search suggestion: the cover's smaller copy, or the drawn fallback. */
 export function thumbHtml(offer: OfferCardData): string {
   const { cover } = offer;
-  if (!cover) return fallbackPictureHtml(offer.uuid);
+  if (!cover) return fallbackPictureHtml(offer.uuid, offer.merchant);
   return `<img src="${escapeHtml(cover.small_url ?? cover.image_url)}" alt="" width="80" height="50" loading="lazy" decoding="async"/>`;
 }
 
@@ -123,7 +142,7 @@ export function cardInnerHtml(offer: OfferCardData, eager: boolean, level: 2 | 3
     const srcset = candidates ? ` srcset="${escapeHtml(candidates)}" sizes="(max-width: 780px) 8.5rem, 23rem"` : "";
     media += `<img src="${escapeHtml(cover.image_url)}"${srcset} alt="" width="${Number(cover.width)}" height="${Number(cover.height)}"${priority}/>`;
   } else {
-    media += fallbackPictureHtml(offer.uuid);
+    media += fallbackPictureHtml(offer.uuid, offer.merchant);
   }
   const discount = price && !soldOut ? discountBadgeText(price.actual_price, price.regular_price) : null;
   if (discount)

@@ -7,6 +7,8 @@ export type OfferCardData = {
   title: string;
   region: string;
   category: string;
+  /** The partner's name: the drawn picture of an offer without a photo shows it. */
+  merchant: string;
   cover: { image_url: string; small_url: string | null; width: number; height: number } | null;
   /** The cheapest option on sale (or the cheapest at all when everything is sold out). */
   price: { actual_price: string; regular_price: string } | null;
@@ -36,6 +38,7 @@ function cardOf(offer: OfferSummary): OfferCardData {
     title: offer.title,
     region: offer.region,
     category: offer.category,
+    merchant: offer.organization.name,
     cover: cover ? { image_url: cover.image_url, small_url: cover.small_url, width: cover.width, height: cover.height } : null,
     price: cheapest ? { actual_price: cheapest.actual_price, regular_price: cheapest.regular_price } : null,
     soldOut: onSale.length === 0,

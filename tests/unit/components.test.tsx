@@ -79,6 +79,7 @@ const card = (over: Partial<OfferCardData> = {}): OfferCardData => ({
   title: "Circuito termal para dos",
   region: "Madrid",
   category: "health_and_beauty",
+  merchant: "Termas del Retiro",
   cover: { image_url: "/images/demo/termal.webp", small_url: "/images/demo/400/termal.webp", width: 800, height: 500 },
   price: { actual_price: "59.90", regular_price: "120.00" },
   soldOut: false,

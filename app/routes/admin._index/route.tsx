@@ -5,6 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CATEGORY_LABELS, isCategoryId } from "#rules/categories";
 import { formatDateTime } from "#rules/dates";
 import { formatPrice } from "#rules/prices";
+import { MISSING_PHOTO } from "#rules/images";
 import { OfferReviewSchema } from "#contract/partner";
 import type { OfferRevisionForReview, PartnerOffer } from "#contract/partner-responses";
 import { OFFER_STATUS_LABELS } from "#rules/offer-status";
@@ -141,6 +142,58 @@ function ChangeReview({ change }: { change: OfferRevisionForReview }) {
   );
 }
 
+/** A new offer waiting for its first approval; without a photo of its own it cannot be approved. */
+function PendingOffer({ offer: o }: { offer: PartnerOffer }) {
+  const photo = o.images.find((image) => !image.logo);
+  return (
+    <article className="buy-box" aria-labelledby={`pending-${o.uuid}`}>
+      <h2 id={`pending-${o.uuid}`} style={{ margin: 0 }}>
+        {o.title}
+      </h2>
+      <p className="muted small">
+        {o.organization.name} · {o.region} · {isCategoryId(o.category) ? CATEGORY_LABELS[o.category] : o.category}
+        {o.submitted_at ? ` · enviada el ${formatDateTime(o.submitted_at)}` : null}
+      </p>
+      {photo ? (
+        <img
+          src={photo.variants[1]?.url ?? photo.image_url}
+          alt={photo.alt}
+          width={400}
+          height={250}
+          style={{ maxWidth: "100%", height: "auto", borderRadius: 8 }}
+        />
+      ) : null}
+      <p>{o.summary}</p>
+      <ul>
+        {o.price_options.map((p) => (
+          <li key={p.uuid}>
+            {p.title}: {formatPrice(p.actual_price)} (antes {formatPrice(p.regular_price)}), {ticketsInWords(p.available)}
+          </li>
+        ))}
+      </ul>
+      {photo ? null : (
+        <p className="form-error" id={`no-photo-${o.uuid}`}>
+          <strong>{MISSING_PHOTO}.</strong> La tienda mostraría el dibujo provisional: devuélvela al socio para que suba una foto de
+          portada.
+        </p>
+      )}
+      <Form method="post">
+        <input type="hidden" name="intent" value="approve" />
+        <input type="hidden" name="offer" value={o.uuid} />
+        <button
+          type="submit"
+          className="btn"
+          aria-label={`Aprobar «${o.title}»`}
+          aria-describedby={photo ? undefined : `no-photo-${o.uuid}`}
+        >
+          Aprobar
+        </button>
+      </Form>
+      <SendBack offer={o} />
+    </article>
+  );
+}
+
 export default function PendingOffers() {
   const { pending, count, page, changes, changeCount } = useLoaderData<typeof loader>();
   return (
@@ -159,40 +212,7 @@ export default function PendingOffers() {
         </p>
       )}
       {pending.map((o) => (
-        <article key={o.uuid} className="buy-box" aria-labelledby={`pending-${o.uuid}`}>
-          <h2 id={`pending-${o.uuid}`} style={{ margin: 0 }}>
-            {o.title}
-          </h2>
-          <p className="muted small">
-            {o.organization.name} · {o.region} · {isCategoryId(o.category) ? CATEGORY_LABELS[o.category] : o.category}
-            {o.submitted_at ? ` · enviada el ${formatDateTime(o.submitted_at)}` : null}
-          </p>
-          {o.images[0] ? (
-            <img
-              src={o.images[0].variants[1]?.url ?? o.images[0].image_url}
-              alt={o.images[0].alt}
-              width={400}
-              height={250}
-              style={{ maxWidth: "100%", height: "auto", borderRadius: 8 }}
-            />
-          ) : null}
-          <p>{o.summary}</p>
-          <ul>
-            {o.price_options.map((p) => (
-              <li key={p.uuid}>
-                {p.title}: {formatPrice(p.actual_price)} (antes {formatPrice(p.regular_price)}), {ticketsInWords(p.available)}
-              </li>
-            ))}
-          </ul>
-          <Form method="post">
-            <input type="hidden" name="intent" value="approve" />
-            <input type="hidden" name="offer" value={o.uuid} />
-            <button type="submit" className="btn" aria-label={`Aprobar «${o.title}»`}>
-              Aprobar
-            </button>
-          </Form>
-          <SendBack offer={o} />
-        </article>
+        <PendingOffer key={o.uuid} offer={o} />
       ))}
       <Pagination page={page} count={count} pageSize={PAGE_SIZE_DEFAULT} label="Páginas de ofertas pendientes" />
       <section className="portal-section" id="cambios" aria-labelledby="changes-title">

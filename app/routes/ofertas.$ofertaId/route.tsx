@@ -28,6 +28,7 @@ import { commitSession, getSession, recentlyViewed, rememberSearch, rememberView
 import { FROM_PARAM } from "#app/components/offer-link";
 import { Suggestions } from "#app/components/suggestions";
 import { AddToCart } from "./add-to-cart";
+import { fallbackPictureHtml } from "#app/components/card-html";
 import { MerchantContactBlock } from "#app/components/merchant-contact";
 import type { OfferCardData } from "#app/components/offer-card-data";
 import { popularCards } from "#app/catalogue/popular.server";
@@ -174,7 +175,14 @@ export default function OfferPage() {
       </nav>
       <div className="offer-layout">
         <div className="offer-media">
-          {cover ? <img src={cover.image_url} alt={cover.alt} width={cover.width} height={cover.height} fetchPriority="high" /> : null}
+          {cover ? (
+            <img src={cover.image_url} alt={cover.alt} width={cover.width} height={cover.height} fetchPriority="high" />
+          ) : (
+            <div
+              className="offer-fallback"
+              dangerouslySetInnerHTML={{ __html: fallbackPictureHtml(offer.uuid, offer.organization.name) }}
+            />
+          )}
           {gallery.length ? (
             <div className="gallery">
               {gallery.map((img) => (
@@ -208,14 +216,17 @@ export default function OfferPage() {
           {offer.rating ? <RatingSummary rating={offer.rating} /> : null}
           <p className="offer-summary">{offer.summary}</p>
           <p className="muted">{placeOf(offer.address, offer.region)}</p>
-          {/* Drawn anew for another offer: no option or count chosen on the first is carried over. */}
-          <AddToCart key={offer.uuid} offer={offer} inCart={inCart} />
-          <TrustBox paymentMethods={paymentMethods} refundTerms={refundTerms} sold={offer.sold_count} />
-          {dates.until ? (
-            <p className="validity">
-              Válido {dates.from ? `del ${dates.from} ` : ""}hasta el {dates.until}
-            </p>
-          ) : null}
+          {/* On wide screens this part stays in view while the page scrolls (offer.css). */}
+          <div className="offer-buy">
+            {/* Drawn anew for another offer: no option or count chosen on the first is carried over. */}
+            <AddToCart key={offer.uuid} offer={offer} inCart={inCart} />
+            <TrustBox paymentMethods={paymentMethods} refundTerms={refundTerms} sold={offer.sold_count} />
+            {dates.until ? (
+              <p className="validity">
+                Válido {dates.from ? `del ${dates.from} ` : ""}hasta el {dates.until}
+              </p>
+            ) : null}
+          </div>
         </div>
       </div>
       <section className="offer-section">
