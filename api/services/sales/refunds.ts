@@ -130,7 +130,7 @@ export async function refundThroughProvider(
   const { sale, tx } = await saleWithPayment(db, saleId);
   if (sale.status === "refunded") throw new HttpError(409, "Esta venta ya está reembolsada.");
   if (sale.status !== "refund_required") throw new HttpError(409, "Esta venta no tiene un reembolso pendiente.");
-  return giveMoneyBack(db, providers, { sale, tx }, { amountCents, reason, requestedBy }, async (t) => {
+  return giveMoneyBack(db, providers, { sale, tx }, "refund_required", { amountCents, reason, requestedBy }, async (t) => {
     await t
       .update(sales)
       .set({ status: "refunded" })
@@ -151,13 +151,15 @@ export async function refundCouponPrice(
 ): Promise<{ refundedCents: number; provider: string }> {
   const { sale, tx } = await saleWithPayment(db, saleId);
   if (sale.status !== "paid") throw new HttpError(409, "Este pedido ya no está pagado: no se puede devolver una parte.");
-  return giveMoneyBack(db, providers, { sale, tx }, request, settle);
+  return giveMoneyBack(db, providers, { sale, tx }, "paid", request, settle);
 }
 
 async function giveMoneyBack(
   db: Database,
   providers: Map<string, PaymentProvider>,
   { sale, tx }: Awaited<ReturnType<typeof saleWithPayment>>,
+  /** The status the sale must still have under its lock, as its caller read it. */
+  expected: "refund_required" | "paid",
   { amountCents, reason, requestedBy }: { amountCents: number | null; reason: string; requestedBy: string | null },
   settle: (t: Executor, refundedCents: number) => Promise<void>,
 ): Promise<{ refundedCents: number; provider: string }> {
@@ -173,7 +175,14 @@ async function giveMoneyBack(
     refundId = await transactionWithRetry(db, async (t) => {
       const [now] = await query<{ status: string }>(t, sql`SELECT status FROM sales WHERE id = ${saleId} FOR UPDATE`);
       if (now?.status === "refunded") throw new HttpError(409, "Esta venta ya está reembolsada.");
-      if (now?.status !== "refund_required") throw new HttpError(409, "Esta venta no tiene un reembolso pendiente.");
+      if (now?.status !== expected) {
+        throw new HttpError(
+          409,
+          expected === "paid"
+            ? "Este pedido ya no está pagado: no se puede devolver una parte."
+            : "Esta venta no tiene un reembolso pendiente.",
+        );
+      }
       const [{ id }] = await t
         .insert(saleRefunds)
         .values({ saleId, provider: sale.provider, requestedCents: amountCents, status: "pending", reason, requestedBy })
