@@ -171,7 +171,13 @@ describe("purchases", () => {
     const shown = list.body.results.find((p: { sale_id: string }) => p.sale_id === older.sale_id);
     expect(shown).toMatchObject({ status: "paid", total: expect.stringMatching(/^\d+\.\d{2}$/), email: emails.a });
     expect(shown.items[0].coupons).toHaveLength(2);
-    expect(shown.items[0].coupons[0]).toEqual({ uuid: expect.any(String), code: expect.any(String), state: "valid" });
+    expect(shown.items[0].coupons[0]).toEqual({
+      uuid: expect.any(String),
+      code: expect.any(String),
+      state: "valid",
+      refundable: true,
+      refund: null,
+    });
 
     const page1 = await call(api, "/customer/purchases/?page=1&page_size=1", { headers: as("a") });
     expect(page1.body.results).toHaveLength(1);
