@@ -5,6 +5,34 @@ import { isValidEmail } from "./email";
 // Short enough that ten gifts fit in the signed cart cookie with the rest of the cart.
 export const GIFT_NAME_MAX = 60;
 export const GIFT_MESSAGE_MAX = 200;
+/** A refused gift's fields as typed, kept to show them again: the longest each field may come back. */
+export const GIFT_TYPED_MAX = 600;
+export type TypedGift = { offer: string; recipient_name: string; recipient_email: string; message: string; send_on: string };
+export const typedGiftText = (g: TypedGift) =>
+  JSON.stringify({
+    offer: g.offer,
+    recipient_name: g.recipient_name.slice(0, GIFT_NAME_MAX + 20),
+    recipient_email: g.recipient_email.slice(0, 254),
+    message: g.message.slice(0, GIFT_MESSAGE_MAX + 20),
+    send_on: g.send_on.slice(0, 10),
+  });
+export function typedGiftOf(text: string | undefined): TypedGift | null {
+  try {
+    const g = JSON.parse(text ?? "") as Partial<TypedGift>;
+    const str = (v: unknown) => (typeof v === "string" ? v : "");
+    return {
+      offer: str(g.offer),
+      recipient_name: str(g.recipient_name),
+      recipient_email: str(g.recipient_email),
+      message: str(g.message),
+      send_on: str(g.send_on),
+    };
+  } catch {
+    return null;
+  }
+}
+/** The id of a cart line's gift form, where a refusal without JS lands. */
+export const giftFormId = (offerUuid: string) => `regalo-${offerUuid}`;
 /** How far ahead a gift mail may be planned. */
 export const GIFT_SEND_MAX_DAYS = 365;
 
@@ -17,7 +45,8 @@ export type GiftDetails = {
 };
 
 const trimmed = (value: unknown) => (typeof value === "string" ? value.trim() : value);
-const optional = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : trimmed(value));
+// null is how a saved gift says "none": the cart keeps the schema's output and the API parses it again.
+const optional = (value: unknown) => (value == null || (typeof value === "string" && value.trim() === "") ? undefined : trimmed(value));
 
 /**
  * The gift fields of one cart line, as the checkout posts them and as the API accepts them. `today`

@@ -1,5 +1,6 @@
 import type { Session } from "@remix-run/node";
 import { z } from "zod";
+import { GIFT_TYPED_MAX } from "#rules/gifts";
 import { ANONYMOUS_FAVORITES_MAX } from "#rules/accounts";
 import { RECENT_SEARCHES_MAX, RECENTLY_VIEWED_MAX } from "#rules/constants";
 import { regionFromValue, type Region } from "#rules/regions";
@@ -12,7 +13,7 @@ import { cookies } from "./cookies.server";
  * (under the promo-code field, in the offer's «Añadido» bar); `value` is what the buyer had typed.
  */
 export type Toast = { type: "success" | "error"; text: string; field?: ToastField; value?: string };
-export const TOAST_FIELDS = ["promo_code", "cart"] as const;
+export const TOAST_FIELDS = ["promo_code", "cart", "gift"] as const;
 export type ToastField = (typeof TOAST_FIELDS)[number];
 
 const RecentSearch = z.object({ uuid: z.string().uuid(), title: z.string().max(120) });
@@ -29,7 +30,8 @@ const Fields = {
         type: z.enum(["success", "error"]),
         text: z.string().max(300),
         field: z.enum(TOAST_FIELDS).optional(),
-        value: z.string().max(60).optional(),
+        // What was typed, to show again beside the refusal: a code, or a gift's fields (rules/gifts.ts).
+        value: z.string().max(GIFT_TYPED_MAX).optional(),
       }),
     )
     .max(5),

@@ -29,7 +29,12 @@ test("buy as a gift with a message: the recipient's voucher page shows names and
   await page.getByLabel("Mensaje (opcional)").fill("¡Feliz cumpleaños, Lucía!");
   await page.getByLabel(/Día del envío/).fill("2020-01-01");
   await page.getByRole("button", { name: "Guardar regalo" }).click();
-  await expect(page.getByText("La fecha de envío ya ha pasado: elige hoy o un día posterior.").first()).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: "La fecha de envío ya ha pasado: elige hoy o un día posterior." })).toBeVisible();
+  // Said at the form, not again in a toast, and what was typed is still there.
+  await expect(page.getByText("La fecha de envío ya ha pasado")).toHaveCount(1);
+  await expect(name).toHaveValue("Lucía");
+  await expect(page.getByLabel("Mensaje (opcional)")).toHaveValue("¡Feliz cumpleaños, Lucía!");
+  if (!js) expect(new URL(page.url()).hash).toMatch(/^#regalo-/);
   await page.getByLabel(/Día del envío/).fill("");
   await page.getByRole("button", { name: "Guardar regalo" }).click();
   await expect(page.getByTestId("gift-summary")).toContainText("Para Lucía");

@@ -10,7 +10,7 @@ import {
   type Cart,
 } from "#rules/cart";
 import { maxTickets } from "#rules/prices";
-import { giftDetailsSchema } from "#rules/gifts";
+import { giftDetailsSchema, typedGiftText } from "#rules/gifts";
 import { ticketsInWords } from "#rules/text";
 import { saleEndedMessage } from "#rules/sale-end";
 import { FUNNEL_EVENTS, type EventProperties, type FunnelEventName } from "#rules/tracking";
@@ -111,7 +111,17 @@ export function markGift(cart: Cart, input: Input<"gift">): Outcome {
 /** Who the gift is for: checked by the one gift schema, kept on the cart line. */
 export function saveGiftDetails(cart: Cart, input: Input<"gift-details">): Outcome {
   const parsed = giftDetailsSchema().safeParse(input);
-  if (!parsed.success) return refused(cart, parsed.error.issues[0]?.message ?? "Revisa los datos del regalo.");
+  if (!parsed.success) {
+    // Said at the gift's form, with what was typed: without JS the page comes back with it filled in.
+    const typed = typedGiftText({
+      offer: input.offerUuid,
+      recipient_name: input.recipient_name ?? "",
+      recipient_email: input.recipient_email ?? "",
+      message: input.message ?? "",
+      send_on: input.send_on ?? "",
+    });
+    return refused(cart, parsed.error.issues[0]?.message ?? "Revisa los datos del regalo.", { field: "gift", value: typed });
+  }
   return { cart: setGift(cart, input.offerUuid, true, parsed.data), toast: { type: "success", text: "Regalo guardado." } };
 }
 

@@ -9,6 +9,7 @@ import { getSession } from "#app/state/session.server";
 import { funnelEvents } from "#app/third-party/tracking.server";
 import { readForm } from "#app/forms/form.server";
 import { toastOnFailure } from "#app/forms/fetcher-failure";
+import { giftFormId } from "#rules/gifts";
 import { refused, runCartAction, type Outcome } from "./operations.server";
 
 /** With JS a failed post is a toast, never an error page. */
@@ -45,8 +46,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const pay = parsed.success && parsed.data.intent === "add" && formData.get("then") === "pay" && outcome.toast?.type === "success";
   // Without JS a refused promo code comes back at its field, where the page says why, not at the top.
   const promoRefused = formData.get("intent") === "promo-add" && outcome.toast?.type === "error";
+  const giftRefused = parsed.success && parsed.data.intent === "gift-details" && outcome.toast?.type === "error" ? parsed.data : null;
+  const anchor = promoRefused ? "#descuentos" : giftRefused ? `#${giftFormId(giftRefused.offerUuid)}` : null;
   return finish(request, formData, {
-    to: pay ? "/checkout/" : promoRefused ? `${to.split("#")[0]}#descuentos` : to,
+    to: pay ? "/checkout/" : anchor ? `${to.split("#")[0]}${anchor}` : to,
     toast: pay ? undefined : outcome.toast,
     events,
     headers: { "Set-Cookie": await commitCart(outcome.cart) },

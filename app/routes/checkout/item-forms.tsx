@@ -1,8 +1,9 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Link, useFetcher, useRouteLoaderData } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { formatCents } from "#rules/prices";
 import { formatDate } from "#rules/dates";
-import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX } from "#rules/gifts";
+import { GIFT_MESSAGE_MAX, GIFT_NAME_MAX, giftFormId, typedGiftOf } from "#rules/gifts";
+import type { rootLoader } from "#app/state/root-data.server";
 import type { CartIntent } from "#app/forms/cart-form";
 import { TrashIcon } from "#app/components/icons";
 import { OrganizationRating, soldText } from "#app/components/trust";
@@ -119,8 +120,21 @@ function GiftDetailsForm({ line }: { line: CheckoutLine }) {
   const fetcher = useFetcher();
   const g = line.giftTo;
   const id = (name: string) => `${name}-${line.offerUuid}`;
+  // A refusal (tagged by the cart action) is said here, and the fields keep what was typed.
+  const toasts = useRouteLoaderData<typeof rootLoader>("root")?.toasts ?? [];
+  const refusal = toasts.find((t) => t.field === "gift" && t.type === "error" && typedGiftOf(t.value)?.offer === line.offerUuid);
+  const typed = refusal ? typedGiftOf(refusal.value) : null;
+  const value = (name: "recipient_name" | "recipient_email" | "message" | "send_on") => typed?.[name] ?? g?.[name] ?? "";
   return (
-    <fetcher.Form method="post" action="/cart" className="gift-details" aria-label={`Regalo: ${line.title}`}>
+    <fetcher.Form
+      method="post"
+      action="/cart"
+      className="gift-details"
+      id={giftFormId(line.offerUuid)}
+      aria-label={`Regalo: ${line.title}`}
+      // A new refusal draws the fields again with what was typed then.
+      key={refusal ? `refused:${refusal.value}` : "saved"}
+    >
       <input type="hidden" name="intent" value="gift-details" />
       <input type="hidden" name="offerUuid" value={line.offerUuid} />
       <input type="hidden" name="redirectTo" value="/checkout/" />
@@ -133,6 +147,11 @@ function GiftDetailsForm({ line }: { line: CheckoutLine }) {
       ) : (
         <p className="small">Dinos para quién es: su cupón llevará su nombre y tu mensaje, nunca el precio.</p>
       )}
+      {refusal ? (
+        <p className="field-error" role="alert" id={id("gift_error")}>
+          {refusal.text}
+        </p>
+      ) : null}
       <div className="field">
         <label htmlFor={id("recipient_name")}>Nombre de quien lo recibe</label>
         <input
@@ -140,21 +159,21 @@ function GiftDetailsForm({ line }: { line: CheckoutLine }) {
           name="recipient_name"
           required
           maxLength={GIFT_NAME_MAX}
-          defaultValue={g?.recipient_name ?? ""}
+          defaultValue={value("recipient_name")}
           autoComplete="off"
         />
       </div>
       <div className="field">
         <label htmlFor={id("recipient_email")}>Su email (opcional, le enviamos el cupón)</label>
-        <input id={id("recipient_email")} name="recipient_email" type="email" defaultValue={g?.recipient_email ?? ""} autoComplete="off" />
+        <input id={id("recipient_email")} name="recipient_email" type="email" defaultValue={value("recipient_email")} autoComplete="off" />
       </div>
       <div className="field">
         <label htmlFor={id("message")}>Mensaje (opcional)</label>
-        <textarea id={id("message")} name="message" rows={3} maxLength={GIFT_MESSAGE_MAX} defaultValue={g?.message ?? ""} />
+        <textarea id={id("message")} name="message" rows={3} maxLength={GIFT_MESSAGE_MAX} defaultValue={value("message")} />
       </div>
       <div className="field">
         <label htmlFor={id("send_on")}>Día del envío (opcional; sin fecha, al pagar)</label>
-        <input id={id("send_on")} name="send_on" type="date" defaultValue={g?.send_on ?? ""} />
+        <input id={id("send_on")} name="send_on" type="date" defaultValue={value("send_on")} />
       </div>
       <button type="submit" className="btn btn-small btn-secondary">
         Guardar regalo

@@ -25,7 +25,7 @@ import { OpenReservations } from "./open-reservations";
 
 export const shouldRevalidate = skipAfterFailure;
 /** A refused promo code is said under its field (PromoCodes). */
-export const handle: RouteHandle = { inlineMessages: ["promo_code"] };
+export const handle: RouteHandle = { inlineMessages: ["promo_code", "gift"] };
 /** With JS a «Continuar» whose post fails is a toast: the page and everything typed stay. */
 export const clientAction = toastOnFailure;
 
