@@ -19,7 +19,7 @@ function thirdPartyPolicy(settings: ReturnType<typeof config>) {
   return cachedPolicy.sources;
 }
 
-const permissions = (camera: string) => `${camera}, microphone=(), geolocation=(), interest-cohort=()`;
+const permissions = (camera: string, geolocation = "geolocation=()") => `${camera}, microphone=(), ${geolocation}, interest-cohort=()`;
 const HSTS = "max-age=31536000; includeSubDomains";
 /** What the storefront's and the API's answers both carry. */
 const COMMON_HEADERS = {
@@ -59,7 +59,8 @@ export const securityHeaders: RequestHandler = (req, res, next) => {
   res.locals.cspNonce = nonce;
   res.set({
     ...COMMON_HEADERS,
-    "Permissions-Policy": permissions(camera),
+    // «Cerca de mí» asks the browser where the person is (the browser asks them), on the shop's own pages.
+    "Permissions-Policy": permissions(camera, "geolocation=(self)"),
     "Content-Security-Policy": pagePolicy(req.path, { nonce }),
   });
   if (!isFramable(req.path)) res.set("X-Frame-Options", "DENY");

@@ -102,6 +102,7 @@ export function ListingControls({
         <input
           id="listing-near"
           name="near"
+          type="text"
           autoComplete="postal-code"
           size={12}
           defaultValue={order.near}
