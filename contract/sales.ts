@@ -12,6 +12,7 @@ export { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM };
 /** A gift as the API answers it: who it is for, the message, and when its mail went (null: not yet). */
 export const GiftOut = z.object({
   recipient_name: z.string(),
+  sender_name: z.string().nullable(),
   recipient_email: z.string().nullable(),
   message: z.string(),
   send_on: z.string().nullable(),

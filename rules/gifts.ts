@@ -7,11 +7,19 @@ export const GIFT_NAME_MAX = 60;
 export const GIFT_MESSAGE_MAX = 200;
 /** A refused gift's fields as typed, kept to show them again: the longest each field may come back. */
 export const GIFT_TYPED_MAX = 600;
-export type TypedGift = { offer: string; recipient_name: string; recipient_email: string; message: string; send_on: string };
+export type TypedGift = {
+  offer: string;
+  recipient_name: string;
+  sender_name: string;
+  recipient_email: string;
+  message: string;
+  send_on: string;
+};
 export const typedGiftText = (g: TypedGift) =>
   JSON.stringify({
     offer: g.offer,
     recipient_name: g.recipient_name.slice(0, GIFT_NAME_MAX + 20),
+    sender_name: g.sender_name.slice(0, GIFT_NAME_MAX + 20),
     recipient_email: g.recipient_email.slice(0, 254),
     message: g.message.slice(0, GIFT_MESSAGE_MAX + 20),
     send_on: g.send_on.slice(0, 10),
@@ -23,6 +31,7 @@ export function typedGiftOf(text: string | undefined): TypedGift | null {
     return {
       offer: str(g.offer),
       recipient_name: str(g.recipient_name),
+      sender_name: str(g.sender_name),
       recipient_email: str(g.recipient_email),
       message: str(g.message),
       send_on: str(g.send_on),
@@ -39,6 +48,8 @@ export const GIFT_SEND_MAX_DAYS = 365;
 /** Who a gift is for and what it says; send_on is a Madrid calendar day (YYYY-MM-DD). */
 export type GiftDetails = {
   recipient_name: string;
+  /** «De parte de»: who gives it, as they want to be named; null when they left it empty. */
+  sender_name: string | null;
   recipient_email: string | null;
   message: string;
   send_on: string | null;
@@ -61,6 +72,10 @@ export function giftDetailsSchema(today: string = madridDate(new Date())) {
           .string({ required_error: "Escribe el nombre de quien recibe el regalo." })
           .min(1, "Escribe el nombre de quien recibe el regalo.")
           .max(GIFT_NAME_MAX, `El nombre admite como máximo ${GIFT_NAME_MAX} caracteres.`),
+      ),
+      sender_name: z.preprocess(
+        optional,
+        z.string().max(GIFT_NAME_MAX, `El nombre admite como máximo ${GIFT_NAME_MAX} caracteres.`).optional(),
       ),
       recipient_email: z.preprocess(optional, z.string().max(254, "El email es demasiado largo.").optional()),
       message: z.preprocess(
@@ -95,6 +110,7 @@ export function giftDetailsSchema(today: string = madridDate(new Date())) {
     })
     .transform((d): GiftDetails => ({
       recipient_name: d.recipient_name,
+      sender_name: d.sender_name ?? null,
       recipient_email: d.recipient_email?.toLowerCase() ?? null,
       message: d.message,
       send_on: d.send_on ?? null,

@@ -274,12 +274,20 @@ export async function buildVoucherPdf(purchase: Purchase, options: VoucherOption
         const words = item.gift
           ? wrap(item.gift.message ? printable(`«${item.gift.message}»`) : "", regular, 11, width - 32).slice(0, 4)
           : [];
-        const fromLine = item.gift ? null : "De parte de: ______________________________";
-        const height = 58 + Math.max(0, words.length - 1) * 14;
+        const fromLine = item.gift
+          ? item.gift.sender_name
+            ? `De parte de: ${item.gift.sender_name}`
+            : null
+          : "De parte de: ______________________________";
+        // A named giver takes a line of its own above the message.
+        const shift = item.gift?.sender_name && words.length ? 18 : 0;
+        const height = 58 + shift + Math.max(0, words.length - 1) * 14;
         decoration(() => page.drawRectangle({ x: MARGIN, y: y - height, width, height, borderColor: BRAND, borderWidth: 1.5 }));
         text("P", printable(to), { x: MARGIN + 16, y: y - 24, size: 13, font: bold, color: BRAND });
         if (fromLine) text("P", printable(fromLine), { x: MARGIN + 16, y: y - 46, size: 11, font: regular, color: INK });
-        words.forEach((line, i) => text("P", printable(line), { x: MARGIN + 16, y: y - 46 - i * 14, size: 11, font: regular, color: INK }));
+        words.forEach((line, i) =>
+          text("P", printable(line), { x: MARGIN + 16, y: y - 46 - shift - i * 14, size: 11, font: regular, color: INK }),
+        );
         y -= height + 22;
       }
 

@@ -161,6 +161,8 @@ export const saleItems = pgTable("sale_items", {
   slotId: text("slot_id"),
   forPresent: boolean("for_present").notNull().default(false),
   giftRecipientName: text("gift_recipient_name"),
+  /** 0066: «De parte de», the giver's name as they typed it. */
+  giftSenderName: text("gift_sender_name"),
   giftRecipientEmail: text("gift_recipient_email"),
   giftMessage: text("gift_message"),
   giftSendOn: date("gift_send_on", { mode: "string" }),

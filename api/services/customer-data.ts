@@ -159,6 +159,7 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
         for_present: boolean;
         valid_until: string | Date | null;
         gift_recipient_name: string | null;
+        gift_sender_name: string | null;
         gift_recipient_email: string | null;
         gift_message: string | null;
         gift_send_on: string | Date | null;
@@ -168,7 +169,7 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
         sql`
         SELECT si.id, si.sale_id, si.offer_id AS offer_uuid, o.title, po.title AS option_title, si.quantity,
                si.paid_unit_cents, si.for_present, o.valid_until,
-               si.gift_recipient_name, si.gift_recipient_email, si.gift_message, si.gift_send_on::text AS gift_send_on,
+               si.gift_recipient_name, si.gift_sender_name, si.gift_recipient_email, si.gift_message, si.gift_send_on::text AS gift_send_on,
                (SELECT m.sent_at FROM mail_outbox m WHERE m.dedupe_key = 'gift:' || si.id AND m.status = 'sent') AS gift_sent_at
         FROM sale_items si JOIN offers o ON o.id = si.offer_id JOIN price_options po ON po.id = si.price_option_id
         WHERE si.sale_id IN (${sql.join(
@@ -216,6 +217,7 @@ export async function customerPurchases(db: Executor, userId: string, page: numb
               ? null
               : {
                   recipient_name: i.gift_recipient_name,
+                  sender_name: i.gift_sender_name,
                   recipient_email: i.gift_recipient_email,
                   message: i.gift_message ?? "",
                   send_on: i.gift_send_on === null ? null : String(i.gift_send_on).slice(0, 10),

@@ -26,6 +26,7 @@ export const CartActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("gift-details"),
     offerUuid,
     recipient_name: z.string().optional(),
+    sender_name: z.string().optional(),
     recipient_email: z.string().optional(),
     message: z.string().optional(),
     send_on: z.string().optional(),

@@ -27,14 +27,17 @@ const Wire = z.object({
           z.union([z.literal(0), z.literal(1)]),
           z.string().regex(/^\d{1,6}(\.\d{1,2})?$/),
         ])
-        // Gift details ride as a seventh element: [name, email, message, send day].
+        // Gift details ride as a seventh element: [name, email, message, send day, giver's name].
         .rest(
-          z.tuple([
-            z.string().max(GIFT_NAME_MAX),
-            z.string().max(254).nullable(),
-            z.string().max(GIFT_MESSAGE_MAX),
-            z.string().max(10).nullable(),
-          ]),
+          z
+            .tuple([
+              z.string().max(GIFT_NAME_MAX),
+              z.string().max(254).nullable(),
+              z.string().max(GIFT_MESSAGE_MAX),
+              z.string().max(10).nullable(),
+            ])
+            // A cart saved before «De parte de» existed has four; either reads.
+            .rest(z.string().max(GIFT_NAME_MAX).nullable()),
         ),
     )
     .max(MAX_CART_ITEMS),
@@ -56,7 +59,17 @@ export function decodeCart(value: unknown): Cart | null {
       gift: gift === 1,
       savedPrice,
       // Only a gift with details carries them: a plain line reads as it always did.
-      ...(giftTo ? { giftTo: { recipient_name: giftTo[0], recipient_email: giftTo[1], message: giftTo[2], send_on: giftTo[3] } } : {}),
+      ...(giftTo
+        ? {
+            giftTo: {
+              recipient_name: giftTo[0],
+              recipient_email: giftTo[1],
+              message: giftTo[2],
+              send_on: giftTo[3],
+              sender_name: giftTo[4] ?? null,
+            },
+          }
+        : {}),
     })),
     promoCodes: parsed.data.p.map(([promo_code, discount_type, discount_value, offer_uuid]) => ({
       promo_code,
@@ -73,7 +86,7 @@ export function encodeCart(cart: Cart): z.input<typeof Wire> {
     i: cart.items.map((i) => {
       const base = [i.offerUuid, i.priceOptionUuid, i.ticketsCount, i.slotId, i.gift ? 1 : 0, i.savedPrice] as const;
       const g = i.gift ? i.giftTo : null;
-      return g ? [...base, [g.recipient_name, g.recipient_email, g.message, g.send_on] as const] : [...base];
+      return g ? [...base, [g.recipient_name, g.recipient_email, g.message, g.send_on, g.sender_name] as const] : [...base];
     }),
     p: cart.promoCodes.map((c) => [c.promo_code, c.discount_type, c.discount_value, c.offer_uuid ?? null]),
   };

@@ -55,12 +55,14 @@ describe("gift mail", () => {
     const recipient = newEmail("recibe");
     const { payment, buyer, purchase } = await buyGift({
       recipient_name: "Lucía",
+      sender_name: "Tu hermana Marta",
       recipient_email: recipient,
       message: "¡Feliz cumpleaños!",
       send_on: tomorrow,
     });
     expect(purchase.items[0].gift).toMatchObject({
       recipient_name: "Lucía",
+      sender_name: "Tu hermana Marta",
       message: "¡Feliz cumpleaños!",
       send_on: tomorrow,
       sent_at: null,
@@ -91,9 +93,11 @@ describe("gift mail", () => {
     }
     expect(mail.text).toContain("Lucía");
     expect(mail.text).toContain("¡Feliz cumpleaños!");
+    expect(mail.text).toContain("Tu hermana Marta te ha regalado");
     const pdf = mail.attachments.find((a) => a.contentType === "application/pdf")!;
     const pdfWords = await pdfText(pdf.content);
     expect(pdfWords).toContain("Lucía");
+    expect(pdfWords).toContain("De parte de: Tu hermana Marta");
     expect(pdfWords).not.toMatch(/€|37[,.]50/);
 
     // Its link opens the gift alone, without a price, in any browser (no account, no cookie).

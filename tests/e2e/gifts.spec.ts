@@ -25,6 +25,7 @@ test("buy as a gift with a message: the recipient's voucher page shows names and
   // A day in the past is refused, in Spanish, and nothing typed is lost.
   const recipient = uniqueEmail("recibe-regalo");
   await name.fill("Lucía");
+  await page.getByLabel("De parte de (opcional)").fill("Marta");
   await page.getByLabel(/Su email/).fill(recipient);
   await page.getByLabel("Mensaje (opcional)").fill("¡Feliz cumpleaños, Lucía!");
   await page.getByLabel(/Día del envío/).fill("2020-01-01");
@@ -37,7 +38,7 @@ test("buy as a gift with a message: the recipient's voucher page shows names and
   if (!js) expect(new URL(page.url()).hash).toMatch(/^#regalo-/);
   await page.getByLabel(/Día del envío/).fill("");
   await page.getByRole("button", { name: "Guardar regalo" }).click();
-  await expect(page.getByTestId("gift-summary")).toContainText("Para Lucía");
+  await expect(page.getByTestId("gift-summary")).toContainText("Para Lucía, de parte de Marta");
   await page.reload();
   await ready(page, js);
   await expect(page.getByTestId("gift-summary")).toContainText(`se le enviará a ${recipient} al pagar`);
@@ -54,6 +55,7 @@ test("buy as a gift with a message: the recipient's voucher page shows names and
   await page.goto(linkIn(mail.html as string, "/order/coupons?"));
   await expect(page.getByRole("heading", { name: "Tienes un regalo, Lucía" })).toBeVisible();
   await expect(page.getByTestId("gift-message")).toHaveText("¡Feliz cumpleaños, Lucía!");
+  await expect(page.getByTestId("gift-from")).toHaveText("De parte de Marta");
   await expect(page.getByTestId("coupon-code")).toHaveCount(1);
   expect(await page.content()).not.toMatch(/€|Total pagado/);
   await page.screenshot({ path: `test-results/gift-voucher-375-${js ? "js" : "nojs"}.png`, fullPage: true });

@@ -212,3 +212,24 @@ describe("secret rotation", () => {
     vi.resetModules();
   });
 });
+
+describe("a gift line", () => {
+  const giftTo = {
+    recipient_name: "Lucía",
+    sender_name: "Marta",
+    recipient_email: "lucia@correo.es",
+    message: "¡Feliz!",
+    send_on: "2026-12-24",
+  };
+  const withGift: Cart = { items: [{ ...sample.items[1], giftTo }], promoCodes: [] };
+
+  it("keeps who it is for and who gives it", async () => {
+    expect(await getCart(requestWith(pair(await commitCart(withGift))))).toEqual(withGift);
+  });
+
+  it("saved before «De parte de» existed still reads, with no giver", () => {
+    const wire = encodeCart(withGift) as { i: unknown[][] };
+    const old = { ...wire, i: wire.i.map((line) => [...line.slice(0, 6), (line[6] as unknown[]).slice(0, 4)]) };
+    expect(decodeCart(old)?.items[0].giftTo).toEqual({ ...giftTo, sender_name: null });
+  });
+});

@@ -6,7 +6,7 @@ const today = "2026-11-28";
 describe("a gift's details", () => {
   it("parse again as they were saved: the cart keeps the output, the API checks it once more", () => {
     const saved = giftDetailsSchema(today).parse({ recipient_name: " Lucía ", recipient_email: "", message: "", send_on: "" });
-    expect(saved).toEqual({ recipient_name: "Lucía", recipient_email: null, message: "", send_on: null });
+    expect(saved).toEqual({ recipient_name: "Lucía", sender_name: null, recipient_email: null, message: "", send_on: null });
     expect(giftDetailsSchema(today).parse(saved)).toEqual(saved);
     const dated = giftDetailsSchema(today).parse({
       recipient_name: "Lucía",

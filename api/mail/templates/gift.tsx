@@ -27,13 +27,14 @@ async function giftOf(data: Record<string, unknown>, ctx: Parameters<MessageRend
 
 function GiftEmail({ view, origin, link }: { view: Purchase; origin: string; link: string }) {
   const item = view.items[0];
+  const given = item.gift!.sender_name ? `${item.gift!.sender_name} te ha regalado` : "Te han regalado";
   return (
-    <Layout origin={origin} preview={`Te han regalado: ${item.title}`}>
+    <Layout origin={origin} preview={`${given}: ${item.title}`}>
       <Heading as="h1" style={heading}>
         {item.gift!.recipient_name}, tienes un regalo
       </Heading>
       <Text style={text}>
-        Te han regalado <strong>{item.title}</strong> ({item.option_title}).
+        {given} <strong>{item.title}</strong> ({item.option_title}).
       </Text>
       {item.gift!.message ? <Text style={{ ...text, fontStyle: "italic" }}>«{item.gift!.message}»</Text> : null}
       <Text style={text}>Tus cupones: {item.coupons.join(", ")}. Enséñalos al llegar al establecimiento.</Text>

@@ -197,6 +197,7 @@ async function recordSale(
       slotId: l.slot_id,
       forPresent: l.for_present,
       giftRecipientName: l.gift?.recipient_name ?? null,
+      giftSenderName: l.gift?.sender_name ?? null,
       giftRecipientEmail: l.gift?.recipient_email ?? null,
       giftMessage: l.gift?.message ?? null,
       giftSendOn: l.gift?.send_on ?? null,

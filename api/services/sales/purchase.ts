@@ -25,6 +25,7 @@ export async function giftMailsSent(db: Executor, saleItemIds: string[]): Promis
 export function giftOf(
   item: {
     giftRecipientName: string | null;
+    giftSenderName: string | null;
     giftRecipientEmail: string | null;
     giftMessage: string | null;
     giftSendOn: string | null;
@@ -34,6 +35,7 @@ export function giftOf(
   if (item.giftRecipientName === null) return null;
   return {
     recipient_name: item.giftRecipientName,
+    sender_name: item.giftSenderName,
     recipient_email: item.giftRecipientEmail,
     message: item.giftMessage ?? "",
     send_on: item.giftSendOn,

@@ -116,6 +116,7 @@ export function saveGiftDetails(cart: Cart, input: Input<"gift-details">): Outco
     const typed = typedGiftText({
       offer: input.offerUuid,
       recipient_name: input.recipient_name ?? "",
+      sender_name: input.sender_name ?? "",
       recipient_email: input.recipient_email ?? "",
       message: input.message ?? "",
       send_on: input.send_on ?? "",

@@ -124,7 +124,7 @@ function GiftDetailsForm({ line }: { line: CheckoutLine }) {
   const toasts = useRouteLoaderData<typeof rootLoader>("root")?.toasts ?? [];
   const refusal = toasts.find((t) => t.field === "gift" && t.type === "error" && typedGiftOf(t.value)?.offer === line.offerUuid);
   const typed = refusal ? typedGiftOf(refusal.value) : null;
-  const value = (name: "recipient_name" | "recipient_email" | "message" | "send_on") => typed?.[name] ?? g?.[name] ?? "";
+  const value = (name: "recipient_name" | "sender_name" | "recipient_email" | "message" | "send_on") => typed?.[name] ?? g?.[name] ?? "";
   return (
     <fetcher.Form
       method="post"
@@ -142,6 +142,7 @@ function GiftDetailsForm({ line }: { line: CheckoutLine }) {
       {g ? (
         <p className="small" data-testid="gift-summary">
           Para <strong>{g.recipient_name}</strong>
+          {g.sender_name ? `, de parte de ${g.sender_name}` : ""}
           {g.recipient_email ? ` · se le enviará a ${g.recipient_email}${g.send_on ? ` el ${formatDate(g.send_on)}` : " al pagar"}` : ""}
         </p>
       ) : (
@@ -161,6 +162,17 @@ function GiftDetailsForm({ line }: { line: CheckoutLine }) {
           maxLength={GIFT_NAME_MAX}
           defaultValue={value("recipient_name")}
           autoComplete="off"
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={id("sender_name")}>De parte de (opcional)</label>
+        <input
+          id={id("sender_name")}
+          name="sender_name"
+          type="text"
+          maxLength={GIFT_NAME_MAX}
+          defaultValue={value("sender_name")}
+          autoComplete="name"
         />
       </div>
       <div className="field">

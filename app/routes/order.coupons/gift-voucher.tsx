@@ -8,6 +8,11 @@ export function GiftVoucher({ purchase, pdf, qrs }: { purchase: Purchase; pdf: s
   return (
     <section className="narrow">
       <h1>Tienes un regalo{gift ? `, ${gift.recipient_name}` : ""}</h1>
+      {gift?.sender_name ? (
+        <p className="gift-from" data-testid="gift-from">
+          De parte de {gift.sender_name}
+        </p>
+      ) : null}
       {gift?.message ? (
         <blockquote className="gift-message" data-testid="gift-message">
           <p>{gift.message}</p>
