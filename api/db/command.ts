@@ -13,7 +13,7 @@ import { askOwner, claimDataDir, DataDirInUseError, NoOwnerError, registerContro
 import { openDatabase, type Database, type DatabaseHandle } from "./client";
 import { migrate } from "./migrate";
 
-type CommandConfig = Pick<Config, "DATABASE_URL" | "dataDir"> & Partial<Pick<Config, "DATABASE_POOL_SIZE">>;
+type CommandConfig = Pick<Config, "DATABASE_URL" | "dataDir"> & Partial<Pick<Config, "DATABASE_POOL_SIZE" | "DATABASE_STATEMENT_TIMEOUT">>;
 
 /** The embedded database of DATA_DIR is in use by a server: the command does not touch it. */
 export class DataDirBusyError extends Error {
@@ -43,7 +43,11 @@ export async function openDatabaseForCommand(
   command: string,
   { prepare, from }: { prepare?: (db: Database) => Promise<void>; from?: string } = {},
 ): Promise<CommandDatabase> {
-  if (config.DATABASE_URL) return openDatabase({ databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  // DATABASE_STATEMENT_TIMEOUT as set: a seed's or a restore's statements may run longer than a request's.
+  if (config.DATABASE_URL) {
+    const timeouts = config.DATABASE_STATEMENT_TIMEOUT === undefined ? {} : { statementMs: config.DATABASE_STATEMENT_TIMEOUT };
+    return openDatabase({ databaseUrl: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE, timeouts });
+  }
   let claim;
   try {
     claim = await claimDataDir(config.dataDir);

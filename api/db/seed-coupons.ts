@@ -59,3 +59,59 @@ export async function seedCoupons(
   const [row] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM coupons`);
   return Number(row.n);
 }
+
+/**
+ * A busy partner's month on top of seedCoupons: `total` coupons of offers of large organisation
+ * `organization` (1 … `partners`, as seedLarge shared `offers` among them), paid across [start, end), two coupons per sale, none
+ * redeemed yet. For the «Ventas» page and the till at the size of a busy venue (the bench's
+ * `statements` and `till` sections). Deterministic; running it again tops up to `total`.
+ */
+export async function seedBusyMonth(
+  db: Database,
+  {
+    organization,
+    start,
+    end,
+    total,
+    offers,
+    partners,
+  }: { organization: number; start: Date; end: Date; total: number; offers: number; partners: number },
+): Promise<number> {
+  const tag = `busy-${organization}-${start.toISOString().slice(0, 7)}`;
+  const [done] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM sales WHERE session_token LIKE ${`${tag}-%`}`);
+  const sales = Math.ceil(total / 2);
+  const seconds = Math.floor((end.getTime() - start.getTime()) / 1000);
+  // The organisation's offers: those the large seed gave it (offer g belongs to 1 + g mod partners).
+  const owned = Math.floor(offers / partners);
+  for (let from = Number(done.n) + 1; from <= sales; from += CHUNK) {
+    const to = Math.min(sales, from + CHUNK - 1);
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL session_replication_role = replica`);
+      await tx.execute(sql`
+        INSERT INTO sales (id, session_token, email, status, provider, total_cents, checkout_data, created_at, expires_at, paid_at)
+        SELECT md5('ofertas:' || ${tag} || ':sale:' || s)::uuid, ${tag} || '-' || s, 'comprador' || (s % 50000) || '@ejemplo.es',
+               'paid', 'sandbox', 4000, '{}'::jsonb, p.at, p.at + interval '15 minutes', p.at
+        FROM generate_series(${from}::int, ${to}::int) AS s
+        CROSS JOIN LATERAL (SELECT ${start.toISOString()}::timestamptz + ((s::bigint * 7919) % ${seconds}) * interval '1 second' AS at) p`);
+      // Offer k·partners + organization − 1 (k ≥ 1) is one of the organisation's.
+      await tx.execute(sql`
+        INSERT INTO sale_items (id, sale_id, offer_id, price_option_id, quantity, unit_price_cents, paid_unit_cents)
+        SELECT md5('ofertas:' || ${tag} || ':item:' || s)::uuid, md5('ofertas:' || ${tag} || ':sale:' || s)::uuid, o.id, po.id, 2, 2000, 2000
+        FROM generate_series(${from}::int, ${to}::int) AS s
+        CROSS JOIN LATERAL (SELECT md5('ofertas:large:offer:' || ((1 + s % ${Math.max(1, owned - 1)}) * ${partners} + ${organization} - 1))::uuid AS id) o
+        CROSS JOIN LATERAL (SELECT id FROM price_options WHERE offer_id = o.id ORDER BY position LIMIT 1) po`);
+      await tx.execute(sql`
+        INSERT INTO coupons (id, sale_item_id, code, created_at)
+        SELECT md5('ofertas:' || ${tag} || ':coupon:' || s || ':' || k)::uuid, md5('ofertas:' || ${tag} || ':item:' || s)::uuid,
+               substr(c.x, 1, 4) || '-' || substr(c.x, 5, 4) || '-' || substr(c.x, 9, 4), p.at
+        FROM generate_series(${from}::int, ${to}::int) AS s
+        CROSS JOIN generate_series(0, 1) AS k
+        CROSS JOIN LATERAL (SELECT ${start.toISOString()}::timestamptz + ((s::bigint * 7919) % ${seconds}) * interval '1 second' AS at) p
+        -- Hex digits spelled in the coupon alphabet (no 0, 1, I, O), so the till's verify accepts them.
+        CROSS JOIN LATERAL (SELECT 'B' || translate(lpad(upper(to_hex(${organization}::bigint * 100000000 + s * 2 + k)), 11, '0'),
+                                                    '0123456789ABCDEF', 'ACDEFGHJKLMNPQRS') AS x) c`);
+    });
+  }
+  for (const table of ["sales", "sale_items", "coupons"]) await db.execute(sql.raw(`VACUUM ANALYZE ${table}`));
+  return 2 * sales;
+}

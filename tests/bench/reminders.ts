@@ -33,7 +33,11 @@ async function reminderPassAtScale(kind: "pglite" | "postgres") {
   let dataDir: string | undefined;
   let drop = async () => {};
   // A database seeded earlier with `npm run seed:large -- --offers N --coupons M` (it takes minutes).
-  const preseeded = kind === "postgres" ? process.env.BENCH_REMINDERS_DATABASE_URL : process.env.BENCH_REMINDERS_DATA_DIR;
+  // The `statements` and `till` sections' database (BENCH_COUPONS_…) serves here too.
+  const preseeded =
+    kind === "postgres"
+      ? (process.env.BENCH_REMINDERS_DATABASE_URL ?? process.env.BENCH_COUPONS_DATABASE_URL)
+      : (process.env.BENCH_REMINDERS_DATA_DIR ?? process.env.BENCH_COUPONS_DATA_DIR);
   if (preseeded) {
     console.log(`using the coupons already seeded at ${preseeded}`);
     if (kind === "postgres") databaseUrl = preseeded;
