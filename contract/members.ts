@@ -7,7 +7,6 @@ import { PARTNER_ROLES } from "#rules/partner-roles";
 import { emailField } from "#contract/partner";
 
 const role = z.enum(PARTNER_ROLES, {
-  required_error: "Elige un rol.",
   errorMap: () => ({ message: "Elige un rol: titular, encargado o cajero." }),
 });
 

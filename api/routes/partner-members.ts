@@ -81,17 +81,17 @@ export function partnerMembersRouter({ db, config, identify }: { db: Database; c
   router.patch(
     "/organizations/:id/members/:userId/",
     handle(async (req, res) => {
-      const { org } = await organizationFor(req, "members.write");
+      const { org, scope } = await organizationFor(req, "members.write");
       const { role } = parseInput(MemberRoleSchema, req.body);
-      res.set(noStore).json({ results: await changeRole(db, org.id, idParam(req, "userId"), role) });
+      res.set(noStore).json({ results: await changeRole(db, org.id, idParam(req, "userId"), role, !scope.staff) });
     }),
   );
 
   router.delete(
     "/organizations/:id/members/:userId/",
     handle(async (req, res) => {
-      const { org } = await organizationFor(req, "members.write");
-      await removeMember(db, org.id, idParam(req, "userId"));
+      const { org, scope } = await organizationFor(req, "members.write");
+      await removeMember(db, org.id, idParam(req, "userId"), !scope.staff);
       res.status(204).end();
     }),
   );

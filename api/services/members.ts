@@ -80,9 +80,17 @@ async function ownersWithout(tx: Executor, organizationId: string, userId: strin
   return rows.filter((r) => r.role === "owner" && r.user_id !== userId).length;
 }
 
-export async function changeRole(db: Executor, organizationId: string, userId: string, role: PartnerRole): Promise<Member[]> {
+/** `keepOwner`: a partner's change must leave an owner; staff may leave none (and add one later). */
+export async function changeRole(
+  db: Executor,
+  organizationId: string,
+  userId: string,
+  role: PartnerRole,
+  keepOwner = true,
+): Promise<Member[]> {
   return db.transaction(async (tx) => {
-    if (role !== "owner" && (await ownersWithout(tx, organizationId, userId)) === 0) throw new HttpError(409, LAST_OWNER);
+    const left = await ownersWithout(tx, organizationId, userId);
+    if (keepOwner && role !== "owner" && left === 0) throw new HttpError(409, LAST_OWNER);
     await tx
       .update(organizationMembers)
       .set({ role })
@@ -91,9 +99,10 @@ export async function changeRole(db: Executor, organizationId: string, userId: s
   });
 }
 
-export async function removeMember(db: Executor, organizationId: string, userId: string): Promise<void> {
+export async function removeMember(db: Executor, organizationId: string, userId: string, keepOwner = true): Promise<void> {
   await db.transaction(async (tx) => {
-    if ((await ownersWithout(tx, organizationId, userId)) === 0) throw new HttpError(409, LAST_OWNER);
+    const left = await ownersWithout(tx, organizationId, userId);
+    if (keepOwner && left === 0) throw new HttpError(409, LAST_OWNER);
     await tx
       .delete(organizationMembers)
       .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
