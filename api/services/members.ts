@@ -39,7 +39,8 @@ export async function listMembers(db: Executor, organizationId: string): Promise
     db,
     sql`SELECT m.user_id, u.email, u.first_name, m.role, m.created_at
         FROM organization_members m LEFT JOIN users u ON u.id = m.user_id
-        WHERE m.organization_id = ${organizationId} ORDER BY m.created_at, m.user_id`,
+        WHERE m.organization_id = ${organizationId}
+        ORDER BY CASE m.role WHEN 'owner' THEN 0 WHEN 'manager' THEN 1 ELSE 2 END, m.created_at, m.user_id`,
   );
   return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
 }

@@ -16,7 +16,7 @@ test("a cashier sees only the till, and /socios/ventas answers the 403 page", as
   const tabs = page.getByRole("navigation", { name: "Portal de socios" });
   await expect(tabs.getByRole("link", { name: "Canjear cupón" })).toBeVisible();
   for (const name of DESK_TABS) await expect(page.getByRole("link", { name, exact: true })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Canjear" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Comprobar" })).toBeVisible();
 
   for (const path of ["/socios/ventas", "/socios/liquidaciones", "/socios/ofertas", "/socios/codigos", "/socios/equipo"]) {
     const response = await page.goto(path);

@@ -208,7 +208,7 @@ export default function TeamPage() {
                 {refusal.join(" ")}
               </p>
             ) : null}
-            <ul className="member-list" aria-label={`Miembros de ${org.name}`}>
+            <ul className="member-list team-list" aria-label={`Miembros de ${org.name}`}>
               {results.map((m) => (
                 <MemberRow key={m.user_id} organization={org.uuid} member={m} me={me} />
               ))}
@@ -216,7 +216,7 @@ export default function TeamPage() {
             {invitations.length ? (
               <>
                 <h3>Invitaciones pendientes</h3>
-                <ul className="member-list" aria-label={`Invitaciones pendientes de ${org.name}`}>
+                <ul className="member-list team-list" aria-label={`Invitaciones pendientes de ${org.name}`}>
                   {invitations.map((i) => (
                     <InvitationRow key={i.uuid} organization={org.uuid} invitation={i} />
                   ))}
@@ -224,7 +224,8 @@ export default function TeamPage() {
               </>
             ) : null}
             <h3>Invitar a alguien</h3>
-            <InviteForm organization={org.uuid} lastResult={inviteResult} />
+            {/* A new invitation listed above: a fresh, empty form (with JavaScript the old one kept its value). */}
+            <InviteForm key={invitations.length} organization={org.uuid} lastResult={inviteResult} />
           </section>
         );
       })}
