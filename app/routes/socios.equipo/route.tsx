@@ -120,7 +120,7 @@ function MemberRow({ organization, member, me }: { organization: string; member:
           {PARTNER_ROLE_LABELS[member.role]} · desde el {formatDate(member.created_at)}
         </span>
       </span>
-      <span className="row-actions">
+      <div className="row-actions">
         <Form method="post" className="inline-form team-role">
           <input type="hidden" name="intent" value="role" />
           <input type="hidden" name="organization" value={organization} />
@@ -146,7 +146,7 @@ function MemberRow({ organization, member, me }: { organization: string; member:
         >
           Quitar
         </Link>
-      </span>
+      </div>
     </li>
   );
 }
