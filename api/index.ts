@@ -17,6 +17,7 @@ import { usersRouter } from "#api/routes/users";
 import { verificationRouter } from "#api/routes/verification";
 import { sessionsRouter } from "#api/routes/sessions";
 import { partnerRouter } from "#api/routes/partner";
+import { partnerMembersRouter } from "#api/routes/partner-members";
 import { imageUploadRouter } from "#api/routes/partner-images";
 import { staffUsersRouter } from "#api/routes/staff-users";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
@@ -72,6 +73,7 @@ export function createApi({ db, config, log = logRequestError, identify = getUse
   api.use(usersRouter({ db, config }));
   api.use(sessionsRouter({ db }));
   api.use("/public/offers", publicOffersRouter(db));
+  api.use(partnerMembersRouter({ db, config, identify }));
   api.use(partnerRouter({ db, identify }));
   api.use(partnerSalesRouter({ db, config, identify }));
   api.use(refundsRouter({ db, config, payments, identify }));

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { COUPON_STATES } from "#rules/coupons";
 import { OFFER_STATUSES } from "#rules/offer-status";
+import { PARTNER_ROLES } from "#rules/partner-roles";
 import { REVIEWED_TEXT_FIELDS, REVISION_STATUSES } from "#rules/offer-revisions";
 import { OfferImageSchema, offerFields, pageOf } from "#contract/offers";
 import { AccountUserSchema } from "#contract/accounts";
@@ -150,9 +151,34 @@ export const OrganizationSchema = z.object({
 });
 export type Organization = z.infer<typeof OrganizationSchema>;
 
-export const MemberSchema = z.object({ user_id: z.string(), email: nullableText, first_name: nullableText, created_at: z.string() });
+export const MemberSchema = z.object({
+  user_id: z.string(),
+  email: nullableText,
+  first_name: nullableText,
+  role: z.enum(PARTNER_ROLES),
+  created_at: z.string(),
+});
 export type Member = z.infer<typeof MemberSchema>;
 export const MemberListSchema = z.object({ results: z.array(MemberSchema) });
+
+/** An invitation still open: it becomes a member when someone logged in with the address accepts. */
+export const InvitationSchema = z.object({ uuid: z.string(), email: z.string(), role: z.enum(PARTNER_ROLES), expires_at: z.string() });
+export type Invitation = z.infer<typeof InvitationSchema>;
+/** GET /organizations/{id}/members/: the members, and the invitations not yet accepted. */
+export const TeamSchema = z.object({ results: z.array(MemberSchema), invitations: z.array(InvitationSchema) });
+
+/** GET /organizations/memberships/: the caller's organisations and its role in each. */
+export const MembershipsSchema = z.object({
+  results: z.array(z.object({ uuid: z.string(), name: z.string(), role: z.enum(PARTNER_ROLES) })),
+});
+
+/** GET /invitations/{token}/ and its acceptance. */
+export const InvitationViewSchema = z.object({
+  organization: z.object({ uuid: z.string(), name: z.string() }),
+  role: z.enum(PARTNER_ROLES),
+  role_label: z.string(),
+  accepted: z.boolean(),
+});
 
 /** GET /organizations/{id}/: the members only for staff. */
 export const OrganizationWithMembersSchema = OrganizationSchema.extend({ members: z.array(MemberSchema).optional() });

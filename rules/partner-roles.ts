@@ -18,6 +18,8 @@ export const PARTNER_ACTIONS = [
   "statements.read",
   "members.read",
   "members.write",
+  // The legal name, tax id and IBAN that statements are issued to: the owner's to change.
+  "organization.write",
 ] as const;
 export type PartnerAction = (typeof PARTNER_ACTIONS)[number];
 

@@ -6,3 +6,6 @@ export const DEMO_CUSTOMER = { email: "cliente@ofertas.es", password: DEMO_PASSW
 export const DEMO_STAFF = { email: "staff@ofertas.es", password: DEMO_PASSWORD, firstName: "Equipo", lastName: "Ofertas" };
 /** Member of the two organisations behind the demo customer's purchase (api/db/seed-partner.ts). */
 export const DEMO_PARTNER = { email: "socio@ofertas.es", password: DEMO_PASSWORD, firstName: "Carmen", lastName: "Socia" };
+/** The demo partner's till staff and desk (the same organisations): what a cashier and a manager see (rules/partner-roles.ts). */
+export const DEMO_MANAGER = { email: "encargado@ofertas.es", password: DEMO_PASSWORD, firstName: "Mario", lastName: "Encargado" };
+export const DEMO_CASHIER = { email: "cajero@ofertas.es", password: DEMO_PASSWORD, firstName: "Pilar", lastName: "Cajera" };

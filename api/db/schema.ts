@@ -2,6 +2,7 @@ import { boolean, date, doublePrecision, integer, jsonb, numeric, pgTable, prima
 import type { RevisionChanges, RevisionStatus } from "#rules/offer-revisions";
 import type { OfferStatus } from "#rules/offer-status";
 import type { PayableMoment } from "#rules/payable";
+import type { PartnerRole } from "#rules/partner-roles";
 
 // Mirrors migrations/*.sql, which are the source of truth for the database itself.
 
@@ -29,10 +30,24 @@ export const organizationMembers = pgTable(
   {
     organizationId: uuid("organization_id").notNull(),
     userId: uuid("user_id").notNull(),
+    role: text("role").$type<PartnerRole>().notNull().default("owner"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.userId] })],
 );
+
+/** An owner's invitation by email, a membership once someone logged in with that address accepts it. */
+export const memberInvitations = pgTable("member_invitations", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  organizationId: uuid("organization_id").notNull(),
+  email: text("email").notNull(),
+  role: text("role").$type<PartnerRole>().notNull(),
+  invitedBy: uuid("invited_by"),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+  acceptedBy: uuid("accepted_by"),
+});
 
 export const offers = pgTable("offers", {
   id: uuid("id").primaryKey().defaultRandom(),

@@ -5,6 +5,7 @@ import { renderDigest } from "./templates/digest";
 import { renderEmailChange } from "./templates/email-change";
 import { renderFeedbackRequest } from "./templates/feedback-request";
 import { renderLoginCode } from "./templates/login-code";
+import { renderMemberInvitation } from "./templates/member-invitation";
 import { renderPartnerLead } from "./templates/partner-lead";
 import { renderPartnerLeadConfirmation } from "./templates/partner-lead-confirmation";
 import { renderPasswordReset } from "./templates/password-reset";
@@ -38,4 +39,5 @@ export const messages: Record<string, MessageRenderer> = {
   "password-locked": renderPasswordLocked,
   "partner-lead": renderPartnerLead,
   "partner-lead-confirmation": renderPartnerLeadConfirmation,
+  "member-invitation": renderMemberInvitation,
 };

@@ -5,6 +5,7 @@ import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#rules/images";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { badRequest, handle, HttpError, idParam, notFound, parseInput } from "#api/http";
+import type { PartnerAction } from "#rules/partner-roles";
 import { partnerScope, type Identify, type Scope } from "#api/services/access";
 import { addImage, deleteImage, listImages, readMedia, updateImage } from "#api/services/images";
 
@@ -61,7 +62,7 @@ export function imageUploadRouter({ db, identify }: { db: Database; identify: Id
   router.post(
     "/offers/images/",
     handle(async (req, res, next) => {
-      res.locals.scope = await partnerScope(db, req, identify);
+      res.locals.scope = await partnerScope(db, req, identify, "offers.write");
       next();
     }),
     express.raw({ type: "multipart/form-data", limit: MAX_IMAGE_BYTES + 512 * 1024 }),
@@ -85,7 +86,7 @@ export function imageUploadRouter({ db, identify }: { db: Database; identify: Id
 /** An offer's pictures for its partner or staff, and every uploaded picture by its id. */
 export function partnerImagesRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
-  const scope = (req: Request) => partnerScope(db, req, identify);
+  const scope = (req: Request, action: PartnerAction) => partnerScope(db, req, identify, action);
 
   // ---- Uploaded pictures, by id; the id changes with the content, so they never need revalidating.
   router.get(
@@ -104,7 +105,7 @@ export function partnerImagesRouter({ db, identify }: { db: Database; identify: 
   router.get(
     "/offers/images/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.read");
       const { offer } = parseInput(
         z.object({ offer: z.string({ required_error: "Indica la oferta (?offer=…)." }).uuid("Oferta no válida.") }),
         req.query,
@@ -116,7 +117,7 @@ export function partnerImagesRouter({ db, identify }: { db: Database; identify: 
   router.patch(
     "/offers/images/:id/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.write");
       const change = parseInput(z.object({ cover: z.boolean().optional(), alt: z.string().trim().max(200).optional() }), req.body);
       res.json(await updateImage(db, s, idParam(req), change));
     }),
@@ -124,7 +125,7 @@ export function partnerImagesRouter({ db, identify }: { db: Database; identify: 
   router.delete(
     "/offers/images/:id/",
     handle(async (req, res) => {
-      await deleteImage(db, await scope(req), idParam(req));
+      await deleteImage(db, await scope(req, "offers.write"), idParam(req));
       res.status(204).end();
     }),
   );

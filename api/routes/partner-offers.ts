@@ -10,6 +10,7 @@ import { OfferPatchSchema, OfferSchema, RevisionDecisionSchema } from "#contract
 import { blank, pageFields, PageQuerySchema } from "#contract/page";
 import type { Database } from "#api/db/client";
 import { handle, idParam, pageAnswer, parseInput } from "#api/http";
+import type { PartnerAction } from "#rules/partner-roles";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
 import { decideRevision, listRevisions, withdrawRevision } from "#api/services/offer-revisions";
 import {
@@ -32,7 +33,7 @@ const OffersQuery = z.object({
 /** The portal's offers: the dictionaries their forms choose from, the offers, and changes waiting for staff. */
 export function partnerOffersRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
-  const scope = (req: Request) => partnerScope(db, req, identify);
+  const scope = (req: Request, action: PartnerAction) => partnerScope(db, req, identify, action);
 
   // ---- Dictionaries: the lists in rules/, with their Spanish labels. Public, cacheable.
   router.get("/offers/dictionaries/", (_req, res) => {
@@ -54,7 +55,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.get(
     "/offers/revisions/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.read");
       const q = parseInput(PageQuerySchema, req.query);
       const { count, results } = await listRevisions(db, s, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
@@ -65,7 +66,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
     "/offers/revisions/:id/",
     handle(async (req, res) => {
       await requireStaffActor(req, identify);
-      const s = await scope(req);
+      const s = await scope(req, "offers.write");
       const id = idParam(req);
       res.json(await decideRevision(db, s, id, parseInput(RevisionDecisionSchema, req.body)));
     }),
@@ -73,7 +74,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.delete(
     "/offers/revisions/:id/",
     handle(async (req, res) => {
-      await withdrawRevision(db, await scope(req), idParam(req));
+      await withdrawRevision(db, await scope(req, "offers.write"), idParam(req));
       res.status(204).end();
     }),
   );
@@ -82,7 +83,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.get(
     "/offers/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.read");
       const q = parseInput(OffersQuery, req.query);
       const { count, results } = await listPartnerOffers(db, s, q, { page: q.page, pageSize: q.page_size });
       res.set("Cache-Control", "private, no-store");
@@ -92,7 +93,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.post(
     "/offers/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.write");
       const input = parseInput(OfferSchema, req.body);
       res.status(201).json(await createPartnerOffer(db, s, { ...input, organization: input.organization.toLowerCase() }));
     }),
@@ -100,7 +101,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.get(
     "/offers/:id/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.read");
       res.set("Cache-Control", "private, no-store");
       res.json(await getPartnerOffer(db, s, idParam(req)));
     }),
@@ -108,7 +109,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.put(
     "/offers/:id/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.write");
       const id = idParam(req);
       await getPartnerOffer(db, s, id); // 404 before 400: a stranger's offer is not worth validating for
       const input = parseInput(OfferSchema, req.body);
@@ -118,7 +119,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.patch(
     "/offers/:id/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "offers.write");
       const id = idParam(req);
       await getPartnerOffer(db, s, id);
       res.json(await updatePartnerOffer(db, s, id, parseInput(OfferPatchSchema, req.body)));
@@ -127,7 +128,7 @@ export function partnerOffersRouter({ db, identify }: { db: Database; identify: 
   router.delete(
     "/offers/:id/",
     handle(async (req, res) => {
-      await deletePartnerOffer(db, await scope(req), idParam(req));
+      await deletePartnerOffer(db, await scope(req, "offers.write"), idParam(req));
       res.status(204).end();
     }),
   );

@@ -5,14 +5,12 @@ import { blank, pageFields } from "#contract/page";
 import type { Database } from "#api/db/client";
 import { handle, idParam, pageAnswer, parseInput } from "#api/http";
 import { partnerScope, requireStaffActor, type Identify } from "#api/services/access";
+import { listMembers } from "#api/services/members";
 import {
-  addMember,
   createOrganization,
   deleteOrganization,
   findOrganization,
-  listMembers,
   listOrganizations,
-  removeMember,
   toOrganization,
   updateOrganization,
 } from "#api/services/organizations";
@@ -53,7 +51,7 @@ export function partnerOrganizationsRouter({ db, identify }: { db: Database; ide
   );
   const orgWrite = (schema: z.ZodTypeAny) =>
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await partnerScope(db, req, identify, "organization.write");
       const id = idParam(req);
       await findOrganization(db, s, id);
       res.json(await updateOrganization(db, s, id, parseInput(schema, req.body)));
@@ -68,25 +66,5 @@ export function partnerOrganizationsRouter({ db, identify }: { db: Database; ide
       res.status(204).end();
     }),
   );
-  // Members are managed by staff (a partner cannot add a stranger to its own business).
-  router.post(
-    "/organizations/:id/members/",
-    handle(async (req, res) => {
-      await requireStaffActor(req, identify);
-      const s = await scope(req);
-      const org = await findOrganization(db, s, idParam(req));
-      const { email } = parseInput(z.object({ email: z.string().trim().min(3).max(254) }), req.body);
-      res.status(201).json({ results: await addMember(db, org.id, email) });
-    }),
-  );
-  router.delete(
-    "/organizations/:id/members/:userId/",
-    handle(async (req, res) => {
-      await requireStaffActor(req, identify);
-      await removeMember(db, idParam(req), idParam(req, "userId"));
-      res.status(204).end();
-    }),
-  );
-
   return router;
 }

@@ -5,6 +5,7 @@ import { blank } from "#contract/page";
 import { PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS } from "#rules/limits";
 import type { Database } from "#api/db/client";
 import { handle, idParam, parseInput } from "#api/http";
+import type { PartnerAction } from "#rules/partner-roles";
 import { actorOf, partnerScope, type Identify } from "#api/services/access";
 import { clientAddress, isExemptAddress, limits } from "#api/rate-limit";
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from "#api/services/promo-codes";
@@ -12,7 +13,7 @@ import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updateP
 /** A partner's promo codes for its offers. */
 export function partnerPromoCodesRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
-  const scope = (req: Request) => partnerScope(db, req, identify);
+  const scope = (req: Request, action: PartnerAction) => partnerScope(db, req, identify, action);
 
   // ---- Promo codes
   // Each code created or renamed is a guess at the codes that exist, limited like apply-promocode.
@@ -27,7 +28,7 @@ export function partnerPromoCodesRouter({ db, identify }: { db: Database; identi
   router.get(
     "/promocodes/",
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "promo-codes.read");
       const q = parseInput(
         z.object({ offer: z.preprocess(blank, z.string().uuid().optional()), search: z.preprocess(blank, z.string().max(40).optional()) }),
         req.query,
@@ -40,7 +41,7 @@ export function partnerPromoCodesRouter({ db, identify }: { db: Database; identi
     "/promocodes/",
     promoWrites,
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "promo-codes.write");
       res.status(201).json(await createPromoCode(db, s, parseInput(PromoCodeSchema, req.body)));
     }),
   );
@@ -48,12 +49,12 @@ export function partnerPromoCodesRouter({ db, identify }: { db: Database; identi
     "/promocodes/:id/",
     handle(async (req, res) => {
       res.set("Cache-Control", "private, no-store");
-      res.json(await getPromoCode(db, await scope(req), idParam(req)));
+      res.json(await getPromoCode(db, await scope(req, "promo-codes.read"), idParam(req)));
     }),
   );
   const promoWrite = (partial: boolean) =>
     handle(async (req, res) => {
-      const s = await scope(req);
+      const s = await scope(req, "promo-codes.write");
       const id = idParam(req);
       await getPromoCode(db, s, id);
       const input = partial ? parseInput(PromoCodePatchSchema, req.body) : parseInput(PromoCodeSchema, req.body);
@@ -64,7 +65,7 @@ export function partnerPromoCodesRouter({ db, identify }: { db: Database; identi
   router.delete(
     "/promocodes/:id/",
     handle(async (req, res) => {
-      await deletePromoCode(db, await scope(req), idParam(req));
+      await deletePromoCode(db, await scope(req, "promo-codes.write"), idParam(req));
       res.status(204).end();
     }),
   );

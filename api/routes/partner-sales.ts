@@ -27,7 +27,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
   router.post(
     "/verification/coupon/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "till.redeem");
       const { code } = parseInput(CouponCodeSchema, req.body);
       res.set("Cache-Control", "no-store");
       res.json(await verifyCoupon(db, scope, code));
@@ -37,7 +37,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
   router.post(
     "/sales/redeem/:id/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "till.redeem");
       res.json(await redeemCoupon(db, scope, idParam(req)));
     }),
   );
@@ -45,7 +45,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
   router.post(
     "/sales/redeem/:id/undo/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "till.undo");
       res.json(await undoRedemption(db, scope, idParam(req)));
     }),
   );
@@ -54,7 +54,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
   router.get(
     "/sales/today/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "till.today");
       res.set("Cache-Control", "private, no-store");
       res.json(await redeemedToday(db, scope));
     }),
@@ -64,7 +64,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
   router.get(
     "/sales/search/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "till.search");
       const { q } = parseInput(BuyerSearchSchema, req.query);
       res.set("Cache-Control", "private, no-store");
       res.json({ results: await findUnredeemed(db, scope, q) });
@@ -75,7 +75,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
   router.get(
     "/sales/partner/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "sales.read");
       const q = parseInput(SalesQuerySchema, req.query);
       res.set("Cache-Control", "private, no-store");
       if (q.format === "csv") {
@@ -97,7 +97,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
   router.get(
     "/sales/partner/per_day/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "sales.read");
       const q = parseInput(SalesQuerySchema, req.query);
       res.set("Cache-Control", "private, no-store");
       res.json({ results: await salesPerDay(db, scope, q) });

@@ -42,7 +42,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.get(
     "/organizations/:id/terms/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       res.set(noStore).json(await partnerTerms(db, scope, idParam(req)));
     }),
   );
@@ -50,7 +50,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.post(
     "/organizations/:id/commission/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const input = parseInput(CommissionRateInputSchema, req.body);
       res.set(noStore).json(await setCommissionRate(db, scope, idParam(req), input));
     }),
@@ -59,7 +59,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.post(
     "/organizations/:id/payable_on/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const { payable_on } = parseInput(PayableMomentInputSchema, req.body);
       res.set(noStore).json(await setPayableMoment(db, scope, idParam(req), payable_on));
     }),
@@ -68,7 +68,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.put(
     "/organizations/:id/payout_account/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "organization.write");
       const { iban } = parseInput(PayoutAccountInputSchema, req.body);
       res.set(noStore).json(await setPayoutAccount(db, scope, idParam(req), iban));
     }),
@@ -78,7 +78,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.get(
     "/organizations/:id/statement_preview/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       res.set(noStore).json(await previewStatement(db, scope, idParam(req)));
     }),
   );
@@ -86,7 +86,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.get(
     "/statements/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const filter = parseInput(StatementListQuerySchema, req.query);
       const q = parseInput(PageQuerySchema, req.query);
       const { count, results } = await listStatements(db, scope, filter, { page: q.page, pageSize: q.page_size });
@@ -98,7 +98,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.post(
     "/statements/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const input = parseInput(IssueStatementInputSchema, req.body);
       const issued = await issueStatementFor(db, scope, input, { shop: config.shopLegal });
       if (!issued) throw new HttpError(409, "No hay nada que liquidar en ese periodo: ningún cupón cambió.");
@@ -124,7 +124,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.get(
     "/statements/:id/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       res.set(noStore).json(await getStatement(db, scope, idParam(req)));
     }),
   );
@@ -132,7 +132,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.get(
     "/statements/:id/lines/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const q = parseInput(PageQuerySchema, req.query);
       const id = idParam(req);
       const { count, results } = await statementLines(db, scope, id, { page: q.page, pageSize: q.page_size });
@@ -143,7 +143,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.get(
     "/statements/:id/statement.csv",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const id = idParam(req);
       const statement = await getStatement(db, scope, id);
       res.set(noStore);
@@ -158,7 +158,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.get(
     "/statements/:id/statement.pdf",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const id = idParam(req);
       const statement = await getStatement(db, scope, id);
       const pdf = await statementPdf(db, scope, id);
@@ -172,7 +172,7 @@ export function statementsRouter({ db, config, identify }: { db: Database; confi
   router.post(
     "/statements/:id/payout/",
     handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
+      const scope = await partnerScope(db, req, identify, "statements.read");
       const input = parseInput(PayoutInputSchema, req.body);
       res.set(noStore).json(await markStatementPaid(db, scope, idParam(req), input));
     }),

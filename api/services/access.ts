@@ -3,6 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Executor } from "#api/db/client";
 import { organizationMembers } from "#api/db/schema";
 import { HttpError } from "#api/http";
+import { partnerCan, type PartnerAction, type PartnerRole } from "#rules/partner-roles";
 
 /** Who is calling, as the identity layer (api/auth/context) reads it from the JWT. */
 export type Actor = { id: string; email: string; role: "customer" | "partner" | "staff" };
@@ -30,16 +31,29 @@ export async function requireStaffActor(req: Request, identify: Identify): Promi
   return actor;
 }
 
-/** Partners and staff; a customer is refused with 403 (the endpoint exists, it is not for them). */
-export async function partnerScope(db: Executor, req: Request, identify: Identify): Promise<Scope> {
+/** Each organisation the user is a member of, with the member's role there. */
+export async function membershipsOf(db: Executor, userId: string): Promise<{ id: string; role: PartnerRole }[]> {
+  return db
+    .select({ id: organizationMembers.organizationId, role: organizationMembers.role })
+    .from(organizationMembers)
+    .where(eq(organizationMembers.userId, userId));
+}
+
+/**
+ * Partners and staff; a customer is refused with 403 (the endpoint exists, it is not for them).
+ * With an action (rules/partner-roles.ts), a partner's scope keeps only the organisations where
+ * its role allows it, and a member whose role allows it nowhere is refused with 403: a cashier
+ * asking for sales is told no, not shown an empty list.
+ */
+export async function partnerScope(db: Executor, req: Request, identify: Identify, action?: PartnerAction): Promise<Scope> {
   const actor = await actorOf(req, identify);
   if (actor.role === "staff") return { actor, staff: true, orgs: null };
   if (actor.role !== "partner") throw forbidden();
-  const rows = await db
-    .select({ id: organizationMembers.organizationId })
-    .from(organizationMembers)
-    .where(eq(organizationMembers.userId, actor.id));
-  return { actor, staff: false, orgs: rows.map((r) => r.id) };
+  const rows = await membershipsOf(db, actor.id);
+  if (!action) return { actor, staff: false, orgs: rows.map((r) => r.id) };
+  const allowed = rows.filter((r) => partnerCan(r.role, action));
+  if (rows.length > 0 && allowed.length === 0) throw forbidden();
+  return { actor, staff: false, orgs: allowed.map((r) => r.id) };
 }
 
 export function canSeeOrganization(scope: Scope, organizationId: string): boolean {

@@ -1,5 +1,5 @@
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Organization, Member } from "#contract/partner-responses";
+import type { Organization } from "#contract/partner-responses";
 import type { OrganizationInput } from "#contract/partner";
 import { query, type Executor } from "#api/db/client";
 import { organizationMembers, organizations } from "#api/db/schema";
@@ -73,7 +73,7 @@ export async function createOrganization(db: Executor, scope: Scope, input: Orga
       .insert(organizations)
       .values({ ...toColumns(input), name: input.name })
       .returning();
-    if (!scope.staff) await tx.insert(organizationMembers).values({ organizationId: row.id, userId: scope.actor.id });
+    if (!scope.staff) await tx.insert(organizationMembers).values({ organizationId: row.id, userId: scope.actor.id, role: "owner" });
     return toOrganization(row);
   });
 }
@@ -92,31 +92,4 @@ export async function deleteOrganization(db: Executor, scope: Scope, id: string)
   const [used] = await query<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM offers WHERE organization_id = ${id}`);
   if (Number(used?.n) > 0) throw new HttpError(409, "Esta empresa tiene ofertas: archívalas en lugar de borrar la empresa.");
   await db.delete(organizations).where(eq(organizations.id, id));
-}
-
-export async function listMembers(db: Executor, organizationId: string): Promise<Member[]> {
-  const rows = await query<{ user_id: string; email: string | null; first_name: string | null; created_at: Date | string }>(
-    db,
-    sql`SELECT m.user_id, u.email, u.first_name, m.created_at
-        FROM organization_members m LEFT JOIN users u ON u.id = m.user_id
-        WHERE m.organization_id = ${organizationId} ORDER BY m.created_at`,
-  );
-  return rows.map((r) => ({ ...r, created_at: new Date(r.created_at).toISOString() }));
-}
-
-/** Staff add a member by email; a customer becomes a partner (staff stay staff). */
-export async function addMember(db: Executor, organizationId: string, email: string): Promise<Member[]> {
-  return db.transaction(async (tx) => {
-    const [user] = await query<{ id: string }>(tx, sql`SELECT id FROM users WHERE email = ${email.toLowerCase()}`);
-    if (!user) throw new HttpError(400, "No hay ninguna cuenta con ese correo. La persona debe registrarse antes.");
-    await tx.insert(organizationMembers).values({ organizationId, userId: user.id }).onConflictDoNothing();
-    await tx.execute(sql`UPDATE users SET role = 'partner' WHERE id = ${user.id} AND role = 'customer'`);
-    return listMembers(tx, organizationId);
-  });
-}
-
-export async function removeMember(db: Executor, organizationId: string, userId: string): Promise<void> {
-  await db
-    .delete(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)));
 }

@@ -1,8 +1,12 @@
 import { redirect } from "@remix-run/node";
 import type { Role } from "#rules/roles";
+import { PARTNER_ACTIONS, partnerCan, type PartnerAction, type PartnerRole } from "#rules/partner-roles";
 import {
   CouponViewSchema,
+  InvitationSchema,
+  InvitationViewSchema,
   MemberListSchema,
+  MembershipsSchema,
   OfferRevisionPageSchema,
   OfferRevisionSchema,
   OrganizationPageSchema,
@@ -14,6 +18,7 @@ import {
   PartnerOfferSchema,
   PartnerSalesSchema,
   SalesPerDaySchema,
+  TeamSchema,
   PromoCodeListSchema,
   PromoCodeRecordSchema,
   RefundRequiredPageSchema,
@@ -46,14 +51,36 @@ export async function requireRole(request: Request, roles: readonly Role[]) {
 export const requirePartner = (request: Request) => requireRole(request, ["partner"]);
 export const requireStaff = (request: Request) => requireRole(request, ["staff"]);
 
-/** An API 404 (not theirs, or gone) is the page's 404 too. */
+export const FORBIDDEN = "No tienes permiso para hacer esto.";
+
+/** An API 404 (not theirs, or gone) is the page's 404 too; its 403 (not for this role), a 403 page with its reason. */
 export async function orNotFound<T>(promise: Promise<T>): Promise<T> {
   try {
     return await promise;
   } catch (error) {
     if (error instanceof ApiError && error.status === 404) throw new Response("Not Found", { status: 404 });
+    if (error instanceof ApiError && error.status === 403) throw new Response(error.message || FORBIDDEN, { status: 403 });
     throw error;
   }
+}
+
+/** What the caller's roles allow, in any of its organisations (rules/partner-roles.ts): the portal's links. */
+export type PartnerPowers = Record<PartnerAction, boolean>;
+export function powersOf(memberships: { role: PartnerRole }[]): PartnerPowers {
+  const can = (action: PartnerAction) => memberships.some((m) => partnerCan(m.role, action));
+  return Object.fromEntries(PARTNER_ACTIONS.map((a) => [a, can(a)])) as PartnerPowers;
+}
+
+/**
+ * A partner page for this action: the member's roles are read from the API (which decides), and a
+ * role that may not gets the 403 page, the way the API itself would answer the page's calls.
+ */
+export async function requirePartnerTo(request: Request, action: PartnerAction) {
+  const me = await requirePartner(request);
+  const { results } = await orNotFound(partnerApi(request).memberships());
+  // No organisation yet: the pages show their empty states, as before roles.
+  if (results.length > 0 && !results.some((m) => partnerCan(m.role, action))) throw new Response(FORBIDDEN, { status: 403 });
+  return { me, memberships: results };
 }
 
 type Query = Record<string, string | number | undefined>;
@@ -66,6 +93,17 @@ export const partnerApi = (request: Request) => ({
   addMember: (id: string, email: string) =>
     api(`/organizations/${id}/members/`, MemberListSchema, { method: "POST", body: { email }, request }),
   removeMember: (id: string, userId: string) => api(`/organizations/${id}/members/${userId}/`, NoContent, { method: "DELETE", request }),
+  memberships: () => api("/organizations/memberships/", MembershipsSchema, { request }),
+  team: (id: string) => api(`/organizations/${id}/members/`, TeamSchema, { request }),
+  changeRole: (id: string, userId: string, role: PartnerRole) =>
+    api(`/organizations/${id}/members/${userId}/`, MemberListSchema, { method: "PATCH", body: { role }, request }),
+  invite: (id: string, body: { email: string; role: PartnerRole }) =>
+    api(`/organizations/${id}/invitations/`, InvitationSchema, { method: "POST", body, request }),
+  cancelInvitation: (id: string, invitation: string) =>
+    api(`/organizations/${id}/invitations/${invitation}/`, NoContent, { method: "DELETE", request }),
+  invitation: (token: string) => api(`/invitations/${encodeURIComponent(token)}/`, InvitationViewSchema, { request }),
+  acceptInvitation: (token: string) =>
+    api(`/invitations/${encodeURIComponent(token)}/accept/`, InvitationViewSchema, { method: "POST", request }),
   offers: (query: Query = {}) => api("/offers/", PartnerOfferPageSchema, { request, query: { page_size: PAGE_SIZE_MAX, ...query } }),
   offer: (id: string) => api(`/offers/${id}/`, PartnerOfferSchema, { request }),
   createOffer: (body: unknown) => api("/offers/", PartnerOfferSchema, { method: "POST", body, request }),

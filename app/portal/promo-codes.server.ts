@@ -5,7 +5,7 @@ import { isUuid } from "#rules/uuid";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { keepChosen, offerChoices } from "./offer-choices.server";
-import { orNotFound, partnerApi, requirePartner, requireStaff } from "./partner.server";
+import { orNotFound, partnerApi, requirePartnerTo, requireStaff } from "./partner.server";
 import { redirectWithToast } from "#app/state/session.server";
 
 /**
@@ -15,7 +15,8 @@ import { redirectWithToast } from "#app/state/session.server";
  */
 export type PromoPortal = "socios" | "admin";
 
-const guard = (portal: PromoPortal, request: Request) => (portal === "admin" ? requireStaff(request) : requirePartner(request));
+const guard = (portal: PromoPortal, request: Request) =>
+  portal === "admin" ? requireStaff(request) : requirePartnerTo(request, "promo-codes.read");
 const base = (portal: PromoPortal) => `/${portal}/codigos`;
 const noStore = { headers: { "Cache-Control": "private, no-store" } };
 

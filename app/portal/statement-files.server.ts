@@ -1,5 +1,5 @@
 import { isUuid } from "#rules/uuid";
-import { partnerApi, requireRole } from "#app/portal/partner.server";
+import { orNotFound, partnerApi, requireRole } from "#app/portal/partner.server";
 
 /**
  * «Descargar CSV / PDF»: the API's file, fetched with the caller's session and passed through, so
@@ -9,7 +9,7 @@ import { partnerApi, requireRole } from "#app/portal/partner.server";
 export async function statementFile(request: Request, id: string | undefined, ext: "csv" | "pdf"): Promise<Response> {
   await requireRole(request, ["partner", "staff"]);
   if (!isUuid(id)) throw new Response("Not Found", { status: 404 });
-  const file = await partnerApi(request).statementFile(id, ext);
+  const file = await orNotFound(partnerApi(request).statementFile(id, ext));
   return new Response(file.body, {
     headers: {
       "Content-Type": file.headers.get("Content-Type") ?? (ext === "csv" ? "text/csv; charset=utf-8" : "application/pdf"),

@@ -75,7 +75,10 @@ for (const path of PAGES) {
 // What a customer, a partner and the staff see once logged in.
 const ACCOUNT_PAGES = [
   { user: DEMO_CUSTOMER, paths: ["/cuenta", "/order/history", "/favorite"] },
-  { user: DEMO_PARTNER, paths: ["/socios", "/socios/ofertas/", "/socios/ofertas/nueva", "/socios/ventas", "/socios/codigos"] },
+  {
+    user: DEMO_PARTNER,
+    paths: ["/socios", "/socios/ofertas/", "/socios/ofertas/nueva", "/socios/ventas", "/socios/codigos", "/socios/equipo"],
+  },
   {
     user: DEMO_STAFF,
     paths: ["/admin", "/admin/codigos", "/admin/organizaciones", "/admin/usuarios", "/admin/reembolsos", "/admin/solicitudes"],

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { formatDate } from "#rules/dates";
+import { PARTNER_ROLE_LABELS } from "#rules/partner-roles";
 import { MemberSchema, OrganizationSchema } from "#contract/partner";
 import { isUuid } from "#rules/uuid";
 import { ConfirmDelete } from "#app/portal/confirm-delete";
@@ -79,7 +80,7 @@ function AddMember({ lastResult }: { lastResult: SubmissionResult<string[]> | un
   return (
     <Form method="post" className="filters" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="add-member" />
-      <TextField field={fields.email} label="Correo de la persona" type="email" hint="Debe tener ya una cuenta; pasa a ser socia." />
+      <TextField field={fields.email} label="Correo de la persona" type="email" hint="Debe tener ya una cuenta; entra como titular." />
       <button type="submit" className="btn">
         Añadir miembro
       </button>
@@ -120,7 +121,9 @@ export default function OrganizationPage() {
                   <strong>{m.email ?? "Cuenta borrada"}</strong>
                   {m.first_name ? ` · ${m.first_name}` : ""}
                   <br />
-                  <span className="muted small">Desde el {formatDate(m.created_at)}</span>
+                  <span className="muted small">
+                    {PARTNER_ROLE_LABELS[m.role]} · desde el {formatDate(m.created_at)}
+                  </span>
                 </span>
                 <Link to={`?quitar=${m.user_id}`} className="btn btn-small btn-secondary" aria-label={`Quitar a ${m.email ?? m.user_id}`}>
                   Quitar

@@ -4,7 +4,7 @@ import { isUuid } from "#rules/uuid";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { Pagination } from "#app/components/pagination";
 import { loadPage } from "#app/forms/page-param";
-import { orNotFound, partnerApi, requirePartner } from "#app/portal/partner.server";
+import { orNotFound, partnerApi, requirePartnerTo } from "#app/portal/partner.server";
 import { StatementHead, StatementLines } from "#app/portal/statement-view";
 import { seo } from "#app/document/seo";
 
@@ -17,7 +17,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
 
 /** One of the organisation's statements and its lines; another organisation's is not found. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "statements.read");
   const id = params.id;
   if (!isUuid(id)) throw new Response("Not Found", { status: 404 });
   const client = partnerApi(request);

@@ -10,7 +10,7 @@ import { Pagination } from "#app/components/pagination";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { loadPage } from "#app/forms/page-param";
-import { partnerApi, requirePartner } from "#app/portal/partner.server";
+import { partnerApi, requirePartnerTo } from "#app/portal/partner.server";
 import { IbanFormSchema } from "#app/portal/statement-forms";
 import { StatementTable, TermsSummary } from "#app/portal/statement-view";
 import { redirectWithToast } from "#app/state/session.server";
@@ -21,7 +21,7 @@ export const meta: MetaFunction = () =>
 
 /** The owner's terms (one block per organisation) and every statement issued to it, newest first. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "statements.read");
   const client = partnerApi(request);
   const [orgs, { page, ...statements }] = await Promise.all([
     client.organizations(),
@@ -35,7 +35,7 @@ type Reply = { organization: string; result: SubmissionResult<string[]> };
 
 /** The IBAN payouts go to: checked here by its digits, and again by the API. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "statements.read");
   const form = await readForm(request);
   const organization = String(form.get("organization") ?? "");
   if (!isUuid(organization)) throw new Response("Not Found", { status: 404 });

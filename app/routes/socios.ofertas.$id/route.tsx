@@ -17,14 +17,14 @@ import { FieldError, FormError, SelectField, TextAreaField, TextField } from "#a
 import { RevisionChanges } from "#app/components/offer-revision";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
-import { orNotFound, partnerApi, requirePartner } from "#app/portal/partner.server";
+import { orNotFound, partnerApi, requirePartnerTo } from "#app/portal/partner.server";
 import { redirectWithToast } from "#app/state/session.server";
 
 /** The picture's 5 MB and the form's other fields. */
 const MAX_UPLOAD_BYTES = MAX_IMAGE_BYTES + 1024 * 1024;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "offers.read");
   const client = partnerApi(request);
   const isNew = params.id === "nueva";
   if (!isNew && !isUuid(params.id)) throw new Response("Not Found", { status: 404 });
@@ -43,7 +43,7 @@ function optionRows<T extends object>(existing: T[]): Partial<T>[] {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "offers.read");
   const client = partnerApi(request);
   const id = params.id!;
   const here = `/socios/ofertas/${id}`;

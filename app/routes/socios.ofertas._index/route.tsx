@@ -5,14 +5,14 @@ import { OFFER_STATUS_LABELS, OFFER_STATUSES, transitionsFrom } from "#rules/off
 import { cheapestOption, formatPrice } from "#rules/prices";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
-import { partnerApi, requirePartner } from "#app/portal/partner.server";
+import { partnerApi, requirePartnerTo } from "#app/portal/partner.server";
 import { samePage, loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { redirectWithToast } from "#app/state/session.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "offers.read");
   const { count, results, page } = await loadPage(request, PORTAL_PAGE_SIZE, (q) => partnerApi(request).offers(q));
   return data({ offers: results, count, page }, { headers: { "Cache-Control": "private, no-store" } });
 }
@@ -21,7 +21,7 @@ const StatusChange = z.object({ offer: z.string().uuid(), status: z.enum(OFFER_S
 
 /** A change of status from the list (submit for review, pause, resume, archive); the API decides. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "offers.read");
   const parsed = StatusChange.safeParse(Object.fromEntries(await readForm(request)));
   if (!parsed.success)
     return redirectWithToast(samePage("/socios/ofertas", request), { type: "error", text: "Acción no válida." }, request);

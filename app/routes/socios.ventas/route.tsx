@@ -10,7 +10,7 @@ import { SalesFilterSchema } from "#contract/partner";
 import { SelectField, TextField } from "#app/components/form-field";
 import { OfferChoiceSearch } from "#app/portal/offer-search";
 import { keepChosen, offerChoices } from "#app/portal/offer-choices.server";
-import { partnerApi, requirePartner } from "#app/portal/partner.server";
+import { partnerApi, requirePartnerTo } from "#app/portal/partner.server";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/document/seo";
@@ -23,7 +23,7 @@ export const meta: MetaFunction = () => seo({ title: "Ventas", description: "Ven
  * JavaScript); a filter the schema refuses shows its message and lists everything meanwhile.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "sales.read");
   const client = partnerApi(request);
   const url = new URL(request.url);
   const submission = parseWithZod(url.searchParams, { schema: SalesFilterSchema });

@@ -1,13 +1,13 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { SalesFilterSchema } from "#contract/partner";
-import { partnerApi, requirePartner } from "#app/portal/partner.server";
+import { partnerApi, requirePartnerTo } from "#app/portal/partner.server";
 
 /**
  * «Descargar CSV»: the API's export, fetched with the partner's session and passed through, so the
  * browser downloads it from the shop's own address and never sees a token.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePartner(request);
+  await requirePartnerTo(request, "sales.read");
   const parsed = SalesFilterSchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
   const filter = parsed.success ? parsed.data : {};
   const file = await partnerApi(request).salesCsv({
