@@ -1,6 +1,18 @@
 import { useEffect, useRef, useState } from "react";
 import { detectVoucherCode, hasCamera, qrDetector } from "./detect-voucher-code";
 
+const REOPEN = "till-scan-after-reload";
+
+/**
+ * The camera and WebAssembly are allowed only in documents the server sent for the portal
+ * (server/security.ts); a till reached by a link from elsewhere keeps the first document's policy.
+ */
+function loadedInPortal(): boolean {
+  const entry = performance.getEntriesByType("navigation")[0];
+  const path = entry ? new URL(entry.name).pathname : window.location.pathname;
+  return path === "/socios" || path.startsWith("/socios/");
+}
+
 /**
  * With a camera, scan the voucher's QR: the browser's BarcodeDetector where it has one, ZXing
  * (loaded when the camera opens) where it does not. Without a camera the field is all there is.
@@ -15,7 +27,17 @@ export function QrScanner({ onCode }: { onCode: (code: string) => void }) {
   latestOnCode.current = onCode;
   useEffect(() => {
     setSupported(hasCamera());
+    if (sessionStorage.getItem(REOPEN)) {
+      sessionStorage.removeItem(REOPEN);
+      setScanning(true);
+    }
   }, []);
+  const open = () => {
+    if (loadedInPortal()) return setScanning(true);
+    // Reload as the till's own document, and open the camera there.
+    sessionStorage.setItem(REOPEN, "1");
+    window.location.reload();
+  };
   useEffect(() => {
     if (!scanning) return;
     let stream: MediaStream | null = null;
@@ -69,7 +91,7 @@ export function QrScanner({ onCode }: { onCode: (code: string) => void }) {
           </button>
         </>
       ) : (
-        <button type="button" className="btn btn-secondary btn-block" onClick={() => setScanning(true)}>
+        <button type="button" className="btn btn-secondary btn-block" onClick={open}>
           Escanear el QR
         </button>
       )}
