@@ -78,8 +78,10 @@ test("the camera reads a voucher's QR and the till redeems it", async ({
     );
     // Neither the shop's page nor the till loads the reader before the camera opens.
     expect(asked.filter((url) => /ponyfill|zxing/.test(url))).toEqual([]);
+    const scan = page.getByRole("button", { name: "Escanear el QR" });
+    await expect(scan, "offered without a BarcodeDetector").toBeVisible();
     const wasmServed = page.waitForResponse(/\/assets\/zxing_reader-[\w-]+\.wasm$/);
-    await page.getByRole("button", { name: "Escanear el QR" }).click();
+    await scan.click();
     await expect(page.getByLabel("Vista de la cámara")).toBeVisible();
     await wasmAsked;
     await expect.poll(() => page.getByLabel("Vista de la cámara").evaluate((v: HTMLVideoElement) => v.videoWidth)).toBeGreaterThan(0);

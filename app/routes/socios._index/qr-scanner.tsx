@@ -53,10 +53,23 @@ export function QrScanner({ onCode }: { onCode: (code: string) => void }) {
         video.current.srcObject = stream;
         await video.current.play();
         await detector;
+        let failures = 0;
         const tick = async () => {
           if (stopped || !video.current) return;
-          const code = await detectVoucherCode(video.current, detector).catch(() => null);
+          let code: string | null = null;
+          try {
+            code = await detectVoucherCode(video.current, detector);
+            failures = 0;
+          } catch {
+            failures += 1;
+          }
           if (stopped) return;
+          // A reader that keeps failing (its WebAssembly refused or not loaded) will not recover.
+          if (failures >= 3) {
+            setProblem("No podemos leer el QR en este navegador. Escribe el código a mano.");
+            setScanning(false);
+            return;
+          }
           if (code) {
             setScanning(false);
             latestOnCode.current(code);
