@@ -1,14 +1,15 @@
 /**
  * Runs after `remix vite:build`: writes a .br (quality 11) and a .gz (level 9) beside every text
- * asset of build/client, once, so the server sends them as they are (server/static-files.ts)
- * instead of compressing the same bytes on every request (brotli on the fly is slow).
+ * asset of build/client and the till's QR reader's WebAssembly (1.1 MB, a third of it compressed),
+ * once, so the server sends them as they are (server/static-files.ts) instead of compressing the
+ * same bytes on every request (brotli on the fly is slow).
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const ROOT = "build/client";
-const TEXT = /\.(js|mjs|css|svg|json|txt|xml|html|webmanifest)$/;
+const TEXT = /\.(js|mjs|css|svg|json|txt|xml|html|webmanifest|wasm)$/;
 
 function* files(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {

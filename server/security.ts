@@ -28,6 +28,9 @@ const COMMON_HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
+/** The partner's portal, where the till scans vouchers with the camera. */
+const isPortal = (path: string) => path === "/socios" || path.startsWith("/socios/");
+
 /** Only the widget under /iframe may be framed by other sites. */
 const isFramable = (path: string) => path === "/iframe" || path.startsWith("/iframe/");
 
@@ -40,6 +43,9 @@ export function pagePolicy(path: string, inline: { nonce: string } | { scriptHas
   return contentSecurityPolicy({
     ...inline,
     framable: isFramable(path),
+    // The till's QR reader on phones without BarcodeDetector is ZXing in WebAssembly, which a
+    // script-src without 'wasm-unsafe-eval' may not compile; no other page runs WebAssembly.
+    wasm: isPortal(path),
     config: settings,
     // Development pages carry Vite's own inline scripts, which have no nonce.
     scripts: settings.isProduction,
@@ -54,7 +60,7 @@ export function pagePolicy(path: string, inline: { nonce: string } | { scriptHas
  */
 export const securityHeaders: RequestHandler = (req, res, next) => {
   // The till's «Canjear cupón» scans the voucher's QR with the phone's camera; nowhere else needs it.
-  const camera = req.path === "/socios" || req.path.startsWith("/socios/") ? "camera=(self)" : "camera=()";
+  const camera = isPortal(req.path) ? "camera=(self)" : "camera=()";
   const nonce = createNonce();
   res.locals.cspNonce = nonce;
   res.set({

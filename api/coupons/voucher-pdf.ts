@@ -55,16 +55,23 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
   return lines;
 }
 
+/**
+ * The voucher's QR: its modules (n × n) and the quiet zone around them, in modules. The PDF draws
+ * it and the till's scanning test reads the very same picture.
+ */
+export function voucherQr(text: string): { n: number; quiet: number; dark: (row: number, col: number) => boolean } {
+  const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
+  return { n: qr.modules.size, quiet: 2, dark: (row, col) => !!qr.modules.get(row, col) };
+}
+
 /** Draws the QR code as vector squares: sharp at any zoom, and no image to embed. */
 function drawQr(page: PDFPage, text: string, x: number, y: number, size: number) {
-  const qr = QRCode.create(text, { errorCorrectionLevel: "M" });
-  const n = qr.modules.size;
-  const quiet = 2;
+  const { n, quiet, dark } = voucherQr(text);
   const cell = size / (n + quiet * 2);
   page.drawRectangle({ x, y, width: size, height: size, color: rgb(1, 1, 1) });
   for (let row = 0; row < n; row++) {
     for (let col = 0; col < n; col++) {
-      if (!qr.modules.get(row, col)) continue;
+      if (!dark(row, col)) continue;
       page.drawRectangle({
         x: x + (col + quiet) * cell,
         y: y + size - (row + quiet + 1) * cell,

@@ -95,12 +95,14 @@ export function inlineScriptHashes(html: string): string[] {
 /**
  * The one builder of the policy. `framable`: the /iframe widget, which other sites may frame.
  * Inline scripts are allowed by `nonce`, or by `scriptHashes` when given (a shared page).
- * `scripts: false` (development with Vite's own inline scripts) leaves script-src out.
+ * `scripts: false` (development with Vite's own inline scripts) leaves script-src out. `wasm`: the
+ * page may compile WebAssembly ('wasm-unsafe-eval', which allows no JavaScript eval).
  */
 export function contentSecurityPolicy({
   nonce,
   scriptHashes,
   framable,
+  wasm = false,
   config,
   scripts = true,
   thirdParty,
@@ -108,6 +110,7 @@ export function contentSecurityPolicy({
   nonce?: string;
   scriptHashes?: string[];
   framable: boolean;
+  wasm?: boolean;
   config: Parameters<typeof paymentPageOrigins>[0] & Pick<Config, "CSP_EXTRA_SOURCES">;
   scripts?: boolean;
   /** The configured third-party tools' hosts (third-party-csp.server.ts). */
@@ -125,7 +128,7 @@ export function contentSecurityPolicy({
     ].join(" ");
   const directives: string[] = [];
   const inline = scriptHashes ?? (nonce ? [`'nonce-${nonce}'`] : []);
-  if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", ...inline])}`);
+  if (scripts) directives.push(`script-src ${sources("script-src", ["'self'", ...(wasm ? ["'wasm-unsafe-eval'"] : []), ...inline])}`);
   // The offline worker and the web app manifest come from this site only (app/offline/).
   directives.push("object-src 'none'", "base-uri 'self'", "manifest-src 'self'");
   directives.push(`form-action ${sources("form-action", ["'self'", ...paymentPageOrigins(config)])}`);

@@ -23,6 +23,13 @@ describe("contentSecurityPolicy, the one CSP builder", () => {
     expect(contentSecurityPolicy({ nonce: "abc", framable: true, config: base })).toContain("frame-ancestors *");
   });
 
+  it("lets only a page that asks compile WebAssembly, and never allows eval", () => {
+    const till = contentSecurityPolicy({ nonce: "abc", framable: false, wasm: true, config: base });
+    expect(till).toContain("script-src 'self' 'wasm-unsafe-eval' 'nonce-abc';");
+    expect(till).not.toMatch(/'unsafe-eval'/);
+    expect(contentSecurityPolicy({ nonce: "abc", framable: false, config: base })).not.toContain("wasm");
+  });
+
   it("form-action lists the configured payment providers' pages", () => {
     const csp = contentSecurityPolicy({
       nonce: "n",
