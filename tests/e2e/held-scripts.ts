@@ -20,7 +20,10 @@ export async function holdScripts(page: Page) {
   };
 }
 
-/** A document whose scripts are held: it never reaches "load", so wait for what is drawn (`drawn`, the footer by default). */
+/**
+ * A document whose scripts are held: it never reaches "load", so wait for what is drawn (`drawn`, the
+ * footer by default; a tool page such as the partners' till has none, its page's `main` then).
+ */
 export async function openHeld(page: Page, path: string, drawn = "footer") {
   await page.goto(path, { waitUntil: "commit" });
   await expect(page.locator(drawn).first()).toBeVisible();

@@ -84,7 +84,11 @@ test("staff set the terms and issue a statement; the owner downloads it and sees
   await issue.getByRole("button", { name: "Emitir liquidación" }).click();
   await expect(page).toHaveURL(/\/admin\/liquidaciones\/[0-9a-f-]{36}$/);
   await ready(page, js);
-  const number = /Liquidación (\S+)/.exec(await page.getByRole("heading", { level: 1 }).innerText())![1];
+  // With JS the address changes before the new page is drawn (the render is a transition): read the
+  // number once the statement's heading is there, not the list's «Liquidaciones» still on screen.
+  const heading = page.getByRole("heading", { level: 1, name: /^Liquidación \S+$/ });
+  await expect(heading).toBeVisible();
+  const number = /^Liquidación (\S+)$/.exec(await heading.innerText())![1];
   await expect(page.getByText("Pendiente de pago").first()).toBeVisible();
   await expect(page.getByText(/ES91 2100 0418 4502 0005 1332|ES9121000418450200051332/).first()).toBeVisible();
   await screens(page, js, "admin-liquidacion", problems, helper, out);
