@@ -107,6 +107,8 @@ export const CouponViewSchema = z.object({
   state: z.enum(COUPON_STATES),
   state_label: z.string(),
   redeemed_at: nullableText,
+  /** Who redeemed it at the till (the member's first name, else their email); null while not redeemed. */
+  redeemed_by: nullableText,
   offer: z.object({ uuid: z.string(), title: z.string(), valid_until: nullableText }),
   option: z.object({ uuid: z.string(), title: z.string() }),
   buyer_first_name: nullableText,

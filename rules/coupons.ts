@@ -1,3 +1,5 @@
+import { formatDateTime } from "./dates";
+
 /**
  * Coupon codes as printed on the voucher: 12 characters from an alphabet without look-alikes
  * (no 0/O, 1/I), shown in groups of four ("ABCD-EFGH-JKMN").
@@ -40,4 +42,10 @@ export function orderNumber(saleId: string): string {
 /** «Pedido nº 442A5FAB». */
 export function orderLabel(saleId: string): string {
   return `Pedido nº ${orderNumber(saleId)}`;
+}
+
+/** «el 28 de noviembre de 2026 a las 19:11 por Ana»: when a coupon was redeemed and by whom, as the till says it. */
+export function redeemedWhenAndBy(coupon: { redeemed_at: string | null; redeemed_by: string | null }): string {
+  if (!coupon.redeemed_at) return "";
+  return `el ${formatDateTime(coupon.redeemed_at)}${coupon.redeemed_by ? ` por ${coupon.redeemed_by}` : ""}`;
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { CouponView, SaleRow, SalesDay } from "#contract/partner-responses";
-import { normalizeCouponCode, COUPON_STATE_LABELS, type CouponState } from "#rules/coupons";
+import { normalizeCouponCode, redeemedWhenAndBy, COUPON_STATE_LABELS, type CouponState } from "#rules/coupons";
 import { formatDateTime } from "#rules/dates";
 import { formatCents, fromCents, toCents } from "#rules/prices";
 import { buyerFirstName, maskEmail } from "#rules/buyer";
@@ -31,6 +31,7 @@ type Row = {
   organization_name: string;
   paid_unit_cents: number;
   promo_code: string | null;
+  redeemed_by_name: string | null;
 };
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
@@ -50,6 +51,7 @@ function toView(row: Row): CouponView {
     state,
     state_label: COUPON_STATE_LABELS[state],
     redeemed_at: iso(row.redeemed_at),
+    redeemed_by: row.redeemed_at ? row.redeemed_by_name : null,
     offer: { uuid: row.offer_id, title: row.offer_title, valid_until: row.valid_until ? String(row.valid_until).slice(0, 10) : null },
     option: { uuid: row.option_id, title: row.option_title },
     // Only the first name: enough to greet the buyer at the till, no more of their data.
@@ -59,6 +61,9 @@ function toView(row: Row): CouponView {
     paid_at: iso(row.paid_at),
   };
 }
+
+/** Who redeemed a coupon (`m`, the member's user), as the till names them: first name, else email. */
+const MEMBER_NAME = sql`coalesce(nullif(btrim(m.first_name), ''), m.email)`;
 
 /**
  * Coupons with their sale, offer, option and organisation. `ids`, when given, are looked up one
@@ -76,11 +81,12 @@ function couponRows(db: Executor, where: SQL, extra: SQL = sql``, ids?: string[]
            s.checkout_data, s.email, u.first_name AS account_first_name,
            o.id AS offer_id, o.title AS offer_title, o.valid_until::text AS valid_until,
            p.id AS option_id, p.title AS option_title, org.id AS organization_id, org.name AS organization_name,
-           si.paid_unit_cents, si.promo_code
+           si.paid_unit_cents, si.promo_code, ${MEMBER_NAME} AS redeemed_by_name
     FROM ${paidCouponsFrom(from)}
     JOIN price_options p ON p.id = si.price_option_id
     JOIN organizations org ON org.id = o.organization_id
     LEFT JOIN users u ON u.id = s.user_id
+    LEFT JOIN users m ON m.id = c.redeemed_by
     WHERE ${where} ${extra}`,
   );
 }
@@ -109,10 +115,11 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
     const before = toView(row);
     if (before.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon: before });
     if (before.state === "expired") throw new HttpError(409, `Este cupón caducó el ${before.offer.valid_until}.`, { coupon: before });
-    const won = await query<{ redeemed_at: Date | string }>(
+    const won = await query<{ redeemed_at: Date | string; redeemed_by_name: string | null }>(
       tx,
       sql`UPDATE coupons SET redeemed_at = now(), redeemed_by = ${scope.actor.id}
-          WHERE id = ${id} AND redeemed_at IS NULL AND refunded_at IS NULL AND refund_requested_at IS NULL RETURNING redeemed_at`,
+          WHERE id = ${id} AND redeemed_at IS NULL AND refunded_at IS NULL AND refund_requested_at IS NULL
+          RETURNING redeemed_at, (SELECT ${MEMBER_NAME} FROM users m WHERE m.id = ${scope.actor.id}) AS redeemed_by_name`,
     );
     if (won.length === 0) {
       const [now] = await couponRows(tx, sql`c.id = ${id}`);
@@ -121,12 +128,12 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
       // Held by the buyer's refund request (api/services/sales/coupon-refunds.ts).
       if (!coupon.redeemed_at)
         throw new HttpError(409, "El comprador ha pedido la devolución de este cupón: no se puede canjear.", { coupon });
-      throw new HttpError(409, `Este cupón ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`, {
+      throw new HttpError(409, `Este cupón ya se canjeó ${redeemedWhenAndBy(coupon)}.`, {
         redeemed_at: coupon.redeemed_at,
         coupon,
       });
     }
-    const coupon = toView({ ...row, redeemed_at: won[0].redeemed_at });
+    const coupon = toView({ ...row, ...won[0] });
     await queueFeedbackAfterRedemption(tx, { couponCode: coupon.code });
     return coupon;
   });
@@ -154,7 +161,7 @@ export async function undoRedemption(db: Executor, scope: Scope, id: string): Pr
           VALUES (${id}, ${row.redeemed_at}, ${by.redeemed_by}, ${scope.actor.id})`,
     );
     await query(tx, sql`UPDATE coupons SET redeemed_at = NULL, redeemed_by = NULL WHERE id = ${id}`);
-    return toView({ ...row, redeemed_at: null });
+    return toView({ ...row, redeemed_at: null, redeemed_by_name: null });
   });
 }
 

@@ -519,13 +519,14 @@ describe("coupons", () => {
     expect((await callAs(api, "partnerA", `/sales/redeem/${v.body.uuid}/`, { method: "POST" })).status).toBe(404);
     const first = await callAs(api, "partnerB", `/sales/redeem/${v.body.uuid}/`, { method: "POST" });
     expect(first.status).toBe(200);
-    expect(first.body.state).toBe("redeemed");
+    expect(first.body).toMatchObject({ state: "redeemed", redeemed_by: "partnerB" });
     const second = await callAs(api, "partnerB", `/sales/redeem/${v.body.uuid}/`, { method: "POST" });
     expect(second.status).toBe(409);
     expect(second.body.redeemed_at).toBe(first.body.redeemed_at);
-    expect(second.body.detail).toMatch(/ya se canjeó el \d+ de \w+ de \d{4},? (a las )?\d{1,2}:\d{2}/);
+    // «Ya canjeado el … por …»: when, and who at the till.
+    expect(second.body.detail).toMatch(/ya se canjeó el \d+ de \w+ de \d{4},? (a las )?\d{1,2}:\d{2} por partnerB\.$/);
     const again = await callAs(api, "partnerB", "/verification/coupon/", { body: { code } });
-    expect(again.body).toMatchObject({ state: "redeemed", redeemed_at: first.body.redeemed_at });
+    expect(again.body).toMatchObject({ state: "redeemed", redeemed_at: first.body.redeemed_at, redeemed_by: "partnerB" });
   });
 
   it("two presses at the same moment redeem once", async () => {

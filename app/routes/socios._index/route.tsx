@@ -4,7 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useRef } from "react";
 import { z } from "zod";
-import { normalizeCouponCode } from "#rules/coupons";
+import { normalizeCouponCode, redeemedWhenAndBy } from "#rules/coupons";
 import { formatDateTime } from "#rules/dates";
 import { CouponCodeSchema } from "#contract/partner";
 import { UNDO_MINUTES } from "#rules/partner-roles";
@@ -139,7 +139,7 @@ function Verdict({
     coupon.state === "redeemed"
       ? justRedeemed
         ? `Canjeado ahora, el ${formatDateTime(coupon.redeemed_at!)}.`
-        : `Ya se canjeó el ${formatDateTime(coupon.redeemed_at!)}.`
+        : `Ya se canjeó ${redeemedWhenAndBy(coupon)}.`
       : coupon.state === "expired"
         ? `Caducó el ${coupon.offer.valid_until ?? ""}.`
         : "La compra se ha reembolsado: este cupón ya no es válido.";
