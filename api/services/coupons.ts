@@ -228,7 +228,14 @@ async function pageOfSales(db: Executor, where: SQL, page: { page: number; pageS
     db,
     sql`SELECT c.id FROM ${PAID_COUPONS} WHERE ${where} ${order} LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`,
   );
-  return ids.length ? couponRows(db, where, order, ids.map((r) => r.id)) : [];
+  return ids.length
+    ? couponRows(
+        db,
+        where,
+        order,
+        ids.map((r) => r.id),
+      )
+    : [];
 }
 
 /**
