@@ -77,6 +77,7 @@ describe("POST /sales/validate/ totals", () => {
           promo_code: null,
           line_total: "74.70",
           for_present: false,
+          gift: null,
         },
       ],
       total: "74.70",

@@ -132,7 +132,14 @@ describe("toCheckoutData (spec 5: receipt fields dropped without a receipt)", ()
   it("without a receipt drops address, tax number and full name", () => {
     const value = valueOf({ ...minimal, user_fullname: "Ana", user_tax_number: "12345678Z", user_address: "Calle 1" });
     const data = toCheckoutData(value, { wallet: false, forPresent: [] });
-    expect(data).toEqual({ subs_agreement: true, email: "ana@correo.es", mail_agreement: false, need_receipt: false, for_present: [] });
+    expect(data).toEqual({
+      subs_agreement: true,
+      email: "ana@correo.es",
+      mail_agreement: false,
+      need_receipt: false,
+      for_present: [],
+      gifts: [],
+    });
     expect(data).not.toHaveProperty("user_fullname");
     expect(data).not.toHaveProperty("user_tax_number");
     expect(data).not.toHaveProperty("user_address");
@@ -148,6 +155,7 @@ describe("toCheckoutData (spec 5: receipt fields dropped without a receipt)", ()
       need_receipt: false,
       user_fullname: "Ana Pérez",
       for_present: [],
+      gifts: [],
     });
   });
 
@@ -162,6 +170,7 @@ describe("toCheckoutData (spec 5: receipt fields dropped without a receipt)", ()
       user_tax_number: "12345678Z",
       user_address: "Calle Mayor 1, 28013 Madrid",
       for_present: [],
+      gifts: [],
     });
   });
 
@@ -201,7 +210,7 @@ describe("CheckoutDataSchema (API side)", () => {
   });
 
   it("applies the receipt rules and defaults", () => {
-    expect(CheckoutDataSchema.parse(base)).toEqual({ ...base, mail_agreement: false, need_receipt: false, for_present: [] });
+    expect(CheckoutDataSchema.parse(base)).toEqual({ ...base, mail_agreement: false, need_receipt: false, for_present: [], gifts: [] });
     const result = CheckoutDataSchema.safeParse({
       ...base,
       need_receipt: true,
@@ -230,7 +239,7 @@ describe("ValidateOrderSchema (POST /sales/validate/)", () => {
   it("accepts a well-formed order", () => {
     const parsed = ValidateOrderSchema.parse(body());
     expect(parsed.items[0]).toEqual(item);
-    expect(parsed.checkout_data).toEqual({ ...checkout_data, mail_agreement: false, for_present: [] });
+    expect(parsed.checkout_data).toEqual({ ...checkout_data, mail_agreement: false, for_present: [], gifts: [] });
   });
 
   it("rejects quantity 0, a fractional or too large quantity", () => {
