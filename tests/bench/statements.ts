@@ -12,6 +12,7 @@
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
+import { migrate } from "#api/db/migrate";
 import { openDatabase, query, type Database } from "#api/db/client";
 import { seedBusyMonth } from "#api/db/seed-coupons";
 import { madridDay, monthPeriod } from "#rules/statements";
@@ -44,6 +45,8 @@ export async function withDatabase<T>(shop: CouponShop, work: (db: Database) => 
     shop.databaseUrl ? { databaseUrl: shop.databaseUrl, timeouts: { statementMs: 0 } } : { dataDir: shop.dataDir! },
   );
   try {
+    // A shop seeded by an older commit is brought up to date first, as a server's start would.
+    await migrate(handle.db);
     return await work(handle.db);
   } finally {
     await handle.close();
