@@ -78,8 +78,8 @@ describe("gift mail", () => {
     expect(madridDate(at)).toBe(tomorrow);
     expect(new Intl.DateTimeFormat("es-ES", { timeZone: "Europe/Madrid", hour: "numeric" }).format(at)).toBe("9");
 
-    // A day passes (the outbox reads the database's clock).
-    await api.db.execute(sql`UPDATE mail_outbox SET send_after = send_after - interval '1 day'
+    // Its hour comes (the outbox reads the database's clock; a day back is still ahead just after midnight).
+    await api.db.execute(sql`UPDATE mail_outbox SET send_after = now() - interval '1 second'
       WHERE kind IN ('gift', 'gift-sent') AND data->>'sale_id' = ${payment.sale_id}`);
     await send();
     await send(); // a second worker pass (or process) sends nothing again

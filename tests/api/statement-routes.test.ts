@@ -6,6 +6,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
+import { addDays, madridDate } from "#rules/dates";
 import { IBAN_INVALID_MESSAGE } from "#rules/iban";
 import { pdfText } from "#tests/support/pdf";
 import { startTestApi, type TestApi } from "#tests/support/api-server";
@@ -13,7 +14,8 @@ import { as, callAs, couponsFor, makeWorld, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** A day in Madrid, where statements and payouts are dated, `offset` days from today. */
+const day = (offset: number) => addDays(madridDate(new Date()), offset);
 
 beforeAll(async () => {
   api = await startTestApi();
