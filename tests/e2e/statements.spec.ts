@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
+import { addDays, madridDate } from "#rules/dates";
 import { pdfText } from "#tests/support/pdf";
 import { DEMO_STAFF, loginAs } from "./auth";
 import { check, test, VIEWPORTS, type Problem } from "./axe";
@@ -13,7 +14,8 @@ import { expect, ready } from "./fixtures";
  * back), staff record the transfer and the owner sees «Pagada». With JS on and off; each project
  * takes one of the demo partner's two organisations, whose demo sale was a week ago.
  */
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+/** A day in Madrid, where statements are dated, `offset` days from today. */
+const day = (offset: number) => addDays(madridDate(new Date()), offset);
 
 async function screens(
   page: Page,

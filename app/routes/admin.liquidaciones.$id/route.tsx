@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { isUuid } from "#rules/uuid";
+import { madridDate } from "#rules/dates";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
 import { formatPrice } from "#rules/prices";
 import { FormError, TextField } from "#app/components/form-field";
@@ -52,7 +53,8 @@ function PayoutForm({ lastResult }: { lastResult: SubmissionResult<string[]> | u
   const [form, fields] = useForm({
     id: "payout",
     lastResult,
-    defaultValue: { paid_on: new Date().toISOString().slice(0, 10) },
+    // Today in Madrid, as the API dates payouts: just after midnight the UTC day is still yesterday.
+    defaultValue: { paid_on: madridDate(new Date()) },
     constraint: getZodConstraint(PayoutFormSchema),
     shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: PayoutFormSchema }),

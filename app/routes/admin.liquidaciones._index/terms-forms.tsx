@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
+import { madridDate } from "#rules/dates";
 import { PAYABLE_MOMENT_LABELS, PAYABLE_MOMENTS, type PayableMoment } from "#rules/payable";
 import { FormError, SelectField, TextField } from "#app/components/form-field";
 import { CommissionFormSchema, IssueMonthFormSchema, IssueRangeFormSchema, PayableFormSchema } from "#app/portal/statement-forms";
@@ -8,12 +9,11 @@ import { CommissionFormSchema, IssueMonthFormSchema, IssueRangeFormSchema, Payab
 export type Which = "month" | "commission" | "payable" | "issue";
 type Last = SubmissionResult<string[]> | undefined;
 
-const today = () => new Date().toISOString().slice(0, 10);
+// Days and months in Madrid, as the API dates statements (the UTC day lags an hour or two behind).
+const today = () => madridDate(new Date());
 const lastMonth = () => {
-  const d = new Date();
-  d.setUTCDate(1);
-  d.setUTCMonth(d.getUTCMonth() - 1);
-  return d.toISOString().slice(0, 7);
+  const [year, month] = today().split("-").map(Number);
+  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, "0")}`;
 };
 
 function Hidden({ intent, organization }: { intent: Which; organization?: string }) {
