@@ -1,19 +1,11 @@
 import { writeFile } from "node:fs/promises";
-import type { APIRequestContext, Route } from "@playwright/test";
+import type { Route } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { voucherQrY4m } from "#tests/support/voucher-qr";
 import { loginAs } from "./auth";
+import { validCodes } from "./till-codes";
 import { check, test, VIEWPORTS } from "./axe";
 import { chooseCookies, expect, ready } from "./fixtures";
-
-/** The demo partner's coupons still to redeem, read from its sales as its own client would. */
-async function validCodes(request: APIRequestContext): Promise<string[]> {
-  const login = await request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_PARTNER.email, password: DEMO_PARTNER.password } });
-  const headers = { Authorization: `JWT ${((await login.json()) as { access: string }).access}` };
-  const sales = await request.get("/api/v0/sales/partner/?page_size=100", { headers });
-  const { results } = (await sales.json()) as { results: { code: string; state: string }[] };
-  return results.filter((r) => r.state === "valid").map((r) => r.code);
-}
 
 /**
  * «Escanear el QR» at the till, in a browser without BarcodeDetector (Chromium headless, like an

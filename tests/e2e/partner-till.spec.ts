@@ -1,17 +1,8 @@
-import type { APIRequestContext } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { loginAs } from "./auth";
+import { validCodes } from "./till-codes";
 import { check, test, VIEWPORTS } from "./axe";
 import { expect, ready } from "./fixtures";
-
-/** Two of the demo partner's coupons still to redeem, read from its sales as its own client would. */
-async function validCodes(request: APIRequestContext): Promise<string[]> {
-  const login = await request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_PARTNER.email, password: DEMO_PARTNER.password } });
-  const headers = { Authorization: `JWT ${((await login.json()) as { access: string }).access}` };
-  const sales = await request.get("/api/v0/sales/partner/?page_size=100", { headers });
-  const { results } = (await sales.json()) as { results: { code: string; state: string }[] };
-  return results.filter((r) => r.state === "valid").map((r) => r.code);
-}
 
 /**
  * The till at the counter: a queue of codes, the verdict of the last one kept above an empty field,
