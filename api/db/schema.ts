@@ -246,6 +246,11 @@ export const coupons = pgTable("coupons", {
   refundedAt: timestamp("refunded_at", { withTimezone: true }),
   /** 0052: held by the buyer's refund request (api/services/sales/coupon-refunds.ts): not redeemable. */
   refundRequestedAt: timestamp("refund_requested_at", { withTimezone: true }),
+  /** 0045: its sale's facts, copied when it is written (trigger coupons_sale_facts). */
+  organizationId: uuid("organization_id"),
+  offerId: uuid("offer_id"),
+  paidAt: timestamp("paid_at", { withTimezone: true }),
+  paidUnitCents: integer("paid_unit_cents"),
 });
 
 /** A buyer's «Solicitar devolución» of one coupon (migration 0052). */

@@ -21,10 +21,20 @@ export function paidCouponsFrom(coupons: SQL): SQL {
 /** Every coupon of a paid sale. */
 export const PAID_COUPONS = paidCouponsFrom(sql`coupons c`);
 
-/** Refunded: marked so, or its sale is no longer paid (the 0040 trigger marks those; older rows may not be). */
-export const IS_REFUNDED = sql`(c.refunded_at IS NOT NULL OR s.status <> 'paid')`;
+/**
+ * Coupons of paid sales read from `coupons` alone: each carries its sale's organisation, offer,
+ * moment paid and price (migration 0045), so a month of one partner is an index range.
+ */
+export const PAID_COUPON_FACTS = sql`coupons c`;
+export const IS_PAID = sql`c.paid_at IS NOT NULL`;
+
+/**
+ * Refunded: marked so. A sale that stops being paid marks its coupons (0040), and a coupon written
+ * for a sale no longer paid is marked from the start (0045), so the coupon alone says it.
+ */
+export const IS_REFUNDED = sql`(c.refunded_at IS NOT NULL)`;
 /** When it was refunded; null while it is not. */
-export const REFUNDED_AT = sql`CASE WHEN ${IS_REFUNDED} THEN coalesce(c.refunded_at, s.paid_at) END`;
+export const REFUNDED_AT = sql`c.refunded_at`;
 /** Sold and still the buyer's: what «vendidas» and «N compradas» count. */
 export const IS_SOLD = sql`NOT ${IS_REFUNDED}`;
 export const IS_REDEEMED = sql`c.redeemed_at IS NOT NULL`;

@@ -5,7 +5,7 @@ import { formatDateTime } from "#rules/dates";
 import { formatCents, fromCents, toCents } from "#rules/prices";
 import { buyerFirstName, maskEmail } from "#rules/buyer";
 import { query, type Executor } from "#api/db/client";
-import { IS_REDEEMED, IS_REFUNDED, IS_SOLD, PAID_COUPONS, paidCouponsFrom } from "#api/services/coupon-facts";
+import { IS_PAID, IS_REDEEMED, IS_REFUNDED, IS_SOLD, PAID_COUPON_FACTS, paidCouponsFrom } from "#api/services/coupon-facts";
 import { queueFeedbackAfterRedemption } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";
 import { forbidden, inScope, type Scope } from "#api/services/access";
@@ -170,12 +170,13 @@ type SalesFilter = { date_from?: string | null; date_to?: string | null; offer?:
 /** The instant a day starts in Madrid, where the shop's days (and its statements' months) are. */
 const madridStart = (day: SQL) => sql`((${day})::timestamp AT TIME ZONE 'Europe/Madrid')`;
 
+/** The filter on the coupon's own facts (PAID_COUPON_FACTS), so it reads as one index range. */
 function salesWhere(scope: Scope, filter: SalesFilter): SQL {
-  const parts: SQL[] = [inScope(scope, sql`o.organization_id`)];
-  if (filter.date_from) parts.push(sql`s.paid_at >= ${madridStart(sql`${filter.date_from}::date`)}`);
-  if (filter.date_to) parts.push(sql`s.paid_at < ${madridStart(sql`${filter.date_to}::date + 1`)}`);
-  if (filter.offer) parts.push(sql`o.id = ${filter.offer}`);
-  if (filter.organization) parts.push(sql`o.organization_id = ${filter.organization}`);
+  const parts: SQL[] = [IS_PAID, inScope(scope, sql`c.organization_id`)];
+  if (filter.date_from) parts.push(sql`c.paid_at >= ${madridStart(sql`${filter.date_from}::date`)}`);
+  if (filter.date_to) parts.push(sql`c.paid_at < ${madridStart(sql`${filter.date_to}::date + 1`)}`);
+  if (filter.offer) parts.push(sql`c.offer_id = ${filter.offer}`);
+  if (filter.organization) parts.push(sql`c.organization_id = ${filter.organization}`);
   return sql.join(parts, sql` AND `);
 }
 
@@ -199,8 +200,8 @@ export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilt
       sql`
       SELECT count(*)::int AS listed, (count(*) FILTER (WHERE ${IS_SOLD}))::int AS coupons,
              (count(*) FILTER (WHERE ${IS_REFUNDED}))::int AS refunded, (count(*) FILTER (WHERE ${IS_REDEEMED}))::int AS redeemed,
-             coalesce(sum(si.paid_unit_cents) FILTER (WHERE ${IS_SOLD}), 0)::bigint AS revenue
-      FROM ${PAID_COUPONS}
+             coalesce(sum(c.paid_unit_cents) FILTER (WHERE ${IS_SOLD}), 0)::bigint AS revenue
+      FROM ${PAID_COUPON_FACTS}
       WHERE ${where}`,
     ),
     pageOfSales(db, where, page),
@@ -223,10 +224,10 @@ export async function partnerSales(db: Executor, scope: Scope, filter: SalesFilt
  * only to be sorted away.
  */
 async function pageOfSales(db: Executor, where: SQL, page: { page: number; pageSize: number }) {
-  const order = sql`ORDER BY s.paid_at DESC, c.code`;
+  const order = sql`ORDER BY c.paid_at DESC, c.code`;
   const ids = await query<{ id: string }>(
     db,
-    sql`SELECT c.id FROM ${PAID_COUPONS} WHERE ${where} ${order} LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`,
+    sql`SELECT c.id FROM ${PAID_COUPON_FACTS} WHERE ${where} ${order} LIMIT ${page.pageSize} OFFSET ${(page.page - 1) * page.pageSize}`,
   );
   return ids.length
     ? couponRows(
@@ -244,16 +245,20 @@ async function pageOfSales(db: Executor, where: SQL, page: { page: number; pageS
  * page's totals of sold and redeemed coupons; days with neither are left out.
  */
 export async function salesPerDay(db: Executor, scope: Scope, filter: SalesFilter): Promise<SalesDay[]> {
-  const day = (at: SQL) => sql`to_char(${at} AT TIME ZONE 'Europe/Madrid', 'YYYY-MM-DD')`;
-  // One walk over the coupons, each counted twice: on its sale's day and, when redeemed, on that day.
+  const where = salesWhere(scope, filter);
+  // A day is a date in Madrid; casting to date costs a quarter of formatting text per coupon.
+  const day = (at: SQL) => sql`(${at} AT TIME ZONE 'Europe/Madrid')::date`;
+  // Two walks of the same index range (sales by their day, redemptions by theirs) cost less than
+  // one walk that writes every coupon twice.
   const rows = await query<{ day: string; sold: number; redeemed: number }>(
     db,
     sql`
-    SELECT f.day, sum(f.sold)::int AS sold, sum(f.redeemed)::int AS redeemed
-    FROM ${PAID_COUPONS}
-    CROSS JOIN LATERAL (VALUES (${day(sql`s.paid_at`)}, CASE WHEN ${IS_SOLD} THEN 1 ELSE 0 END, 0),
-                               (CASE WHEN ${IS_REDEEMED} THEN ${day(sql`c.redeemed_at`)} END, 0, 1)) AS f(day, sold, redeemed)
-    WHERE ${salesWhere(scope, filter)} AND f.day IS NOT NULL
+    SELECT f.day::text AS day, sum(f.sold)::int AS sold, sum(f.redeemed)::int AS redeemed
+    FROM (SELECT ${day(sql`c.paid_at`)} AS day, count(*) FILTER (WHERE ${IS_SOLD}) AS sold, 0 AS redeemed
+            FROM ${PAID_COUPON_FACTS} WHERE ${where} GROUP BY 1
+          UNION ALL
+          SELECT ${day(sql`c.redeemed_at`)}, 0, count(*)
+            FROM ${PAID_COUPON_FACTS} WHERE ${where} AND ${IS_REDEEMED} GROUP BY 1) AS f
     GROUP BY f.day HAVING sum(f.sold) > 0 OR sum(f.redeemed) > 0 ORDER BY f.day`,
   );
   return rows.map((r) => ({ day: r.day, sold: Number(r.sold), redeemed: Number(r.redeemed) }));
@@ -270,12 +275,12 @@ export async function salesPerDay(db: Executor, scope: Scope, filter: SalesFilte
  */
 export async function* partnerSalesBatches(db: Executor, scope: Scope, filter: SalesFilter, batch = 1000): AsyncGenerator<SaleRow[]> {
   const where = salesWhere(scope, filter);
-  const order = sql`ORDER BY s.paid_at, c.code`;
+  const order = sql`ORDER BY c.paid_at, c.code`;
   const ids = (
     await query<{ id: string }>(
       db,
       sql`
-      SELECT c.id FROM ${PAID_COUPONS}
+      SELECT c.id FROM ${PAID_COUPON_FACTS}
       WHERE ${where} ${order}`,
     )
   ).map((r) => r.id);

@@ -9,6 +9,7 @@
  * - the busy partner's «Ventas» page for that month, through the API as the portal calls it
  *   (a page of its sales with the month's totals, and its chart per day), p99 of each.
  */
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { spawn } from "node:child_process";
 import { sql } from "drizzle-orm";
@@ -59,26 +60,53 @@ export async function busyMonth(db: Database, month: string) {
   await seedBusyMonth(db, { organization: BUSY_ORGANIZATION, start, end, total: BUSY_COUPONS, offers: OFFERS, partners: PARTNERS });
 }
 
+/**
+ * node's flags and environment under `npm start` (package.json), where the monthly job runs in
+ * production: the issuing process is measured under them, not under a development loader's.
+ */
+function startCommand(): { flags: string[]; env: Record<string, string> } {
+  const start: string = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts.start;
+  const [, vars, flags] = /^(.*?)\bnode (.*?) build\/node\/server\.js$/.exec(start) ?? [];
+  if (flags === undefined) throw new Error(`package.json's start is not «… node FLAGS build/node/server.js»: ${start}`);
+  const env = Object.fromEntries(
+    vars
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((v) => v.split("=") as [string, string]),
+  );
+  return { flags: flags.split(/\s+/), env };
+}
+
 function issueInChild(shop: CouponShop, month: string): Promise<{ run: Record<string, unknown>; ms: number; peakMb: number }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production" };
+  const { flags, env: startEnv } = startCommand();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...startEnv };
   delete env.DATABASE_URL;
   delete env.DATA_DIR;
   if (shop.databaseUrl) env.DATABASE_URL = shop.databaseUrl;
   else env.DATA_DIR = shop.dataDir;
-  return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["tests/bench/support/issue-month.ts", month], {
+  // TypeScript is compiled by a first run that only loads the modules, as production runs a build.
+  const run = (args: string[]) =>
+    spawn(process.execPath, [...flags, "--import", "tsx", "tests/bench/support/issue-month.ts", ...args], {
       cwd: ROOT,
       env,
       stdio: ["ignore", "pipe", "inherit"],
     });
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      process.stderr.write("\n");
-      const last = out.trim().split("\n").at(-1) ?? "";
-      if (code !== 0) reject(new Error(`issue-month exited with ${code}: ${out}`));
-      else resolve(JSON.parse(last) as { run: Record<string, unknown>; ms: number; peakMb: number });
+  return new Promise((resolve, reject) => {
+    const warm = run(["--load-only"]);
+    warm.on("error", reject);
+    warm.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`issue-month --load-only exited with ${code}`));
+      const child = run([month]);
+      let out = "";
+      child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+      child.on("error", reject);
+      child.on("exit", (code) => {
+        process.stderr.write("\n");
+        const last = out.trim().split("\n").at(-1) ?? "";
+        if (code !== 0) reject(new Error(`issue-month exited with ${code}: ${out}`));
+        else resolve(JSON.parse(last) as { run: Record<string, unknown>; ms: number; peakMb: number });
+      });
     });
   });
 }
