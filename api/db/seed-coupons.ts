@@ -4,6 +4,16 @@ import { query, type Database } from "./client";
 /** Sale lines per transaction. */
 const CHUNK = 50_000;
 
+/** Hex digits spelled in the coupon alphabet (no 0, 1, I, O), so the till's verify accepts the codes. */
+const HEX = "0123456789ABCDEF";
+const HEX_IN_ALPHABET = "ACDEFGHJKLMNPQRS";
+
+/**
+ * The sale's facts a coupon carries (migration 0045), written here with the coupon: the trigger
+ * that copies them does not fire while the foreign-key triggers are left out.
+ */
+const SALE_FACTS = sql.raw("organization_id, offer_id, paid_at, paid_unit_cents, refunded_at");
+
 /**
  * Paid sales and their coupons over the large catalogue (seed-large.ts, seeded with `spreadFrom`
  * so that the offers' validity ends on every day of 14 months), for measuring the reminder pass:
@@ -44,14 +54,17 @@ export async function seedCoupons(
         CROSS JOIN LATERAL (SELECT md5('ofertas:large:offer:' || (1 + (g::bigint * 104729) % ${offers}))::uuid AS id) o
         CROSS JOIN LATERAL (SELECT id FROM price_options WHERE offer_id = o.id ORDER BY position LIMIT 1) po`);
       await tx.execute(sql`
-        INSERT INTO coupons (id, sale_item_id, code, created_at, redeemed_at)
-        SELECT md5('ofertas:large:coupon:' || g || ':' || k)::uuid, md5('ofertas:large:item:' || g)::uuid,
+        INSERT INTO coupons (id, sale_item_id, code, created_at, redeemed_at, ${SALE_FACTS})
+        SELECT md5('ofertas:large:coupon:' || g || ':' || k)::uuid, si.id,
                substr(c.x, 1, 4) || '-' || substr(c.x, 5, 4) || '-' || substr(c.x, 9, 4),
-               s.paid_at, CASE WHEN (g + k) % 10 < 3 THEN s.paid_at + interval '1 day' END
+               s.paid_at, CASE WHEN (g + k) % 10 < 3 THEN s.paid_at + interval '1 day' END,
+               o.organization_id, o.id, s.paid_at, si.paid_unit_cents, CASE WHEN s.status <> 'paid' THEN s.paid_at END
         FROM generate_series(${from}::int, ${to}::int) AS g
         CROSS JOIN generate_series(0, 1) AS k
-        JOIN sales s ON s.id = md5('ofertas:large:sale:' || ((g + 1) / 2))::uuid
-        CROSS JOIN LATERAL (SELECT 'L' || lpad(upper(to_hex(g::bigint * 2 + k)), 11, '0') AS x) c`);
+        JOIN sale_items si ON si.id = md5('ofertas:large:item:' || g)::uuid
+        JOIN sales s ON s.id = si.sale_id
+        JOIN offers o ON o.id = si.offer_id
+        CROSS JOIN LATERAL (SELECT 'L' || translate(lpad(upper(to_hex(g::bigint * 2 + k)), 11, '0'), ${HEX}, ${HEX_IN_ALPHABET}) AS x) c`);
     });
     log(`${Math.min(total, to * 2)} / ${total} cupones`);
   }
@@ -101,15 +114,17 @@ export async function seedBusyMonth(
         CROSS JOIN LATERAL (SELECT md5('ofertas:large:offer:' || ((1 + s % ${Math.max(1, owned - 1)}) * ${partners} + ${organization} - 1))::uuid AS id) o
         CROSS JOIN LATERAL (SELECT id FROM price_options WHERE offer_id = o.id ORDER BY position LIMIT 1) po`);
       await tx.execute(sql`
-        INSERT INTO coupons (id, sale_item_id, code, created_at)
-        SELECT md5('ofertas:' || ${tag} || ':coupon:' || s || ':' || k)::uuid, md5('ofertas:' || ${tag} || ':item:' || s)::uuid,
-               substr(c.x, 1, 4) || '-' || substr(c.x, 5, 4) || '-' || substr(c.x, 9, 4), p.at
+        INSERT INTO coupons (id, sale_item_id, code, created_at, ${SALE_FACTS})
+        SELECT md5('ofertas:' || ${tag} || ':coupon:' || s || ':' || k)::uuid, si.id,
+               substr(c.x, 1, 4) || '-' || substr(c.x, 5, 4) || '-' || substr(c.x, 9, 4), p.at,
+               o.organization_id, o.id, p.at, si.paid_unit_cents, NULL::timestamptz
         FROM generate_series(${from}::int, ${to}::int) AS s
         CROSS JOIN generate_series(0, 1) AS k
+        JOIN sale_items si ON si.id = md5('ofertas:' || ${tag} || ':item:' || s)::uuid
+        JOIN offers o ON o.id = si.offer_id
         CROSS JOIN LATERAL (SELECT ${start.toISOString()}::timestamptz + ((s::bigint * 7919) % ${seconds}) * interval '1 second' AS at) p
-        -- Hex digits spelled in the coupon alphabet (no 0, 1, I, O), so the till's verify accepts them.
         CROSS JOIN LATERAL (SELECT 'B' || translate(lpad(upper(to_hex(${organization}::bigint * 100000000 + s * 2 + k)), 11, '0'),
-                                                    '0123456789ABCDEF', 'ACDEFGHJKLMNPQRS') AS x) c`);
+                                                    ${HEX}, ${HEX_IN_ALPHABET}) AS x) c`);
     });
   }
   for (const table of ["sales", "sale_items", "coupons"]) await db.execute(sql.raw(`VACUUM ANALYZE ${table}`));

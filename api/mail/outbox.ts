@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { query, type Database, type Executor } from "#api/db/client";
 import { claimDue as claimDueRows, markSent as markRowsSent, recordFailure, type FailedAttempt } from "#api/outbox/queue";
 
@@ -24,6 +24,25 @@ export async function queueMail(tx: Executor, m: QueuedMail): Promise<void> {
     VALUES (${m.kind}, ${m.to.trim().toLowerCase()}, ${m.dedupeKey}, ${JSON.stringify(m.data)}::jsonb,
             coalesce(${m.sendAfter?.toISOString() ?? null}::timestamptz, now()))
     ON CONFLICT (dedupe_key) DO NOTHING`);
+}
+
+/**
+ * As queueMail, and a message of the same key still waiting is brought forward to `sendAfter`
+ * if that is sooner (a redemption asks for the rating the purchase queued for later). As a
+ * statement, written only `when` a condition holds, for a caller that makes it part of its own
+ * (the till's redemption and its mail in one).
+ */
+export function mailNoLaterThanStatement(m: QueuedMail & { sendAfter: Date }, when: SQL = sql`true`): SQL {
+  return sql`
+    INSERT INTO mail_outbox (kind, recipient, dedupe_key, data, send_after)
+    SELECT ${m.kind}, ${m.to.trim().toLowerCase()}, ${m.dedupeKey}, ${JSON.stringify(m.data)}::jsonb, ${m.sendAfter.toISOString()}::timestamptz
+    WHERE ${when}
+    ON CONFLICT (dedupe_key) DO UPDATE SET send_after = least(mail_outbox.send_after, EXCLUDED.send_after)
+      WHERE mail_outbox.status = 'queued'`;
+}
+
+export async function queueMailNoLaterThan(tx: Executor, m: QueuedMail & { sendAfter: Date }): Promise<void> {
+  await tx.execute(mailNoLaterThanStatement(m));
 }
 
 /**

@@ -6,7 +6,7 @@ import { formatCents, fromCents, toCents } from "#rules/prices";
 import { buyerFirstName, maskEmail } from "#rules/buyer";
 import { query, type Executor } from "#api/db/client";
 import { IS_PAID, IS_REDEEMED, IS_REFUNDED, IS_SOLD, PAID_COUPON_FACTS, paidCouponsFrom } from "#api/services/coupon-facts";
-import { queueFeedbackAfterRedemption } from "#api/services/feedback";
+import { feedbackAfterRedemptionStatement } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";
 import { forbidden, inScope, type Scope } from "#api/services/access";
 import { canUndoRedemption, UNDO_MINUTES } from "#rules/partner-roles";
@@ -105,38 +105,39 @@ export async function verifyCoupon(db: Executor, scope: Scope, input: string): P
  * POST /sales/redeem/{id}/: marks the coupon used, once. Two waiters pressing «Canjear» at the
  * same moment both run the conditional update; the database lets exactly one of them change the
  * row, and the other is told when it was redeemed. A coupon whose buyer asked for its money back
- * is held and not redeemed. The feedback email is queued in the same
- * transaction, so it exists exactly when the redemption does.
+ * is held and not redeemed. The feedback email is written by the same statement, so it exists
+ * exactly when the redemption does.
+ *
+ * The coupon is read first, apart: the update decides alone who wins. On the embedded database a
+ * transaction around the read and the writes cost twice the redemption, and a busy venue's tills
+ * queue behind it.
  */
 export async function redeemCoupon(db: Executor, scope: Scope, id: string): Promise<CouponView> {
-  return db.transaction(async (tx) => {
-    const [row] = await couponRows(tx, sql`c.id = ${id} AND ${inScope(scope, sql`o.organization_id`)}`);
-    if (!row) throw notFound("Cupón no encontrado.");
-    const before = toView(row);
-    if (before.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon: before });
-    if (before.state === "expired") throw new HttpError(409, `Este cupón caducó el ${before.offer.valid_until}.`, { coupon: before });
-    const won = await query<{ redeemed_at: Date | string; redeemed_by_name: string | null }>(
-      tx,
-      sql`UPDATE coupons SET redeemed_at = now(), redeemed_by = ${scope.actor.id}
+  const [row] = await couponRows(db, sql`c.id = ${id} AND ${inScope(scope, sql`o.organization_id`)}`);
+  if (!row) throw notFound("Cupón no encontrado.");
+  const before = toView(row);
+  if (before.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon: before });
+  if (before.state === "expired") throw new HttpError(409, `Este cupón caducó el ${before.offer.valid_until}.`, { coupon: before });
+  // The redemption and its feedback mail in one statement: both or neither, with no transaction to hold.
+  const won = await query<{ redeemed_at: Date | string; redeemed_by_name: string | null }>(
+    db,
+    sql`WITH won AS (
+          UPDATE coupons SET redeemed_at = now(), redeemed_by = ${scope.actor.id}
           WHERE id = ${id} AND redeemed_at IS NULL AND refunded_at IS NULL AND refund_requested_at IS NULL
-          RETURNING redeemed_at, (SELECT ${MEMBER_NAME} FROM users m WHERE m.id = ${scope.actor.id}) AS redeemed_by_name`,
-    );
-    if (won.length === 0) {
-      const [now] = await couponRows(tx, sql`c.id = ${id}`);
-      const coupon = toView(now);
-      if (coupon.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon });
-      // Held by the buyer's refund request (api/services/sales/coupon-refunds.ts).
-      if (!coupon.redeemed_at)
-        throw new HttpError(409, "El comprador ha pedido la devolución de este cupón: no se puede canjear.", { coupon });
-      throw new HttpError(409, `Este cupón ya se canjeó ${redeemedWhenAndBy(coupon)}.`, {
-        redeemed_at: coupon.redeemed_at,
-        coupon,
-      });
-    }
-    const coupon = toView({ ...row, ...won[0] });
-    await queueFeedbackAfterRedemption(tx, { couponCode: coupon.code });
-    return coupon;
-  });
+          RETURNING redeemed_at
+        ), asked AS (${feedbackAfterRedemptionStatement({ email: row.email, offerId: row.offer_id }, sql`EXISTS (SELECT 1 FROM won)`)})
+        SELECT won.redeemed_at, (SELECT ${MEMBER_NAME} FROM users m WHERE m.id = ${scope.actor.id}) AS redeemed_by_name FROM won`,
+  );
+  if (won.length === 0) {
+    const [now] = await couponRows(db, sql`c.id = ${id}`);
+    const coupon = toView(now);
+    if (coupon.state === "refunded") throw new HttpError(409, "Este cupón no es válido: la compra se ha reembolsado.", { coupon });
+    // Held by the buyer's refund request (api/services/sales/coupon-refunds.ts).
+    if (!coupon.redeemed_at)
+      throw new HttpError(409, "El comprador ha pedido la devolución de este cupón: no se puede canjear.", { coupon });
+    throw new HttpError(409, `Este cupón ya se canjeó ${redeemedWhenAndBy(coupon)}.`, { redeemed_at: coupon.redeemed_at, coupon });
+  }
+  return toView({ ...row, ...won[0] });
 }
 
 /**

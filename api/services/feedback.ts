@@ -1,48 +1,51 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { query, type Executor } from "#api/db/client";
 import { HttpError } from "#api/http";
-import { queueMail } from "#api/mail/outbox";
+import { mailNoLaterThanStatement, queueMailNoLaterThan } from "#api/mail/outbox";
 import type { Feedback } from "#contract/feedback";
 
 export const DEFAULT_FEEDBACK_DELAY_DAYS = 3;
 
 /**
- * Queues the "¿qué tal?" mail for one buyer and offer, sent `delayDays` after `from`. One per
- * email and offer, whatever causes it: the purchase queues it; redeeming a coupon calls this again
- * with delayDays 0 (or a short delay), which only brings a still-queued request forward.
+ * The "¿qué tal?" mail for one buyer and offer, sent `delayDays` after `from`. One per email and
+ * offer, whatever causes it: the purchase queues it; redeeming a coupon asks again with a short
+ * delay, which only brings a still-queued request forward.
  */
-export async function queueFeedbackRequest(
-  tx: Executor,
-  {
-    email,
-    offerId,
-    delayDays = DEFAULT_FEEDBACK_DELAY_DAYS,
-    from = new Date(),
-  }: { email: string; offerId: string; delayDays?: number; from?: Date },
-): Promise<void> {
+function feedbackRequest({
+  email,
+  offerId,
+  delayDays = DEFAULT_FEEDBACK_DELAY_DAYS,
+  from = new Date(),
+}: {
+  email: string;
+  offerId: string;
+  delayDays?: number;
+  from?: Date;
+}) {
   const to = email.trim().toLowerCase();
-  const dedupeKey = `feedback:${offerId.toLowerCase()}:${to}`;
   const sendAfter = new Date(from.getTime() + delayDays * 86_400_000);
-  await queueMail(tx, { kind: "feedback-request", to, dedupeKey, data: { offer_uuid: offerId.toLowerCase() }, sendAfter });
-  await tx.execute(sql`
-    UPDATE mail_outbox SET send_after = least(send_after, ${sendAfter.toISOString()}::timestamptz)
-    WHERE dedupe_key = ${dedupeKey} AND status = 'queued'`);
+  return {
+    kind: "feedback-request",
+    to,
+    dedupeKey: `feedback:${offerId.toLowerCase()}:${to}`,
+    data: { offer_uuid: offerId.toLowerCase() },
+    sendAfter,
+  };
 }
 
-/** For the coupon redemption (partner issue): ask the buyer for a rating soon after they used it. */
-export async function queueFeedbackAfterRedemption(
-  tx: Executor,
-  { couponCode, delayHours = 2 }: { couponCode: string; delayHours?: number },
-): Promise<void> {
-  const [row] = await query<{ email: string; offer_id: string }>(
-    tx,
-    sql`
-    SELECT s.email, si.offer_id FROM coupons c
-    JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id
-    WHERE c.code = ${couponCode}`,
-  );
-  if (!row) return;
-  await queueFeedbackRequest(tx, { email: row.email, offerId: row.offer_id, delayDays: delayHours / 24 });
+export async function queueFeedbackRequest(tx: Executor, request: Parameters<typeof feedbackRequest>[0]): Promise<void> {
+  await queueMailNoLaterThan(tx, feedbackRequest(request));
+}
+
+/** After a redemption: ask its buyer for a rating soon after they used it. */
+export const FEEDBACK_AFTER_REDEMPTION_HOURS = 2;
+
+/** The redemption's feedback request as a statement, written only `when` it holds (the till's redemption won). */
+export function feedbackAfterRedemptionStatement(
+  { email, offerId, delayHours = FEEDBACK_AFTER_REDEMPTION_HOURS }: { email: string; offerId: string; delayHours?: number },
+  when: SQL,
+): SQL {
+  return mailNoLaterThanStatement(feedbackRequest({ email, offerId, delayDays: delayHours / 24 }), when);
 }
 
 type FeedbackAnswer = Feedback;

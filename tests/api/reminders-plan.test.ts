@@ -4,8 +4,10 @@
  * hold no sequential scan of a table that grows with sales. `npm run bench` (section
  * `reminders`) times the pass over 1,000,000 coupons.
  */
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { madridDate } from "#rules/dates";
+import { query } from "#api/db/client";
 import { seedCoupons } from "#api/db/seed-coupons";
 import { seedLarge } from "#api/db/seed-large";
 import { runReminderPass } from "#api/services/reminders/pass";
@@ -35,3 +37,15 @@ it(`finds and claims reminders over ${COUPONS} coupons through indexes only`, as
   for (const { name, plan } of await reminderPassPlans(api.db, now)) expect(sequentialScans(plan), `${name}, after a pass`).toEqual([]);
   expect((await runReminderPass(api.db, now)).found).toBe(0);
 }, 600_000);
+
+it("the seeded coupons carry their sale's facts as the coupons_sale_facts trigger writes them, and valid codes", async () => {
+  const [row] = await query<{ wrong: number; bad_codes: number }>(
+    api.db,
+    sql`SELECT count(*) FILTER (WHERE c.organization_id IS DISTINCT FROM o.organization_id OR c.offer_id IS DISTINCT FROM o.id
+                                  OR c.paid_at IS DISTINCT FROM s.paid_at OR c.paid_unit_cents IS DISTINCT FROM si.paid_unit_cents
+                                  OR (c.refunded_at IS NOT NULL) IS DISTINCT FROM (s.status <> 'paid'))::int AS wrong,
+               count(*) FILTER (WHERE c.code !~ '^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$' OR c.code ~ '[IO]')::int AS bad_codes
+        FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id JOIN offers o ON o.id = si.offer_id`,
+  );
+  expect(row).toEqual({ wrong: 0, bad_codes: 0 });
+});

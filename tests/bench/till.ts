@@ -55,6 +55,7 @@ async function tillAtScale(kind: Kind) {
       const verify: number[] = [];
       const redeem: number[] = [];
       let wrong = 0;
+      let firstWrong = "";
       const started = performance.now();
       await Promise.all(
         tokens.map(async (token, t) => {
@@ -63,7 +64,10 @@ async function tillAtScale(kind: Kind) {
             const r = await timedCall(server.origin, token, `/sales/redeem/${coupon.id}/`, {});
             verify.push(v.ms);
             redeem.push(r.ms);
-            if (v.status !== 200 || r.status !== 200) wrong++;
+            if (v.status !== 200 || r.status !== 200) {
+              wrong++;
+              firstWrong ||= `verify ${v.status}, «Canjear» ${r.status}: ${JSON.stringify(v.status !== 200 ? v.body : r.body).slice(0, 300)}`;
+            }
           }
         }),
       );
@@ -72,6 +76,7 @@ async function tillAtScale(kind: Kind) {
         `${redeem.length} coupons redeemed by ${TILLS} tills in ${(wall / 1000).toFixed(1)} s (${(redeem.length / (wall / 1000)).toFixed(0)}/s); ` +
           `p50 verify ${fmtMs(percentile(verify, 50))}, «Canjear» ${fmtMs(percentile(redeem, 50))}; ${wrong} not 200`,
       );
+      if (firstWrong) console.log(`the first: ${firstWrong}`);
       const p99 = Math.max(percentile(verify, 99), percentile(redeem, 99));
       figure(
         `${db}: ${TILLS} tills at once, verify; «Canjear» (p99)`,
