@@ -244,8 +244,7 @@ export async function issueMonthlyStatements(
       sql`SELECT org.id, (SELECT max(period_end) FROM statements st WHERE st.organization_id = org.id AND st.issued_at IS NOT NULL) AS last_end
           FROM organizations org
           WHERE org.id > ${after}::uuid AND EXISTS (
-            SELECT 1 FROM offers o JOIN sale_items si ON si.offer_id = o.id JOIN sales s ON s.id = si.sale_id
-            WHERE o.organization_id = org.id AND s.paid_at < ${end.toISOString()}::timestamptz)
+            SELECT 1 FROM coupons c WHERE c.organization_id = org.id AND c.paid_at < ${end.toISOString()}::timestamptz)
           ORDER BY org.id LIMIT 500`,
     );
     if (page.length === 0) break;

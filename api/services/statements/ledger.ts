@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { commissionCents, lineVatCents, type CommissionRate } from "#rules/commission";
 import { PAYABLE_WHEN, type PayableMoment } from "#rules/payable";
-import { IS_REFUNDED, PAID_COUPONS, REFUNDED_AT } from "#api/services/coupon-facts";
+import { IS_PAID, IS_REFUNDED, PAID_COUPON_FACTS, REFUNDED_AT } from "#api/services/coupon-facts";
 
 /**
  * The ledger behind statements: which coupons of an organisation have facts that moved since
@@ -53,7 +53,7 @@ function payableSql(moment: PayableMoment, row: string): SQL {
 /**
  * The coupons of `organizationId` sold before `end` whose facts at `end` differ from what the
  * issued statements said, oldest sale first. Meant for a cursor: the stated sums are one pass
- * over the organisation's lines, the facts one pass over its coupons (offer → sale line → coupon).
+ * over the organisation's lines, the facts one index range of its coupons (coupons_organization_paid_idx).
  */
 export function changedCouponsQuery(organizationId: string, end: Date, moment: PayableMoment): SQL {
   const at = sql`${end.toISOString()}::timestamptz`;
@@ -67,13 +67,16 @@ export function changedCouponsQuery(organizationId: string, end: Date, moment: P
       WHERE l.organization_id = ${organizationId}
       GROUP BY l.coupon_id
     ), facts AS (
-      SELECT c.id AS coupon_id, c.code, s.id AS sale_id, s.paid_at AS sold_at,
-             to_char(s.paid_at AT TIME ZONE 'Europe/Madrid', 'YYYY-MM-DD') AS sold_day,
-             o.title AS offer_title, p.title AS option_title, si.paid_unit_cents, o.valid_until,
+      SELECT c.id AS coupon_id, c.code, si.sale_id, c.paid_at AS sold_at,
+             ((c.paid_at AT TIME ZONE 'Europe/Madrid')::date)::text AS sold_day,
+             o.title AS offer_title, p.title AS option_title, c.paid_unit_cents, o.valid_until,
              CASE WHEN c.redeemed_at < ${at} THEN c.redeemed_at END AS redeemed_at,
              CASE WHEN ${IS_REFUNDED} AND ${REFUNDED_AT} < ${at} THEN ${REFUNDED_AT} END AS refunded_at
-      FROM ${PAID_COUPONS} JOIN price_options p ON p.id = si.price_option_id
-      WHERE o.organization_id = ${organizationId} AND s.paid_at < ${at}
+      FROM ${PAID_COUPON_FACTS}
+      JOIN sale_items si ON si.id = c.sale_item_id
+      JOIN offers o ON o.id = c.offer_id
+      JOIN price_options p ON p.id = si.price_option_id
+      WHERE c.organization_id = ${organizationId} AND ${IS_PAID} AND c.paid_at < ${at}
     ), facts_at_end AS (
       SELECT f.*, true AS sold, f.refunded_at IS NOT NULL AS refunded, f.redeemed_at IS NOT NULL AS redeemed,
              (f.redeemed_at IS NULL AND f.refunded_at IS NULL AND f.valid_until IS NOT NULL
