@@ -1,5 +1,5 @@
 // First: the run's ports and data directory, which the modules below read.
-import { E2E_DATA_DIR, E2E_PORT, E2E_SMTP_PORT } from "./tests/e2e/run-ports";
+import { E2E_DATA_DIR, E2E_PORT, E2E_SMTP_PORT } from "./tests/e2e/support/run-ports";
 import { existsSync } from "node:fs";
 import { defineConfig, type LaunchOptions } from "@playwright/test";
 import { startEnv, startFlags } from "./scripts/start-flags";
@@ -98,8 +98,8 @@ export default defineConfig({
     // offline.spec.ts allows it and tests it.
     serviceWorkers: "block",
   },
-  // A real SMTP server for the run (tests/e2e/mail.ts explains how tests read what it receives).
-  globalSetup: "./tests/e2e/global-setup.ts",
+  // A real SMTP server for the run (tests/e2e/support/mail.ts explains how tests read what it receives).
+  globalSetup: "./tests/e2e/support/global-setup.ts",
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /third-party\// },
     { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /third-party\// },

@@ -1,10 +1,10 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { DEFERRED_TYPE } from "#app/document/defer-scripts.server";
-import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./auth";
-import { check, test, VIEWPORTS, type Problem } from "./axe";
-import { expect, openRoomyOffer, ready, roomyOffer, uniqueEmail } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./support/auth";
+import { check, test, VIEWPORTS, type Problem } from "./support/axe";
+import { expect, openRoomyOffer, ready, roomyOffer, uniqueEmail } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 /** Pages with a bundle are checked once hydrated; reading pages and the widget ship none. */
 async function visit(page: Page, js: boolean, path: string, problems: Problem[], helper: () => Promise<Page>, name = path) {

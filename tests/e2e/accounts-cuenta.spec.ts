@@ -1,7 +1,7 @@
 import type { Browser, Page } from "@playwright/test";
-import { expectLoggedInAs, loginAs, loginWithForm, newCustomer, type Credentials } from "./auth";
-import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { expectLoggedInAs, loginAs, loginWithForm, newCustomer, type Credentials } from "./support/auth";
+import { acceptCookies, expect, ready, test, uniqueEmail } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? "")?.[1] ?? "";
 

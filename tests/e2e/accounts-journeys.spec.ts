@@ -1,6 +1,16 @@
 import { pdfText } from "#tests/support/pdf";
-import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, loginWithForm, newCustomer } from "./auth";
-import { acceptCookies, addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./fixtures";
+import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, loginWithForm, newCustomer } from "./support/auth";
+import {
+  acceptCookies,
+  addToCart,
+  expect,
+  fillCheckout,
+  openCheckout,
+  ready,
+  roomyOffer,
+  test,
+  type OfferSummary,
+} from "./support/fixtures";
 
 async function offers(page: import("@playwright/test").Page): Promise<OfferSummary[]> {
   const response = await page.request.get("/api/v0/public/offers/?page_size=40");

@@ -1,6 +1,6 @@
-import { expectLoggedInAs, newCustomer } from "./auth";
-import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { expectLoggedInAs, newCustomer } from "./support/auth";
+import { acceptCookies, expect, ready, test, uniqueEmail } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 const codeIn = (text: string | undefined) => /\b(\d{6})\b/.exec(text ?? "")?.[1] ?? "";
 

@@ -1,6 +1,6 @@
-import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, newCustomer } from "./auth";
-import { acceptCookies, expect, ready, test } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, newCustomer } from "./support/auth";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 test("login with password → back where the customer was → logout", async ({ page, js, browser }) => {
   await page.goto("/ofertas/");

@@ -5,8 +5,8 @@
  * kept, or takes effect, once the app starts.
  */
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, roomyOffer, test, type OfferSummary } from "./fixtures";
-import { holdScripts, openHeld } from "./held-scripts";
+import { acceptCookies, expect, roomyOffer, test, type OfferSummary } from "./support/fixtures";
+import { holdScripts, openHeld } from "./support/held-scripts";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the gap is the time before a browser with JavaScript has run the app");
 

@@ -2,9 +2,9 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import sharp from "sharp";
 import { DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
 import { APPROVE_WITHOUT_PHOTO } from "#rules/images";
-import { loginAs } from "./auth";
-import { expect, ready, test } from "./fixtures";
-import { partnerOffer, removeOfferPhotos } from "./partner-fixtures";
+import { loginAs } from "./support/auth";
+import { expect, ready, test } from "./support/fixtures";
+import { partnerOffer, removeOfferPhotos } from "./support/partner-fixtures";
 
 async function partnerHeaders(request: APIRequestContext) {
   const login = await request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_PARTNER.email, password: DEMO_PARTNER.password } });

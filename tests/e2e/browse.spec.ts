@@ -1,4 +1,4 @@
-import { acceptCookies, expect, ready, test } from "./fixtures";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
 
 test.describe("browsing: home → category → offer → search → region → 404", () => {
   test("the whole read path", async ({ page, js }) => {

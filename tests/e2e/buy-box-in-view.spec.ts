@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import type { OfferDetail } from "#contract/offers";
-import { acceptCookies, expect, ready, test } from "./fixtures";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
 
 /** A demo offer with reviews and conditions: a page long enough to scroll well past its box. */
 async function longOffer(page: Page): Promise<OfferDetail> {

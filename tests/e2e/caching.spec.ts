@@ -1,5 +1,5 @@
-import { expectLoggedInAs, loginAs, newCustomer } from "./auth";
-import { addToCart, expect, ready, roomyOffer, test } from "./fixtures";
+import { expectLoggedInAs, loginAs, newCustomer } from "./support/auth";
+import { addToCart, expect, ready, roomyOffer, test } from "./support/fixtures";
 
 // What a CDN may keep: anonymous listing pages, shared for a minute; anything a visitor
 // with a cookie sees, the checkout and one offer's live stock, never.

@@ -7,9 +7,9 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { pdfText } from "../support/pdf";
-import { loginAs, newCustomer } from "./auth";
-import { expect, ready, roomyOffer, test, uniqueEmail } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { loginAs, newCustomer } from "./support/auth";
+import { expect, ready, roomyOffer, test, uniqueEmail } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 test.use({ viewport: { width: 375, height: 800 } });
 

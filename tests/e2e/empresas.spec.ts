@@ -1,5 +1,5 @@
-import { acceptCookies, expect, ready, test } from "./fixtures";
-import { E2E_INBOX, readInbox, waitForMail } from "./mail";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
+import { E2E_INBOX, readInbox, waitForMail } from "./support/mail";
 
 test("a business finds «Publica tu oferta» from the footer and sends its application", async ({ page, js }) => {
   await page.goto("/");

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
 import { startSentryStandIn, type SentryStandIn } from "#tests/support/sentry";
-import { expect, ready, test } from "./fixtures";
+import { expect, ready, test } from "./support/fixtures";
 
 test("without SENTRY_DSN a page loads no error-reporting script and no SDK", async ({ page, js }) => {
   const scripts: string[] = [];

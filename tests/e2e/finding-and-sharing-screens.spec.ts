@@ -1,9 +1,9 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { addDays, madridDate } from "#rules/dates";
-import { loginAs } from "./auth";
-import { check, test, VIEWPORTS, type Problem } from "./axe";
-import { acceptCookies, expect, ready } from "./fixtures";
-import { partnerOffer, proposeChange } from "./partner-fixtures";
+import { loginAs } from "./support/auth";
+import { check, test, VIEWPORTS, type Problem } from "./support/axe";
+import { acceptCookies, expect, ready } from "./support/fixtures";
+import { partnerOffer, proposeChange } from "./support/partner-fixtures";
 
 /**
  * The screens «Ordenar», the price range, «Cerca de mí», «Compartir» and the sale end touch, at

@@ -1,4 +1,4 @@
-import { acceptCookies, addToCart, expect, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./fixtures";
+import { acceptCookies, addToCart, expect, openCheckout, ready, roomyOffer, test, type OfferSummary } from "./support/fixtures";
 
 test.describe("without JavaScript", () => {
   test.use({ viewport: { width: 375, height: 812 } });

@@ -4,8 +4,8 @@
  * `tap` or `type` below, so the counts are what a buyer does; scrolling is free, as with a thumb.
  */
 import type { Locator, Page } from "@playwright/test";
-import { acceptCookies, expect, ready, roomyOffer, test, uniqueEmail } from "./fixtures";
-import { loginAs, newCustomer } from "./auth";
+import { acceptCookies, expect, ready, roomyOffer, test, uniqueEmail } from "./support/fixtures";
+import { loginAs, newCustomer } from "./support/auth";
 
 test.use({ viewport: { width: 375, height: 740 }, hasTouch: true });
 

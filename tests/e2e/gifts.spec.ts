@@ -1,5 +1,5 @@
-import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, uniqueEmail } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, uniqueEmail } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 test.use({ viewport: { width: 375, height: 800 } });
 

@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { ENHANCED_FIELD } from "#app/forms/enhanced";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
-import { acceptCookies, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./fixtures";
+import { loginAs } from "./support/auth";
+import { acceptCookies, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./support/fixtures";
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 

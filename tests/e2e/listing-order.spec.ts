@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, ready, test } from "./fixtures";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
 
 test.use({ viewport: { width: 375, height: 740 } });
 

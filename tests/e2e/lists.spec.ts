@@ -1,4 +1,4 @@
-import { acceptCookies, expect, ready, test, type OfferSummary } from "./fixtures";
+import { acceptCookies, expect, ready, test, type OfferSummary } from "./support/fixtures";
 
 /**
  * Spec section 2: «Populares ahora» and «Vistas recientemente», deferred lists below the fold.

@@ -1,6 +1,6 @@
-import { expectLoggedInAs } from "./auth";
-import { acceptCookies, expect, ready, test, uniqueEmail } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { expectLoggedInAs } from "./support/auth";
+import { acceptCookies, expect, ready, test, uniqueEmail } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 test("login by code: email → «Te hemos enviado un código» → the code from the mail → back where the customer was", async ({ page, js }) => {
   const email = uniqueEmail("codigo");

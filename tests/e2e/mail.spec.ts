@@ -4,12 +4,12 @@ import path from "node:path";
 import { unsubscribeSignature } from "#platform/signatures.server";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { pdfText } from "../support/pdf";
-import { loginAs, newCustomer } from "./auth";
-import { check, test as axeTest, VIEWPORTS, type Problem } from "./axe";
-import { acceptCookies, expect, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./fixtures";
+import { loginAs, newCustomer } from "./support/auth";
+import { check, test as axeTest, VIEWPORTS, type Problem } from "./support/axe";
+import { acceptCookies, expect, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./support/fixtures";
 import type { ReceivedMail } from "../support/smtp";
-import { E2E_INBOX, mailsTo, waitForMail } from "./mail";
-import { E2E_DATA_DIR } from "./run-ports";
+import { E2E_INBOX, mailsTo, waitForMail } from "./support/mail";
+import { E2E_DATA_DIR } from "./support/run-ports";
 
 async function offers(page: Page): Promise<OfferSummary[]> {
   const response = await page.request.get("/api/v0/public/offers/?page_size=100");

@@ -1,8 +1,8 @@
 import type { Locator, Page } from "@playwright/test";
 import type { OfferDetail } from "#contract/offers";
-import { check, test, VIEWPORTS } from "./axe";
-import { addToCart, expect, fillCheckout, openCheckout, ready, uniqueEmail, type OfferSummary } from "./fixtures";
-import { smallTargets } from "./tap-targets";
+import { check, test, VIEWPORTS } from "./support/axe";
+import { addToCart, expect, fillCheckout, openCheckout, ready, uniqueEmail, type OfferSummary } from "./support/fixtures";
+import { smallTargets } from "./support/tap-targets";
 
 test.use({ viewport: { width: 375, height: 740 } });
 

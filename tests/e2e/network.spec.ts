@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { acceptCookies, addToCart, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./fixtures";
+import { acceptCookies, addToCart, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./support/fixtures";
 
 const NETWORK_FAILURE = "No hemos podido conectar con la tienda. Revisa tu conexión e inténtalo de nuevo.";
 const SEARCH_FAILED = "No hemos podido buscar ahora. Comprueba tu conexión e inténtalo de nuevo.";

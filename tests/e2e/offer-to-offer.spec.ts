@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { addToCart, expect, openOffer, roomyOffer, test, type OfferSummary } from "./fixtures";
+import { addToCart, expect, openOffer, roomyOffer, test, type OfferSummary } from "./support/fixtures";
 
 /**
  * An offer opened from another offer's page is the one shown and sold: its heading, its buy form

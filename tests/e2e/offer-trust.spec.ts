@@ -1,7 +1,7 @@
 import type { Locator } from "@playwright/test";
 import type { OfferDetail } from "#contract/offers";
-import { acceptCookies, addToCart, expect, openCheckout, ready, test } from "./fixtures";
-import { partnerOffer, removeOfferPhotos } from "./partner-fixtures";
+import { acceptCookies, addToCart, expect, openCheckout, ready, test } from "./support/fixtures";
+import { partnerOffer, removeOfferPhotos } from "./support/partner-fixtures";
 import { WITHDRAWAL_PROMISE } from "#rules/refunds";
 
 test.use({ viewport: { width: 375, height: 740 } });

@@ -4,9 +4,9 @@
  * what was kept goes at logout. The worker needs JavaScript: without it the pages are as always.
  */
 import type { APIRequestContext, Page } from "@playwright/test";
-import { loginAs } from "./auth";
-import { expect, test, uniqueEmail, type OfferSummary } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { loginAs } from "./support/auth";
+import { expect, test, uniqueEmail, type OfferSummary } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 test.use({ viewport: { width: 375, height: 800 }, serviceWorkers: "allow" });
 

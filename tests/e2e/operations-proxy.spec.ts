@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { MAX_UNPAID_SALES_PER_ADDRESS } from "#rules/limits";
-import { DEPLOYMENT, request, serverProcesses } from "./operations-helpers";
+import { DEPLOYMENT, request, serverProcesses } from "./support/operations-helpers";
 import type { ServerProcess } from "#tests/support/server-process";
 
 test.describe.configure({ mode: "serial" });

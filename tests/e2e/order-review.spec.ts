@@ -4,7 +4,7 @@
  * API's prices (the options' regular prices against what is charged).
  */
 import { formatCents, toCents } from "#rules/prices";
-import { addToCart, expect, fillCheckout, openCheckout, roomyOffer, test, uniqueEmail } from "./fixtures";
+import { addToCart, expect, fillCheckout, openCheckout, roomyOffer, test, uniqueEmail } from "./support/fixtures";
 
 test.use({ viewport: { width: 375, height: 740 } });
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { acceptCookies, expect, ready, test } from "./fixtures";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
 
 /**
  * A page reached from another page of the same route (another category, another information

@@ -1,8 +1,8 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { phonePhoto } from "#tests/support/photos";
-import { loginAs } from "./auth";
-import { expect, ready, test } from "./fixtures";
-import { partnerOffer } from "./partner-fixtures";
+import { loginAs } from "./support/auth";
+import { expect, ready, test } from "./support/fixtures";
+import { partnerOffer } from "./support/partner-fixtures";
 
 /**
  * A partner's picture as a phone takes it (2–5 MB) goes up from the offer's page, with and without

@@ -1,8 +1,8 @@
 import { DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
-import { check, test, VIEWPORTS, type Problem } from "./axe";
-import { expect, ready } from "./fixtures";
-import { decideChange, partnerOffer, proposeChange } from "./partner-fixtures";
+import { loginAs } from "./support/auth";
+import { check, test, VIEWPORTS, type Problem } from "./support/axe";
+import { expect, ready } from "./support/fixtures";
+import { decideChange, partnerOffer, proposeChange } from "./support/partner-fixtures";
 
 /**
  * An offer on sale keeps selling as staff approved it while its partner's new words and prices

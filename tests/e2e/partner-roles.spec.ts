@@ -1,7 +1,7 @@
 import { DEMO_CASHIER, DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs, newCustomer } from "./auth";
-import { expect, ready, test } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { loginAs, newCustomer } from "./support/auth";
+import { expect, ready, test } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 /**
  * Roles within a partner, in the browser: a cashier sees the till and nothing else, a page of the

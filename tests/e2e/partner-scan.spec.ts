@@ -2,10 +2,10 @@ import { writeFile } from "node:fs/promises";
 import type { Route } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { voucherQrY4m } from "#tests/support/voucher-qr";
-import { loginAs } from "./auth";
-import { validCodes } from "./till-codes";
-import { check, test, VIEWPORTS } from "./axe";
-import { chooseCookies, expect, ready } from "./fixtures";
+import { loginAs } from "./support/auth";
+import { validCodes } from "./support/till-codes";
+import { check, test, VIEWPORTS } from "./support/axe";
+import { chooseCookies, expect, ready } from "./support/fixtures";
 
 /**
  * «Escanear el QR» at the till, in a browser without BarcodeDetector (Chromium headless, like an

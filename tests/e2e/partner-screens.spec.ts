@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { DEMO_CUSTOMER, DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
-import { loginAs, newCustomer } from "./auth";
-import { addToCart, expect, openCheckout, ready, test, type OfferSummary } from "./fixtures";
+import { loginAs, newCustomer } from "./support/auth";
+import { addToCart, expect, openCheckout, ready, test, type OfferSummary } from "./support/fixtures";
 
 /** «Ventas»: the GET filter narrows the list, and «Descargar CSV» downloads the same rows through the shop. */
 test("ventas: filter by offer and date, download the CSV", async ({ page, js }) => {

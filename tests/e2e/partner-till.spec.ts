@@ -1,8 +1,8 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
-import { validCodes } from "./till-codes";
-import { check, test, VIEWPORTS } from "./axe";
-import { expect, ready } from "./fixtures";
+import { loginAs } from "./support/auth";
+import { validCodes } from "./support/till-codes";
+import { check, test, VIEWPORTS } from "./support/axe";
+import { expect, ready } from "./support/fixtures";
 
 /**
  * The till at the counter: a queue of codes, the verdict of the last one kept above an empty field,

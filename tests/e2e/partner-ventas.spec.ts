@@ -1,7 +1,7 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
-import { check, test, VIEWPORTS } from "./axe";
-import { expect, ready } from "./fixtures";
+import { loginAs } from "./support/auth";
+import { check, test, VIEWPORTS } from "./support/axe";
+import { expect, ready } from "./support/fixtures";
 
 /**
  * «Ventas»: every row names its buyer (the name given at checkout, or a hint of the address), and

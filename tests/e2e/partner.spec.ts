@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
-import { loginAs, newCustomer } from "./auth";
-import { addToCart, expect, fillCheckout, openCheckout, ready, test, type OfferSummary } from "./fixtures";
+import { loginAs, newCustomer } from "./support/auth";
+import { addToCart, expect, fillCheckout, openCheckout, ready, test, type OfferSummary } from "./support/fixtures";
 
 /**
  * The partner's whole loop: publish an offer with two price options and a picture, staff approve

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
-import { addToCart, expect, fillCheckout, openCheckout, openRoomyOffer, ready, roomyOffer, test, uniqueEmail } from "./fixtures";
+import { loginAs } from "./support/auth";
+import { addToCart, expect, fillCheckout, openCheckout, openRoomyOffer, ready, roomyOffer, test, uniqueEmail } from "./support/fixtures";
 
 // The review's phone width: every check here is about what a phone shows.
 test.use({ viewport: { width: 375, height: 740 }, hasTouch: true });

@@ -1,8 +1,8 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { DEMO_CUSTOMER, loginAs } from "./auth";
-import { chooseCookies, expect, ready, roomyOffer, test } from "./fixtures";
-import { smallTargets } from "./tap-targets";
+import { DEMO_CUSTOMER, loginAs } from "./support/auth";
+import { chooseCookies, expect, ready, roomyOffer, test } from "./support/fixtures";
+import { smallTargets } from "./support/tap-targets";
 
 // The till, the back office and the shop on a phone (375 px), JavaScript on and off.
 test.use({ viewport: { width: 375, height: 812 } });

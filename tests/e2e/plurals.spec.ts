@@ -1,4 +1,4 @@
-import { expect, ready, test, type OfferSummary } from "./fixtures";
+import { expect, ready, test, type OfferSummary } from "./support/fixtures";
 
 /** A count the shop shows agrees with its number (rules/plurals.ts): the offer page's scarcity line. */
 test("an option with one ticket left says «¡Solo queda 1!», one with a few «¡Solo quedan N!»", async ({ page, js }) => {

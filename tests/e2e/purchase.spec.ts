@@ -1,4 +1,4 @@
-import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, uniqueEmail, type OfferSummary } from "./fixtures";
+import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test, uniqueEmail, type OfferSummary } from "./support/fixtures";
 
 test("offer → cart → promo code → checkout → pay → coupons", async ({ page, js }) => {
   const offer = await roomyOffer(page);

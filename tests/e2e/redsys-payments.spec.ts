@@ -12,9 +12,9 @@ import type { Page } from "@playwright/test";
 import { startServerProcess } from "#tests/support/server-process";
 import { startRedsysStandIn, type RedsysServer } from "#tests/support/redsys-stand-in";
 import { notificationFor, postNotification, receivePaymentForm } from "#tests/mocks/redsys";
-import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test as base, uniqueEmail } from "./fixtures";
-import { DEMO_STAFF, loginAs } from "./auth";
-import { E2E_INBOX, E2E_SMTP_PORT, waitForMail } from "./mail";
+import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test as base, uniqueEmail } from "./support/fixtures";
+import { DEMO_STAFF, loginAs } from "./support/auth";
+import { E2E_INBOX, E2E_SMTP_PORT, waitForMail } from "./support/mail";
 
 type Shop = { url: string; redsys: RedsysServer };
 

@@ -1,9 +1,9 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { addDays, madridDate } from "#rules/dates";
 import { saleEndText } from "#rules/sale-end";
-import { loginAs } from "./auth";
-import { acceptCookies, expect, ready, test } from "./fixtures";
-import { partnerOffer, proposeChange } from "./partner-fixtures";
+import { loginAs } from "./support/auth";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
+import { partnerOffer, proposeChange } from "./support/partner-fixtures";
 
 test.use({ viewport: { width: 375, height: 740 } });
 

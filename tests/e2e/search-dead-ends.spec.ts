@@ -1,4 +1,4 @@
-import { acceptCookies, expect, ready, test } from "./fixtures";
+import { acceptCookies, expect, ready, test } from "./support/fixtures";
 
 /** Search results are the listing's cards (links); pages that found nothing offer a way on. */
 test.use({ viewport: { width: 375, height: 740 } });

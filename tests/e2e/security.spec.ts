@@ -1,5 +1,5 @@
-import { expect, test } from "./fixtures";
-import { E2E_DATA_DIR } from "./run-ports";
+import { expect, test } from "./support/fixtures";
+import { E2E_DATA_DIR } from "./support/run-ports";
 
 test("a tampered or unreadable cookie reads as an empty cart, never a 500", async ({ browser, baseURL }) => {
   const context = await browser.newContext();

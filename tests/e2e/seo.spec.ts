@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, test } from "./support/fixtures";
 
 test("offer pages carry a canonical link and schema.org JSON-LD", async ({ page }) => {
   const { results } = await (await page.request.get("/api/v0/public/offers/?page_size=1")).json();

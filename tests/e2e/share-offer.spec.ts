@@ -1,4 +1,4 @@
-import { acceptCookies, expect, ready, roomyOffer, test } from "./fixtures";
+import { acceptCookies, expect, ready, roomyOffer, test } from "./support/fixtures";
 
 test.use({ viewport: { width: 375, height: 740 } });
 

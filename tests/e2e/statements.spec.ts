@@ -3,9 +3,9 @@ import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { addDays, madridDate } from "#rules/dates";
 import { pdfText } from "#tests/support/pdf";
-import { DEMO_STAFF, loginAs } from "./auth";
-import { check, test, VIEWPORTS, type Problem } from "./axe";
-import { expect, ready } from "./fixtures";
+import { DEMO_STAFF, loginAs } from "./support/auth";
+import { check, test, VIEWPORTS, type Problem } from "./support/axe";
+import { expect, ready } from "./support/fixtures";
 
 /**
  * What a partner is owed, from both desks: staff set an organisation's commission and payable

@@ -4,8 +4,8 @@
  * The offer's «Añadido» bar that comes with a page is not repeated by a toast when the app starts.
  */
 import type { Page } from "@playwright/test";
-import { addToCart, expect, openCheckout, roomyOffer, acceptCookies, test } from "./fixtures";
-import { holdScripts, openHeld } from "./held-scripts";
+import { addToCart, expect, openCheckout, roomyOffer, acceptCookies, test } from "./support/fixtures";
+import { holdScripts, openHeld } from "./support/held-scripts";
 
 test.use({ viewport: { width: 375, height: 740 } });
 

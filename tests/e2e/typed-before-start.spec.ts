@@ -7,9 +7,9 @@
  */
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./auth";
-import { acceptCookies, expect, roomyOffer, test, uniqueEmail } from "./fixtures";
-import { holdScripts, openHeld } from "./held-scripts";
+import { loginAs } from "./support/auth";
+import { acceptCookies, expect, roomyOffer, test, uniqueEmail } from "./support/fixtures";
+import { holdScripts, openHeld } from "./support/held-scripts";
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "the gap is the time before a browser with JavaScript has run the app");
 test.use({ viewport: { width: 375, height: 740 } });

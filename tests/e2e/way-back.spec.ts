@@ -3,8 +3,8 @@
  * a guest, says how to find the coupons again; «No encontramos este pedido» offers the same path
  * and a real contact link. On a phone, with JavaScript on and off.
  */
-import { addToCart, expect, fillCheckout, openCheckout, roomyOffer, test, uniqueEmail } from "./fixtures";
-import { E2E_INBOX, waitForMail } from "./mail";
+import { addToCart, expect, fillCheckout, openCheckout, roomyOffer, test, uniqueEmail } from "./support/fixtures";
+import { E2E_INBOX, waitForMail } from "./support/mail";
 
 test.use({ viewport: { width: 375, height: 800 } });
 

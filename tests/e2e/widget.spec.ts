@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "./fixtures";
+import { expect, test } from "./support/fixtures";
 
 // A partner's site: a real server on another origin (127.0.0.1 on its own port). It has to be a
 // real local address, because Chromium refuses to let pages of unknown address frame local ones.

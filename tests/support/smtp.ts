@@ -5,9 +5,9 @@
  * - In a vitest file: `const smtp = await startTestSmtp()`, give the app `SMTP_URL: smtp.url`,
  *   then `await smtp.waitFor("buyer@correo.es")`. `smtp.failNext(1)` makes the next delivery fail
  *   with a 451 so retries can be tested.
- * - In Playwright: tests/e2e/global-setup.ts starts one on E2E_SMTP_PORT with an `inboxDir`, the web
+ * - In Playwright: tests/e2e/support/global-setup.ts starts one on E2E_SMTP_PORT with an `inboxDir`, the web
  *   server gets SMTP_URL pointing at it, and tests (other processes) call
- *   `waitForMail(E2E_INBOX, address)` from tests/e2e/mail.ts, which reads that folder.
+ *   `waitForMail(E2E_INBOX, address)` from tests/e2e/support/mail.ts, which reads that folder.
  */
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";

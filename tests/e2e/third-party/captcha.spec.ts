@@ -5,7 +5,7 @@
  * Without JavaScript the form carries a field the widget replaces, and the server vouches for it.
  */
 import type { Page } from "@playwright/test";
-import { expect, ready, test } from "../fixtures";
+import { expect, ready, test } from "../support/fixtures";
 import { mockVendors, type Vendors } from "./mock-vendors";
 
 let vendors: Vendors;

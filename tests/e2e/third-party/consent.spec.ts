@@ -5,7 +5,7 @@
  * removes their cookies. Third-party hosts are intercepted, never reached.
  */
 import type { Page } from "@playwright/test";
-import { expect, ready, roomyOffer, test, type OfferSummary } from "../fixtures";
+import { expect, ready, roomyOffer, test, type OfferSummary } from "../support/fixtures";
 import { ANALYTICS_SETTINGS } from "#rules/tracking";
 import { hosts, mockVendors, type Vendors } from "./mock-vendors";
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { chooseCookies, expect, ready, type OfferSummary } from "../fixtures";
+import { chooseCookies, expect, ready, type OfferSummary } from "../support/fixtures";
 
 /**
  * The wallet variant's way to /order/ (PAYMENT_PROVIDER=paypal on the third-party server): one

@@ -11,9 +11,9 @@ import { gunzipSync } from "node:zlib";
 import type { Page, Request } from "@playwright/test";
 import { purchaseSignature, unsubscribeSignature } from "#platform/signatures.server";
 import { NOSCRIPT_FIELD } from "#rules/captcha";
-import { expect, ready, roomyOffer, test, uniqueEmail } from "../fixtures";
-import { waitForMail } from "../mail";
-import { E2E_DATA_DIR } from "../run-ports";
+import { expect, ready, roomyOffer, test, uniqueEmail } from "../support/fixtures";
+import { waitForMail } from "../support/mail";
+import { E2E_DATA_DIR } from "../support/run-ports";
 import { mockVendors, type Vendors } from "./mock-vendors";
 
 let vendors: Vendors;

@@ -5,7 +5,7 @@
  */
 import type { Page } from "@playwright/test";
 import { PAYPAL_HANGS_FOR } from "#tests/mocks/paypal";
-import { expect, test, uniqueEmail, type OfferSummary } from "../fixtures";
+import { expect, test, uniqueEmail, type OfferSummary } from "../support/fixtures";
 import { mockVendors } from "./mock-vendors";
 import { toOrderPage } from "./order-page";
 

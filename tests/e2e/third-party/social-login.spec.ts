@@ -14,9 +14,9 @@ import type { BrowserContext, Page } from "@playwright/test";
 import { FULL_CHROMIUM, THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
 import { FUZZ_SEED, hostileText, problemWith, queryString } from "#tests/support/fuzz";
 import { mockAuthorizationCode } from "#tests/mocks/social";
-import { expectLoggedInAs } from "../auth";
-import { check, test, VIEWPORTS, type Problem } from "../axe";
-import { chooseCookies, expect, ready, roomyOffer, uniqueEmail } from "../fixtures";
+import { expectLoggedInAs } from "../support/auth";
+import { check, test, VIEWPORTS, type Problem } from "../support/axe";
+import { chooseCookies, expect, ready, roomyOffer, uniqueEmail } from "../support/fixtures";
 import { mockVendors } from "./mock-vendors";
 
 type Provider = "google" | "apple" | "facebook";

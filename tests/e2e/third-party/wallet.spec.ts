@@ -4,7 +4,7 @@
  * cannot load, the «Pagar» form (the redirect flow) stays. PayPal's host is intercepted.
  */
 import type { Page } from "@playwright/test";
-import { expect, roomyOffer, test, uniqueEmail } from "../fixtures";
+import { expect, roomyOffer, test, uniqueEmail } from "../support/fixtures";
 import { mockVendors, type Vendors } from "./mock-vendors";
 import { toOrderPage as toOrderPageOf } from "./order-page";
 

@@ -1,5 +1,5 @@
 import { rm } from "node:fs/promises";
-import { startTestSmtp } from "../support/smtp";
+import { startTestSmtp } from "../../support/smtp";
 import { E2E_INBOX, E2E_SMTP_PORT } from "./mail";
 
 /** The run's SMTP server; it lives in the Playwright runner process until the run ends. */

@@ -6,7 +6,7 @@
  */
 import { E2E_DATA_DIR } from "./run-ports";
 
-export { mailsTo, readInbox, waitForMail } from "../support/smtp";
+export { mailsTo, readInbox, waitForMail } from "../../support/smtp";
 export { E2E_SMTP_PORT } from "./run-ports";
 
 export const E2E_INBOX = `${E2E_DATA_DIR}-inbox`;
