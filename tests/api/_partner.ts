@@ -7,7 +7,8 @@ import sharp from "sharp";
 import { DEMO_PASSWORD, DEMO_PASSWORD_HASH } from "#api/db/demo-accounts";
 import { organizationMembers, organizations, users } from "#api/db/schema";
 import type { Role } from "#rules/roles";
-import { call, type TestApi } from "#tests/support/api-server";
+import { afterAll, beforeAll } from "vitest";
+import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { buy, newEmail } from "./_helpers";
 
 export type Who = "anonymous" | "customer" | "partnerA" | "partnerB" | "staff";
@@ -139,6 +140,19 @@ export async function makeWorld(api: TestApi): Promise<World> {
     offers.push({ uuid: offer.uuid, option: offer.price_options[0].uuid });
   }
   return { orgA: a.id, orgB: b.id, offerA: offers[0].uuid, offerB: offers[1].uuid, optionA: offers[0].option, optionB: offers[1].option };
+}
+
+/**
+ * The file's test API and two partners' world, made before its tests and closed after them:
+ * `withPartnerWorld((world) => ({ api, w } = world))`.
+ */
+export function withPartnerWorld(receive: (world: { api: TestApi; w: World }) => void, timeoutMs?: number): void {
+  let api: TestApi | undefined;
+  beforeAll(async () => {
+    api = await startTestApi();
+    receive({ api, w: await makeWorld(api) });
+  }, timeoutMs);
+  afterAll(() => api?.close());
 }
 
 /** A paid purchase of `quantity` tickets of an option; returns its coupon codes. */

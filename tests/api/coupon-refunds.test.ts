@@ -5,21 +5,17 @@
  * till and the buyer race. On PostgreSQL the races run on separate connections.
  */
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
 import { mailOutbox, saleRefunds, sales } from "#api/db/schema";
 import { WITHDRAWAL_DAYS } from "#rules/refunds";
-import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { call, type TestApi } from "#tests/support/api-server";
 import { available, buy, expectSpanish, newEmail } from "./_helpers";
-import { ACTORS, as, callAs, makeWorld, type World } from "./_partner";
+import { ACTORS, as, callAs, withPartnerWorld, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 type Bought = { saleId: string; sig: string; codes: string[] };
 

@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { APPROVE_WITHOUT_PHOTO } from "#rules/images";
-import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { call, type TestApi } from "#tests/support/api-server";
 import { expectSpanish } from "./_helpers";
-import { callAs, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
+import { callAs, png, uploadImage, withPartnerWorld, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 describe("staff approve an offer only with a photo of its own", () => {
   it("refuses one whose photos were removed after it was sent (only the drawn placeholder or a logo left), in Spanish", async () => {

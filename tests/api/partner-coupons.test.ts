@@ -1,19 +1,14 @@
 /** The till's coupons through the API, and a partner's sales beyond a page. */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
-import { startTestApi, type TestApi } from "#tests/support/api-server";
+import type { TestApi } from "#tests/support/api-server";
 import { expectSpanish } from "./_helpers";
-import { callAs, couponsFor, makeWorld, validOffer, type World } from "./_partner";
+import { callAs, couponsFor, withPartnerWorld, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 describe("coupons", () => {
   it("verifies a code with or without dashes, and redeems it once", async () => {

@@ -2,23 +2,18 @@
 import { request as httpRequest } from "node:http";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OfferImage } from "#contract/offers";
 import { query } from "#api/db/client";
 import { offerImages } from "#api/db/schema";
-import { startTestApi, type TestApi } from "#tests/support/api-server";
+import type { TestApi } from "#tests/support/api-server";
 import { expectSpanish } from "./_helpers";
 import { phonePhoto } from "#tests/support/photos";
-import { as, callAs, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
+import { as, callAs, png, uploadImage, withPartnerWorld, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 describe("POST /offers/images/", () => {
   it("turns a PNG into WebP at the card and page sizes, with width and height recorded", async () => {

@@ -1,18 +1,13 @@
 /** A partner's lists in pages, and the offer search of its own list. */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { foldText } from "#rules/search";
 import { partnerLeads } from "#api/db/schema";
-import { startTestApi, type TestApi } from "#tests/support/api-server";
-import { callAs, makeWorld, validOffer, type World } from "./_partner";
+import type { TestApi } from "#tests/support/api-server";
+import { callAs, withPartnerWorld, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 describe("lists in pages (a catalogue of 100,000 offers has thousands of organisations)", () => {
   it("GET /organizations/ answers a page by name with count and links; a partner still sees only its own", async () => {

@@ -4,23 +4,18 @@
  * and redemptions, each says the same number, and «Ventas» names its buyers.
  */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { query } from "#api/db/client";
 import type { Scope } from "#api/services/access";
 import { markCouponsRefunded } from "#api/services/coupon-facts";
 import { previewStatement } from "#api/services/statements";
-import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { call, type TestApi } from "#tests/support/api-server";
 import { buy, capture, newEmail, sandboxAction, startSale, validate } from "./_helpers";
-import { ACTORS, callAs, makeWorld, type World } from "./_partner";
+import { ACTORS, callAs, withPartnerWorld, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-}, 60_000);
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world), 60_000);
 
 /** A paid purchase whose buyer asked for a receipt, so gave a full name at checkout. */
 async function buyWithName(option: { uuid: string; price: string }, quantity: number, fullName: string) {

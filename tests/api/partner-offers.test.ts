@@ -1,21 +1,16 @@
 /** Partners' offers: the dictionaries, an offer's status, and changes to an offer on sale waiting for staff. */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#rules/categories";
 import { PROVINCES } from "#rules/regions";
 import { priceOptions, saleItems } from "#api/db/schema";
-import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { call, type TestApi } from "#tests/support/api-server";
 import { available, expectSpanish, newEmail, startSale } from "./_helpers";
-import { activeOffer, callAs, makeWorld, png, uploadImage, validOffer, type World } from "./_partner";
+import { activeOffer, callAs, png, uploadImage, withPartnerWorld, validOffer, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 describe("GET /offers/dictionaries/", () => {
   it("lists the rules/ lists with Spanish labels, under both base paths", async () => {

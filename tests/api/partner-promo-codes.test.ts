@@ -1,19 +1,14 @@
 /** Promo codes from the partner's side, and nothing learnt about anyone else's. */
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { query } from "#api/db/client";
-import { call, startTestApi, type TestApi } from "#tests/support/api-server";
+import { call, type TestApi } from "#tests/support/api-server";
 import { PROMO_CODE_CHECKS } from "#rules/limits";
-import { callAs, makeWorld, newPartner, type World } from "./_partner";
+import { callAs, newPartner, withPartnerWorld, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 describe("promo codes", () => {
   it("a partner manages codes of its own offers only; staff any", async () => {

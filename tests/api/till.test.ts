@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buy, expectSpanish, newEmail } from "./_helpers";
 import { sql } from "drizzle-orm";
 import { query } from "#api/db/client";
-import { call } from "#tests/support/api-server";
-import { ACTORS, callAs, makeWorld, newPartner, type World } from "./_partner";
-import { startTestApi, type TestApi } from "#tests/support/api-server";
+import { call, type TestApi } from "#tests/support/api-server";
+import { ACTORS, callAs, newPartner, withPartnerWorld, type World } from "./_partner";
 
 let api: TestApi;
 let w: World;
-beforeAll(async () => {
-  api = await startTestApi();
-  w = await makeWorld(api);
-});
-afterAll(() => api.close());
+withPartnerWorld((world) => ({ api, w } = world));
 
 const priceB = async () => (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price;
 
