@@ -16,7 +16,7 @@ import { sql } from "drizzle-orm";
 import { migrate } from "#api/db/migrate";
 import { openDatabase, query, type Database } from "#api/db/client";
 import { seedBusyMonth } from "#api/db/seed-coupons";
-import { madridDay, monthPeriod } from "#rules/statements";
+import { madridDay, monthPeriod, previousMonth } from "#rules/statements";
 import { couponShop, dbName, KINDS, OFFERS, PARTNERS, type CouponShop, type Kind } from "./support/coupon-shop";
 import { figure } from "./support/figures";
 import { fmtMs, heading, percentile, ROOT } from "./support/helpers";
@@ -33,12 +33,6 @@ const VENTAS_REQUESTS = Number(process.env.BENCH_VENTAS_REQUESTS ?? 200);
 
 const count = (n: number) => n.toLocaleString("en-US");
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-
-/** The Madrid month before the one `now` is in, as «2026-10». */
-export function lastMonth(now = new Date()): string {
-  const [y, m] = madridDay(now).split("-").map(Number);
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
-}
 
 /** Opens the shop's database in this process for `work`, and closes it (a PGlite server needs it closed). */
 export async function withDatabase<T>(shop: CouponShop, work: (db: Database) => Promise<T>): Promise<T> {
@@ -120,7 +114,7 @@ async function statementsAtScale(kind: Kind) {
     return;
   }
   try {
-    const month = lastMonth();
+    const month = previousMonth(new Date());
     const { start, end } = monthPeriod(month);
     const facts = await withDatabase(shop, async (db) => {
       await busyMonth(db, month);

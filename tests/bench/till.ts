@@ -9,13 +9,14 @@
  */
 import { sql } from "drizzle-orm";
 import { query } from "#api/db/client";
+import { previousMonth } from "#rules/statements";
 import { couponShop, dbName, KINDS, type Kind } from "./support/coupon-shop";
 import { figure } from "./support/figures";
 import { fmtMs, heading, percentile } from "./support/helpers";
 import { busyOrganizationId, joinBusyOrganization, partnerToken, timedCall } from "./support/partner-api";
 import type { BenchSection } from "./support/section";
 import { startServer, stop } from "./support/server";
-import { busyMonth, lastMonth, withDatabase } from "./statements";
+import { busyMonth, withDatabase } from "./statements";
 
 const TILLS = Number(process.env.BENCH_TILLS ?? 20);
 /** Coupons each till redeems. */
@@ -33,7 +34,7 @@ async function tillAtScale(kind: Kind) {
   try {
     // The busy partner's valid coupons still to redeem: one queue per till, and one for the double press.
     const coupons = await withDatabase(shop, async (db) => {
-      await busyMonth(db, lastMonth());
+      await busyMonth(db, previousMonth(new Date()));
       await joinBusyOrganization(db);
       const organizationId = await busyOrganizationId(db);
       return query<{ id: string; code: string }>(

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod";
 import { Form } from "@remix-run/react";
 import { madridDate } from "#rules/dates";
 import { PAYABLE_MOMENT_LABELS, PAYABLE_MOMENTS, type PayableMoment } from "#rules/payable";
+import { previousMonth } from "#rules/statements";
 import { FormError, SelectField, TextField } from "#app/components/form-field";
 import { CommissionFormSchema, IssueMonthFormSchema, IssueRangeFormSchema, PayableFormSchema } from "#app/portal/statement-forms";
 
@@ -11,10 +12,7 @@ type Last = SubmissionResult<string[]> | undefined;
 
 // Days and months in Madrid, as the API dates statements (the UTC day lags an hour or two behind).
 const today = () => madridDate(new Date());
-const lastMonth = () => {
-  const [year, month] = today().split("-").map(Number);
-  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, "0")}`;
-};
+const lastMonth = () => previousMonth(new Date());
 
 function Hidden({ intent, organization }: { intent: Which; organization?: string }) {
   return (
