@@ -33,8 +33,6 @@ export const IS_PAID = sql`c.paid_at IS NOT NULL`;
  * for a sale no longer paid is marked from the start (0045), so the coupon alone says it.
  */
 export const IS_REFUNDED = sql`(c.refunded_at IS NOT NULL)`;
-/** When it was refunded; null while it is not. */
-export const REFUNDED_AT = sql`c.refunded_at`;
 /** Sold and still the buyer's: what «vendidas» and «N compradas» count. */
 export const IS_SOLD = sql`NOT ${IS_REFUNDED}`;
 export const IS_REDEEMED = sql`c.redeemed_at IS NOT NULL`;

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import { commissionCents, lineVatCents, type CommissionRate } from "#rules/commission";
 import { PAYABLE_WHEN, type PayableMoment } from "#rules/payable";
-import { IS_PAID, IS_REFUNDED, PAID_COUPON_FACTS, REFUNDED_AT } from "#api/services/coupon-facts";
+import { IS_PAID, PAID_COUPON_FACTS } from "#api/services/coupon-facts";
 
 /**
  * The ledger behind statements: which coupons of an organisation have facts that moved since
@@ -71,7 +71,7 @@ export function changedCouponsQuery(organizationId: string, end: Date, moment: P
              ((c.paid_at AT TIME ZONE 'Europe/Madrid')::date)::text AS sold_day,
              o.title AS offer_title, p.title AS option_title, c.paid_unit_cents, o.valid_until,
              CASE WHEN c.redeemed_at < ${at} THEN c.redeemed_at END AS redeemed_at,
-             CASE WHEN ${IS_REFUNDED} AND ${REFUNDED_AT} < ${at} THEN ${REFUNDED_AT} END AS refunded_at
+             CASE WHEN c.refunded_at < ${at} THEN c.refunded_at END AS refunded_at
       FROM ${PAID_COUPON_FACTS}
       JOIN sale_items si ON si.id = c.sale_item_id
       JOIN offers o ON o.id = c.offer_id
