@@ -12,6 +12,7 @@ import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
+import { DATABASE_URL, withDatabase } from "./support/operations-helpers";
 
 test.describe.configure({ mode: "serial" });
 test.beforeEach(() => test.skip(test.info().project.name !== "js", "one run is enough: no browser involved"));
@@ -213,24 +214,6 @@ test("an API that hangs: pages answer after API_TIMEOUT_MS (503 and the Spanish 
     hung.close();
   }
 });
-
-const DATABASE_URL = process.env.TEST_DATABASE_URL;
-
-/** A PostgreSQL database of the test's own, dropped afterwards whatever happened. */
-async function withDatabase(label: string, use: (url: URL) => Promise<void>) {
-  const name = `ofertas_ops_${label}_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(DATABASE_URL!);
-  url.pathname = `/${name}`;
-  try {
-    await use(url);
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
 
 test("PostgreSQL unreachable: API and pages 503 with Retry-After, /readyz 503; back to 200 when it returns", async () => {
   test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
