@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { DEFERRED_TYPE } from "#app/document/defer-scripts.server";
-import { DEMO_CUSTOMER, DEMO_STAFF, loginAs } from "./support/auth";
+import { DEMO_CUSTOMER, DEMO_STAFF } from "./support/auth";
 import { check, test, VIEWPORTS, type Problem } from "./support/axe";
 import { expect, openRoomyOffer, ready, roomyOffer, uniqueEmail } from "./support/fixtures";
 import { E2E_INBOX, waitForMail } from "./support/mail";
@@ -85,9 +85,14 @@ const ACCOUNT_PAGES = [
   },
 ];
 for (const { user, paths } of ACCOUNT_PAGES) {
-  test(`logged in as ${user.email}: ${paths.join(", ")} have no axe violations and no sideways scroll`, async ({ page, js, helper }) => {
+  test(`logged in as ${user.email}: ${paths.join(", ")} have no axe violations and no sideways scroll`, async ({
+    page,
+    js,
+    helper,
+    loginAs,
+  }) => {
     test.setTimeout(180_000);
-    await loginAs(page, user);
+    await loginAs(user);
     const problems: Problem[] = [];
     for (const path of paths) {
       for (const viewport of VIEWPORTS) {

@@ -1,5 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
-import { expectLoggedInAs, loginAs, loginWithForm, newCustomer, type Credentials } from "./support/auth";
+import { expectLoggedInAs, loginWithForm, type Credentials } from "./support/auth";
 import { acceptCookies, expect, ready, test, uniqueEmail } from "./support/fixtures";
 import { E2E_INBOX, waitForMail } from "./support/mail";
 
@@ -21,10 +21,16 @@ async function expectLoggedOut(device: { page: Page }) {
   await expect(device.page).toHaveURL(/\/login\?redirectTo=%2Fcuenta/);
 }
 
-test("/cuenta: change the password, subscribe (with the box ticked on purpose) and unsubscribe, log out", async ({ page, js, browser }) => {
-  const customer = await newCustomer(page);
+test("/cuenta: change the password, subscribe (with the box ticked on purpose) and unsubscribe, log out", async ({
+  page,
+  js,
+  browser,
+  newCustomer,
+  loginAs,
+}) => {
+  const customer = await newCustomer();
   const laptop = await otherDevice(browser, js, customer);
-  await loginAs(page, customer);
+  await loginAs(customer);
   await page.goto("/cuenta");
   await ready(page, js);
   await acceptCookies(page);
@@ -109,9 +115,14 @@ test("/cuenta: a code-only account creates a password; the email changes by a co
   await expectLoggedInAs(page, next);
 });
 
-test("«Eliminar mi cuenta» asks first; confirmed, the account is gone and the browser logged out", async ({ page, js }) => {
-  const customer = await newCustomer(page);
-  await loginAs(page, customer);
+test("«Eliminar mi cuenta» asks first; confirmed, the account is gone and the browser logged out", async ({
+  page,
+  js,
+  newCustomer,
+  loginAs,
+}) => {
+  const customer = await newCustomer();
+  await loginAs(customer);
   await page.goto("/cuenta");
   await ready(page, js);
   await acceptCookies(page);
@@ -135,10 +146,16 @@ test("«Eliminar mi cuenta» asks first; confirmed, the account is gone and the 
   ).toBe(401);
 });
 
-test("«Dispositivos con sesión abierta»: end the phone's session, then every session but this one", async ({ page, js, browser }) => {
-  const customer = await newCustomer(page);
+test("«Dispositivos con sesión abierta»: end the phone's session, then every session but this one", async ({
+  page,
+  js,
+  browser,
+  newCustomer,
+  loginAs,
+}) => {
+  const customer = await newCustomer();
   const phone = await otherDevice(browser, js, customer, PHONE);
-  await loginAs(page, customer);
+  await loginAs(customer);
   await page.goto("/cuenta");
   await ready(page, js);
   await acceptCookies(page);

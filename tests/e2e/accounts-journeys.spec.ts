@@ -1,5 +1,5 @@
 import { pdfText } from "#tests/support/pdf";
-import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, loginWithForm, newCustomer } from "./support/auth";
+import { DEMO_CUSTOMER, expectLoggedInAs, loginWithForm } from "./support/auth";
 import {
   acceptCookies,
   addToCart,
@@ -54,10 +54,10 @@ test("two favourites as a guest → login → /favorite shows both, synced to th
   await expect(page.getByRole("heading", { name: picked[0].title })).toHaveCount(0);
 });
 
-test("a purchase while logged in → /order/history shows it → its coupon PDF downloads", async ({ page, js }) => {
+test("a purchase while logged in → /order/history shows it → its coupon PDF downloads", async ({ page, js, newCustomer, loginAs }) => {
   test.setTimeout(90_000);
-  const customer = await newCustomer(page);
-  await loginAs(page, customer);
+  const customer = await newCustomer();
+  await loginAs(customer);
   const offer = await roomyOffer(page);
   await addToCart(page, js, offer, 1);
   await openCheckout(page, js);
@@ -110,9 +110,9 @@ test("a purchase while logged in → /order/history shows it → its coupon PDF 
   await expect(page).toHaveURL(/\/feedback\?rate=4&offer=/);
 });
 
-test("logout on the payment step lands on /checkout", async ({ page, js }) => {
-  const customer = await newCustomer(page);
-  await loginAs(page, customer);
+test("logout on the payment step lands on /checkout", async ({ page, js, newCustomer, loginAs }) => {
+  const customer = await newCustomer();
+  await loginAs(customer);
   const offer = await roomyOffer(page);
   await addToCart(page, js, offer, 1);
   await openCheckout(page, js);
@@ -133,8 +133,8 @@ test("/order/history when anonymous redirects to the main page", async ({ page }
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("the demo customer's history lists the seeded purchase; /cuenta shows the account", async ({ page }) => {
-  await loginAs(page);
+test("the demo customer's history lists the seeded purchase; /cuenta shows the account", async ({ page, loginAs }) => {
+  await loginAs();
   await page.goto("/order/history");
   await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
   await page.goto("/cuenta");
@@ -142,9 +142,13 @@ test("the demo customer's history lists the seeded purchase; /cuenta shows the a
   await expect(page.getByRole("main").getByText(DEMO_CUSTOMER.email, { exact: true })).toBeVisible();
 });
 
-test("with JavaScript the purchases list is kept a minute under ORDER_HISTORY; a page load starts afresh", async ({ page, js }) => {
+test("with JavaScript the purchases list is kept a minute under ORDER_HISTORY; a page load starts afresh", async ({
+  page,
+  js,
+  loginAs,
+}) => {
   test.skip(!js, "without JavaScript every page is a fresh server page: nothing is cached in the browser");
-  await loginAs(page);
+  await loginAs();
   const asked: string[] = [];
   page.on("request", (r) => {
     // Single fetch asks a route with a clientLoader on its own (?_routes=routes/order.history).

@@ -1,4 +1,4 @@
-import { expectLoggedInAs, newCustomer } from "./support/auth";
+import { expectLoggedInAs } from "./support/auth";
 import { acceptCookies, expect, ready, test, uniqueEmail } from "./support/fixtures";
 import { E2E_INBOX, waitForMail } from "./support/mail";
 
@@ -84,8 +84,12 @@ test("the activation link from the mail works on another device (the link's toke
   await other.close();
 });
 
-test("registering an address that already has an account looks the same; its owner gets «Ya tienes una cuenta»", async ({ page, js }) => {
-  const owner = await newCustomer(page);
+test("registering an address that already has an account looks the same; its owner gets «Ya tienes una cuenta»", async ({
+  page,
+  js,
+  newCustomer,
+}) => {
+  const owner = await newCustomer();
   await page.goto("/login/registro");
   await ready(page, js);
   await acceptCookies(page);

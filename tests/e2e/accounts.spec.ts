@@ -1,4 +1,4 @@
-import { DEMO_CUSTOMER, expectLoggedInAs, loginAs, newCustomer } from "./support/auth";
+import { DEMO_CUSTOMER, expectLoggedInAs } from "./support/auth";
 import { acceptCookies, expect, ready, test } from "./support/fixtures";
 import { E2E_INBOX, waitForMail } from "./support/mail";
 
@@ -41,8 +41,12 @@ test("login with password → back where the customer was → logout", async ({ 
   await elsewhere.close();
 });
 
-test("after 10 wrong passwords the address logs in only by code; the owner is told, and a code login lifts it", async ({ page, js }) => {
-  const customer = await newCustomer(page);
+test("after 10 wrong passwords the address logs in only by code; the owner is told, and a code login lifts it", async ({
+  page,
+  js,
+  newCustomer,
+}) => {
+  const customer = await newCustomer();
   // From ten different connections: the limit is the address's, not the connection's.
   for (let i = 0; i < 10; i++) {
     await page.request.post("/api/v0/auth/jwt/create/", {
@@ -72,15 +76,15 @@ test("after 10 wrong passwords the address logs in only by code; the owner is to
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: customer })).status()).toBe(200);
 });
 
-test("loginAs helper: the browser is logged in", async ({ page }) => {
-  await loginAs(page);
+test("loginAs helper: the browser is logged in", async ({ page, loginAs }) => {
+  await loginAs();
   await page.goto("/");
   await expectLoggedInAs(page, DEMO_CUSTOMER.email);
 });
 
-test("an expired access token is renewed without the customer noticing", async ({ page }) => {
+test("an expired access token is renewed without the customer noticing", async ({ page, loginAs }) => {
   // The E2E server issues access tokens of a few seconds (JWT_ACCESS_SECONDS in playwright.config.ts).
-  await loginAs(page);
+  await loginAs();
   const before = (await page.context().cookies()).find((c) => c.name === "__session")?.value;
   await page.waitForTimeout(4_500);
   await page.goto("/");

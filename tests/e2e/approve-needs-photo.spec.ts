@@ -2,7 +2,6 @@ import type { APIRequestContext, Page } from "@playwright/test";
 import sharp from "sharp";
 import { DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
 import { APPROVE_WITHOUT_PHOTO } from "#rules/images";
-import { loginAs } from "./support/auth";
 import { expect, ready, test } from "./support/fixtures";
 import { partnerOffer, removeOfferPhotos } from "./support/partner-fixtures";
 
@@ -46,11 +45,12 @@ async function openQueueAt(page: Page, js: boolean, title: string) {
 test("the review queue says «Falta una foto real» before «Aprobar», and approving such an offer is refused in Spanish", async ({
   page,
   js,
+  loginAs,
 }, testInfo) => {
   test.setTimeout(90_000);
   const title = `Ruta sin foto ${testInfo.project.name} ${Date.now().toString(36)}`;
   const uuid = await pendingWithoutPhoto(page.request, title);
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   await openQueueAt(page, js, title);
 
   const card = page.getByRole("article", { name: title });

@@ -1,4 +1,4 @@
-import { expectLoggedInAs, loginAs, newCustomer } from "./support/auth";
+import { expectLoggedInAs } from "./support/auth";
 import { addToCart, expect, ready, roomyOffer, test } from "./support/fixtures";
 
 // What a CDN may keep: anonymous listing pages, shared for a minute; anything a visitor
@@ -109,6 +109,8 @@ test("a kept page never reaches a visitor who is logged in, has a cart or has a 
   page,
   request,
   js,
+  newCustomer,
+  loginAs,
 }) => {
   /** The home page as a visitor with no cookie gets it: the kept one. */
   const anonymous = async () => {
@@ -121,8 +123,8 @@ test("a kept page never reaches a visitor who is logged in, has a cart or has a 
   const cart = page.getByRole("link", { name: /^Carrito/ }).locator(".count-badge");
 
   // Logged in: the page names them, and is not kept for anyone.
-  const user = await newCustomer(page);
-  await loginAs(page, user);
+  const user = await newCustomer();
+  await loginAs(user);
   expect((await page.goto("/"))!.headers()["age"]).toBeUndefined();
   await ready(page, js);
   await expectLoggedInAs(page, user.email);

@@ -7,7 +7,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { pdfText } from "../support/pdf";
-import { loginAs, newCustomer } from "./support/auth";
 import { expect, ready, roomyOffer, test, uniqueEmail } from "./support/fixtures";
 import { E2E_INBOX, waitForMail } from "./support/mail";
 
@@ -95,7 +94,7 @@ test("a guest, from the mail's link: the money goes back and the coupon reads «
   expect(((await again.json()) as { outcome: string }).outcome).toBe("refunded");
 });
 
-test("a coupon redeemed at the till after the page opened is refused with a clear message", async ({ page, js, browser }) => {
+test("a coupon redeemed at the till after the page opened is refused with a clear message", async ({ page, js, browser, loginAs }) => {
   // Two browsers (the buyer's and the till's) and a login: more than one page's time on a busy machine.
   test.setTimeout(90_000);
   const partner = await tokenOf(page.request, DEMO_PARTNER);
@@ -118,7 +117,7 @@ test("a coupon redeemed at the till after the page opened is refused with a clea
   // The partner redeems it at the till, in a browser of their own.
   const tillContext = await browser.newContext();
   const till = await tillContext.newPage();
-  await loginAs(till, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER, till);
   await till.goto("/socios");
   await till.getByLabel("Código del cupón").fill(code);
   await till.getByRole("button", { name: "Comprobar" }).click();
@@ -134,13 +133,13 @@ test("a coupon redeemed at the till after the page opened is refused with a clea
   await expect(coupon).not.toContainText("Devuelto");
 });
 
-test("a buyer with an account, on «Mis pedidos»: the coupon reads «Devuelto»", async ({ page, js }) => {
-  const creds = await newCustomer(page);
+test("a buyer with an account, on «Mis pedidos»: the coupon reads «Devuelto»", async ({ page, js, newCustomer, loginAs }) => {
+  const creds = await newCustomer();
   const token = await tokenOf(page.request, creds);
   const option = (await roomyOffer(page)).price_options[0];
   const bought = await buy(page.request, option, creds.email, 1, token);
   const code = bought.codes[0];
-  await loginAs(page, creds);
+  await loginAs(creds);
   await page.goto("/order/history");
   await ready(page, js);
   await askRefund(page, code);

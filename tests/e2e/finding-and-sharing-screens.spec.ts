@@ -1,6 +1,5 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { addDays, madridDate } from "#rules/dates";
-import { loginAs } from "./support/auth";
 import { check, test, VIEWPORTS, type Problem } from "./support/axe";
 import { acceptCookies, expect, ready } from "./support/fixtures";
 import { partnerOffer, proposeChange } from "./support/partner-fixtures";
@@ -13,6 +12,7 @@ test("listing controls, the offer's share links and sale end, and the partner's 
   page,
   js,
   helper,
+  loginAs,
 }, info) => {
   test.setTimeout(150_000);
   const problems: Problem[] = [];
@@ -38,7 +38,7 @@ test("listing controls, the offer's share links and sale end, and the partner's 
   await ready(page, js);
   await expect(page.getByText(/^A la venta hasta el \p{L}+, 23:59$/u)).toBeVisible();
   await shoot("offer-share-sale-end");
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto(`/socios/ofertas/${offer.uuid}`);
   await ready(page, js);
   await shoot("partner-offer-form");

@@ -5,7 +5,6 @@
  */
 import type { Locator, Page } from "@playwright/test";
 import { acceptCookies, expect, ready, roomyOffer, test, uniqueEmail } from "./support/fixtures";
-import { loginAs, newCustomer } from "./support/auth";
 
 test.use({ viewport: { width: 375, height: 740 }, hasTouch: true });
 
@@ -62,8 +61,8 @@ test("a guest: from the offer to the provider's page in 4 taps and one typed ema
   expect(typed).toEqual(["Correo electrónico"]);
 });
 
-test("a logged-in buyer: 4 taps and nothing typed", async ({ page, js }) => {
-  await loginAs(page, await newCustomer(page));
+test("a logged-in buyer: 4 taps and nothing typed", async ({ page, js, newCustomer, loginAs }) => {
+  await loginAs(await newCustomer());
   const { taps, typed } = await offerToProvider(page, js, null);
   expect(taps.length, taps.join(" → ")).toBeLessThanOrEqual(4);
   expect(typed).toEqual([]);

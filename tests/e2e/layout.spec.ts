@@ -1,7 +1,6 @@
 import type { Page } from "@playwright/test";
 import { ENHANCED_FIELD } from "#app/forms/enhanced";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./support/auth";
 import { acceptCookies, expect, openCheckout, openRoomyOffer, ready, roomyOffer, test } from "./support/fixtures";
 
 const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
@@ -117,8 +116,8 @@ test.describe("phones (375 px)", () => {
     await expect(page.getByLabel("Región")).toHaveValue("Sevilla");
   });
 
-  test("at the till a whole voucher code shows in large type, and a mailed code in its own box", async ({ page, js }) => {
-    await loginAs(page, DEMO_PARTNER);
+  test("at the till a whole voucher code shows in large type, and a mailed code in its own box", async ({ page, js, loginAs }) => {
+    await loginAs(DEMO_PARTNER);
     await page.goto("/socios");
     await ready(page, js);
     const code = page.getByLabel("Código del cupón");

@@ -4,7 +4,6 @@ import path from "node:path";
 import { unsubscribeSignature } from "#platform/signatures.server";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { pdfText } from "../support/pdf";
-import { loginAs, newCustomer } from "./support/auth";
 import { check, test as axeTest, VIEWPORTS, type Problem } from "./support/axe";
 import { acceptCookies, expect, openCheckout, ready, test, uniqueEmail, type OfferSummary } from "./support/fixtures";
 import type { ReceivedMail } from "../support/smtp";
@@ -198,11 +197,13 @@ test("feedback links → a person's click saves, a scanner only asks → the rat
 test("a logged-in buyer rates from a link without a token (Mis pedidos, older mails): asked first, saved on the button", async ({
   page,
   js,
+  newCustomer,
+  loginAs,
 }) => {
-  const customer = await newCustomer(page);
+  const customer = await newCustomer();
   const offer = (await offers(page))[js ? 3 : 4];
   await buyThroughApi(page.request, offer, customer.email);
-  await loginAs(page, customer);
+  await loginAs(customer);
   await page.goto(`/feedback?rate=2&offer=${offer.uuid}&email=${encodeURIComponent(customer.email)}`);
   await ready(page, js);
   await expect(page.getByRole("heading", { name: "Valora tu compra" })).toBeVisible();

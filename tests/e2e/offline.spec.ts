@@ -4,7 +4,6 @@
  * what was kept goes at logout. The worker needs JavaScript: without it the pages are as always.
  */
 import type { APIRequestContext, Page } from "@playwright/test";
-import { loginAs } from "./support/auth";
 import { expect, test, uniqueEmail, type OfferSummary } from "./support/fixtures";
 import { E2E_INBOX, waitForMail } from "./support/mail";
 
@@ -99,10 +98,10 @@ test("coupons page and PDF opened online → offline, reload: the QR, the codes 
   await context.setOffline(false);
 });
 
-test("logging out, or another account logging in, drops the kept coupons", async ({ page, js }) => {
+test("logging out, or another account logging in, drops the kept coupons", async ({ page, js, loginAs }) => {
   test.skip(!js, "the worker needs JavaScript");
   const link = await purchaseLink(page.request, uniqueEmail("offline-logout"));
-  await loginAs(page);
+  await loginAs();
   await openAndKeep(page, link);
   await page.goto("/cuenta");
   await page
@@ -113,7 +112,7 @@ test("logging out, or another account logging in, drops the kept coupons", async
 
   // A guest's kept coupons go when someone logs in on this browser.
   await openAndKeep(page, link);
-  await loginAs(page);
+  await loginAs();
   await page.goto("/");
   await expect.poll(() => keptPages(page)).toHaveLength(0);
 });

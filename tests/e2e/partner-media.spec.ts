@@ -1,6 +1,5 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { phonePhoto } from "#tests/support/photos";
-import { loginAs } from "./support/auth";
 import { expect, ready, test } from "./support/fixtures";
 import { partnerOffer } from "./support/partner-fixtures";
 
@@ -11,10 +10,11 @@ import { partnerOffer } from "./support/partner-fixtures";
 test("a phone's photo of several MB uploads from the offer page; one over 5 MB is refused with a message", async ({
   page,
   js,
+  loginAs,
 }, testInfo) => {
   test.setTimeout(90_000);
   const offer = await partnerOffer(page.request, `Ruta en kayak ${testInfo.project.name} ${Date.now().toString(36)}`, { active: false });
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto(`/socios/ofertas/${offer.uuid}`);
   await ready(page, js);
 

@@ -1,5 +1,4 @@
 import { DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
-import { loginAs } from "./support/auth";
 import { check, test, VIEWPORTS, type Problem } from "./support/axe";
 import { expect, ready } from "./support/fixtures";
 import { decideChange, partnerOffer, proposeChange } from "./support/partner-fixtures";
@@ -13,13 +12,14 @@ test("changes to an offer on sale wait for staff; the shop sells the approved ve
   page,
   browser,
   js,
+  loginAs,
 }, testInfo) => {
   test.setTimeout(120_000);
   const tag = `${testInfo.project.name} ${Date.now().toString(36)}`;
   const title = `Ruta en kayak ${tag}`;
   const renamed = `Ruta en kayak con picnic ${tag}`;
   const offer = await partnerOffer(page.request, title, { active: true });
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto(`/socios/ofertas/${offer.uuid}`);
   await ready(page, js);
   await expect(page.getByText("La oferta está a la venta: los cambios de título")).toBeVisible();
@@ -57,7 +57,7 @@ test("changes to an offer on sale wait for staff; the shop sells the approved ve
   // Staff see the change beside what is on sale, and approve it.
   const staffContext = await browser.newContext({ javaScriptEnabled: js, baseURL: testInfo.project.use.baseURL });
   const staff = await staffContext.newPage();
-  await loginAs(staff, DEMO_STAFF);
+  await loginAs(DEMO_STAFF, staff);
   await staff.goto("/admin");
   await ready(staff, js);
   const change = staff.getByRole("article", { name: title, exact: true });
@@ -111,6 +111,7 @@ test("a change waiting and one rejected, on the partner's pages and in staff's r
   page,
   js,
   helper,
+  loginAs,
 }, testInfo) => {
   test.setTimeout(180_000);
   const tag = `${testInfo.project.name} ${Date.now().toString(36)}`;
@@ -138,9 +139,9 @@ test("a change waiting and one rejected, on the partner's pages and in staff's r
       }
     }
   };
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await visitAll([`/socios/ofertas/${waiting.uuid}`, `/socios/ofertas/${rejected.uuid}`, "/socios/ofertas"]);
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   await visitAll(["/admin"]);
   expect(problems, problems.join("\n")).toEqual([]);
 });

@@ -1,5 +1,4 @@
 import { DEMO_CASHIER, DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs, newCustomer } from "./support/auth";
 import { expect, ready, test } from "./support/fixtures";
 import { E2E_INBOX, waitForMail } from "./support/mail";
 
@@ -9,8 +8,8 @@ import { E2E_INBOX, waitForMail } from "./support/mail";
  */
 const DESK_TABS = ["Mis ofertas", "Ventas", "Códigos promocionales", "Liquidaciones", "Equipo"];
 
-test("a cashier sees only the till, and /socios/ventas answers the 403 page", async ({ page, js }) => {
-  await loginAs(page, DEMO_CASHIER);
+test("a cashier sees only the till, and /socios/ventas answers the 403 page", async ({ page, js, loginAs }) => {
+  await loginAs(DEMO_CASHIER);
   await page.goto("/socios");
   await ready(page, js);
   const tabs = page.getByRole("navigation", { name: "Portal de socios" });
@@ -28,11 +27,13 @@ test("a cashier sees only the till, and /socios/ventas answers the 403 page", as
 test("an owner invites a cashier by email; logged in with that address, the person accepts and sees the till", async ({
   page,
   js,
+  newCustomer,
+  loginAs,
 }, testInfo) => {
   test.setTimeout(90_000);
-  const invitee = await newCustomer(page);
+  const invitee = await newCustomer();
 
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto("/socios/equipo");
   await ready(page, js);
   const team = page.locator("section.buy-box").first();
@@ -60,7 +61,7 @@ test("an owner invites a cashier by email; logged in with that address, the pers
   expect(link, mail.text).toBeTruthy();
 
   await page.context().clearCookies();
-  await loginAs(page, invitee);
+  await loginAs(invitee);
   await page.goto(new URL(link!).pathname);
   await ready(page, js);
   await expect(page.getByText(`${organization} te invita a su equipo con el rol de cajero.`)).toBeVisible();

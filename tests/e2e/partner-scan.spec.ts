@@ -2,7 +2,6 @@ import { writeFile } from "node:fs/promises";
 import type { Route } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { voucherQrY4m } from "#tests/support/voucher-qr";
-import { loginAs } from "./support/auth";
 import { validCodes } from "./support/till-codes";
 import { check, test, VIEWPORTS } from "./support/axe";
 import { chooseCookies, expect, ready } from "./support/fixtures";
@@ -20,6 +19,7 @@ test("the camera reads a voucher's QR and the till redeems it", async ({
   baseURL,
   helper,
   request,
+  loginAs,
 }, info) => {
   test.skip(!js, "Scanning needs JavaScript; without it the typed code is the way (next test).");
   test.setTimeout(120_000);
@@ -50,7 +50,7 @@ test("the camera reads a voucher's QR and the till redeems it", async ({
       asked.push(r.url());
       if (!r.url().startsWith(baseURL!)) elsewhere.push(r.url());
     });
-    await loginAs(page, DEMO_PARTNER);
+    await loginAs(DEMO_PARTNER, page);
     const shop = await page.goto("/");
     expect(shop!.headers()["content-security-policy"]).not.toContain("wasm-unsafe-eval");
     const till = await page.goto("/socios");
@@ -103,11 +103,11 @@ test("the camera reads a voucher's QR and the till redeems it", async ({
   }
 });
 
-test("without JavaScript there is no camera button, and the typed code redeems", async ({ page, js, request }) => {
+test("without JavaScript there is no camera button, and the typed code redeems", async ({ page, js, request, loginAs }) => {
   test.skip(js, "With JavaScript the camera is tested above; the typed code in partner-till.spec.ts.");
   const codes = await validCodes(request);
   const code = codes[codes.length - 3];
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto("/socios");
   await ready(page, false);
   await expect(page.getByRole("button", { name: "Escanear el QR" })).toHaveCount(0);

@@ -1,11 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { DEMO_CUSTOMER, DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
-import { loginAs, newCustomer } from "./support/auth";
 import { addToCart, expect, openCheckout, ready, test, type OfferSummary } from "./support/fixtures";
 
 /** «Ventas»: the GET filter narrows the list, and «Descargar CSV» downloads the same rows through the shop. */
-test("ventas: filter by offer and date, download the CSV", async ({ page, js }) => {
-  await loginAs(page, DEMO_PARTNER);
+test("ventas: filter by offer and date, download the CSV", async ({ page, js, loginAs }) => {
+  await loginAs(DEMO_PARTNER);
   await page.goto("/socios");
   // Once hydrated: see the admin users test below.
   await ready(page, js);
@@ -78,10 +77,11 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
   page,
   browser,
   js,
+  loginAs,
 }, testInfo) => {
   test.setTimeout(90_000);
   const code = `SOCIO${testInfo.project.name === "js" ? "J" : "N"}${Date.now().toString(36).toUpperCase()}`;
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto("/socios/codigos");
   await ready(page, js);
   const form = page.locator("#promo-new");
@@ -158,9 +158,10 @@ test("promo code: a partner creates one, a buyer uses it at checkout, the partne
 test("promo code: staff narrow the «Oferta» list by title, and a code keeps its offer whatever the list holds", async ({
   page,
   js,
+  loginAs,
 }, testInfo) => {
   const code = `STAFF${testInfo.project.name === "js" ? "J" : "N"}${Date.now().toString(36).toUpperCase()}`;
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   await page.goto("/admin/codigos");
   await ready(page, js);
   const form = page.locator("#promo-new");
@@ -196,8 +197,8 @@ test("promo code: staff narrow the «Oferta» list by title, and a code keeps it
   await expect(page.getByText("Código promocional borrado.").first()).toBeVisible();
 });
 
-test("a change made on a later page of a portal list comes back to that page", async ({ page }) => {
-  await loginAs(page, DEMO_PARTNER);
+test("a change made on a later page of a portal list comes back to that page", async ({ page, loginAs }) => {
+  await loginAs(DEMO_PARTNER);
   const answer = await page.request.post("/socios/ofertas?index&page=3", {
     form: { offer: "no-es-una-oferta", status: "paused" },
     maxRedirects: 0,
@@ -206,9 +207,9 @@ test("a change made on a later page of a portal list comes back to that page", a
   expect(answer.headers().location).toBe("/socios/ofertas?page=3");
 });
 
-test("admin users: search by email and role, erase after a confirmation", async ({ page, js }) => {
-  const person = await newCustomer(page);
-  await loginAs(page, DEMO_STAFF);
+test("admin users: search by email and role, erase after a confirmation", async ({ page, js, newCustomer, loginAs }) => {
+  const person = await newCustomer();
+  await loginAs(DEMO_STAFF);
   await page.goto("/admin");
   // Once hydrated: the login's flash message sits above the page without JavaScript and becomes a
   // toast over it once hydrated, so the menu moves up 68 px; a click aimed just before that moment
@@ -238,7 +239,7 @@ test("admin users: search by email and role, erase after a confirmation", async 
   expect(login.status()).toBe(401);
 });
 
-test("admin organisations come 50 a page, through plain links", async ({ page, js }) => {
+test("admin organisations come 50 a page, through plain links", async ({ page, js, loginAs }) => {
   // Enough organisations for a second page (the demo has fewer); made once, through the API.
   const { access } = (await (
     await page.request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_STAFF.email, password: DEMO_STAFF.password } })
@@ -253,7 +254,7 @@ test("admin organisations come 50 a page, through plain links", async ({ page, j
     expect(made.status(), await made.text()).toBe(201);
   }
 
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   await page.goto("/admin/organizaciones");
   await ready(page, js);
   const rows = page.locator("table tbody tr");
@@ -279,9 +280,11 @@ test("admin organisations come 50 a page, through plain links", async ({ page, j
 test("admin organisations: a valid CIF is required, a member is added by email and removed after confirming", async ({
   page,
   js,
+  newCustomer,
+  loginAs,
 }, testInfo) => {
-  const person = await newCustomer(page);
-  await loginAs(page, DEMO_STAFF);
+  const person = await newCustomer();
+  await loginAs(DEMO_STAFF);
   await page.goto("/admin/organizaciones");
   await ready(page, js);
   const name = `Bodega ${testInfo.project.name} ${Date.now().toString(36)}`;
@@ -309,7 +312,7 @@ test("admin organisations: a valid CIF is required, a member is added by email a
   // The new member is a partner now and sees the portal.
   const them = await page.context().browser()!.newContext({ javaScriptEnabled: js, baseURL: testInfo.project.use.baseURL });
   const theirPage = await them.newPage();
-  await loginAs(theirPage, person);
+  await loginAs(person, theirPage);
   expect((await theirPage.goto("/socios/ofertas"))?.status()).toBe(200);
   await them.close();
 
@@ -320,7 +323,7 @@ test("admin organisations: a valid CIF is required, a member is added by email a
 });
 
 /** Every screen of both portals: anonymous → log in and come back; the wrong role → 404. */
-test("every portal screen is protected", async ({ page }) => {
+test("every portal screen is protected", async ({ page, loginAs }) => {
   const partnerScreens = ["/socios/ventas", "/socios/ventas.csv", "/socios/codigos", "/socios/ofertas/nueva"];
   const staffScreens = ["/admin/codigos", "/admin/organizaciones", "/admin/usuarios", "/admin/reembolsos", "/admin/solicitudes"];
   for (const path of [...partnerScreens, ...staffScreens]) {
@@ -328,12 +331,12 @@ test("every portal screen is protected", async ({ page }) => {
     expect(response.status(), path).toBe(303);
     expect(response.headers().location, path).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
   }
-  await loginAs(page, DEMO_CUSTOMER);
+  await loginAs(DEMO_CUSTOMER);
   for (const path of [...partnerScreens, ...staffScreens]) expect((await page.request.get(path)).status(), `customer ${path}`).toBe(404);
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   for (const path of partnerScreens) expect((await page.request.get(path)).status(), `staff ${path}`).toBe(404);
   for (const path of staffScreens) expect((await page.request.get(path)).status(), `staff ${path}`).toBe(200);
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   for (const path of staffScreens) expect((await page.request.get(path)).status(), `partner ${path}`).toBe(404);
   for (const path of partnerScreens) expect((await page.request.get(path)).status(), `partner ${path}`).toBe(200);
 });

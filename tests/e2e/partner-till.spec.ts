@@ -1,5 +1,4 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./support/auth";
 import { validCodes } from "./support/till-codes";
 import { check, test, VIEWPORTS } from "./support/axe";
 import { expect, ready } from "./support/fixtures";
@@ -8,12 +7,12 @@ import { expect, ready } from "./support/fixtures";
  * The till at the counter: a queue of codes, the verdict of the last one kept above an empty field,
  * «Hoy: N canjeados», and the search for a lost code. A tool: no region, categories or shop footer.
  */
-test("the till redeems a queue of coupons and lists today's", async ({ page, js, helper, request }, info) => {
+test("the till redeems a queue of coupons and lists today's", async ({ page, js, helper, request, loginAs }, info) => {
   test.setTimeout(120_000);
   const codes = await validCodes(request);
   // Each project takes its own two, so the js and no-js runs never share a coupon.
   const [first, second] = js ? codes.slice(0, 2) : codes.slice(-2);
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.setViewportSize(VIEWPORTS[0]);
   await page.goto("/socios");
   await ready(page, js);

@@ -1,5 +1,4 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./support/auth";
 import { check, test, VIEWPORTS } from "./support/axe";
 import { expect, ready } from "./support/fixtures";
 
@@ -8,9 +7,9 @@ import { expect, ready } from "./support/fixtures";
  * the chart of sales and redemptions per day is drawn by the server, so it shows without JS and
  * adds up to the page's totals. axe-clean at phone and desktop width.
  */
-test("ventas names each buyer and draws the sales and redemptions per day", async ({ page, js, helper }, info) => {
+test("ventas names each buyer and draws the sales and redemptions per day", async ({ page, js, helper, loginAs }, info) => {
   test.setTimeout(120_000);
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto("/socios/ventas");
   await ready(page, js);
   await expect(page.getByRole("heading", { level: 1, name: "Ventas" })).toBeVisible();

@@ -1,6 +1,5 @@
 import sharp from "sharp";
 import { DEMO_PARTNER, DEMO_STAFF } from "#api/db/demo-accounts";
-import { loginAs, newCustomer } from "./support/auth";
 import { addToCart, expect, fillCheckout, openCheckout, ready, test, type OfferSummary } from "./support/fixtures";
 
 /**
@@ -11,10 +10,12 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   page,
   browser,
   js,
+  newCustomer,
+  loginAs,
 }, testInfo) => {
   test.setTimeout(120_000);
   const title = `Cata de vinos ${testInfo.project.name} ${Date.now().toString(36)}`;
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
 
   // 1. Create the offer with two price options.
   await page.goto("/socios/ofertas/nueva");
@@ -53,7 +54,7 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   // 4. Staff approve it.
   const staffContext = await browser.newContext({ javaScriptEnabled: js, baseURL: testInfo.project.use.baseURL });
   const staff = await staffContext.newPage();
-  await loginAs(staff, DEMO_STAFF);
+  await loginAs(DEMO_STAFF, staff);
   await staff.goto("/admin");
   await staff.getByRole("button", { name: `Aprobar «${title}»` }).click();
   await expect(staff.getByText("Oferta aprobada y publicada.").first()).toBeVisible();
@@ -68,8 +69,8 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   await expect(shop.getByRole("heading", { level: 1, name: title })).toBeVisible();
 
   // 6. A customer with an account buys 2 tickets of «Cata para 1» through the shop's checkout.
-  const customer = await newCustomer(shop);
-  await loginAs(shop, customer);
+  const customer = await newCustomer();
+  await loginAs(customer, shop);
   const offer = (await (await shop.request.get(`/api/v0/public/offers/${offerId}/`)).json()) as OfferSummary;
   const cheapest = { ...offer, price_options: offer.price_options.filter((o) => o.title === "Cata para 1") };
   await addToCart(shop, js, cheapest, 2);
@@ -110,12 +111,12 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   await shopper.close();
 });
 
-test("the portals send anonymous visitors to log in and answer 404 to the wrong role", async ({ page }) => {
+test("the portals send anonymous visitors to log in and answer 404 to the wrong role", async ({ page, loginAs }) => {
   await page.goto("/socios/ofertas");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsocios%2Fofertas/);
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   expect((await page.goto("/socios"))?.status()).toBe(404);
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   expect((await page.goto("/admin"))?.status()).toBe(404);
   // The camera (QR scanning) is allowed on the partner portal only.
   expect((await page.goto("/socios"))?.headers()["permissions-policy"]).toMatch(/^camera=\(self\)/);

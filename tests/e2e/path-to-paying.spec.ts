@@ -1,6 +1,5 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./support/auth";
 import { addToCart, expect, fillCheckout, openCheckout, openRoomyOffer, ready, roomyOffer, test, uniqueEmail } from "./support/fixtures";
 
 // The review's phone width: every check here is about what a phone shows.
@@ -171,8 +170,8 @@ test("no formatted price wraps on the offer page and in the cart at 375 px", asy
   expect(await brokenPrices(page)).toEqual([]);
 });
 
-test("no formatted price wraps in the partner's tables at 375 px", async ({ page, js }) => {
-  await loginAs(page, DEMO_PARTNER);
+test("no formatted price wraps in the partner's tables at 375 px", async ({ page, js, loginAs }) => {
+  await loginAs(DEMO_PARTNER);
   for (const path of ["/socios/ofertas", "/socios/ventas"]) {
     await page.goto(path);
     await ready(page, js);

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { DEMO_CUSTOMER, loginAs } from "./support/auth";
+import { DEMO_CUSTOMER } from "./support/auth";
 import { chooseCookies, expect, ready, roomyOffer, test } from "./support/fixtures";
 import { smallTargets } from "./support/tap-targets";
 
@@ -19,8 +19,8 @@ async function expectFieldsInLine(page: Page) {
   }
 }
 
-test("the till keeps the code it checked, normalised, and the verdict repeats it", async ({ page, js }) => {
-  await loginAs(page, DEMO_PARTNER);
+test("the till keeps the code it checked, normalised, and the verdict repeats it", async ({ page, js, loginAs }) => {
+  await loginAs(DEMO_PARTNER);
   await page.goto("/socios");
   await ready(page, js);
   const field = page.getByLabel("Código del cupón");
@@ -35,8 +35,8 @@ test("the till keeps the code it checked, normalised, and the verdict repeats it
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
-test("«Mis ofertas» is one card per offer with its actions on screen; form fields line up", async ({ page, js }) => {
-  await loginAs(page, DEMO_PARTNER);
+test("«Mis ofertas» is one card per offer with its actions on screen; form fields line up", async ({ page, js, loginAs }) => {
+  await loginAs(DEMO_PARTNER);
   await page.goto("/socios/ofertas/");
   await ready(page, js);
   const rows = page.locator("table.stack-table tbody tr");
@@ -61,8 +61,8 @@ test("«Mis ofertas» is one card per offer with its actions on screen; form fie
   await expectFieldsInLine(page);
 });
 
-test("back-office fields stay in line when one of them has an error", async ({ page, js }) => {
-  await loginAs(page, DEMO_PARTNER);
+test("back-office fields stay in line when one of them has an error", async ({ page, js, loginAs }) => {
+  await loginAs(DEMO_PARTNER);
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto("/socios/codigos");
   await ready(page, js);
@@ -80,8 +80,12 @@ test("back-office fields stay in line when one of them has an error", async ({ p
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
 });
 
-test("«Mis pedidos» on a phone: the order number, «Descargar PDF» named by its words, the header's tagline whole", async ({ page, js }) => {
-  await loginAs(page, DEMO_CUSTOMER);
+test("«Mis pedidos» on a phone: the order number, «Descargar PDF» named by its words, the header's tagline whole", async ({
+  page,
+  js,
+  loginAs,
+}) => {
+  await loginAs(DEMO_CUSTOMER);
   await page.goto("/order/history");
   await ready(page, js);
   const order = page.getByRole("article").first();
@@ -127,7 +131,7 @@ test("a sold-out card shows «Agotada» where the discount goes, clear of the he
   }
 });
 
-test("every control on the main pages is at least 44 × 44 px", async ({ page, js }) => {
+test("every control on the main pages is at least 44 × 44 px", async ({ page, js, loginAs }) => {
   test.setTimeout(120_000);
   const offer = await roomyOffer(page);
   const problems: string[] = [];
@@ -149,9 +153,9 @@ test("every control on the main pages is at least 44 × 44 px", async ({ page, j
     "/checkout/",
   ])
     await visit(path);
-  await loginAs(page, DEMO_CUSTOMER);
+  await loginAs(DEMO_CUSTOMER);
   for (const path of ["/cuenta", "/order/history"]) await visit(path);
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   for (const path of ["/socios", "/socios/ofertas/", "/socios/codigos"]) await visit(path);
   expect(problems, problems.join("\n")).toEqual([]);
 });

@@ -13,7 +13,7 @@ import { startServerProcess } from "#tests/support/server-process";
 import { startRedsysStandIn, type RedsysServer } from "#tests/support/redsys-stand-in";
 import { notificationFor, postNotification, receivePaymentForm } from "#tests/mocks/redsys";
 import { addToCart, expect, fillCheckout, openCheckout, ready, roomyOffer, test as base, uniqueEmail } from "./support/fixtures";
-import { DEMO_STAFF, loginAs } from "./support/auth";
+import { DEMO_STAFF } from "./support/auth";
 import { E2E_INBOX, E2E_SMTP_PORT, waitForMail } from "./support/mail";
 
 type Shop = { url: string; redsys: RedsysServer };
@@ -157,9 +157,9 @@ test("cancelled on Redsys's page: back at the cart with Â«Has cancelado el pagoÂ
   expect(await availableOf(page, offer.uuid)).toBe(before);
 });
 
-test("staff give back, from /admin/reembolsos, a payment Redsys took for the wrong amount", async ({ page, js, shop }) => {
+test("staff give back, from /admin/reembolsos, a payment Redsys took for the wrong amount", async ({ page, js, shop, loginAs }) => {
   const { email, orderNumber } = await saleOwingARefund(page, shop);
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   await page.goto("/admin/reembolsos");
   await ready(page, js);
   await page.getByRole("link", { name: `Devolver el dinero a ${email}` }).click();

@@ -1,7 +1,6 @@
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { addDays, madridDate } from "#rules/dates";
 import { saleEndText } from "#rules/sale-end";
-import { loginAs } from "./support/auth";
 import { acceptCookies, expect, ready, test } from "./support/fixtures";
 import { partnerOffer, proposeChange } from "./support/partner-fixtures";
 
@@ -11,13 +10,18 @@ test.use({ viewport: { width: 375, height: 740 } });
  * A sale end date: the partner sets it in the offer's form, the offer's page says it (the day the
  * partner chose, no countdown), and once it has passed the offer cannot be added to the cart.
  */
-test("a partner's sale end shows on the offer's page, and after it the offer cannot be bought", async ({ page, browser, js }, testInfo) => {
+test("a partner's sale end shows on the offer's page, and after it the offer cannot be bought", async ({
+  page,
+  browser,
+  js,
+  loginAs,
+}, testInfo) => {
   test.setTimeout(90_000);
   const offer = await partnerOffer(page.request, `Paseo en velero ${testInfo.project.name} ${Date.now().toString(36)}`, { active: true });
   const today = madridDate(new Date());
   const until = addDays(today, 3);
 
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await page.goto(`/socios/ofertas/${offer.uuid}`);
   await ready(page, js);
   const form = page.locator("#offer-form");

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
 import { addDays, madridDate } from "#rules/dates";
 import { pdfText } from "#tests/support/pdf";
-import { DEMO_STAFF, loginAs } from "./support/auth";
+import { DEMO_STAFF } from "./support/auth";
 import { check, test, VIEWPORTS, type Problem } from "./support/axe";
 import { expect, ready } from "./support/fixtures";
 
@@ -33,7 +33,13 @@ async function screens(
   await page.setViewportSize(VIEWPORTS[1]);
 }
 
-test("staff set the terms and issue a statement; the owner downloads it and sees it paid", async ({ page, browser, js, helper }, info) => {
+test("staff set the terms and issue a statement; the owner downloads it and sees it paid", async ({
+  page,
+  browser,
+  js,
+  helper,
+  loginAs,
+}, info) => {
   test.setTimeout(240_000);
   const organization = js ? "Termas del Retiro" : "La Barca de Sant Miquel";
   const problems: Problem[] = [];
@@ -42,7 +48,7 @@ test("staff set the terms and issue a statement; the owner downloads it and sees
   await owner.setViewportSize(VIEWPORTS[1]);
 
   // Staff: the organisation's commission and when its coupons are paid.
-  await loginAs(page, DEMO_STAFF);
+  await loginAs(DEMO_STAFF);
   await page.goto("/admin/liquidaciones");
   await ready(page, js);
   await page.getByLabel("Empresa", { exact: true }).selectOption({ label: organization });
@@ -66,7 +72,7 @@ test("staff set the terms and issue a statement; the owner downloads it and sees
   await screens(page, js, "admin-liquidaciones", problems, helper, out);
 
   // The owner: its terms, and its IBAN, checked by its digits.
-  await loginAs(owner, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER, owner);
   await owner.goto("/socios/liquidaciones");
   await ready(owner, js);
   const terms = owner.getByRole("region", { name: `Condiciones de ${organization}` });

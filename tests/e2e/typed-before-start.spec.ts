@@ -7,7 +7,6 @@
  */
 import type { Locator, Page } from "@playwright/test";
 import { DEMO_PARTNER } from "#api/db/demo-accounts";
-import { loginAs } from "./support/auth";
 import { acceptCookies, expect, roomyOffer, test, uniqueEmail } from "./support/fixtures";
 import { holdScripts, openHeld } from "./support/held-scripts";
 
@@ -65,10 +64,10 @@ test("the shop's forms keep what was typed before the app started", async ({ pag
   ]);
 });
 
-test("the partners' forms keep what was typed before the app started", async ({ page }) => {
+test("the partners' forms keep what was typed before the app started", async ({ page, loginAs }) => {
   await page.goto("/");
   await acceptCookies(page);
-  await loginAs(page, DEMO_PARTNER);
+  await loginAs(DEMO_PARTNER);
   await typeBeforeStart(page, "/socios", [[(p) => p.getByLabel("Código del cupón"), "ABCD-EFGH-JKLM"]]);
   await typeBeforeStart(page, "/socios/ofertas/nueva", [
     [(p) => p.getByLabel("Título", { exact: true }), "Ruta en kayak al atardecer"],

@@ -1,4 +1,6 @@
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, test as base, type Cookie, type Page } from "@playwright/test";
+import { DEMO_CUSTOMER, DEMO_STAFF } from "#api/db/demo-accounts";
+import { E2E_INBOX, waitForMail } from "./mail";
 
 export type OfferSummary = {
   uuid: string;
@@ -15,9 +17,99 @@ export type OfferSummary = {
   rating?: { average: number; count: number } | null;
 };
 
-export const test = base.extend<{ js: boolean }>({
+export type Credentials = { email: string; password: string };
+
+let seq = 0;
+
+export const test = base.extend<{
+  js: boolean;
+  loginAs: (user?: Credentials, on?: Page) => Promise<void>;
+  newCustomer: () => Promise<Credentials>;
+}>({
   js: async ({ javaScriptEnabled }, use) => {
     await use(javaScriptEnabled !== false);
+  },
+
+  /**
+   * `await loginAs(DEMO_STAFF)` logs the test's page in (another page: `loginAs(user, page)`)
+   * through the storefront's real /login action: the session cookie lands in the page's context,
+   * so the next page.goto is logged in, with JavaScript on or off.
+   *
+   * When the test ends, every session it opened is closed through /logout, as «Cerrar sesión»
+   * does, even when the page has gone or another login replaced it in the cookie: the demo
+   * accounts would otherwise pile up open sessions, run after run. Logout with the cookie of the
+   * moment of login ends the whole session, token refreshes since included.
+   */
+  loginAs: async ({ page, playwright }, use) => {
+    const opened: { origin: string; cookies: Cookie[] }[] = [];
+    await use(async (user = DEMO_CUSTOMER, on = page) => {
+      const response = await on.request.post("/login", {
+        // name__confirm: the empty honeypot every public form carries (app/components/honeypot.tsx).
+        form: { intent: "password", email: user.email, password: user.password, redirectTo: "/", name__confirm: "" },
+        maxRedirects: 0,
+      });
+      expect(response.status(), `login as ${user.email}`).toBe(303);
+      const origin = new URL(response.url()).origin;
+      opened.push({ origin, cookies: await on.context().cookies(origin) });
+    });
+    for (const { origin, cookies } of opened) {
+      const browserOfThen = await playwright.request.newContext({ baseURL: origin, storageState: { cookies, origins: [] } });
+      try {
+        const loggedOut = await browserOfThen.post("/logout", { form: { redirectTo: "/" }, maxRedirects: 0 });
+        expect(loggedOut.status(), "logout").toBe(303);
+      } finally {
+        await browserOfThen.dispose();
+      }
+    }
+  },
+
+  /**
+   * `await newCustomer()`: a fresh, active customer with a password, so tests that change an
+   * account (cart, favourites, purchases, sessions, teams) never share one; call it again for
+   * another. Made through the API as a real client would: registration, then activation with the
+   * code from the mail and the registration's ticket (which keeps the password).
+   *
+   * When the test ends, staff erase each account it made, as «Borrar» in /admin/usuarios does:
+   * its sessions, memberships and subscriptions go with it and its orders keep no address, so
+   * the shop's lists (users, a partner's team, the digest's subscribers) do not grow with every
+   * run. One the test erased itself is already gone.
+   */
+  newCustomer: async ({ request }, use) => {
+    const made: string[] = [];
+    await use(async () => {
+      const email = `cliente-${process.pid}-${Date.now()}-${++seq}@example.es`;
+      const password = "clave-de-prueba-1";
+      // Each customer from an address of its own, as real people are: the per-connection limit on
+      // account mails would otherwise count every test's registrations against one loopback address.
+      const from = `10.${100 + (process.pid % 100)}.${Math.floor(seq / 250)}.${(seq % 250) + 1}`;
+      const created = await request.post("/api/v0/auth/users/", {
+        data: { email, password, re_password: password },
+        headers: { "X-Forwarded-For": from },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      const { id, registration_token } = (await created.json()) as { id: string; registration_token: string };
+      made.push(id);
+      const mail = await waitForMail(E2E_INBOX, email, { subject: /activar tu cuenta/ });
+      const code = /\b(\d{6})\b/.exec(mail.text ?? "")?.[1];
+      const activated = await request.post("/api/v0/auth/users/activation/", { data: { email, token: code, registration_token } });
+      expect(activated.status(), await activated.text()).toBe(200);
+      // Activation logs in; the account is only made here, so it leaves no session behind.
+      const { refresh } = (await activated.json()) as { refresh: string };
+      expect((await request.post("/api/v0/auth/jwt/logout/", { data: { refresh } })).status()).toBe(204);
+      return { email, password };
+    });
+    if (!made.length) return;
+    const staff = await request.post("/api/v0/auth/jwt/create/", { data: { email: DEMO_STAFF.email, password: DEMO_STAFF.password } });
+    expect(staff.status(), await staff.text()).toBe(200);
+    const tokens = (await staff.json()) as { access: string; refresh: string };
+    try {
+      for (const id of made) {
+        const erased = await request.delete(`/api/v0/users/${id}/`, { headers: { Authorization: `JWT ${tokens.access}` } });
+        expect([204, 404], `erase customer ${id}: ${await erased.text()}`).toContain(erased.status());
+      }
+    } finally {
+      await request.post("/api/v0/auth/jwt/logout/", { data: { refresh: tokens.refresh } });
+    }
   },
 });
 export { expect };
