@@ -34,4 +34,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \
   CMD curl -fsS -o /dev/null "http://127.0.0.1:${PORT}/healthz" || exit 1
 # The flags of `npm start`, without npm in between: SIGTERM reaches Node, which drains (exit 0).
-CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "--v8-pool-size=1", "build/node/server.js"]
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=8", "--v8-pool-size=1", "--liftoff-only", "build/node/server.js"]

@@ -9,9 +9,9 @@ import { flushErrorReports, startErrorReporting } from "#platform/error-reportin
 import { isDatabaseUnavailable } from "#api/db/errors";
 import { closeServer, createLifecycle, exitAfter, NotReady } from "#server/lifecycle";
 import { metricsOnly, registerDatabaseMetrics, serveClusterMetrics } from "#server/metrics";
-import v8 from "node:v8";
 import { DataDirInUseError, registerControlCommand } from "#api/control";
 import { startDatabase } from "#api/db/startup";
+import { pgliteSharesTheProcess } from "#api/db/client";
 import { registerDatabaseCommands } from "#api/db/command";
 import { MigrationChangedError, migrationsCheck, PendingMigrationsError } from "#api/db/migrate";
 import { queueDigestNow } from "#api/mail/digest";
@@ -63,12 +63,14 @@ process.once("SIGTERM", stopEarly);
 process.once("SIGINT", stopEarly);
 
 if (!config.DATABASE_URL) {
-  // The embedded database (its compiled WASM and heap) shares this process, so the V8 heap may
-  // grow by half between collections instead of up to four times, which keeps the process under
-  // the memory goal (ADR 018). Set before the database starts: set after, the heap has already
-  // grown during start-up. Not on PostgreSQL: there the process is small without it, and the
-  // extra collections cost the API p99.
-  v8.setFlagsFromString("--heap-growing-percent=50");
+  // Set before the database starts: set after, the heap has already grown during start-up.
+  pgliteSharesTheProcess();
+  // Without it, the first time PostgreSQL's parser gets hot the process grows by ~500 MB for a second (ADR 050).
+  if (process.env.NODE_ENV === "production" && !process.execArgv.includes("--liftoff-only")) {
+    logger.warn(
+      "node arrancó sin --liftoff-only: con la base de datos embebida, el proceso puede pasar de 700 MB un momento (docs/configuration.md).",
+    );
+  }
 }
 
 /** A start that cannot go on for a reason the operator can fix: the reason alone, exit code 1. */

@@ -70,7 +70,7 @@ step "the server as the container starts it (CMD), a deployment, port $PORT, 2 w
 # Node itself, as the image's CMD (npm run serve would exec the same). The worker as compose runs
 # it: its own port, probes and metrics only, the mail and the sweeps.
 PROCESS_ROLE=worker PORT=$((PORT + 1)) WEB_CONCURRENCY=1 MALLOC_ARENA_MAX=1 \
-  node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/worker.log" 2>&1 &
+  node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 --liftoff-only build/node/server.js >"$WORK/worker.log" 2>&1 &
 WORKER_PID=$!
 for _ in $(seq 1 240); do
   curl -fsS -o /dev/null "http://127.0.0.1:$((PORT + 1))/readyz" 2>/dev/null && break
@@ -78,7 +78,7 @@ for _ in $(seq 1 240); do
   sleep 0.5
 done
 grep -q '"role":"worker"' "$WORK/worker.log" || fail "the worker did not start as PROCESS_ROLE=worker"
-PROCESS_ROLE=web MALLOC_ARENA_MAX=1 node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 build/node/server.js >"$WORK/server.log" 2>&1 &
+PROCESS_ROLE=web MALLOC_ARENA_MAX=1 node --enable-source-maps --max-semi-space-size=8 --v8-pool-size=1 --liftoff-only build/node/server.js >"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 ready=""
 # Each process answers its own /readyz and the primary hands connections round-robin: four 200s in
