@@ -7,6 +7,7 @@ import { PromoCodeSchema } from "#contract/partner";
 import type { PromoCodeRecord } from "#contract/partner-responses";
 import type { promoCodeLoader, promoCodesLoader } from "#app/portal/promo-codes.server";
 import { ConfirmDelete } from "./confirm-delete";
+import { DataTable } from "./data-table";
 import { OfferChoiceSearch } from "./offer-search";
 import { FormError, SelectField, TextField } from "#app/components/form-field";
 import { countOf } from "#rules/plurals";
@@ -111,48 +112,40 @@ export function PromoCodeForm({
 export function PromoCodeTable({ codes, base }: { codes: PromoCodeRecord[]; base: string }) {
   if (codes.length === 0) return <p className="empty-state">Todavía no hay códigos promocionales.</p>;
   return (
-    <div className="table-scroll">
-      <table className="data-table stack-table">
-        <caption className="visually-hidden">Códigos promocionales</caption>
-        <thead>
-          <tr>
-            <th scope="col">Código</th>
-            <th scope="col">Descuento</th>
-            <th scope="col">Oferta</th>
-            <th scope="col">Validez</th>
-            <th scope="col">Usos</th>
-            <th scope="col">Acciones</th>
-          </tr>
-        </thead>
-        <tbody>
-          {codes.map((c) => (
-            <tr key={c.uuid}>
-              <td data-label="Código">
-                <strong className="mono">{c.code}</strong>
-              </td>
-              <td data-label="Descuento">{discountText(c)}</td>
-              <td data-label="Oferta">{c.offer_title ?? "Toda la tienda"}</td>
-              <td data-label="Validez">{validity(c)}</td>
-              <td data-label="Usos">
-                {c.used_count}
-                {c.max_uses ? ` de ${c.max_uses}` : ""}
-                {c.per_customer_limit ? ` (${c.per_customer_limit} por cliente)` : ""}
-              </td>
-              <td data-label="Acciones">
-                <div className="row-actions">
-                  <Link to={`${base}/${c.uuid}`} className="btn btn-small btn-secondary" aria-label={`Editar ${c.code}`}>
-                    Editar
-                  </Link>
-                  <Link to={`${base}/${c.uuid}?borrar`} className="btn btn-small btn-secondary" aria-label={`Borrar ${c.code}`}>
-                    Borrar
-                  </Link>
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Códigos promocionales"
+      rows={codes}
+      rowKey={(c) => c.uuid}
+      columns={[
+        { header: "Código", cell: (c) => <strong className="mono">{c.code}</strong> },
+        { header: "Descuento", cell: discountText },
+        { header: "Oferta", cell: (c) => c.offer_title ?? "Toda la tienda" },
+        { header: "Validez", cell: validity },
+        {
+          header: "Usos",
+          cell: (c) => (
+            <>
+              {c.used_count}
+              {c.max_uses ? ` de ${c.max_uses}` : ""}
+              {c.per_customer_limit ? ` (${c.per_customer_limit} por cliente)` : ""}
+            </>
+          ),
+        },
+        {
+          header: "Acciones",
+          cell: (c) => (
+            <div className="row-actions">
+              <Link to={`${base}/${c.uuid}`} className="btn btn-small btn-secondary" aria-label={`Editar ${c.code}`}>
+                Editar
+              </Link>
+              <Link to={`${base}/${c.uuid}?borrar`} className="btn btn-small btn-secondary" aria-label={`Borrar ${c.code}`}>
+                Borrar
+              </Link>
+            </div>
+          ),
+        },
+      ]}
+    />
   );
 }
 

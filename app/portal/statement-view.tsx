@@ -6,6 +6,7 @@ import { Link } from "@remix-run/react";
 import type { PartnerTerms, StatementLineView, StatementSummary, StatementView } from "#contract/statements";
 import { formatDate } from "#rules/dates";
 import { formatCount, formatPrice } from "#rules/prices";
+import { DataTable } from "./data-table";
 
 const PILL: Record<StatementSummary["payout"]["state"], string> = {
   paid: "status-active",
@@ -33,42 +34,34 @@ export function StatementTable({
   showOrganization?: boolean;
 }) {
   return (
-    <div className="table-scroll">
-      <table className="data-table stack-table">
-        <caption className="visually-hidden">Liquidaciones</caption>
-        <thead>
-          <tr>
-            <th scope="col">Liquidación</th>
-            {showOrganization ? <th scope="col">Empresa</th> : null}
-            <th scope="col">Periodo</th>
-            <th scope="col">Cupones</th>
-            <th scope="col">A pagar</th>
-            <th scope="col">Estado</th>
-          </tr>
-        </thead>
-        <tbody>
-          {statements.map((s) => (
-            <tr key={s.uuid}>
-              <td data-label="Liquidación" className="nowrap">
-                <Link to={linkTo(s)}>{s.number}</Link>
-              </td>
-              {showOrganization ? <td data-label="Empresa">{s.organization.name}</td> : null}
-              <td data-label="Periodo">{period(s)}</td>
-              <td data-label="Cupones">
-                {formatCount(s.counts.sold)} vendidos · {formatCount(s.counts.redeemed)} canjeados
-              </td>
-              <td data-label="A pagar" className="nowrap">
-                {formatPrice(s.payable)}
-              </td>
-              <td data-label="Estado">
-                <PayoutPill payout={s.payout} />
-                {s.payout.paid_on ? <span className="muted small nowrap"> {formatDate(s.payout.paid_on, "d MMM yyyy")}</span> : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Liquidaciones"
+      rows={statements}
+      rowKey={(s) => s.uuid}
+      columns={[
+        { header: "Liquidación", className: "nowrap", cell: (s) => <Link to={linkTo(s)}>{s.number}</Link> },
+        ...(showOrganization ? [{ header: "Empresa", cell: (s: StatementSummary) => s.organization.name }] : []),
+        { header: "Periodo", cell: period },
+        {
+          header: "Cupones",
+          cell: (s) => (
+            <>
+              {formatCount(s.counts.sold)} vendidos · {formatCount(s.counts.redeemed)} canjeados
+            </>
+          ),
+        },
+        { header: "A pagar", className: "nowrap", cell: (s) => formatPrice(s.payable) },
+        {
+          header: "Estado",
+          cell: (s) => (
+            <>
+              <PayoutPill payout={s.payout} />
+              {s.payout.paid_on ? <span className="muted small nowrap"> {formatDate(s.payout.paid_on, "d MMM yyyy")}</span> : null}
+            </>
+          ),
+        },
+      ]}
+    />
   );
 }
 
@@ -203,55 +196,49 @@ export function StatementHead({ statement: s, files }: { statement: StatementVie
 export function StatementLines({ lines }: { lines: StatementLineView[] }) {
   if (lines.length === 0) return <p className="empty-state">Esta liquidación no tiene líneas.</p>;
   return (
-    <div className="table-scroll">
-      <table className="data-table stack-table">
-        <caption className="visually-hidden">Líneas de la liquidación</caption>
-        <thead>
-          <tr>
-            <th scope="col">Nº</th>
-            <th scope="col">Cupón y venta</th>
-            <th scope="col">Oferta</th>
-            <th scope="col">Hechos</th>
-            <th scope="col">Bruto</th>
-            <th scope="col">Comisión</th>
-            <th scope="col">IVA</th>
-            <th scope="col">Neto</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((l) => (
-            <tr key={l.line_no}>
-              <td data-label="Nº">{l.line_no}</td>
-              <td data-label="Cupón y venta">
-                <span className="mono">{l.coupon.code}</span>
-                <br />
-                <span className="muted small">
-                  Venta <span className="mono">{l.sale_id.slice(0, 8)}</span> del {formatDate(l.sold_at, "d MMM yyyy")}
-                </span>
-              </td>
-              <td data-label="Oferta">
-                {l.offer_title}
-                <br />
-                <span className="muted small">{l.option_title}</span>
-              </td>
-              <td data-label="Hechos">{l.facts_label}</td>
-              <td data-label="Bruto" className="nowrap">
-                {formatPrice(l.gross)}
-              </td>
-              <td data-label="Comisión" className="nowrap">
-                {formatPrice(l.commission)}
-                {l.rate ? <span className="muted small"> ({l.rate})</span> : null}
-              </td>
-              <td data-label="IVA" className="nowrap">
-                {formatPrice(l.vat)}
-              </td>
-              <td data-label="Neto" className="nowrap">
-                {formatPrice(l.net)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      caption="Líneas de la liquidación"
+      rows={lines}
+      rowKey={(l) => l.line_no}
+      columns={[
+        { header: "Nº", cell: (l) => l.line_no },
+        {
+          header: "Cupón y venta",
+          cell: (l) => (
+            <>
+              <span className="mono">{l.coupon.code}</span>
+              <br />
+              <span className="muted small">
+                Venta <span className="mono">{l.sale_id.slice(0, 8)}</span> del {formatDate(l.sold_at, "d MMM yyyy")}
+              </span>
+            </>
+          ),
+        },
+        {
+          header: "Oferta",
+          cell: (l) => (
+            <>
+              {l.offer_title}
+              <br />
+              <span className="muted small">{l.option_title}</span>
+            </>
+          ),
+        },
+        { header: "Hechos", cell: (l) => l.facts_label },
+        { header: "Bruto", className: "nowrap", cell: (l) => formatPrice(l.gross) },
+        {
+          header: "Comisión",
+          className: "nowrap",
+          cell: (l) => (
+            <>
+              {formatPrice(l.commission)}
+              {l.rate ? <span className="muted small"> ({l.rate})</span> : null}
+            </>
+          ),
+        },
+        { header: "IVA", className: "nowrap", cell: (l) => formatPrice(l.vat) },
+        { header: "Neto", className: "nowrap", cell: (l) => formatPrice(l.net) },
+      ]}
+    />
   );
 }

@@ -8,6 +8,7 @@ import { OrganizationForm } from "#app/routes/admin.organizaciones+shared/organi
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";
+import { DataTable } from "#app/portal/data-table";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
@@ -68,33 +69,17 @@ export default function Organizations() {
       {count === 0 ? (
         <p className="empty-state">{search ? `Ninguna organización contiene «${search}».` : "Todavía no hay organizaciones."}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table stack-table">
-            <caption className="visually-hidden">Organizaciones</caption>
-            <thead>
-              <tr>
-                <th scope="col">Nombre</th>
-                <th scope="col">CIF o NIF</th>
-                <th scope="col">Correo</th>
-                <th scope="col">Provincia</th>
-              </tr>
-            </thead>
-            <tbody>
-              {organizations.map((o) => (
-                <tr key={o.uuid}>
-                  <td data-label="Nombre">
-                    <Link to={`/admin/organizaciones/${o.uuid}`}>{o.name}</Link>
-                  </td>
-                  <td data-label="CIF o NIF">
-                    <span className="mono">{o.tax_id ?? "—"}</span>
-                  </td>
-                  <td data-label="Correo">{o.email ?? "—"}</td>
-                  <td data-label="Provincia">{o.province ?? "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Organizaciones"
+          rows={organizations}
+          rowKey={(o) => o.uuid}
+          columns={[
+            { header: "Nombre", cell: (o) => <Link to={`/admin/organizaciones/${o.uuid}`}>{o.name}</Link> },
+            { header: "CIF o NIF", cell: (o) => <span className="mono">{o.tax_id ?? "—"}</span> },
+            { header: "Correo", cell: (o) => o.email ?? "—" },
+            { header: "Provincia", cell: (o) => o.province ?? "—" },
+          ]}
+        />
       )}
       <Pagination page={page} count={count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de organizaciones" />
       <section className="buy-box" aria-labelledby="crear-organizacion">

@@ -6,6 +6,7 @@ import { formatPrice } from "#rules/prices";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { partnerApi, requireStaff } from "#app/portal/partner.server";
+import { DataTable } from "#app/portal/data-table";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
@@ -126,51 +127,38 @@ export default function Refunds() {
       {count === 0 ? (
         <p className="empty-state">No hay reembolsos pendientes.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table stack-table">
-            <caption className="visually-hidden">Ventas con reembolso pendiente</caption>
-            <thead>
-              <tr>
-                <th scope="col">Venta</th>
-                <th scope="col">Cliente</th>
-                <th scope="col">Importe</th>
-                <th scope="col">Pagada</th>
-                <th scope="col">Proveedor</th>
-                <th scope="col">Devolución</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sales.map((s) => (
-                <tr key={s.sale_id}>
-                  <td data-label="Venta">
-                    <span className="mono small break">{s.sale_id}</span>
-                  </td>
-                  <td data-label="Cliente" className="break">
-                    {s.email}
-                  </td>
-                  <td data-label="Importe">{formatPrice(s.total)}</td>
-                  <td data-label="Pagada">{s.paid_at ? formatShortDateTime(s.paid_at) : "—"}</td>
-                  <td data-label="Proveedor">{s.provider}</td>
-                  <td data-label="Devolución">
-                    {s.last_attempt ? (
-                      <p className="small" style={{ margin: "0 0 0.25rem" }}>
-                        {ATTEMPT_LABELS[s.last_attempt.status]}
-                        {s.last_attempt.detail ? `: ${s.last_attempt.detail}` : ""} ({formatShortDateTime(s.last_attempt.at)})
-                      </p>
-                    ) : null}
-                    {s.can_refund ? (
-                      <Link to={askTo(s.sale_id)} className="btn" aria-label={`Devolver el dinero a ${s.email}`}>
-                        Devolver el dinero
-                      </Link>
-                    ) : (
-                      <span className="muted small">Desde el panel del proveedor</span>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Ventas con reembolso pendiente"
+          rows={sales}
+          rowKey={(s) => s.sale_id}
+          columns={[
+            { header: "Venta", cell: (s) => <span className="mono small break">{s.sale_id}</span> },
+            { header: "Cliente", className: "break", cell: (s) => s.email },
+            { header: "Importe", cell: (s) => formatPrice(s.total) },
+            { header: "Pagada", cell: (s) => (s.paid_at ? formatShortDateTime(s.paid_at) : "—") },
+            { header: "Proveedor", cell: (s) => s.provider },
+            {
+              header: "Devolución",
+              cell: (s) => (
+                <>
+                  {s.last_attempt ? (
+                    <p className="small" style={{ margin: "0 0 0.25rem" }}>
+                      {ATTEMPT_LABELS[s.last_attempt.status]}
+                      {s.last_attempt.detail ? `: ${s.last_attempt.detail}` : ""} ({formatShortDateTime(s.last_attempt.at)})
+                    </p>
+                  ) : null}
+                  {s.can_refund ? (
+                    <Link to={askTo(s.sale_id)} className="btn" aria-label={`Devolver el dinero a ${s.email}`}>
+                      Devolver el dinero
+                    </Link>
+                  ) : (
+                    <span className="muted small">Desde el panel del proveedor</span>
+                  )}
+                </>
+              ),
+            },
+          ]}
+        />
       )}
       <Pagination page={page} count={count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de reembolsos" />
       <RefundRequests requests={requests} count={requestCount} busy={busy} />

@@ -6,6 +6,7 @@ import { formatDate } from "#rules/dates";
 import { isRole, ROLE_LABELS, ROLES } from "#rules/roles";
 import { UserDeleteSchema, UsersQuerySchema } from "#contract/partner";
 import { ConfirmDelete } from "#app/portal/confirm-delete";
+import { DataTable } from "#app/portal/data-table";
 import { SelectField, TextField } from "#app/components/form-field";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
@@ -92,44 +93,35 @@ export default function Users() {
       {users.length === 0 ? (
         <p className="empty-state">Ninguna cuenta coincide con la búsqueda.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table stack-table">
-            <caption className="visually-hidden">Usuarios</caption>
-            <thead>
-              <tr>
-                <th scope="col">Correo</th>
-                <th scope="col">Nombre</th>
-                <th scope="col">Rol</th>
-                <th scope="col">Alta</th>
-                <th scope="col">Acciones</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.map((u) => (
-                <tr key={u.id}>
-                  <td data-label="Correo" className="break">
-                    {u.email}
-                  </td>
-                  <td data-label="Nombre">{[u.first_name, u.last_name].filter(Boolean).join(" ") || "—"}</td>
-                  <td data-label="Rol">
-                    <div>
-                      {isRole(u.role) ? ROLE_LABELS[u.role] : u.role}
-                      {u.is_active ? null : <span className="muted small"> (sin activar)</span>}
-                    </div>
-                  </td>
-                  <td data-label="Alta">{formatDate(u.date_joined, "dd/MM/yyyy")}</td>
-                  <td data-label="Acciones">
-                    <div className="row-actions">
-                      <Link to={withQuery({ borrar: u.id })} className="btn btn-small btn-secondary" aria-label={`Borrar ${u.email}`}>
-                        Borrar
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Usuarios"
+          rows={users}
+          rowKey={(u) => u.id}
+          columns={[
+            { header: "Correo", className: "break", cell: (u) => u.email },
+            { header: "Nombre", cell: (u) => [u.first_name, u.last_name].filter(Boolean).join(" ") || "—" },
+            {
+              header: "Rol",
+              cell: (u) => (
+                <div>
+                  {isRole(u.role) ? ROLE_LABELS[u.role] : u.role}
+                  {u.is_active ? null : <span className="muted small"> (sin activar)</span>}
+                </div>
+              ),
+            },
+            { header: "Alta", cell: (u) => formatDate(u.date_joined, "dd/MM/yyyy") },
+            {
+              header: "Acciones",
+              cell: (u) => (
+                <div className="row-actions">
+                  <Link to={withQuery({ borrar: u.id })} className="btn btn-small btn-secondary" aria-label={`Borrar ${u.email}`}>
+                    Borrar
+                  </Link>
+                </div>
+              ),
+            },
+          ]}
+        />
       )}
     </section>
   );

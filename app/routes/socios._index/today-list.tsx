@@ -2,6 +2,7 @@ import { Form } from "@remix-run/react";
 import type { FoundCoupon, TodayRedemptions } from "#contract/till";
 import { formatDate } from "#rules/dates";
 import { plural } from "#rules/plurals";
+import { DataTable } from "#app/portal/data-table";
 
 /** «Hoy: N canjeados»: what this partner's tills redeemed today, newest first. */
 export function TodayList({ today }: { today: TodayRedemptions }) {
@@ -13,41 +14,26 @@ export function TodayList({ today }: { today: TodayRedemptions }) {
       {today.count === 0 ? (
         <p className="empty-state">Todavía no se ha canjeado ningún cupón hoy.</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table stack-table">
-            <caption className="visually-hidden">Cupones canjeados hoy</caption>
-            <thead>
-              <tr>
-                <th scope="col">Hora</th>
-                <th scope="col">Cupón</th>
-                <th scope="col">Oferta</th>
-                <th scope="col">Canjeado por</th>
-              </tr>
-            </thead>
-            <tbody>
-              {today.results.map((r) => (
-                <tr key={r.uuid}>
-                  <td data-label="Hora" className="nowrap">
-                    {formatDate(r.redeemed_at, "HH:mm")}
-                  </td>
-                  <td data-label="Cupón" className="nowrap">
-                    <span className="mono">…{r.code_last4}</span>
-                  </td>
-                  <td data-label="Oferta">
-                    <div>
-                      {r.offer_title}
-                      <br />
-                      <span className="muted small">{r.option_title}</span>
-                    </div>
-                  </td>
-                  <td data-label="Canjeado por" className="break-all">
-                    {r.member_email ?? "—"}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Cupones canjeados hoy"
+          rows={today.results}
+          rowKey={(r) => r.uuid}
+          columns={[
+            { header: "Hora", className: "nowrap", cell: (r) => formatDate(r.redeemed_at, "HH:mm") },
+            { header: "Cupón", className: "nowrap", cell: (r) => <span className="mono">…{r.code_last4}</span> },
+            {
+              header: "Oferta",
+              cell: (r) => (
+                <div>
+                  {r.offer_title}
+                  <br />
+                  <span className="muted small">{r.option_title}</span>
+                </div>
+              ),
+            },
+            { header: "Canjeado por", className: "break-all", cell: (r) => r.member_email ?? "—" },
+          ]}
+        />
       )}
     </section>
   );

@@ -6,6 +6,7 @@ import { cheapestOption, formatPrice } from "#rules/prices";
 import { ApiError } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { partnerApi, requirePartnerTo } from "#app/portal/partner.server";
+import { DataTable } from "#app/portal/data-table";
 import { samePage, loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { PORTAL_PAGE_SIZE } from "#rules/constants";
@@ -50,57 +51,53 @@ export default function MyOffers() {
         </Link>
       </div>
       {count === 0 ? <p className="empty-state">Todavía no tienes ofertas. Crea la primera.</p> : null}
-      <div className="table-scroll">
-        <table className="data-table stack-table">
-          <thead>
-            <tr>
-              <th scope="col">Oferta</th>
-              <th scope="col">Estado</th>
-              <th scope="col">Desde</th>
-              <th scope="col">Vendidas</th>
-              <th scope="col">Acciones</th>
-            </tr>
-          </thead>
-          <tbody>
-            {offers.map((o) => (
-              <tr key={o.uuid}>
-                <td data-label="Oferta">
-                  <Link to={`/socios/ofertas/${o.uuid}`}>{o.title}</Link>
-                  <br />
-                  <span className="muted small">{o.organization.name}</span>
-                  {o.review_note ? <p className="field-error">Devuelta: {o.review_note}</p> : null}
-                  {o.revision?.status === "pending" ? (
-                    <p className="revision-pill">
-                      <span className="status-pill status-pending_review">Cambios pendientes de revisión</span>
-                    </p>
-                  ) : null}
-                  {o.revision?.status === "rejected" ? <p className="field-error">Cambios rechazados: {o.revision.review_note}</p> : null}
-                </td>
-                <td data-label="Estado">
-                  <span className={`status-pill status-${o.status}`}>{OFFER_STATUS_LABELS[o.status]}</span>
-                </td>
-                <td data-label="Desde" className="nowrap">
-                  {formatPrice(cheapestOption(o.price_options)?.actual_price ?? "") || "—"}
-                </td>
-                <td data-label="Vendidas">{o.price_options.reduce((n, p) => n + p.sold, 0)}</td>
-                <td data-label="Acciones">
-                  <div className="row-actions">
-                    {transitionsFrom(o.status, { staff: false }).map((t) => (
-                      <Form method="post" key={t.to} className="inline-form">
-                        <input type="hidden" name="offer" value={o.uuid} />
-                        <input type="hidden" name="status" value={t.to} />
-                        <button type="submit" className="btn btn-small btn-secondary" aria-label={`${t.label}: ${o.title}`}>
-                          {t.label}
-                        </button>
-                      </Form>
-                    ))}
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Mis ofertas"
+        rows={offers}
+        rowKey={(o) => o.uuid}
+        columns={[
+          {
+            header: "Oferta",
+            cell: (o) => (
+              <>
+                <Link to={`/socios/ofertas/${o.uuid}`}>{o.title}</Link>
+                <br />
+                <span className="muted small">{o.organization.name}</span>
+                {o.review_note ? <p className="field-error">Devuelta: {o.review_note}</p> : null}
+                {o.revision?.status === "pending" ? (
+                  <p className="revision-pill">
+                    <span className="status-pill status-pending_review">Cambios pendientes de revisión</span>
+                  </p>
+                ) : null}
+                {o.revision?.status === "rejected" ? <p className="field-error">Cambios rechazados: {o.revision.review_note}</p> : null}
+              </>
+            ),
+          },
+          { header: "Estado", cell: (o) => <span className={`status-pill status-${o.status}`}>{OFFER_STATUS_LABELS[o.status]}</span> },
+          {
+            header: "Desde",
+            className: "nowrap",
+            cell: (o) => formatPrice(cheapestOption(o.price_options)?.actual_price ?? "") || "—",
+          },
+          { header: "Vendidas", cell: (o) => o.price_options.reduce((n, p) => n + p.sold, 0) },
+          {
+            header: "Acciones",
+            cell: (o) => (
+              <div className="row-actions">
+                {transitionsFrom(o.status, { staff: false }).map((t) => (
+                  <Form method="post" key={t.to} className="inline-form">
+                    <input type="hidden" name="offer" value={o.uuid} />
+                    <input type="hidden" name="status" value={t.to} />
+                    <button type="submit" className="btn btn-small btn-secondary" aria-label={`${t.label}: ${o.title}`}>
+                      {t.label}
+                    </button>
+                  </Form>
+                ))}
+              </div>
+            ),
+          },
+        ]}
+      />
       <Pagination page={page} count={count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de ofertas" />
     </section>
   );

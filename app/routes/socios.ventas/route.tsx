@@ -11,6 +11,7 @@ import { SelectField, TextField } from "#app/components/form-field";
 import { OfferChoiceSearch } from "#app/portal/offer-search";
 import { keepChosen, offerChoices } from "#app/portal/offer-choices.server";
 import { partnerApi, requirePartnerTo } from "#app/portal/partner.server";
+import { DataTable } from "#app/portal/data-table";
 import { loadPage } from "#app/forms/page-param";
 import { Pagination } from "#app/components/pagination";
 import { seo } from "#app/document/seo";
@@ -118,53 +119,45 @@ export default function Sales() {
       {results.length === 0 ? (
         <p className="empty-state">{filtered ? "No hay ventas con estos filtros." : "Todavía no has vendido ningún cupón."}</p>
       ) : (
-        <div className="table-scroll">
-          <table className="data-table stack-table">
-            <caption className="visually-hidden">Cupones vendidos</caption>
-            <thead>
-              <tr>
-                <th scope="col">Fecha</th>
-                <th scope="col">Oferta</th>
-                <th scope="col">Cliente</th>
-                <th scope="col">Precio</th>
-                <th scope="col">Cupón</th>
-                <th scope="col">Estado</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.map((r) => (
-                <tr key={r.uuid}>
-                  <td data-label="Fecha" className="nowrap">
-                    {r.paid_at ? formatShortDateTime(r.paid_at) : "—"}
-                  </td>
-                  <td data-label="Oferta">
-                    <div>
-                      {r.offer.title}
-                      <br />
-                      <span className="muted small">{r.option.title}</span>
-                    </div>
-                  </td>
-                  <td data-label="Cliente">{r.buyer_first_name ?? r.buyer_email_hint}</td>
-                  <td data-label="Precio" className="nowrap">
-                    <div>
-                      {formatPrice(r.paid_price)}
-                      {r.promo_code ? <span className="muted small"> ({r.promo_code})</span> : null}
-                    </div>
-                  </td>
-                  <td data-label="Cupón" className="nowrap">
-                    <span className="mono">{r.code}</span>
-                  </td>
-                  <td data-label="Estado">
-                    <div>
-                      <span className={`status-pill sale-coupon-${r.state}`}>{COUPON_STATE_LABELS[r.state]}</span>
-                      {r.redeemed_at ? <span className="muted small nowrap"> {formatShortDateTime(r.redeemed_at)}</span> : null}
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption="Cupones vendidos"
+          rows={results}
+          rowKey={(r) => r.uuid}
+          columns={[
+            { header: "Fecha", className: "nowrap", cell: (r) => (r.paid_at ? formatShortDateTime(r.paid_at) : "—") },
+            {
+              header: "Oferta",
+              cell: (r) => (
+                <div>
+                  {r.offer.title}
+                  <br />
+                  <span className="muted small">{r.option.title}</span>
+                </div>
+              ),
+            },
+            { header: "Cliente", cell: (r) => r.buyer_first_name ?? r.buyer_email_hint },
+            {
+              header: "Precio",
+              className: "nowrap",
+              cell: (r) => (
+                <div>
+                  {formatPrice(r.paid_price)}
+                  {r.promo_code ? <span className="muted small"> ({r.promo_code})</span> : null}
+                </div>
+              ),
+            },
+            { header: "Cupón", className: "nowrap", cell: (r) => <span className="mono">{r.code}</span> },
+            {
+              header: "Estado",
+              cell: (r) => (
+                <div>
+                  <span className={`status-pill sale-coupon-${r.state}`}>{COUPON_STATE_LABELS[r.state]}</span>
+                  {r.redeemed_at ? <span className="muted small nowrap"> {formatShortDateTime(r.redeemed_at)}</span> : null}
+                </div>
+              ),
+            },
+          ]}
+        />
       )}
       <Pagination page={page} count={sales.count} pageSize={PORTAL_PAGE_SIZE} label="Páginas de ventas" />
     </section>
