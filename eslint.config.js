@@ -88,6 +88,19 @@ export default tseslint.config(
     ),
   ),
   {
+    // A route of /api/v0 is registered only from its declaration in contract/: on(router, route, handler).
+    files: ["api/routes/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.object.name=/[Rr]outer$/][callee.property.name!='use']",
+          message: "Declare the route in contract/<resource>.ts and register it with on() from #api/route.",
+        },
+      ],
+    },
+  },
+  {
     // Playwright fixtures call their callback `use`; it is not React's hook.
     files: ["tests/e2e/**"],
     rules: { "react-hooks/rules-of-hooks": "off" },

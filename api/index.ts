@@ -16,9 +16,11 @@ import { customerDataRouter } from "#api/routes/customer-data";
 import { usersRouter } from "#api/routes/users";
 import { verificationRouter } from "#api/routes/verification";
 import { sessionsRouter } from "#api/routes/sessions";
-import { partnerRouter } from "#api/routes/partner";
+import { partnerOffersRouter } from "#api/routes/partner-offers";
+import { partnerOrganizationsRouter } from "#api/routes/partner-organizations";
+import { partnerPromoCodesRouter } from "#api/routes/partner-promo-codes";
 import { partnerMembersRouter } from "#api/routes/partner-members";
-import { imageUploadRouter } from "#api/routes/partner-images";
+import { imageUploadRouter, partnerImagesRouter } from "#api/routes/partner-images";
 import { staffUsersRouter } from "#api/routes/staff-users";
 import { partnerSalesRouter } from "#api/routes/partner-sales";
 import { refundsRouter } from "#api/routes/refunds";
@@ -67,14 +69,20 @@ export function createApi({ db, config, log = logRequestError, identify = getUse
   api.use(socialAuthRouter({ db, config }));
   api.use(express.json({ limit: "100kb" }));
   api.use(customerRouter({ db, config }));
-  api.use("/public/offers/feedback", feedbackRouter({ db, config }));
+  api.use(feedbackRouter({ db, config }));
   api.use(customerDataRouter({ db, config }));
   api.use(verificationRouter({ db, config }));
   api.use(usersRouter({ db, config }));
   api.use(sessionsRouter({ db }));
-  api.use("/public/offers", publicOffersRouter(db));
+  api.use(publicOffersRouter(db));
   api.use(partnerMembersRouter({ db, config, identify }));
-  api.use(partnerRouter({ db, identify }));
+  // The pictures' /offers/images/ and the offers' /offers/dictionaries/ and /offers/revisions/ come before /offers/:id/.
+  api.use(
+    partnerImagesRouter({ db, identify }),
+    partnerOffersRouter({ db, identify }),
+    partnerOrganizationsRouter({ db, identify }),
+    partnerPromoCodesRouter({ db, identify }),
+  );
   api.use(partnerSalesRouter({ db, config, identify }));
   api.use(refundsRouter({ db, config, payments, identify }));
   api.use(statementsRouter({ db, config, identify }));

@@ -5,6 +5,8 @@ import { DISCOUNT_TYPES } from "#rules/prices";
 import { REMINDER_KINDS } from "#rules/reminders";
 import { MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM, PurchasedItemSchema } from "#contract/sales";
 import { pageOf } from "#contract/offers";
+import { SessionInfoSchema } from "#contract/accounts";
+import { defineRoute } from "#contract/define-route";
 
 /**
  * The customer's cart on the server (GET /customer/cart/, POST /customer/cart/update/): the same
@@ -88,3 +90,9 @@ export const ReminderStopRequestSchema = z.object({
 export const ReminderStoppedSchema = z.object({ detail: z.string(), kind: z.enum(REMINDER_KINDS), email: z.string() });
 /** GET and POST /customer/subscription/ */
 export const SubscriptionSchema = z.object({ subscribed: z.boolean() });
+
+/** /customer/…: what belongs to the person calling (their favourites, cart and purchases: contract/customer-data.ts). */
+export const customerRoutes = {
+  /** Who is calling: a logged-in account, an anonymous session, or nobody. */
+  session: defineRoute({ method: "GET", path: "/customer/session/", answer: SessionInfoSchema }),
+};

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import "#rules/zod-es";
 import { isValidEmail } from "#rules/email";
+import { defineRoute } from "#contract/define-route";
 
 export const MAX_FEEDBACK_COMMENT = 1000;
 
@@ -57,6 +58,31 @@ export type Feedback = z.infer<typeof FeedbackAnswerSchema>;
 /** GET /public/offers/feedback/mine/: the offer of the link (or of offer_uuid) and its buyer's rating, if any. */
 export const FeedbackOfMineSchema = z.object({ offer_uuid: z.string(), feedback: FeedbackAnswerSchema.nullable() });
 export type FeedbackOfMine = z.infer<typeof FeedbackOfMineSchema>;
+
+/** The link's token (t), or a logged-in buyer's offer (offer_uuid), as a query. */
+const RaterQuery = z.object({ t: z.string().optional(), offer_uuid: z.string().optional() });
+
+/**
+ * /public/offers/feedback/: the star links in the feedback mail land here through /feedback.
+ * Writing needs the buyer; reading a rating by id is public except its address.
+ */
+export const feedbackRoutes = {
+  submit: defineRoute({ method: "POST", path: "/public/offers/feedback/", body: FeedbackSchema, answer: FeedbackAnswerSchema }),
+  mine: defineRoute({ method: "GET", path: "/public/offers/feedback/mine/", query: RaterQuery, answer: FeedbackOfMineSchema }),
+  get: defineRoute({
+    method: "GET",
+    path: "/public/offers/feedback/:id/",
+    query: RaterQuery.pick({ t: true }),
+    answer: FeedbackAnswerSchema,
+  }),
+  update: defineRoute({ method: "PATCH", path: "/public/offers/feedback/:id/", body: FeedbackChangeSchema, answer: FeedbackAnswerSchema }),
+  replace: defineRoute({
+    method: "PUT",
+    path: "/public/offers/feedback/:id/",
+    body: FeedbackChangeSchema.required({ feedback_stars: true }),
+    answer: FeedbackAnswerSchema,
+  }),
+};
 
 /** Offer cards and the offer page show the average only from this many verified ratings on. */
 export const MIN_RATINGS_SHOWN = 3;

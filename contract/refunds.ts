@@ -2,6 +2,9 @@ import { z } from "zod";
 import "#rules/zod-es";
 import { COUPON_STATES, normalizeCouponCode } from "#rules/coupons";
 import { pageOf } from "#contract/offers";
+import { PageQuerySchema } from "#contract/page";
+import { RefundRequiredPageSchema } from "#contract/partner-responses";
+import { defineRoute } from "#contract/define-route";
 
 /**
  * What became of a buyer's «Solicitar devolución» of one coupon: «refunded» (the money went back
@@ -50,7 +53,6 @@ export const CouponRefundRequestSchema = z.object({
     }),
   sig: z.string().max(200).optional(),
 });
-export type CouponRefundRequest = z.input<typeof CouponRefundRequestSchema>;
 
 /** Its answer: 200 (refunded, review, processing) or 409 (refused), always this shape. */
 export const CouponRefundAnswerSchema = CouponRefundSchema.extend({ sale_id: z.string(), code: z.string() });
@@ -86,6 +88,40 @@ export const RefundDecisionSchema = z.discriminatedUnion("decision", [
       .max(500, "Como máximo 500 caracteres."),
   }),
 ]);
-export type RefundDecision = z.infer<typeof RefundDecisionSchema>;
 export const RefundDecisionAnswerSchema = z.object({ id: z.string(), status: z.enum(REFUND_OUTCOMES), detail: z.string() });
 export type RefundDecisionAnswer = z.infer<typeof RefundDecisionAnswerSchema>;
+
+/**
+ * POST /sales/refund/{id}/ (staff): the money of a sale that owes it went back through its
+ * provider. A refusal, or an answer that never came, is an error with its detail.
+ */
+export const RefundAnswerSchema = z.object({
+  sale_id: z.string(),
+  status: z.literal("refunded"),
+  refunded: z.string(),
+  detail: z.string(),
+});
+export type RefundAnswer = z.infer<typeof RefundAnswerSchema>;
+
+/**
+ * Staff: the sales whose money must go back and giving it back; the buyer's «Solicitar
+ * devolución» of one coupon, and staff's queue of the requests that need a decision.
+ */
+export const refundsRoutes = {
+  refundRequired: defineRoute({ method: "GET", path: "/sales/refund_required/", query: PageQuerySchema, answer: RefundRequiredPageSchema }),
+  refund: defineRoute({ method: "POST", path: "/sales/refund/:id/", answer: RefundAnswerSchema }),
+  /** 200 or, refused, 409: the same shape. */
+  requestCouponRefund: defineRoute({
+    method: "POST",
+    path: "/sales/purchase/:id/refund/",
+    body: CouponRefundRequestSchema,
+    answer: CouponRefundAnswerSchema,
+  }),
+  refundRequests: defineRoute({ method: "GET", path: "/sales/refund_requests/", query: PageQuerySchema, answer: RefundRequestPageSchema }),
+  decideRefund: defineRoute({
+    method: "POST",
+    path: "/sales/refund_requests/:id/",
+    body: RefundDecisionSchema,
+    answer: RefundDecisionAnswerSchema,
+  }),
+};

@@ -5,6 +5,7 @@ import { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM } from "#rules/ca
 import { DISCOUNT_TYPES } from "#rules/prices";
 import { PAYMENT_METHODS } from "#rules/payments";
 import { CouponStatusSchema } from "#contract/refunds";
+import { defineRoute, notJson } from "#contract/define-route";
 
 // An order is never bigger than a cart can be: the cart's limits (rules/cart.ts) bound it.
 export { MAX_CART_ITEMS, MAX_PROMO_CODES, MAX_TICKETS_PER_ITEM };
@@ -56,8 +57,6 @@ export const ValidateOrderSchema = z
     }
   });
 
-export type ValidateOrderRequest = z.input<typeof ValidateOrderSchema>;
-
 export const SaleLineSchema = z.object({
   offer_price_uuid: z.string(),
   offer_uuid: z.string(),
@@ -96,7 +95,6 @@ export const CreateSaleRequestSchema = z.object({
   analytics: z.object({ device_id: z.string().min(5).max(100).nullable().default(null) }).optional(),
   payment_method: z.enum(PAYMENT_METHODS, { message: "Esa forma de pago no está disponible. Elige otra para pagar." }).optional(),
 });
-export type CreateSaleRequest = z.input<typeof CreateSaleRequestSchema>;
 
 /** POST /sales/create/. provider_ref: the provider's own id of the payment (PayPal's order id, for its JS SDK buttons). */
 export const PaymentAnswerSchema = z.object({
@@ -172,21 +170,42 @@ export type AppliedPromoCode = z.infer<typeof AppliedPromoCodeSchema>;
 /** POST /sales/cancel/{id}/ */
 export const CancelAnswerSchema = z.object({ released: z.boolean() });
 
-/**
- * POST /sales/refund/{id}/ (staff): the money of a sale that owes it went back through its
- * provider. A refusal, or an answer that never came, is an error with its detail.
- */
-export const RefundAnswerSchema = z.object({
-  sale_id: z.string(),
-  status: z.literal("refunded"),
-  refunded: z.string(),
-  detail: z.string(),
-});
-export type RefundAnswer = z.infer<typeof RefundAnswerSchema>;
-
 /** POST /{provider}/webhook/: an acknowledgement for the provider. */
 export const WebhookAnswerSchema = z.object({
   received: z.literal(true),
   duplicate: z.boolean().optional(),
   detail: z.string().optional(),
 });
+
+/** POST /public/offers/apply-promocode/'s body: the code, and the buyer's email when the cart knows it. */
+export const ApplyPromoCodeSchema = z.object({ promo_code: PromoCodeText, email: z.string().trim().optional() });
+
+/** POST /sales/capture/{id}/ and /sales/cancel/{id}/: the payment of the sale the buyer came back from. */
+export const CaptureSaleSchema = z.object({ transaction_id: z.string().uuid("transaction_id no válido.") });
+export const CancelSaleSchema = z.object({ transaction_id: z.string().uuid() });
+
+/**
+ * A purchase opened from its mail's signed link: the signature, and ?gift=<offer> for one gift.
+ * The API checks them itself (a link that is not valid is a 404): never refused before, and a
+ * repeated one reads as absent.
+ */
+const linkText = z.string().optional().catch(undefined);
+const SignedPurchaseQuery = z.object({ sig: linkText, gift: linkText });
+
+export const salesRoutes = {
+  applyPromoCode: defineRoute({
+    method: "POST",
+    path: "/public/offers/apply-promocode/",
+    body: ApplyPromoCodeSchema,
+    answer: AppliedPromoCodeSchema,
+  }),
+  /** A body that does not fit answers 400 in the answer's own shape, with each error_text. */
+  validate: defineRoute({ method: "POST", path: "/sales/validate/", body: ValidateOrderSchema, answer: ValidateOrderResponseSchema }),
+  create: defineRoute({ method: "POST", path: "/sales/create/", body: CreateSaleRequestSchema, answer: PaymentAnswerSchema }),
+  capture: defineRoute({ method: "POST", path: "/sales/capture/:id/", body: CaptureSaleSchema, answer: CapturedPurchaseSchema }),
+  purchase: defineRoute({ method: "GET", path: "/sales/purchase/:id/", query: SignedPurchaseQuery, answer: PurchaseSchema }),
+  vouchers: defineRoute({ method: "GET", path: "/sales/purchase/:id/vouchers.pdf", query: SignedPurchaseQuery, answer: notJson("pdf") }),
+  cancel: defineRoute({ method: "POST", path: "/sales/cancel/:id/", body: CancelSaleSchema, answer: CancelAnswerSchema }),
+  /** A payment provider's notification: its raw body, because the signature covers the exact bytes. */
+  webhook: defineRoute({ method: "POST", path: "/:provider/webhook/", answer: WebhookAnswerSchema }),
+};

@@ -11,7 +11,8 @@ import { PAYABLE_MOMENTS } from "#rules/payable";
 import { MONTH_PATTERN } from "#rules/statements";
 import { isValidSpanishTaxId, normalizeTaxId } from "#rules/tax-id";
 import { pageOf } from "#contract/offers";
-import { blank } from "#contract/page";
+import { blank, PageQuerySchema } from "#contract/page";
+import { defineRoute, notJson } from "#contract/define-route";
 
 const nullableText = z.string().nullable();
 const money = z.string();
@@ -239,3 +240,43 @@ export const MonthlyRunSchema = z.object({
   refused: z.string().optional(),
 });
 export type MonthlyRun = z.infer<typeof MonthlyRunSchema>;
+
+/**
+ * What a partner is owed: an organisation's terms (a member reads its own and sets its IBAN; staff
+ * set the rest), its statements, their lines and files, and the payouts staff record.
+ */
+export const statementsRoutes = {
+  terms: defineRoute({ method: "GET", path: "/organizations/:id/terms/", answer: PartnerTermsSchema }),
+  setCommission: defineRoute({
+    method: "POST",
+    path: "/organizations/:id/commission/",
+    body: CommissionRateInputSchema,
+    answer: PartnerTermsSchema,
+  }),
+  setPayableOn: defineRoute({
+    method: "POST",
+    path: "/organizations/:id/payable_on/",
+    body: PayableMomentInputSchema,
+    answer: PartnerTermsSchema,
+  }),
+  setIban: defineRoute({
+    method: "PUT",
+    path: "/organizations/:id/payout_account/",
+    body: PayoutAccountInputSchema,
+    answer: PartnerTermsSchema,
+  }),
+  preview: defineRoute({ method: "GET", path: "/organizations/:id/statement_preview/", answer: StatementPreviewSchema }),
+  statements: defineRoute({
+    method: "GET",
+    path: "/statements/",
+    query: StatementListQuerySchema.merge(PageQuerySchema),
+    answer: StatementPageSchema,
+  }),
+  issueStatement: defineRoute({ method: "POST", path: "/statements/", body: IssueStatementInputSchema, answer: StatementSchema }),
+  issueMonth: defineRoute({ method: "POST", path: "/statements/month/", body: IssueMonthInputSchema, answer: MonthlyRunSchema }),
+  statement: defineRoute({ method: "GET", path: "/statements/:id/", answer: StatementSchema }),
+  statementLines: defineRoute({ method: "GET", path: "/statements/:id/lines/", query: PageQuerySchema, answer: StatementLinePageSchema }),
+  statementCsv: defineRoute({ method: "GET", path: "/statements/:id/statement.csv", answer: notJson("text") }),
+  statementPdf: defineRoute({ method: "GET", path: "/statements/:id/statement.pdf", answer: notJson("pdf") }),
+  payStatement: defineRoute({ method: "POST", path: "/statements/:id/payout/", body: PayoutInputSchema, answer: StatementSchema }),
+};

@@ -13,11 +13,6 @@ export const isSocialProvider = (value: unknown): value is SocialProvider =>
 /** Brand names as each provider writes them, for labels and messages. */
 export const SOCIAL_PROVIDER_NAMES: Record<SocialProvider, string> = { google: "Google", apple: "Apple", facebook: "Facebook" };
 
-/** POST /auth/jwt/{provider}/: id_token for Google and Apple, access_token for Facebook. */
-export type SocialLoginBody =
-  | { id_token: string; nonce?: string; first_name?: string; last_name?: string; anonymous_token?: string }
-  | { access_token: string; anonymous_token?: string };
-
 /** Graph API version of every Facebook call (a version lives at least two years). */
 export const FACEBOOK_GRAPH_VERSION = "v21.0";
 

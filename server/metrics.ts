@@ -47,7 +47,7 @@ function routeLabel(req: Request, res: Parameters<RequestHandler>[1]): string {
   const api = API_PATH.exec(req.originalUrl);
   if (api && (route === "unmatched" || /^\/(api\/)?v0\/?$/.test(route))) {
     const declared = contractRoute(req.method, api[1]);
-    if (declared) return `/api/v0${declared.route.split(" ")[1]}`;
+    if (declared) return `/api/v0${declared.path}`;
   }
   if (route !== "unmatched") return route;
   // Static files: one fixed label, never the raw path.

@@ -83,3 +83,9 @@ export function requireStaff(req: Request): AuthUser {
   if (!isStaff(user.role)) throw new HttpError(403, "No tienes permiso para hacer esto.", { code: "permission_denied" });
   return user;
 }
+
+/** Someone logged in, asked before the route reads its input: a stranger's call is a 401 whatever it sends. */
+export const signedIn: RequestHandler = (req, _res, next) => {
+  requireUser(req);
+  next();
+};

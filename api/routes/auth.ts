@@ -1,9 +1,9 @@
-import express, { Router } from "express";
-import { z } from "zod";
+import express, { Router, type Request } from "express";
 import type { Config } from "#platform/config.server";
-import { EmailField } from "#rules/accounts";
+import { authRoutes } from "#contract/auth";
 import type { Database } from "#api/db/client";
-import { handle, HttpError, parseInput } from "#api/http";
+import { handle, HttpError } from "#api/http";
+import { on } from "#api/route";
 import { clientAddress, limits } from "#api/rate-limit";
 import { checkPassword } from "#api/auth/passwords";
 import { issueTokens, rotateRefresh, sessionOfRefresh, verifyToken } from "#api/auth/tokens";
@@ -29,92 +29,78 @@ const passwordLocked = () =>
     },
   );
 
-/** POST /auth/jwt/create/, refresh/, verify/ (simplejwt's paths and field names) and logout/. */
+/** POST /auth/jwt/create/, refresh/, verify/ (simplejwt's paths and field names) and logout/: contract/auth.ts. */
 export function jwtRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
   router.use(express.json({ limit: "20kb" }));
 
-  router.post(
-    "/auth/jwt/create/",
-    handle(async (req, res) => {
-      // Only wrong passwords count against the connection: an office or a shared mobile address
-      // where many people log in rightly is not guessing.
-      const connection = `jwt-create:ip:${clientAddress(req)}`;
-      await limits.consume(connection, { ...WRONG_PASSWORDS_PER_CONNECTION, cost: 0 });
-      const body = parseInput(
-        z.object({ email: EmailField, password: z.string().min(1).max(256), anonymous_token: z.string().max(2000).optional() }),
-        req.body,
-      );
-      if (await isPasswordLocked(db, body.email)) throw passwordLocked();
-      const user = await findUserByEmail(db, body.email);
-      const ok = await checkPassword(user?.passwordHash, body.password);
-      // A password opens only an address someone has proven: an account registered with a
-      // stranger's email, or given an email nobody confirmed, is no way in.
-      if (!user || !ok || !user.isActive || !user.emailVerifiedAt) {
-        await limits.consume(connection, WRONG_PASSWORDS_PER_CONNECTION);
-        if (await countPasswordFailure(db, body.email)) throw passwordLocked();
-        // One answer for every case, so the form cannot be used to find out who has an account.
-        throw new HttpError(401, "El correo o la contraseña no son correctos, o la cuenta no está activada.", {
-          code: "no_active_account",
-        });
-      }
-      const pair = await db.transaction(async (tx) => {
-        await markLoggedIn(tx, user.id);
-        await claimGuestPurchases(tx, user);
-        if (body.anonymous_token) await mergeAnonymousSession(tx, config, body.anonymous_token, user.id);
-        return issueTokens(tx, config, user, deviceOf(req));
-      });
-      await forgetPasswordFailures(body.email);
-      res.json(pair);
-    }),
-  );
+  // Only wrong passwords count against the connection: an office or a shared mobile address
+  // where many people log in rightly is not guessing.
+  const connectionOf = (req: Request) => `jwt-create:ip:${clientAddress(req)}`;
+  // A connection over its limit is refused before its body is read.
+  const connectionLimit = handle(async (req, _res, next) => {
+    await limits.consume(connectionOf(req), { ...WRONG_PASSWORDS_PER_CONNECTION, cost: 0 });
+    next();
+  });
 
-  router.post(
-    "/auth/jwt/refresh/",
-    handle(async (req, res) => {
-      const { refresh } = parseInput(z.object({ refresh: z.string().min(1).max(2000) }), req.body);
-      res.json(await rotateRefresh(db, config, refresh));
-    }),
-  );
+  on(router, authRoutes.create, { before: [connectionLimit] }, async (req, res, { body }) => {
+    if (await isPasswordLocked(db, body.email)) throw passwordLocked();
+    const user = await findUserByEmail(db, body.email);
+    const ok = await checkPassword(user?.passwordHash, body.password);
+    // A password opens only an address someone has proven: an account registered with a
+    // stranger's email, or given an email nobody confirmed, is no way in.
+    if (!user || !ok || !user.isActive || !user.emailVerifiedAt) {
+      await limits.consume(connectionOf(req), WRONG_PASSWORDS_PER_CONNECTION);
+      if (await countPasswordFailure(db, body.email)) throw passwordLocked();
+      // One answer for every case, so the form cannot be used to find out who has an account.
+      throw new HttpError(401, "El correo o la contraseña no son correctos, o la cuenta no está activada.", {
+        code: "no_active_account",
+      });
+    }
+    const pair = await db.transaction(async (tx) => {
+      await markLoggedIn(tx, user.id);
+      await claimGuestPurchases(tx, user);
+      if (body.anonymous_token) await mergeAnonymousSession(tx, config, body.anonymous_token, user.id);
+      return issueTokens(tx, config, user, deviceOf(req));
+    });
+    await forgetPasswordFailures(body.email);
+    res.json(pair);
+  });
+
+  on(router, authRoutes.refresh, async (_req, res, { body }) => {
+    res.json(await rotateRefresh(db, config, body.refresh));
+  });
 
   /**
    * Logout: the session of the refresh token sent (or, without one, of the access token) ends on
    * the server, access tokens included, so a copy of the client's tokens is worth nothing after.
    */
-  router.post(
-    "/auth/jwt/logout/",
-    handle(async (req, res) => {
-      const { refresh } = parseInput(z.object({ refresh: z.string().min(1).max(2000).optional() }), req.body ?? {});
-      if (refresh) {
-        const { userId, sessionId } = await sessionOfRefresh(config, refresh);
-        await endSession(db, userId, sessionId);
-      } else {
-        const me = requireUser(req);
-        await endSession(db, me.id, me.sessionId);
-      }
-      res.status(204).end();
-    }),
-  );
+  on(router, authRoutes.logout, async (req, res, { body }) => {
+    if (body.refresh) {
+      const { userId, sessionId } = await sessionOfRefresh(config, body.refresh);
+      await endSession(db, userId, sessionId);
+    } else {
+      const me = requireUser(req);
+      await endSession(db, me.id, me.sessionId);
+    }
+    res.status(204).end();
+  });
 
-  router.post(
-    "/auth/jwt/verify/",
-    handle(async (req, res) => {
-      const { token } = parseInput(z.object({ token: z.string().min(1).max(2000) }), req.body);
-      // Any kind we issue verifies; signature, algorithm, issuer, audience and expiry are checked.
-      const kinds = ["access", "refresh", "anonymous"] as const;
-      for (const kind of kinds) {
-        if (
-          await verifyToken(config, token, kind).then(
-            () => true,
-            () => false,
-          )
-        ) {
-          res.json({});
-          return;
-        }
+  on(router, authRoutes.verify, async (_req, res, { body }) => {
+    // Any kind we issue verifies; signature, algorithm, issuer, audience and expiry are checked.
+    const kinds = ["access", "refresh", "anonymous"] as const;
+    for (const kind of kinds) {
+      if (
+        await verifyToken(config, body.token, kind).then(
+          () => true,
+          () => false,
+        )
+      ) {
+        res.json({});
+        return;
       }
-      await verifyToken(config, token, "access"); // throws the precise 401
-    }),
-  );
+    }
+    await verifyToken(config, body.token, "access"); // throws the precise 401
+  });
   return router;
 }

@@ -1,13 +1,13 @@
-import { Router, type Request } from "express";
-import { z } from "zod";
+import { Router, type Request, type RequestHandler } from "express";
 import { isUuid } from "#rules/uuid";
 import type { Config } from "#platform/config.server";
-import { CartSchema, FavoriteUuids } from "#contract/customer";
+import { customerDataRoutes } from "#contract/customer-data";
 import type { Database } from "#api/db/client";
 import { anonymousSessions } from "#api/db/schema";
-import { badRequest, handle, HttpError, notFound, pageAnswer, parseInput } from "#api/http";
+import { badRequest, HttpError, notFound, pageAnswer } from "#api/http";
+import { on } from "#api/route";
 import { rateLimit } from "#api/rate-limit";
-import { getAnonymousId, getUser, requireUser } from "#api/auth/context";
+import { getAnonymousId, getUser, requireUser, signedIn } from "#api/auth/context";
 import { signAnonymous } from "#api/auth/tokens";
 import {
   addFavorites,
@@ -33,12 +33,13 @@ function ownerOf(req: Request): Owner {
   throw new HttpError(401, "Necesitas iniciar sesión.");
 }
 
-const PageQuery = z.object({
-  page: z.coerce.number({ invalid_type_error: "page debe ser un número." }).int().min(1).max(10_000).default(1),
-  page_size: z.coerce.number({ invalid_type_error: "page_size debe ser un número." }).int().min(1).max(50).default(10),
-});
+/** Who calls is checked before the input is read: a stranger is a 401 whatever they send. */
+const ownerFirst: RequestHandler = (req, _res, next) => {
+  ownerOf(req);
+  next();
+};
 
-/** Favourites, server cart, purchases, coupons and reservations of whoever is calling. */
+/** Favourites, server cart, purchases, coupons and reservations of whoever is calling (contract/customer-data.ts). */
 export function customerDataRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
   const noStore = (_req: Request, res: import("express").Response, next: () => void) => {
@@ -47,117 +48,93 @@ export function customerDataRouter({ db, config }: { db: Database; config: Confi
   };
   router.use(["/customer", "/sales/download_coupon", "/sales/reserve_exists", "/session"], noStore);
 
-  router.get(
-    "/customer/favorites/",
-    handle(async (req, res) => {
-      res.json(await favoriteOffers(db, ownerOf(req)));
-    }),
-  );
+  on(router, customerDataRoutes.favorites, async (req, res) => {
+    res.json(await favoriteOffers(db, ownerOf(req)));
+  });
 
-  router.post(
-    "/customer/favorites/:id/toggle/",
-    handle(async (req, res) => {
-      const owner = ownerOf(req);
-      const id = String(req.params.id);
-      if (!isUuid(id)) throw badRequest("Identificador de oferta no válido.");
-      const offerId = id.toLowerCase();
-      const known = await db.query.offers.findFirst({ where: (o, { eq }) => eq(o.id, offerId), columns: { id: true } });
-      if (!known) throw notFound("Esa oferta no existe.");
-      const isFavorite = await toggleFavorite(db, owner, offerId);
-      res.json({ uuid: offerId, is_favorite: isFavorite, uuids: await favoriteIds(db, owner) });
-    }),
-  );
+  on(router, customerDataRoutes.toggleFavorite, async (req, res, { params }) => {
+    const owner = ownerOf(req);
+    const id = String(params.id);
+    if (!isUuid(id)) throw badRequest("Identificador de oferta no válido.");
+    const offerId = id.toLowerCase();
+    const known = await db.query.offers.findFirst({ where: (o, { eq }) => eq(o.id, offerId), columns: { id: true } });
+    if (!known) throw notFound("Esa oferta no existe.");
+    const isFavorite = await toggleFavorite(db, owner, offerId);
+    res.json({ uuid: offerId, is_favorite: isFavorite, uuids: await favoriteIds(db, owner) });
+  });
 
-  router.post(
-    "/customer/favorites/sync-list/",
-    handle(async (req, res) => {
-      const owner = ownerOf(req);
-      const { uuids } = parseInput(z.object({ uuids: FavoriteUuids }), req.body);
-      res.json({
-        uuids: await addFavorites(
-          db,
-          owner,
-          uuids.map((u) => u.toLowerCase()),
-        ),
-      });
-    }),
-  );
+  on(router, customerDataRoutes.syncFavorites, { before: [ownerFirst] }, async (req, res, { body: { uuids } }) => {
+    const owner = ownerOf(req);
+    res.json({
+      uuids: await addFavorites(
+        db,
+        owner,
+        uuids.map((u) => u.toLowerCase()),
+      ),
+    });
+  });
 
-  router.get(
-    "/customer/cart/",
-    handle(async (req, res) => {
-      res.json(await getCart(db, ownerOf(req)));
-    }),
-  );
+  on(router, customerDataRoutes.cart, async (req, res) => {
+    res.json(await getCart(db, ownerOf(req)));
+  });
 
-  router.post(
-    "/customer/cart/update/",
-    handle(async (req, res) => {
-      const owner = ownerOf(req);
-      const cart = parseInput(CartSchema, req.body);
-      res.json(await saveCart(db, owner, cart));
-    }),
-  );
+  on(router, customerDataRoutes.saveCart, { before: [ownerFirst] }, async (req, res, { body: cart }) => {
+    res.json(await saveCart(db, ownerOf(req), cart));
+  });
 
-  router.get(
-    "/customer/purchases/",
-    handle(async (req, res) => {
-      const user = requireUser(req);
-      const { page, page_size } = parseInput(PageQuery, req.query);
-      const { count, results } = await customerPurchases(db, user.id, page, page_size);
-      res.json(pageAnswer(req, page, page_size, count, results));
-    }),
-  );
+  on(router, customerDataRoutes.purchases, { before: [signedIn] }, async (req, res, { query: { page, page_size } }) => {
+    const user = requireUser(req);
+    const { count, results } = await customerPurchases(db, user.id, page, page_size);
+    res.json(pageAnswer(req, page, page_size, count, results));
+  });
 
-  router.post(
-    "/session/anonymous/",
-    rateLimit({
-      name: "session-anonymous",
-      windowMs: 3600_000,
-      max: 60,
-      message: "Demasiadas sesiones nuevas desde esta dirección. Espera un rato.",
-    }),
-    handle(async (_req, res) => {
+  on(
+    router,
+    customerDataRoutes.anonymousSession,
+    {
+      before: [
+        rateLimit({
+          name: "session-anonymous",
+          windowMs: 3600_000,
+          max: 60,
+          message: "Demasiadas sesiones nuevas desde esta dirección. Espera un rato.",
+        }),
+      ],
+    },
+    async (_req, res) => {
       const [row] = await db.insert(anonymousSessions).values({}).returning({ id: anonymousSessions.id });
       res.status(201).json({ token: await signAnonymous(config, row.id) });
-    }),
+    },
   );
 
-  router.post(
-    "/sales/download_coupon/",
-    handle(async (req, res) => {
-      const user = requireUser(req);
-      const { coupon } = parseInput(z.object({ coupon: z.string().uuid("Identificador de cupón no válido.") }), req.body);
-      const owned = await ownedCoupon(db, user.id, coupon.toLowerCase());
-      // Another customer's coupon answers exactly like one that does not exist.
-      if (!owned) throw notFound("No hemos encontrado ese cupón.");
-      const pdf = await voucherPdfFor(db, config, owned);
-      res
-        .status(200)
-        .set({ "Content-Type": "application/pdf", "Content-Disposition": `attachment; filename="cupon-${owned.code}.pdf"` })
-        .send(Buffer.from(pdf));
-    }),
-  );
+  on(router, customerDataRoutes.downloadCoupon, { before: [signedIn] }, async (req, res, { body: { coupon } }) => {
+    const user = requireUser(req);
+    const owned = await ownedCoupon(db, user.id, coupon.toLowerCase());
+    // Another customer's coupon answers exactly like one that does not exist.
+    if (!owned) throw notFound("No hemos encontrado ese cupón.");
+    const pdf = await voucherPdfFor(db, config, owned);
+    res
+      .status(200)
+      .set({ "Content-Type": "application/pdf", "Content-Disposition": `attachment; filename="cupon-${owned.code}.pdf"` })
+      .send(Buffer.from(pdf));
+  });
 
-  router.get(
-    "/sales/reserve_exists/:id/",
-    handle(async (req, res) => {
-      const user = requireUser(req);
-      const id = String(req.params.id);
-      if (!isUuid(id)) throw badRequest("Identificador de oferta no válido.");
-      const reservation = await openReservation(db, user.id, id.toLowerCase());
-      res.json(
-        reservation
-          ? {
-              exists: true,
-              sale_id: reservation.sale_id,
-              transaction_id: reservation.transaction_id,
-              redirect_url: reservation.redirect_url,
-              expires_at: new Date(reservation.expires_at).toISOString(),
-            }
-          : { exists: false },
-      );
-    }),
-  );
+  on(router, customerDataRoutes.reserveExists, async (req, res, { params }) => {
+    const user = requireUser(req);
+    const id = String(params.id);
+    if (!isUuid(id)) throw badRequest("Identificador de oferta no válido.");
+    const reservation = await openReservation(db, user.id, id.toLowerCase());
+    res.json(
+      reservation
+        ? {
+            exists: true,
+            sale_id: reservation.sale_id,
+            transaction_id: reservation.transaction_id,
+            redirect_url: reservation.redirect_url,
+            expires_at: new Date(reservation.expires_at).toISOString(),
+          }
+        : { exists: false },
+    );
+  });
   return router;
 }

@@ -1,11 +1,11 @@
 import { Router, type Request } from "express";
-import { z } from "zod";
 import type { Config } from "#platform/config.server";
-import { FeedbackSchema, FeedbackChangeSchema, type FeedbackOfMine } from "#contract/feedback";
+import { feedbackRoutes, type FeedbackOfMine } from "#contract/feedback";
 import { openLink } from "#platform/signatures.server";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
-import { handle, HttpError, parseInput } from "#api/http";
+import { HttpError } from "#api/http";
+import { on } from "#api/route";
 import { getUser } from "#api/auth/context";
 import { feedbackOf, getFeedback, submitFeedback, updateFeedback, type Rater } from "#api/services/feedback";
 
@@ -36,64 +36,47 @@ function raterOf(req: Request, config: Config, given: { t?: string; offer_uuid?:
   return { email, offerId: null };
 }
 
-const queryText = (req: Request, name: string) => (typeof req.query[name] === "string" ? (req.query[name] as string) : undefined);
-
-/**
- * /public/offers/feedback/: the star links in the feedback mail land here through /feedback.
- * Writing needs the buyer (raterOf); reading a rating by id is public except its address.
- */
+/** The routes of contract/feedback.ts. */
 export function feedbackRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
-  router.post(
-    "/",
-    handle(async (req, res) => {
-      const body = parseInput(FeedbackSchema, req.body);
-      const rater = raterOf(req, config, body);
-      if (!rater) throw notTheBuyer();
-      const offerId = rater.offerId ?? body.offer_uuid!;
-      const saved = await submitFeedback(db, { stars: body.feedback_stars, offerId, email: rater.email });
-      res.set("Cache-Control", "private, no-store").status(201).json(saved);
-    }),
-  );
+  on(router, feedbackRoutes.submit, async (req, res, { body }) => {
+    const rater = raterOf(req, config, body);
+    if (!rater) throw notTheBuyer();
+    const offerId = rater.offerId ?? body.offer_uuid!;
+    const saved = await submitFeedback(db, { stars: body.feedback_stars, offerId, email: rater.email });
+    res.set("Cache-Control", "private, no-store").status(201).json(saved);
+  });
   // What the /feedback page shows before anything is saved: the link's offer and the rating its
   // buyer gave, if any. A link token, or a logged-in buyer with ?offer_uuid=.
-  router.get(
-    "/mine/",
-    handle(async (req, res) => {
-      const offer = queryText(req, "offer_uuid");
-      if (offer !== undefined && !isUuid(offer)) throw new HttpError(400, "La oferta no es válida.");
-      const rater = raterOf(req, config, { t: queryText(req, "t"), offer_uuid: offer });
-      const offerId = rater?.offerId ?? offer?.toLowerCase();
-      if (!rater) throw notTheBuyer();
-      if (!offerId) throw new HttpError(400, "Falta la oferta que valoras (offer_uuid) o el enlace del correo (t).");
-      const answer: FeedbackOfMine = { offer_uuid: offerId, feedback: await feedbackOf(db, rater, offerId) };
-      res.set("Cache-Control", "private, no-store").json(answer);
-    }),
-  );
+  on(router, feedbackRoutes.mine, async (req, res, { query }) => {
+    const offer = query.offer_uuid;
+    if (offer !== undefined && !isUuid(offer)) throw new HttpError(400, "La oferta no es válida.");
+    const rater = raterOf(req, config, { t: query.t, offer_uuid: offer });
+    const offerId = rater?.offerId ?? offer?.toLowerCase();
+    if (!rater) throw notTheBuyer();
+    if (!offerId) throw new HttpError(400, "Falta la oferta que valoras (offer_uuid) o el enlace del correo (t).");
+    const answer: FeedbackOfMine = { offer_uuid: offerId, feedback: await feedbackOf(db, rater, offerId) };
+    res.set("Cache-Control", "private, no-store").json(answer);
+  });
   const id = (raw: string) => {
     if (!isUuid(raw)) throw new HttpError(404, "No hemos encontrado esa valoración.");
     return raw.toLowerCase();
   };
-  router.get(
-    "/:id/",
-    handle(async (req, res) => {
-      const rater = raterOf(req, config, { t: queryText(req, "t") });
+  on(router, feedbackRoutes.get, async (req, res, { params, query }) => {
+    const rater = raterOf(req, config, { t: query.t });
+    res.set("Cache-Control", "private, no-store");
+    res.json(await getFeedback(db, id(params.id), rater));
+  });
+  for (const [route, method] of [
+    [feedbackRoutes.update, "patch"],
+    [feedbackRoutes.replace, "put"],
+  ] as const) {
+    on(router, route, async (req, res, { params, body }) => {
+      const rater = raterOf(req, config, { t: body.t ?? (typeof req.query.t === "string" ? req.query.t : undefined) });
+      if (!rater) throw notTheBuyer();
       res.set("Cache-Control", "private, no-store");
-      res.json(await getFeedback(db, id(req.params.id), rater));
-    }),
-  );
-  for (const method of ["patch", "put"] as const) {
-    router[method](
-      "/:id/",
-      handle(async (req, res) => {
-        const schema = method === "put" ? FeedbackChangeSchema.required({ feedback_stars: true }) : FeedbackChangeSchema;
-        const body = parseInput(schema as z.ZodType<z.infer<typeof FeedbackChangeSchema>>, req.body);
-        const rater = raterOf(req, config, { t: body.t ?? queryText(req, "t") });
-        if (!rater) throw notTheBuyer();
-        res.set("Cache-Control", "private, no-store");
-        res.json(await updateFeedback(db, id(req.params.id), { stars: body.feedback_stars, comment: body.comment }, method, rater));
-      }),
-    );
+      res.json(await updateFeedback(db, id(params.id), { stars: body.feedback_stars, comment: body.comment }, method, rater));
+    });
   }
   return router;
 }

@@ -1,22 +1,13 @@
-import express, { Router, type NextFunction, type Request, type Response as ExpressResponse } from "express";
-import { z } from "zod";
+import express, { Router, type Request, type RequestHandler } from "express";
+import { ImageFieldsSchema, partnerImagesRoutes } from "#contract/partner-images";
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from "#rules/text";
 import { IMAGE_TOO_LARGE, MAX_IMAGE_BYTES } from "#rules/images";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
-import { badRequest, handle, HttpError, idParam, notFound, parseInput } from "#api/http";
-import type { PartnerAction } from "#rules/partner-roles";
-import { partnerScope, type Identify, type Scope } from "#api/services/access";
+import { badRequest, HttpError, idParam, notFound, parseInput } from "#api/http";
+import { on } from "#api/route";
+import { partnerScope, scopeFirst, scopeOf, type Identify } from "#api/services/access";
 import { addImage, deleteImage, listImages, readMedia, updateImage } from "#api/services/images";
-
-/** Form fields arrive as text: "true", "on" and "1" tick a box. */
-const flag = z.preprocess((v) => (typeof v === "string" ? ["true", "on", "1"].includes(v.toLowerCase()) : v), z.boolean().default(false));
-const ImageFields = z.object({
-  offer: z.string({ required_error: "Falta la oferta." }).uuid("Oferta no válida."),
-  cover: flag,
-  logo: flag,
-  alt: z.string().trim().max(200).default(""),
-});
 
 /**
  * The picture from either body the contract allows: multipart (a file field "image") or
@@ -52,6 +43,15 @@ async function readImageUpload(req: Request): Promise<{ fields: Record<string, u
 /** Base64 is 4/3 of the file, and form-urlencoding escapes its «+» and «/» on top. */
 const UPLOAD_TEXT_LIMIT = Math.ceil(MAX_IMAGE_BYTES * 1.6);
 
+/** A body too large for its parser is the upload's own 413, with the limit in its message. */
+const tooLargeAs413 =
+  (parser: RequestHandler): RequestHandler =>
+  (req, res, next) =>
+    parser(req, res, (error?: unknown) => {
+      const type = (error as { type?: string } | null | undefined)?.type;
+      next(type === "entity.too.large" ? new HttpError(413, IMAGE_TOO_LARGE) : error);
+    });
+
 /**
  * POST /offers/images/ reads its own bodies (multipart, or base64 in form-urlencoded or JSON, a
  * picture up to 5 MB), before the API's 100 KB JSON limit, and only once the caller is known to be
@@ -59,25 +59,23 @@ const UPLOAD_TEXT_LIMIT = Math.ceil(MAX_IMAGE_BYTES * 1.6);
  */
 export function imageUploadRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
-  router.post(
-    "/offers/images/",
-    handle(async (req, res, next) => {
-      res.locals.scope = await partnerScope(db, req, identify, "offers.write");
-      next();
-    }),
-    express.raw({ type: "multipart/form-data", limit: MAX_IMAGE_BYTES + 512 * 1024 }),
-    express.urlencoded({ extended: false, limit: UPLOAD_TEXT_LIMIT }),
-    express.json({ limit: UPLOAD_TEXT_LIMIT }),
-    handle(async (req, res) => {
-      const s = res.locals.scope as Scope;
+  on(
+    router,
+    partnerImagesRoutes.upload,
+    {
+      before: [
+        scopeFirst(db, identify, "offers.write"),
+        tooLargeAs413(express.raw({ type: "multipart/form-data", limit: MAX_IMAGE_BYTES + 512 * 1024 })),
+        tooLargeAs413(express.urlencoded({ extended: false, limit: UPLOAD_TEXT_LIMIT })),
+        tooLargeAs413(express.json({ limit: UPLOAD_TEXT_LIMIT })),
+      ],
+    },
+    async (req, res) => {
+      const s = scopeOf(res);
       const { fields, bytes } = await readImageUpload(req);
       if (findUnstorableText(fields) !== null) throw badRequest(UNSTORABLE_TEXT_MESSAGE);
-      const input = parseInput(ImageFields, fields);
+      const input = parseInput(ImageFieldsSchema, fields);
       res.status(201).json(await addImage(db, s, { ...input, offer: input.offer.toLowerCase(), bytes }));
-    }),
-    (error: unknown, _req: Request, _res: ExpressResponse, next: NextFunction) => {
-      const type = (error as { type?: string } | null)?.type;
-      next(type === "entity.too.large" ? new HttpError(413, IMAGE_TOO_LARGE) : error);
     },
   );
   return router;
@@ -86,49 +84,29 @@ export function imageUploadRouter({ db, identify }: { db: Database; identify: Id
 /** An offer's pictures for its partner or staff, and every uploaded picture by its id. */
 export function partnerImagesRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
-  const scope = (req: Request, action: PartnerAction) => partnerScope(db, req, identify, action);
 
   // ---- Uploaded pictures, by id; the id changes with the content, so they never need revalidating.
-  router.get(
-    "/media/:file",
-    handle(async (req, res) => {
-      const m = /^([0-9a-f-]{36})\.webp$/i.exec(req.params.file);
-      if (!m || !isUuid(m[1])) throw notFound();
-      const media = await readMedia(db, m[1].toLowerCase());
-      if (!media) throw notFound("Imagen no encontrada.");
-      res.set("Cache-Control", "public, max-age=31536000, immutable");
-      res.type(media.contentType).send(media.bytes);
-    }),
-  );
+  on(router, partnerImagesRoutes.media, async (_req, res, { params }) => {
+    const m = /^([0-9a-f-]{36})\.webp$/i.exec(params.file);
+    if (!m || !isUuid(m[1])) throw notFound();
+    const media = await readMedia(db, m[1].toLowerCase());
+    if (!media) throw notFound("Imagen no encontrada.");
+    res.set("Cache-Control", "public, max-age=31536000, immutable");
+    res.type(media.contentType).send(media.bytes);
+  });
 
   // ---- Images
-  router.get(
-    "/offers/images/",
-    handle(async (req, res) => {
-      const s = await scope(req, "offers.read");
-      const { offer } = parseInput(
-        z.object({ offer: z.string({ required_error: "Indica la oferta (?offer=…)." }).uuid("Oferta no válida.") }),
-        req.query,
-      );
-      res.set("Cache-Control", "private, no-store");
-      res.json({ results: await listImages(db, s, offer.toLowerCase()) });
-    }),
-  );
-  router.patch(
-    "/offers/images/:id/",
-    handle(async (req, res) => {
-      const s = await scope(req, "offers.write");
-      const change = parseInput(z.object({ cover: z.boolean().optional(), alt: z.string().trim().max(200).optional() }), req.body);
-      res.json(await updateImage(db, s, idParam(req), change));
-    }),
-  );
-  router.delete(
-    "/offers/images/:id/",
-    handle(async (req, res) => {
-      await deleteImage(db, await scope(req, "offers.write"), idParam(req));
-      res.status(204).end();
-    }),
-  );
+  on(router, partnerImagesRoutes.list, { before: [scopeFirst(db, identify, "offers.read")] }, async (_req, res, { query }) => {
+    res.set("Cache-Control", "private, no-store");
+    res.json({ results: await listImages(db, scopeOf(res), query.offer.toLowerCase()) });
+  });
+  on(router, partnerImagesRoutes.update, { before: [scopeFirst(db, identify, "offers.write")] }, async (req, res, { body }) => {
+    res.json(await updateImage(db, scopeOf(res), idParam(req), body));
+  });
+  on(router, partnerImagesRoutes.delete, async (req, res) => {
+    await deleteImage(db, await partnerScope(db, req, identify, "offers.write"), idParam(req));
+    res.status(204).end();
+  });
 
   return router;
 }

@@ -1,11 +1,12 @@
-import { Router, type Request } from "express";
+import { Router, type Request, type RequestHandler, type Response } from "express";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
-import { InviteMemberSchema, MemberRoleSchema } from "#contract/members";
+import { partnerMembersRoutes } from "#contract/partner-members";
 import type { Config } from "#platform/config.server";
 import { query, type Database } from "#api/db/client";
 import { handle, idParam, parseInput } from "#api/http";
-import { actorOf, membershipsOf, partnerScope, requireStaffActor, type Identify } from "#api/services/access";
+import { on } from "#api/route";
+import { actorOf, membershipsOf, partnerScope, requireStaffActor, type Identify, type Scope } from "#api/services/access";
 import { findOrganization } from "#api/services/organizations";
 import {
   acceptInvitation,
@@ -23,6 +24,10 @@ import type { PartnerAction } from "#rules/partner-roles";
 const noStore = { "Cache-Control": "private, no-store" };
 const TokenParam = z.string().min(10).max(200);
 
+type Found = { scope: Scope; org: Awaited<ReturnType<typeof findOrganization>> };
+/** The organisation and the caller's scope, once the check before the input was read found them. */
+const foundOf = (res: Response) => res.locals.found as Found;
+
 /**
  * Who acts for an organisation. Owners (and staff) manage its members and invite by email; the
  * invited person accepts once logged in with that address. Staff may still add an existing
@@ -37,101 +42,84 @@ export function partnerMembersRouter({ db, config, identify }: { db: Database; c
     return { scope, org: await findOrganization(db, scope, idParam(req)) };
   };
 
-  router.get(
-    "/organizations/memberships/",
-    handle(async (req, res) => {
-      const scope = await partnerScope(db, req, identify);
-      const mine = scope.staff ? [] : await membershipsOf(db, scope.actor.id);
-      const names = mine.length
-        ? await query<{ id: string; name: string }>(
-            db,
-            sql`SELECT id, name FROM organizations WHERE id IN (${sql.join(
-              mine.map((m) => sql`${m.id}::uuid`),
-              sql`, `,
-            )}) ORDER BY name`,
-          )
-        : [];
-      const roleOf = new Map(mine.map((m) => [m.id, m.role]));
-      res.set(noStore).json({ results: names.map((o) => ({ uuid: o.id, name: o.name, role: roleOf.get(o.id)! })) });
-    }),
-  );
+  /** organizationFor, asked before the input is read: a stranger's call is a 401, 403 or 404 whatever it sends. */
+  const organizationFirst = (action: PartnerAction): RequestHandler =>
+    handle(async (req, res, next) => {
+      res.locals.found = (await organizationFor(req, action)) satisfies Found;
+      next();
+    });
 
-  router.get(
-    "/organizations/:id/members/",
-    handle(async (req, res) => {
-      const { org } = await organizationFor(req, "members.read");
-      res.set(noStore).json({ results: await listMembers(db, org.id), invitations: await listInvitations(db, org.id) });
-    }),
-  );
+  on(router, partnerMembersRoutes.memberships, async (req, res) => {
+    const scope = await partnerScope(db, req, identify);
+    const mine = scope.staff ? [] : await membershipsOf(db, scope.actor.id);
+    const names = mine.length
+      ? await query<{ id: string; name: string }>(
+          db,
+          sql`SELECT id, name FROM organizations WHERE id IN (${sql.join(
+            mine.map((m) => sql`${m.id}::uuid`),
+            sql`, `,
+          )}) ORDER BY name`,
+        )
+      : [];
+    const roleOf = new Map(mine.map((m) => [m.id, m.role]));
+    res.set(noStore).json({ results: names.map((o) => ({ uuid: o.id, name: o.name, role: roleOf.get(o.id)! })) });
+  });
+
+  on(router, partnerMembersRoutes.team, async (req, res) => {
+    const { org } = await organizationFor(req, "members.read");
+    res.set(noStore).json({ results: await listMembers(db, org.id), invitations: await listInvitations(db, org.id) });
+  });
 
   /** Staff add an existing account at once (an owner unless a role is given); owners invite instead. */
-  router.post(
-    "/organizations/:id/members/",
-    handle(async (req, res) => {
-      await requireStaffActor(req, identify);
-      const org = await findOrganization(db, await partnerScope(db, req, identify), idParam(req));
-      const { email, role } = parseInput(
-        z.object({ email: z.string().trim().min(3).max(254), role: MemberRoleSchema.shape.role.optional() }),
-        req.body,
-      );
-      res.status(201).json({ results: await addMember(db, org.id, email, role) });
-    }),
-  );
+  const staffOrganizationFirst: RequestHandler = handle(async (req, res, next) => {
+    await requireStaffActor(req, identify);
+    const scope = await partnerScope(db, req, identify);
+    res.locals.found = { scope, org: await findOrganization(db, scope, idParam(req)) } satisfies Found;
+    next();
+  });
+  on(router, partnerMembersRoutes.addMember, { before: [staffOrganizationFirst] }, async (_req, res, { body: { email, role } }) => {
+    res.status(201).json({ results: await addMember(db, foundOf(res).org.id, email, role) });
+  });
 
-  router.patch(
-    "/organizations/:id/members/:userId/",
-    handle(async (req, res) => {
-      const { org, scope } = await organizationFor(req, "members.write");
-      const { role } = parseInput(MemberRoleSchema, req.body);
-      res.set(noStore).json({ results: await changeRole(db, org.id, idParam(req, "userId"), role, !scope.staff) });
-    }),
-  );
+  on(router, partnerMembersRoutes.changeRole, { before: [organizationFirst("members.write")] }, async (req, res, { body: { role } }) => {
+    const { org, scope } = foundOf(res);
+    res.set(noStore).json({ results: await changeRole(db, org.id, idParam(req, "userId"), role, !scope.staff) });
+  });
 
-  router.delete(
-    "/organizations/:id/members/:userId/",
-    handle(async (req, res) => {
-      const { org, scope } = await organizationFor(req, "members.write");
-      await removeMember(db, org.id, idParam(req, "userId"), !scope.staff);
-      res.status(204).end();
-    }),
-  );
+  on(router, partnerMembersRoutes.removeMember, async (req, res) => {
+    const { org, scope } = await organizationFor(req, "members.write");
+    await removeMember(db, org.id, idParam(req, "userId"), !scope.staff);
+    res.status(204).end();
+  });
 
-  router.post(
-    "/organizations/:id/invitations/",
-    handle(async (req, res) => {
-      const { org, scope } = await organizationFor(req, "members.write");
-      const { email, role } = parseInput(InviteMemberSchema, req.body);
+  on(
+    router,
+    partnerMembersRoutes.invite,
+    { before: [organizationFirst("members.write")] },
+    async (_req, res, { body: { email, role } }) => {
+      const { org, scope } = foundOf(res);
       res
         .status(201)
         .set(noStore)
         .json(await invite(db, org.id, scope.actor, email, role));
-    }),
+    },
   );
 
-  router.delete(
-    "/organizations/:id/invitations/:invitationId/",
-    handle(async (req, res) => {
-      const { org } = await organizationFor(req, "members.write");
-      await cancelInvitation(db, org.id, idParam(req, "invitationId"));
-      res.status(204).end();
-    }),
-  );
+  on(router, partnerMembersRoutes.cancelInvitation, async (req, res) => {
+    const { org } = await organizationFor(req, "members.write");
+    await cancelInvitation(db, org.id, idParam(req, "invitationId"));
+    res.status(204).end();
+  });
 
   // ---- The invited person, logged in with the invited address (any role: most are customers).
-  router.get(
-    "/invitations/:token/",
-    handle(async (req, res) => {
-      const actor = await actorOf(req, identify);
-      res.set(noStore).json(await readInvitation(db, config.jwtSecret, parseInput(TokenParam, req.params.token), actor));
-    }),
-  );
-  router.post(
-    "/invitations/:token/accept/",
-    handle(async (req, res) => {
-      const actor = await actorOf(req, identify);
-      res.set(noStore).json(await acceptInvitation(db, config.jwtSecret, parseInput(TokenParam, req.params.token), actor));
-    }),
-  );
+  on(router, partnerMembersRoutes.invitation, async (req, res, { params }) => {
+    const actor = await actorOf(req, identify);
+    res.set(noStore).json(await readInvitation(db, config.jwtSecret, parseInput(TokenParam, params.token), actor));
+  });
+  on(router, partnerMembersRoutes.acceptInvitation, async (req, res, { params }) => {
+    const actor = await actorOf(req, identify);
+    res.set(noStore).json(await acceptInvitation(db, config.jwtSecret, parseInput(TokenParam, params.token), actor));
+  });
 
   return router;
 }

@@ -1,12 +1,11 @@
 import { Router, type Request } from "express";
-import { z } from "zod";
-import { PromoCodePatchSchema, PromoCodeSchema } from "#contract/partner";
-import { blank } from "#contract/page";
+import { partnerPromoCodesRoutes } from "#contract/partner-promo-codes";
 import { PROMO_CODE_CHECKS, TOO_MANY_PROMO_CHECKS } from "#rules/limits";
 import type { Database } from "#api/db/client";
-import { handle, idParam, parseInput } from "#api/http";
+import { handle, idParam } from "#api/http";
+import { on } from "#api/route";
 import type { PartnerAction } from "#rules/partner-roles";
-import { actorOf, partnerScope, type Identify } from "#api/services/access";
+import { actorOf, partnerScope, scopeFirst, scopeOf, type Identify, type Scope } from "#api/services/access";
 import { clientAddress, isExemptAddress, limits } from "#api/rate-limit";
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from "#api/services/promo-codes";
 
@@ -14,6 +13,8 @@ import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updateP
 export function partnerPromoCodesRouter({ db, identify }: { db: Database; identify: Identify }): Router {
   const router = Router();
   const scope = (req: Request, action: PartnerAction) => partnerScope(db, req, identify, action);
+  // Who may, asked before the route reads its input (api/services/access.ts).
+  const may = (action?: PartnerAction, then?: (req: Request, s: Scope) => Promise<unknown>) => scopeFirst(db, identify, action, then);
 
   // ---- Promo codes
   // Each code created or renamed is a guess at the codes that exist, limited like apply-promocode.
@@ -25,50 +26,28 @@ export function partnerPromoCodesRouter({ db, identify }: { db: Database; identi
       await limits.consume(`promo-write:ip:${address}`, { ...PROMO_CODE_CHECKS, message: TOO_MANY_PROMO_CHECKS });
     next();
   });
-  router.get(
-    "/promocodes/",
-    handle(async (req, res) => {
-      const s = await scope(req, "promo-codes.read");
-      const q = parseInput(
-        z.object({ offer: z.preprocess(blank, z.string().uuid().optional()), search: z.preprocess(blank, z.string().max(40).optional()) }),
-        req.query,
-      );
-      res.set("Cache-Control", "private, no-store");
-      res.json({ results: await listPromoCodes(db, s, q) });
-    }),
-  );
-  router.post(
-    "/promocodes/",
-    promoWrites,
-    handle(async (req, res) => {
-      const s = await scope(req, "promo-codes.write");
-      res.status(201).json(await createPromoCode(db, s, parseInput(PromoCodeSchema, req.body)));
-    }),
-  );
-  router.get(
-    "/promocodes/:id/",
-    handle(async (req, res) => {
-      res.set("Cache-Control", "private, no-store");
-      res.json(await getPromoCode(db, await scope(req, "promo-codes.read"), idParam(req)));
-    }),
-  );
-  const promoWrite = (partial: boolean) =>
-    handle(async (req, res) => {
-      const s = await scope(req, "promo-codes.write");
-      const id = idParam(req);
-      await getPromoCode(db, s, id);
-      const input = partial ? parseInput(PromoCodePatchSchema, req.body) : parseInput(PromoCodeSchema, req.body);
-      res.json(await updatePromoCode(db, s, id, input));
-    });
-  router.put("/promocodes/:id/", promoWrites, promoWrite(false));
-  router.patch("/promocodes/:id/", promoWrites, promoWrite(true));
-  router.delete(
-    "/promocodes/:id/",
-    handle(async (req, res) => {
-      await deletePromoCode(db, await scope(req, "promo-codes.write"), idParam(req));
-      res.status(204).end();
-    }),
-  );
+  on(router, partnerPromoCodesRoutes.list, { before: [may("promo-codes.read")] }, async (_req, res, { query }) => {
+    res.set("Cache-Control", "private, no-store");
+    res.json({ results: await listPromoCodes(db, scopeOf(res), query) });
+  });
+  on(router, partnerPromoCodesRoutes.create, { before: [promoWrites, may("promo-codes.write")] }, async (_req, res, { body }) => {
+    res.status(201).json(await createPromoCode(db, scopeOf(res), body));
+  });
+  on(router, partnerPromoCodesRoutes.get, async (req, res) => {
+    res.set("Cache-Control", "private, no-store");
+    res.json(await getPromoCode(db, await scope(req, "promo-codes.read"), idParam(req)));
+  });
+  const codeFirst = may("promo-codes.write", (req, s) => getPromoCode(db, s, idParam(req)));
+  on(router, partnerPromoCodesRoutes.replace, { before: [promoWrites, codeFirst] }, async (req, res, { body }) => {
+    res.json(await updatePromoCode(db, scopeOf(res), idParam(req), body));
+  });
+  on(router, partnerPromoCodesRoutes.update, { before: [promoWrites, codeFirst] }, async (req, res, { body }) => {
+    res.json(await updatePromoCode(db, scopeOf(res), idParam(req), body));
+  });
+  on(router, partnerPromoCodesRoutes.delete, async (req, res) => {
+    await deletePromoCode(db, await scope(req, "promo-codes.write"), idParam(req));
+    res.status(204).end();
+  });
 
   return router;
 }

@@ -8,12 +8,14 @@ import { Router, type Request, type Response } from "express";
 import { eq } from "drizzle-orm";
 import type { Config } from "#platform/config.server";
 import { formatCents } from "#rules/prices";
-import { PAYMENT_METHODS, type PaymentMethod } from "#rules/payments";
+import type { PaymentMethod } from "#rules/payments";
 import { escapeHtml } from "#rules/text";
 import { isUuid } from "#rules/uuid";
 import type { Database } from "#api/db/client";
 import { paymentTransactions, sales } from "#api/db/schema";
-import { handle, HttpError } from "#api/http";
+import { HttpError } from "#api/http";
+import { on, type RouteInput } from "#api/route";
+import { redsysRoutes } from "#contract/redsys";
 import type { PaymentProviders } from "#api/payments/registry";
 import type { RedsysForm, RedsysProvider } from "#api/payments/redsys";
 import { authorisedOrder, CANCELLED_BY_BUYER, latestOrder } from "#api/payments/redsys-orders";
@@ -34,6 +36,8 @@ const LEAD: Record<PaymentMethod, string> = {
     "Te llevamos a la pasarela segura de tu banco (Redsys) para pagar con Bizum: pondrás tu móvil y confirmarás el pago en la app de tu banco.",
 };
 const HEADING: Record<PaymentMethod, string> = { card: "Pagar con tarjeta", bizum: "Pagar con Bizum" };
+
+type SignedReturn = RouteInput<typeof redsysRoutes.ok>["query"];
 
 export function redsysRouter({
   db,
@@ -62,11 +66,11 @@ export function redsysRouter({
   }
 
   /** Redsys appends its signed fields to URLOK and URLKO when the terminal is set up to: read them like a notification. */
-  async function takeSignedReturn(req: Request) {
-    const { Ds_SignatureVersion, Ds_MerchantParameters, Ds_Signature } = req.query;
-    if (typeof Ds_MerchantParameters !== "string" || typeof Ds_Signature !== "string") return;
+  async function takeSignedReturn(req: Request, query: SignedReturn) {
+    const { Ds_SignatureVersion, Ds_MerchantParameters, Ds_Signature } = query;
+    if (Ds_MerchantParameters === undefined || Ds_Signature === undefined) return;
     const rawBody = new URLSearchParams({
-      Ds_SignatureVersion: String(Ds_SignatureVersion ?? ""),
+      Ds_SignatureVersion: Ds_SignatureVersion ?? "",
       Ds_MerchantParameters,
       Ds_Signature,
     }).toString();
@@ -78,52 +82,42 @@ export function redsysRouter({
     );
   }
 
-  router.get(
-    "/pay/:id/",
-    handle(async (req, res) => {
-      const { provider, tx, sale } = await load(req.params.id);
-      res.set("Cache-Control", "no-store");
-      if (sale.status === "paid") return res.redirect(303, tx.returnUrl);
-      if (sale.status !== "pending") {
-        return sendPage(
-          res,
-          "Pago cerrado",
-          `<h1>Este pago ya no está abierto</h1><p>El pedido se canceló o su reserva caducó. No se te ha cobrado nada por él.</p>
+  on(router, redsysRoutes.pay, async (_req, res, { params, query }) => {
+    const { provider, tx, sale } = await load(params.id);
+    res.set("Cache-Control", "no-store");
+    if (sale.status === "paid") return res.redirect(303, tx.returnUrl);
+    if (sale.status !== "pending") {
+      return sendPage(
+        res,
+        "Pago cerrado",
+        `<h1>Este pago ya no está abierto</h1><p>El pedido se canceló o su reserva caducó. No se te ha cobrado nada por él.</p>
 <p><a class="button" href="/checkout/">Volver al carrito</a></p>`,
-          [],
-        );
-      }
-      const method = PAYMENT_METHODS.find((m) => m === req.query.method);
-      const form = await provider.paymentForm(tx.id, method);
-      if (!form) throw new HttpError(404, "Pago no encontrado.");
-      sendPage(res, HEADING[form.payMethod], payBody(form, tx.amountCents, tx.cancelUrl, config), [new URL(form.action).origin], true);
-    }),
-  );
+        [],
+      );
+    }
+    const form = await provider.paymentForm(tx.id, query.method);
+    if (!form) throw new HttpError(404, "Pago no encontrado.");
+    sendPage(res, HEADING[form.payMethod], payBody(form, tx.amountCents, tx.cancelUrl, config), [new URL(form.action).origin], true);
+  });
 
-  router.get(
-    "/ok/:id/",
-    handle(async (req, res) => {
-      const { tx } = await load(req.params.id);
-      await takeSignedReturn(req);
-      res.set("Cache-Control", "no-store").redirect(303, tx.returnUrl);
-    }),
-  );
+  on(router, redsysRoutes.ok, async (req, res, { params, query }) => {
+    const { tx } = await load(params.id);
+    await takeSignedReturn(req, query);
+    res.set("Cache-Control", "no-store").redirect(303, tx.returnUrl);
+  });
 
   /** Denied, cancelled on Redsys's page, or given up: the tickets go back at once, and the buyer to the cart. */
-  router.get(
-    "/ko/:id/",
-    handle(async (req, res) => {
-      const { tx } = await load(req.params.id);
-      await takeSignedReturn(req);
-      res.set("Cache-Control", "no-store");
-      // Paid in another tab after all: never release a sale whose money Redsys took.
-      if (await authorisedOrder(db, tx.id)) return res.redirect(303, tx.returnUrl);
-      const code = (await latestOrder(db, tx.id))?.responseCode ?? null;
-      const reason = code === null ? "failed" : code === CANCELLED_BY_BUYER ? "cancelled" : "declined";
-      await releaseSale(db, tx.saleId, reason === "declined" ? "declined" : "cancelled");
-      res.redirect(303, `${tx.cancelUrl}${tx.cancelUrl.includes("?") ? "&" : "?"}reason=${reason}`);
-    }),
-  );
+  on(router, redsysRoutes.ko, async (req, res, { params, query }) => {
+    const { tx } = await load(params.id);
+    await takeSignedReturn(req, query);
+    res.set("Cache-Control", "no-store");
+    // Paid in another tab after all: never release a sale whose money Redsys took.
+    if (await authorisedOrder(db, tx.id)) return res.redirect(303, tx.returnUrl);
+    const code = (await latestOrder(db, tx.id))?.responseCode ?? null;
+    const reason = code === null ? "failed" : code === CANCELLED_BY_BUYER ? "cancelled" : "declined";
+    await releaseSale(db, tx.saleId, reason === "declined" ? "declined" : "cancelled");
+    res.redirect(303, `${tx.cancelUrl}${tx.cancelUrl.includes("?") ? "&" : "?"}reason=${reason}`);
+  });
 
   return router;
 }

@@ -7,7 +7,11 @@ import { isUuid } from "#rules/uuid";
 import { CROSS_SITE_MESSAGE, isCrossSiteWrite } from "#rules/cross-site";
 import type { Database } from "#api/db/client";
 import { paymentTransactions, sales } from "#api/db/schema";
-import { handle, HttpError } from "#api/http";
+import { HttpError } from "#api/http";
+import { on } from "#api/route";
+import { pathOf } from "#contract/define-route";
+import { salesRoutes } from "#contract/sales";
+import { sandboxRoutes } from "#contract/sandbox";
 import { sandboxSecret } from "#api/payments/registry";
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from "#api/payments/sandbox";
 import { releaseSale } from "#api/services/sales/release";
@@ -81,7 +85,7 @@ export function sandboxRouter({
     const delivered = deliverWebhook({
       headers: { "content-type": "application/json", [SANDBOX_SIGNATURE_HEADER]: signSandboxPayload(secret, body) },
       rawBody: body,
-      url: `${publicOrigin(req, config)}${req.baseUrl}/webhook/`,
+      url: `${publicOrigin(req, config)}${req.baseUrl}${pathOf(salesRoutes.webhook, { provider: "sandbox" })}`,
     }).catch((error: unknown) => {
       // The return redirect captures anyway; a lost webhook only loses the second path.
       logger.warn({ err: error, transactionId, reqId: currentRequestId() }, "Pasarela de pruebas: webhook no procesado.");
@@ -93,65 +97,59 @@ export function sandboxRouter({
     clearTimeout(timer);
   }
 
-  router.get(
-    "/checkout/:id/",
-    handle(async (req, res) => {
-      const { tx, sale } = await load(req.params.id);
-      res.set("Cache-Control", "no-store");
-      if (tx.status !== "created" || sale.status !== "pending") {
-        sendPage(
-          res,
-          "Pago cerrado",
-          `<h1>Este pago ya no está abierto</h1><p>Estado: ${escapeHtml(tx.status)}.</p><p><a href="${escapeHtml(tx.cancelUrl || "/")}">Volver a la tienda</a></p>`,
-        );
-        return;
-      }
+  on(router, sandboxRoutes.checkout, async (_req, res, { params }) => {
+    const { tx, sale } = await load(params.id);
+    res.set("Cache-Control", "no-store");
+    if (tx.status !== "created" || sale.status !== "pending") {
       sendPage(
         res,
-        "Pagar",
-        `<span class="badge">Entorno de pruebas</span><h1>Pasarela de pago de pruebas</h1>
+        "Pago cerrado",
+        `<h1>Este pago ya no está abierto</h1><p>Estado: ${escapeHtml(tx.status)}.</p><p><a href="${escapeHtml(tx.cancelUrl || "/")}">Volver a la tienda</a></p>`,
+      );
+      return;
+    }
+    sendPage(
+      res,
+      "Pagar",
+      `<span class="badge">Entorno de pruebas</span><h1>Pasarela de pago de pruebas</h1>
 <p>Pedido para ${escapeHtml(sale.email)}</p><p class="amount">${escapeHtml(formatCents(tx.amountCents))}</p>
 <form method="post"><input type="hidden" name="action" value="pay"><button class="pay" type="submit">Pagar</button></form>
 <form method="post"><input type="hidden" name="action" value="decline"><button type="submit">Simular tarjeta rechazada</button></form>
 <form method="post"><input type="hidden" name="action" value="cancel"><button type="submit">Cancelar</button></form>
 <p><small>No se cobra dinero real. Ninguna tarjeta es necesaria.</small></p>`,
-      );
-    }),
-  );
+    );
+  });
 
-  router.post(
-    "/checkout/:id/",
-    express.urlencoded({ extended: false, limit: "4kb" }),
-    handle(async (req, res) => {
-      // Like any provider's page, it acts only on its own form: not on one posted from another site.
-      if (
-        isCrossSiteWrite({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") })
-      ) {
-        throw new HttpError(403, CROSS_SITE_MESSAGE);
-      }
-      const { tx } = await load(req.params.id);
-      const action = String(req.body?.action ?? "");
-      if (action === "pay") {
-        // Only an open payment can be approved; a second click changes nothing.
-        await db.execute(
-          sql`UPDATE payment_transactions SET status = 'approved', updated_at = now() WHERE id = ${tx.id} AND status = 'created'`,
-        );
-        await sendWebhook("payment.completed", tx.id, req);
-        res.redirect(303, tx.returnUrl);
-        return;
-      }
-      if (action === "decline" || action === "cancel") {
-        const status = action === "decline" ? "declined" : "cancelled";
-        await db.execute(
-          sql`UPDATE payment_transactions SET status = ${status}, updated_at = now() WHERE id = ${tx.id} AND status = 'created'`,
-        );
-        await releaseSale(db, tx.saleId, status);
-        if (action === "decline") await sendWebhook("payment.failed", tx.id, req);
-        res.redirect(303, `${tx.cancelUrl}&reason=${status}`);
-        return;
-      }
-      throw new HttpError(400, "Acción no válida.");
-    }),
-  );
+  // The page's own form, urlencoded: the action is read here, in the page's words.
+  on(router, sandboxRoutes.act, { before: [express.urlencoded({ extended: false, limit: "4kb" })] }, async (req, res, { params }) => {
+    // Like any provider's page, it acts only on its own form: not on one posted from another site.
+    if (
+      isCrossSiteWrite({ method: req.method, secFetchSite: req.get("sec-fetch-site"), origin: req.get("origin"), host: req.get("host") })
+    ) {
+      throw new HttpError(403, CROSS_SITE_MESSAGE);
+    }
+    const { tx } = await load(params.id);
+    const action = String(req.body?.action ?? "");
+    if (action === "pay") {
+      // Only an open payment can be approved; a second click changes nothing.
+      await db.execute(
+        sql`UPDATE payment_transactions SET status = 'approved', updated_at = now() WHERE id = ${tx.id} AND status = 'created'`,
+      );
+      await sendWebhook("payment.completed", tx.id, req);
+      res.redirect(303, tx.returnUrl);
+      return;
+    }
+    if (action === "decline" || action === "cancel") {
+      const status = action === "decline" ? "declined" : "cancelled";
+      await db.execute(
+        sql`UPDATE payment_transactions SET status = ${status}, updated_at = now() WHERE id = ${tx.id} AND status = 'created'`,
+      );
+      await releaseSale(db, tx.saleId, status);
+      if (action === "decline") await sendWebhook("payment.failed", tx.id, req);
+      res.redirect(303, `${tx.cancelUrl}&reason=${status}`);
+      return;
+    }
+    throw new HttpError(400, "Acción no válida.");
+  });
   return router;
 }

@@ -1,24 +1,19 @@
-import { Router } from "express";
-import { z } from "zod";
+import { Router, type Request, type RequestHandler } from "express";
 import type { Config } from "#platform/config.server";
 import { isSocialProviderEnabled, type SocialProvider } from "#rules/social";
+import { socialAuthRoutes } from "#contract/social-auth";
 import type { Database } from "#api/db/client";
-import { handle, HttpError, parseInput } from "#api/http";
+import { HttpError } from "#api/http";
+import { on } from "#api/route";
 import { rateLimit } from "#api/rate-limit";
 import { verifyFacebookToken, verifyIdToken, type SocialIdentity } from "#api/auth/social";
 import { logInProvenEmail } from "#api/services/login";
 import { deviceOf } from "#api/auth/sessions";
 
-const Token = z.string().min(10).max(8000);
-const Name = z.string().max(150).optional();
-const Common = { anonymous_token: z.string().max(2000).optional(), first_name: Name, last_name: Name };
-const IdTokenBody = z.object({ id_token: Token, nonce: z.string().min(1).max(200).optional(), ...Common });
-const AccessTokenBody = z.object({ access_token: Token, ...Common });
-
 /**
- * POST /auth/jwt/google/, /apple/ and /facebook/: the provider's token in, our {access, refresh}
- * out, for the address the provider vouches for. A provider that is not configured is a 404, as
- * if the path did not exist.
+ * POST /auth/jwt/google/, /apple/ and /facebook/ (contract/social-auth.ts): the provider's token
+ * in, our {access, refresh} out, for the address the provider vouches for. A provider that is not
+ * configured is a 404, as if the path did not exist.
  */
 export function socialAuthRouter({ db, config }: { db: Database; config: Config }): Router {
   const router = Router();
@@ -28,40 +23,35 @@ export function socialAuthRouter({ db, config }: { db: Database; config: Config 
     max: 100,
     message: "Demasiados intentos de inicio de sesión. Espera unos minutos.",
   });
-
-  const route = (
-    provider: SocialProvider,
-    identify: (body: unknown) => Promise<{ identity: SocialIdentity; body: z.infer<z.ZodObject<typeof Common>> }>,
-  ) =>
-    router.post(
-      `/auth/jwt/${provider}/`,
-      (req, _res, next) => next(isSocialProviderEnabled(config, provider) ? undefined : new HttpError(404, "No encontrado.")),
+  const enabled = (provider: SocialProvider): { before: RequestHandler[] } => ({
+    before: [
+      (_req, _res, next) => next(isSocialProviderEnabled(config, provider) ? undefined : new HttpError(404, "No encontrado.")),
       limit,
-      handle(async (req, res) => {
-        const { identity, body } = await identify(req.body);
-        // Apple gives the name only on the first authorization, beside the token rather than in it.
-        const pair = await logInProvenEmail(db, config, {
-          email: identity.email,
-          device: deviceOf(req),
-          firstName: identity.firstName ?? body.first_name?.trim(),
-          lastName: identity.lastName ?? body.last_name?.trim(),
-          anonymousToken: body.anonymous_token,
-        });
-        res.json(pair);
-      }),
-    );
+    ],
+  });
 
-  route("google", async (input) => {
-    const body = parseInput(IdTokenBody, input);
-    return { identity: await verifyIdToken(config, "google", body.id_token, body.nonce), body };
+  const logIn = async (
+    req: Request,
+    identity: SocialIdentity,
+    body: { anonymous_token?: string; first_name?: string; last_name?: string },
+  ) =>
+    // Apple gives the name only on the first authorization, beside the token rather than in it.
+    logInProvenEmail(db, config, {
+      email: identity.email,
+      device: deviceOf(req),
+      firstName: identity.firstName ?? body.first_name?.trim(),
+      lastName: identity.lastName ?? body.last_name?.trim(),
+      anonymousToken: body.anonymous_token,
+    });
+
+  on(router, socialAuthRoutes.google, enabled("google"), async (req, res, { body }) => {
+    res.json(await logIn(req, await verifyIdToken(config, "google", body.id_token, body.nonce), body));
   });
-  route("apple", async (input) => {
-    const body = parseInput(IdTokenBody, input);
-    return { identity: await verifyIdToken(config, "apple", body.id_token, body.nonce), body };
+  on(router, socialAuthRoutes.apple, enabled("apple"), async (req, res, { body }) => {
+    res.json(await logIn(req, await verifyIdToken(config, "apple", body.id_token, body.nonce), body));
   });
-  route("facebook", async (input) => {
-    const body = parseInput(AccessTokenBody, input);
-    return { identity: await verifyFacebookToken(config, body.access_token), body };
+  on(router, socialAuthRoutes.facebook, enabled("facebook"), async (req, res, { body }) => {
+    res.json(await logIn(req, await verifyFacebookToken(config, body.access_token), body));
   });
   return router;
 }

@@ -1,8 +1,8 @@
-import type { Request } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { eq, sql } from "drizzle-orm";
 import type { Executor } from "#api/db/client";
 import { organizationMembers } from "#api/db/schema";
-import { HttpError } from "#api/http";
+import { handle, HttpError } from "#api/http";
 import { partnerCan, type PartnerAction, type PartnerRole } from "#rules/partner-roles";
 
 /** Who is calling, as the identity layer (api/auth/context) reads it from the JWT. */
@@ -69,3 +69,23 @@ export function inScope(scope: Scope, column: unknown) {
     sql`, `,
   )})`;
 }
+
+/**
+ * The caller's scope for an action, as middleware that runs before the route reads its input (a
+ * stranger's call is a 401, 403 or 404 whatever it sends); `then` checks the object too. The
+ * handler takes the scope with scopeOf(res).
+ */
+export function scopeFirst(
+  db: Executor,
+  identify: Identify,
+  action?: PartnerAction,
+  then?: (req: Request, scope: Scope) => Promise<unknown>,
+): RequestHandler {
+  return handle(async (req, res, next) => {
+    const scope = await partnerScope(db, req, identify, action);
+    await then?.(req, scope);
+    res.locals.scope = scope;
+    next();
+  });
+}
+export const scopeOf = (res: Response): Scope => res.locals.scope as Scope;

@@ -1,54 +1,31 @@
 import type { z } from "zod";
-import {
-  OfferCardsSchema,
-  OfferDetailSchema,
-  OfferListSchema,
-  OfferPageSchema,
-  type OfferDetail,
-  type OfferSummary,
-  type Page,
-} from "#contract/offers";
-import {
-  AccountUserSchema,
-  CodeSentSchema,
-  ActivationAnswerSchema,
-  DetailSchema,
-  DeviceSessionListSchema,
-  EmailConfirmAnswerSchema,
-  EndedSessionsSchema,
-  RegistrationAnswerSchema,
-  SessionInfoSchema,
-  TokenPairSchema,
-} from "#contract/accounts";
+import type { OfferDetail, OfferSummary, Page } from "#contract/offers";
+import { publicOffersRoutes } from "#contract/public-offers";
+import { customerMailRoutes } from "#contract/customer-mail";
+import { customerDataRoutes } from "#contract/customer-data";
 import type { Cart } from "#rules/cart";
-import type { SocialLoginBody, SocialProvider } from "#rules/social";
+import type { SocialProvider } from "#rules/social";
 import type { ReminderKind } from "#rules/reminders";
+import { customerRoutes, type MailLink } from "#contract/customer";
+import { salesRoutes } from "#contract/sales";
 import {
-  CartSchema,
-  CustomerPurchasePageSchema,
-  FavoriteListSchema,
-  FavoriteToggleSchema,
-  MailLinkSchema,
-  ReminderStoppedSchema,
-  ReserveExistsSchema,
-  SubscriptionSchema,
-  UnsubscribedSchema,
-  type MailLink,
-} from "#contract/customer";
-import {
-  AppliedPromoCodeSchema,
-  CancelAnswerSchema,
-  CapturedPurchaseSchema,
-  PaymentAnswerSchema,
-  PurchaseSchema,
-  ValidateOrderResponseSchema,
-  type CreateSaleRequest,
-  type ValidateOrderRequest,
-} from "#contract/sales";
-import { NoContent, routeOf } from "#contract/routes";
-import { CouponRefundAnswerSchema, type CouponRefundRequest } from "#contract/refunds";
+  pathOf,
+  routeName,
+  type AnswerOf,
+  type BodyIn,
+  type HasParams,
+  type ParamsOf,
+  type QueryIn,
+  type RouteSpec,
+} from "#contract/define-route";
+import { refundsRoutes } from "#contract/refunds";
 import { accessToken } from "#app/state/auth.server";
-import { FeedbackAnswerSchema, FeedbackOfMineSchema } from "#contract/feedback";
+import { feedbackRoutes } from "#contract/feedback";
+import { authRoutes } from "#contract/auth";
+import { socialAuthRoutes, type SocialLoginBody } from "#contract/social-auth";
+import { verificationRoutes } from "#contract/verification";
+import { usersRoutes } from "#contract/users";
+import { sessionsRoutes } from "#contract/sessions";
 import type { LinkPurpose } from "#platform/signatures.server";
 import type { CaptchaFields } from "#app/forms/captcha.server";
 import { config } from "#app/env.server";
@@ -58,7 +35,6 @@ import { RETRY_AFTER_SECONDS, SERVICE_UNAVAILABLE } from "#rules/service";
 import { createPublicCache, type PublicCache } from "./public-cache.server";
 
 export type { MailLink, OfferDetail, OfferSummary, Page };
-export { NoContent };
 
 /** One error type for every failed call; `message` is the text for the toast (spec section 8). */
 export class ApiError extends Error {
@@ -100,53 +76,57 @@ export class ContractError extends Error {
 }
 
 /**
- * The contract's check of an answer: parsed with the route's schema in development and tests
+ * The contract's check of an answer: parsed with its route's schema in development and tests
  * (and wherever CONTRACT_CHECK=1), and taken as it is in production, where the API's tests have
  * already checked every route against the same schemas.
  */
-function fitted<S extends z.ZodTypeAny>(method: string, path: string, schema: S, data: unknown): z.output<S> {
+function fitted<S extends z.ZodTypeAny>(route: RouteSpec, schema: S, data: unknown): z.output<S> {
   if (!config().contractCheck) return data as z.output<S>;
-  const route = routeOf(method, path);
-  if (!route)
-    throw new ContractError(`${method} ${path}`, [{ code: "custom", path: [], message: "la ruta no está en contract/routes.ts" }]);
-  if (route.answer !== schema) {
-    throw new ContractError(route.route, [
-      { code: "custom", path: [], message: "el cliente la lee con otro esquema que contract/routes.ts" },
-    ]);
-  }
   const result = schema.safeParse(data);
-  if (!result.success) throw new ContractError(route.route, result.error.issues);
+  if (!result.success) throw new ContractError(routeName(route), result.error.issues);
   return result.data;
 }
 
+/** A call's parameters, body and query, as its route declares them; and whose call it is. */
+type RouteCall<R extends RouteSpec> = Omit<CallOptions, "method" | "body" | "query"> &
+  (HasParams<R["path"]> extends true ? { params: ParamsOf<R["path"]> } : { params?: never }) &
+  // A route without a body schema reads its own: a picture's multipart form.
+  ([BodyIn<R>] extends [never] ? { body?: FormData } : { body: BodyIn<R> }) &
+  ([QueryIn<R>] extends [never] ? { query?: never } : { query?: QueryIn<R> });
+type CallArgs<R extends RouteSpec> = object extends RouteCall<R> ? [args?: RouteCall<R>] : [args: RouteCall<R>];
+type JsonRoute = RouteSpec & { answer: z.ZodTypeAny };
+
 /**
- * The storefront's only way to its data: HTTP to /api/v0 (API_URL), JSON, Accept-Language es,
+ * The storefront's only way to its data: one typed call of a route the contract declares
+ * (contract/<resource>.ts), over HTTP to /api/v0 (API_URL), JSON, Accept-Language es,
  * Authorization: JWT when logged in. An expired access token was already exchanged for a new one
  * before this request reached the storefront (refreshAuth in auth-refresh.server.ts), once per
  * request, so parallel loaders never race to spend the same refresh token. The answer is read
- * with the route's schema of the contract (contract/routes.ts).
+ * with the route's schema.
  */
-export async function api<S extends z.ZodTypeAny>(path: string, schema: S, options: CallOptions = {}): Promise<z.output<S>> {
-  const response = await apiResponse(path, options);
-  const text = await response.text();
-  let data: unknown = null;
-  try {
-    data = text ? JSON.parse(text) : null;
-  } catch {
-    data = { detail: "La API respondió algo que no es JSON." };
-  }
+export async function call<R extends JsonRoute>(route: R, ...[args]: CallArgs<R>): Promise<AnswerOf<R>> {
+  const options = (args ?? {}) as CallOptions & { params?: Record<string, string> };
+  const response = await apiResponse(pathOf(route, options.params), { ...options, method: route.method });
+  const data = await jsonOf(response);
   if (!response.ok && !options.acceptStatus?.includes(response.status)) throw new ApiError(response.status, data);
-  return fitted(options.method ?? "GET", path, schema, data);
+  return fitted(route, route.answer, data);
 }
 
-/** The same call, answering the raw Response (a PDF); a failure is still an ApiError. */
-export async function apiFile(path: string, options: CallOptions = {}): Promise<Response> {
-  const response = await apiResponse(path, options);
-  if (!response.ok) {
-    const body = await response.json().catch(() => null);
-    throw new ApiError(response.status, body);
-  }
+/** The same call of a route that answers a file (a PDF): the raw Response; a failure is still an ApiError. */
+export async function callFile<R extends RouteSpec>(route: R, ...[args]: CallArgs<R>): Promise<Response> {
+  const options = (args ?? {}) as CallOptions & { params?: Record<string, string> };
+  const response = await apiResponse(pathOf(route, options.params), { ...options, method: route.method });
+  if (!response.ok) throw new ApiError(response.status, await response.json().catch(() => null));
   return response;
+}
+
+async function jsonOf(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return text ? JSON.parse(text) : null;
+  } catch {
+    return { detail: "La API respondió algo que no es JSON." };
+  }
 }
 
 async function apiResponse(path: string, options: CallOptions): Promise<Response> {
@@ -236,23 +216,23 @@ function publicCache(): PublicCache {
   return catalogueCache;
 }
 
-/** A public catalogue read through the one-minute cache (public-cache.server.ts), keyed by URL. */
-function cachedRead<S extends z.ZodTypeAny>(path: string, schema: S, query: OfferQuery): Promise<z.output<S>> {
-  const key = `${path}?${new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === "" ? [] : [[k, String(v)]])))}`;
-  return publicCache().get(key, () => api(path, schema, { query }));
+/** A public catalogue read through the one-minute cache (public-cache.server.ts), keyed by its URL. */
+function cachedRead<R extends JsonRoute>(route: R, ...args: CallArgs<R>): Promise<AnswerOf<R>> {
+  const { params, query = {} } = (args[0] ?? {}) as { params?: Record<string, string>; query?: Record<string, unknown> };
+  const search = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined || v === "" ? [] : [[k, String(v)]])));
+  return publicCache().get(`${pathOf(route, params)}?${search}`, () => call(route, ...args));
 }
 
 export const offersApi = {
-  list: (query: OfferQuery, signal?: AbortSignal) => api("/public/offers/", OfferPageSchema, { query, signal }),
+  list: (query: OfferQuery, signal?: AbortSignal) => call(publicOffersRoutes.list, { query, signal }),
   /** The same list for pages (listings, categories): cached; the search dialog's list stays live. */
-  listPage: (query: OfferQuery) => cachedRead("/public/offers/", OfferPageSchema, query),
-  mainpage: (query: OfferQuery) => cachedRead("/public/offers/mainpage/", OfferPageSchema, query),
-  get: (id: string) => api(`/public/offers/${id}/`, OfferDetailSchema),
-  selected: (uuids: string[]) =>
-    uuids.length ? api("/public/offers/selected/", OfferCardsSchema, { query: { uuids } }) : Promise.resolve([]),
-  nearby: (id: string, pageSize = 4) => cachedRead(`/public/offers/${id}/nearby/`, OfferListSchema, { page_size: pageSize }),
+  listPage: (query: OfferQuery) => cachedRead(publicOffersRoutes.list, { query }),
+  mainpage: (query: OfferQuery) => cachedRead(publicOffersRoutes.mainpage, { query }),
+  get: (id: string) => call(publicOffersRoutes.get, { params: { id } }),
+  selected: (uuids: string[]) => (uuids.length ? call(publicOffersRoutes.selected, { query: { uuids } }) : Promise.resolve([])),
+  nearby: (id: string, pageSize = 4) => cachedRead(publicOffersRoutes.nearby, { params: { id }, query: { page_size: pageSize } }),
   /** «Populares ahora»: the most bought in the last days (POPULAR_DAYS). */
-  popular: (query: Pick<OfferQuery, "region" | "category" | "page_size">) => cachedRead("/public/offers/popular/", OfferListSchema, query),
+  popular: (query: Pick<OfferQuery, "region" | "category" | "page_size">) => cachedRead(publicOffersRoutes.popular, { query }),
 };
 
 /**
@@ -265,115 +245,97 @@ export type RaterKey = { t: string } | { offer_uuid: string };
 
 export const mailApi = {
   /** What a link stands for, without acting on it (the page shows or prefills its address). */
-  link: (purpose: LinkPurpose, key: MailLinkKey) => api("/customer/mail-link/", MailLinkSchema, { query: { purpose, ...key } }),
+  link: (purpose: LinkPurpose, key: MailLinkKey) => call(customerMailRoutes.link, { query: { purpose, ...key } }),
   /** The contract's unsubscribe call; the /unsubscribe page's button makes it. */
-  unsubscribe: (t: string) => api("/customer/unsubscribe/", UnsubscribedSchema, { query: { t } }),
+  unsubscribe: (t: string) => call(customerMailRoutes.unsubscribe, { query: { t } }),
   /** A reminder's stop link, acted on by the /avisos/… page's button. */
-  stopReminders: (kind: ReminderKind, t: string) =>
-    api("/customer/reminders/stop/", ReminderStoppedSchema, { method: "POST", body: { kind, t } }),
-  submitFeedback: (body: RaterKey & { feedback_stars: number }, request: Request) =>
-    api("/public/offers/feedback/", FeedbackAnswerSchema, { method: "POST", body, request }),
-  myFeedback: (key: RaterKey, request: Request) => api("/public/offers/feedback/mine/", FeedbackOfMineSchema, { query: key, request }),
+  stopReminders: (kind: ReminderKind, t: string) => call(customerMailRoutes.stopReminders, { body: { kind, t } }),
+  submitFeedback: (body: RaterKey & { feedback_stars: number }, request: Request) => call(feedbackRoutes.submit, { body, request }),
+  myFeedback: (query: RaterKey, request: Request) => call(feedbackRoutes.mine, { query, request }),
   updateFeedback: (id: string, body: { t?: string; feedback_stars?: number; comment?: string }, request: Request) =>
-    api(`/public/offers/feedback/${id}/`, FeedbackAnswerSchema, { method: "PATCH", body, request }),
+    call(feedbackRoutes.update, { params: { id }, body, request }),
 };
 
 export const salesApi = {
-  applyPromoCode: (promo_code: string, request: Request) =>
-    api("/public/offers/apply-promocode/", AppliedPromoCodeSchema, { method: "POST", body: { promo_code }, request }),
-  validate: (body: ValidateOrderRequest) =>
-    api("/sales/validate/", ValidateOrderResponseSchema, { method: "POST", body, acceptStatus: [400] }),
+  applyPromoCode: (promo_code: string, request: Request) => call(salesRoutes.applyPromoCode, { body: { promo_code }, request }),
+  /** A 400 answers the errors in the same shape as a business error. */
+  validate: (body: BodyIn<typeof salesRoutes.validate>) => call(salesRoutes.validate, { body, acceptStatus: [400] }),
   /**
    * analytics: only when the buyer accepted analytics cookies (the purchase event depends on it).
    * payment_method: the way of paying the buyer chose, when the provider offers a choice.
    */
-  create: (session_token: string, request: Request, analytics?: { device_id: string | null }, payment_method?: string) => {
-    const body: CreateSaleRequest = { session_token, ...(analytics ? { analytics } : {}) };
-    return api("/sales/create/", PaymentAnswerSchema, {
-      method: "POST",
-      // The API refuses, in Spanish, a way of paying it does not offer.
-      body: payment_method ? { ...body, payment_method } : body,
-      request,
-    });
+  create: (
+    session_token: string,
+    request: Request,
+    analytics?: BodyIn<typeof salesRoutes.create>["analytics"],
+    payment_method?: string,
+  ) => {
+    const body: BodyIn<typeof salesRoutes.create> = { session_token, ...(analytics ? { analytics } : {}) };
+    // The form's text as it came: the API refuses, in Spanish, a way of paying it does not offer.
+    if (payment_method) body.payment_method = payment_method as BodyIn<typeof salesRoutes.create>["payment_method"];
+    return call(salesRoutes.create, { body, request });
   },
-  capture: (saleId: string, transaction_id: string) =>
-    api(`/sales/capture/${saleId}/`, CapturedPurchaseSchema, { method: "POST", body: { transaction_id } }),
+  capture: (saleId: string, transaction_id: string) => call(salesRoutes.capture, { params: { id: saleId }, body: { transaction_id } }),
   /** A purchase opened from its confirmation mail's signed link (no account needed). */
   signedPurchase: (saleId: string, sig: string, gift?: string) =>
-    api(`/sales/purchase/${saleId}/`, PurchaseSchema, { query: gift ? { sig, gift } : { sig } }),
+    call(salesRoutes.purchase, { params: { id: saleId }, query: gift ? { sig, gift } : { sig } }),
   /** The same purchase's vouchers as one PDF (one gift's, with `gift`). */
   signedVouchers: (saleId: string, sig: string, gift?: string) =>
-    apiFile(`/sales/purchase/${saleId}/vouchers.pdf`, { query: gift ? { sig, gift } : { sig } }),
-  cancel: (saleId: string, transaction_id: string) =>
-    api(`/sales/cancel/${saleId}/`, CancelAnswerSchema, { method: "POST", body: { transaction_id } }),
+    callFile(salesRoutes.vouchers, { params: { id: saleId }, query: gift ? { sig, gift } : { sig } }),
+  cancel: (saleId: string, transaction_id: string) => call(salesRoutes.cancel, { params: { id: saleId }, body: { transaction_id } }),
   /** «Solicitar devolución» of one coupon: a refusal (409) is an answer like the others. */
-  requestRefund: (saleId: string, body: CouponRefundRequest, request: Request) =>
-    api(`/sales/purchase/${saleId}/refund/`, CouponRefundAnswerSchema, { method: "POST", body, request, acceptStatus: [409] }),
+  requestRefund: (saleId: string, body: BodyIn<typeof refundsRoutes.requestCouponRefund>, request: Request) =>
+    call(refundsRoutes.requestCouponRefund, { params: { id: saleId }, body, request, acceptStatus: [409] }),
 };
 
 export const customerApi = {
-  favorites: (request: Request) => api("/customer/favorites/", OfferCardsSchema, { request }),
-  toggleFavorite: (uuid: string, request: Request) =>
-    api(`/customer/favorites/${uuid}/toggle/`, FavoriteToggleSchema, { method: "POST", request }),
+  favorites: (request: Request) => call(customerDataRoutes.favorites, { request }),
+  toggleFavorite: (uuid: string, request: Request) => call(customerDataRoutes.toggleFavorite, { params: { id: uuid }, request }),
   syncFavorites: (uuids: string[], request: Request, token?: string) =>
-    api("/customer/favorites/sync-list/", FavoriteListSchema, { method: "POST", body: { uuids }, request, token }),
-  cart: (request: Request, token?: string) => api("/customer/cart/", CartSchema, { request, token }),
-  saveCart: (cart: Cart, request: Request, token?: string) =>
-    api("/customer/cart/update/", CartSchema, { method: "POST", body: cart, request, token }),
-  purchases: (query: { page: number; page_size: number }, request: Request) =>
-    api("/customer/purchases/", CustomerPurchasePageSchema, { query, request }),
-  downloadCoupon: (coupon: string, request: Request) => apiFile("/sales/download_coupon/", { method: "POST", body: { coupon }, request }),
-  reserveExists: (offerUuid: string, request: Request) => api(`/sales/reserve_exists/${offerUuid}/`, ReserveExistsSchema, { request }),
+    call(customerDataRoutes.syncFavorites, { body: { uuids }, request, token }),
+  cart: (request: Request, token?: string) => call(customerDataRoutes.cart, { request, token }),
+  saveCart: (cart: Cart, request: Request, token?: string) => call(customerDataRoutes.saveCart, { body: cart, request, token }),
+  purchases: (query: { page: number; page_size: number }, request: Request) => call(customerDataRoutes.purchases, { query, request }),
+  downloadCoupon: (coupon: string, request: Request) => callFile(customerDataRoutes.downloadCoupon, { body: { coupon }, request }),
+  reserveExists: (offerUuid: string, request: Request) => call(customerDataRoutes.reserveExists, { params: { id: offerUuid }, request }),
 };
 
 export const authApi = {
   create: (email: string, password: string, request: Request) =>
-    api("/auth/jwt/create/", TokenPairSchema, { method: "POST", body: { email, password }, request, token: null }),
-  refresh: (refresh: string) => api("/auth/jwt/refresh/", TokenPairSchema, { method: "POST", body: { refresh } }),
-  session: (request: Request) => api("/customer/session/", SessionInfoSchema, { request }),
+    call(authRoutes.create, { body: { email, password }, request, token: null }),
+  refresh: (refresh: string) => call(authRoutes.refresh, { body: { refresh } }),
+  session: (request: Request) => call(customerRoutes.session, { request }),
   sendCode: (email: string, request: Request, captcha: CaptchaFields = {}) =>
-    api("/verification/send-code/", CodeSentSchema, { method: "POST", body: { email, ...captcha }, request, token: null }),
+    call(verificationRoutes.sendCode, { body: { email, ...captcha }, request, token: null }),
   otpLogin: (email: string, code: string, request: Request) =>
-    api("/verification/otp-login/", TokenPairSchema, { method: "POST", body: { email, code }, request, token: null }),
-  me: (request: Request) => api("/auth/users/me/", AccountUserSchema, { request }),
+    call(verificationRoutes.otpLogin, { body: { email, code }, request, token: null }),
+  me: (request: Request) => call(usersRoutes.me, { request }),
   /** The provider's ID token (Google, Apple) or access token (Facebook) for our pair. */
   social: (provider: SocialProvider, body: SocialLoginBody, request: Request) =>
-    api(`/auth/jwt/${provider}/`, TokenPairSchema, { method: "POST", body, request, token: null }),
+    provider === "facebook"
+      ? call(socialAuthRoutes.facebook, { body: body as BodyIn<typeof socialAuthRoutes.facebook>, request, token: null })
+      : call(socialAuthRoutes[provider], { body: body as BodyIn<typeof socialAuthRoutes.google>, request, token: null }),
   /** Ends this browser's session on the server (its refresh token names it). */
-  logout: (refresh: string, request: Request) => api("/auth/jwt/logout/", NoContent, { method: "POST", body: { refresh }, request }),
-  sessions: (request: Request) => api("/auth/sessions/", DeviceSessionListSchema, { request }),
-  endSession: (id: string, request: Request) => api(`/auth/sessions/${id}/`, NoContent, { method: "DELETE", request }),
-  endOtherSessions: (request: Request) => api("/auth/sessions/end_others/", EndedSessionsSchema, { method: "POST", request }),
-  register: (body: { email: string; password: string; re_password: string } & CaptchaFields, request: Request) =>
-    api("/auth/users/", RegistrationAnswerSchema, { method: "POST", body, request, token: null }),
+  logout: (refresh: string, request: Request) => call(authRoutes.logout, { body: { refresh }, request }),
+  sessions: (request: Request) => call(sessionsRoutes.list, { request }),
+  endSession: (id: string, request: Request) => call(sessionsRoutes.end, { params: { id }, request }),
+  endOtherSessions: (request: Request) => call(sessionsRoutes.endOthers, { request }),
+  register: (body: BodyIn<typeof usersRoutes.register>, request: Request) => call(usersRoutes.register, { body, request, token: null }),
   /** registrationToken: the ticket this browser got at registration, to keep the password chosen there. */
   activate: (email: string, token: string, request: Request, registrationToken?: string) =>
-    api("/auth/users/activation/", ActivationAnswerSchema, {
-      method: "POST",
-      body: { email, token, registration_token: registrationToken },
-      request,
-      token: null,
-    }),
-  resendActivation: (email: string, request: Request) =>
-    api("/auth/users/resend_activation/", NoContent, { method: "POST", body: { email }, request, token: null }),
-  resetPassword: (email: string, request: Request) =>
-    api("/auth/users/reset_password/", NoContent, { method: "POST", body: { email }, request, token: null }),
-  resetPasswordConfirm: (body: { email: string; token: string; new_password: string; re_new_password: string }, request: Request) =>
-    api("/auth/users/reset_password_confirm/", NoContent, { method: "POST", body, request, token: null }),
+    call(usersRoutes.activate, { body: { email, token, registration_token: registrationToken }, request, token: null }),
+  resendActivation: (email: string, request: Request) => call(usersRoutes.resendActivation, { body: { email }, request, token: null }),
+  resetPassword: (email: string, request: Request) => call(usersRoutes.resetPassword, { body: { email }, request, token: null }),
+  resetPasswordConfirm: (body: BodyIn<typeof usersRoutes.resetPasswordConfirm>, request: Request) =>
+    call(usersRoutes.resetPasswordConfirm, { body, request, token: null }),
   /** Every session of the account ends; the answer is this browser's new pair. */
-  setPassword: (body: { current_password?: string; new_password: string; re_new_password: string }, request: Request) =>
-    api("/auth/users/set_password/", TokenPairSchema, { method: "POST", body, request }),
-  setEmail: (body: { current_password?: string; new_email: string; re_new_email: string }, request: Request) =>
-    api("/auth/users/set_email/", DetailSchema, { method: "POST", body, request }),
-  confirmEmail: (body: { uid: string; token: string; new_email: string; re_new_email: string }, request: Request) =>
-    api("/auth/users/reset_email_confirm/", EmailConfirmAnswerSchema, { method: "POST", body, request }),
+  setPassword: (body: BodyIn<typeof usersRoutes.setPassword>, request: Request) => call(usersRoutes.setPassword, { body, request }),
+  setEmail: (body: BodyIn<typeof usersRoutes.setEmail>, request: Request) => call(usersRoutes.setEmail, { body, request }),
+  confirmEmail: (body: BodyIn<typeof usersRoutes.resetEmailConfirm>, request: Request) =>
+    call(usersRoutes.resetEmailConfirm, { body, request }),
   deleteMe: (current_password: string | undefined, request: Request) =>
-    api("/auth/users/me/", NoContent, { method: "DELETE", body: current_password ? { current_password } : {}, request }),
-  subscription: (request: Request) => api("/customer/subscription/", SubscriptionSchema, { request }),
+    call(usersRoutes.deleteMe, { body: current_password ? { current_password } : {}, request }),
+  subscription: (request: Request) => call(customerMailRoutes.subscription, { request }),
   setSubscription: (subscribed: boolean, request: Request) =>
-    api("/customer/subscription/", SubscriptionSchema, {
-      method: "POST",
-      body: subscribed ? { subscribed, consent: true } : { subscribed },
-      request,
-    }),
+    call(customerMailRoutes.setSubscription, { body: subscribed ? { subscribed, consent: true } : { subscribed }, request }),
 };

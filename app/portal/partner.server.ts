@@ -1,36 +1,19 @@
 import { redirect } from "@remix-run/node";
 import type { Role } from "#rules/roles";
 import { PARTNER_ACTIONS, partnerCan, type PartnerAction, type PartnerRole } from "#rules/partner-roles";
-import {
-  CouponViewSchema,
-  InvitationSchema,
-  InvitationViewSchema,
-  MemberListSchema,
-  MembershipsSchema,
-  OfferRevisionPageSchema,
-  OfferRevisionSchema,
-  OrganizationPageSchema,
-  OrganizationSchema,
-  OrganizationWithMembersSchema,
-  PartnerImageSchema,
-  PartnerLeadPageSchema,
-  PartnerOfferPageSchema,
-  PartnerOfferSchema,
-  PartnerSalesSchema,
-  SalesPerDaySchema,
-  TeamSchema,
-  PromoCodeListSchema,
-  PromoCodeRecordSchema,
-  RefundRequiredPageSchema,
-  UserListSchema,
-} from "#contract/partner-responses";
-import { RefundAnswerSchema } from "#contract/sales";
-import { RefundDecisionAnswerSchema, RefundRequestPageSchema, type RefundDecision } from "#contract/refunds";
-import { MonthlyRunSchema, PartnerTermsSchema, StatementLinePageSchema, StatementPageSchema, StatementSchema } from "#contract/statements";
+import { partnerImagesRoutes } from "#contract/partner-images";
+import { partnerMembersRoutes } from "#contract/partner-members";
+import { partnerOffersRoutes } from "#contract/partner-offers";
+import { partnerOrganizationsRoutes } from "#contract/partner-organizations";
+import { partnerPromoCodesRoutes } from "#contract/partner-promo-codes";
+import { refundsRoutes } from "#contract/refunds";
+import { statementsRoutes } from "#contract/statements";
+import { partnerSalesRoutes } from "#contract/partner-sales";
+import { staffUsersRoutes } from "#contract/staff-users";
+import type { BodyIn, QueryIn } from "#contract/define-route";
 import { PAGE_SIZE_MAX } from "#rules/constants";
-import { api, ApiError, apiFile, NoContent } from "#app/api-client/client.server";
+import { ApiError, call, callFile } from "#app/api-client/client.server";
 import { viewer } from "#app/state/auth.server";
-import { FoundCouponsSchema, TodayRedemptionsSchema } from "#contract/till";
 import { getSession } from "#app/state/session.server";
 
 /**
@@ -83,37 +66,40 @@ export async function requirePartnerTo(request: Request, action: PartnerAction) 
   return { me, memberships: results };
 }
 
-type Query = Record<string, string | number | undefined>;
+/** The «Ventas» filter and page, as GET /sales/partner/ and its chart take them. */
+type SalesQuery = QueryIn<typeof partnerSalesRoutes.sales>;
 
 export const partnerApi = (request: Request) => ({
-  organizations: (query: Query = {}) => api("/organizations/", OrganizationPageSchema, { request, query }),
-  organization: (id: string) => api(`/organizations/${id}/`, OrganizationWithMembersSchema, { request }),
-  createOrganization: (body: unknown) => api("/organizations/", OrganizationSchema, { method: "POST", body, request }),
-  updateOrganization: (id: string, body: unknown) => api(`/organizations/${id}/`, OrganizationSchema, { method: "PUT", body, request }),
-  addMember: (id: string, email: string) =>
-    api(`/organizations/${id}/members/`, MemberListSchema, { method: "POST", body: { email }, request }),
-  removeMember: (id: string, userId: string) => api(`/organizations/${id}/members/${userId}/`, NoContent, { method: "DELETE", request }),
-  memberships: () => api("/organizations/memberships/", MembershipsSchema, { request }),
-  team: (id: string) => api(`/organizations/${id}/members/`, TeamSchema, { request }),
+  organizations: (query: QueryIn<typeof partnerOrganizationsRoutes.list> = {}) => call(partnerOrganizationsRoutes.list, { query, request }),
+  organization: (id: string) => call(partnerOrganizationsRoutes.get, { params: { id }, request }),
+  createOrganization: (body: BodyIn<typeof partnerOrganizationsRoutes.create>) =>
+    call(partnerOrganizationsRoutes.create, { body, request }),
+  updateOrganization: (id: string, body: BodyIn<typeof partnerOrganizationsRoutes.replace>) =>
+    call(partnerOrganizationsRoutes.replace, { params: { id }, body, request }),
+  addMember: (id: string, email: string) => call(partnerMembersRoutes.addMember, { params: { id }, body: { email }, request }),
+  removeMember: (id: string, userId: string) => call(partnerMembersRoutes.removeMember, { params: { id, userId }, request }),
+  memberships: () => call(partnerMembersRoutes.memberships, { request }),
+  team: (id: string) => call(partnerMembersRoutes.team, { params: { id }, request }),
   changeRole: (id: string, userId: string, role: PartnerRole) =>
-    api(`/organizations/${id}/members/${userId}/`, MemberListSchema, { method: "PATCH", body: { role }, request }),
-  invite: (id: string, body: { email: string; role: PartnerRole }) =>
-    api(`/organizations/${id}/invitations/`, InvitationSchema, { method: "POST", body, request }),
-  cancelInvitation: (id: string, invitation: string) =>
-    api(`/organizations/${id}/invitations/${invitation}/`, NoContent, { method: "DELETE", request }),
-  invitation: (token: string) => api(`/invitations/${encodeURIComponent(token)}/`, InvitationViewSchema, { request }),
-  acceptInvitation: (token: string) =>
-    api(`/invitations/${encodeURIComponent(token)}/accept/`, InvitationViewSchema, { method: "POST", request }),
-  offers: (query: Query = {}) => api("/offers/", PartnerOfferPageSchema, { request, query: { page_size: PAGE_SIZE_MAX, ...query } }),
-  offer: (id: string) => api(`/offers/${id}/`, PartnerOfferSchema, { request }),
-  createOffer: (body: unknown) => api("/offers/", PartnerOfferSchema, { method: "POST", body, request }),
-  updateOffer: (id: string, body: unknown) => api(`/offers/${id}/`, PartnerOfferSchema, { method: "PATCH", body, request }),
-  deleteOffer: (id: string) => api(`/offers/${id}/`, NoContent, { method: "DELETE", request }),
+    call(partnerMembersRoutes.changeRole, { params: { id, userId }, body: { role }, request }),
+  invite: (id: string, body: BodyIn<typeof partnerMembersRoutes.invite>) =>
+    call(partnerMembersRoutes.invite, { params: { id }, body, request }),
+  cancelInvitation: (id: string, invitationId: string) =>
+    call(partnerMembersRoutes.cancelInvitation, { params: { id, invitationId }, request }),
+  invitation: (token: string) => call(partnerMembersRoutes.invitation, { params: { token }, request }),
+  acceptInvitation: (token: string) => call(partnerMembersRoutes.acceptInvitation, { params: { token }, request }),
+  offers: (query: QueryIn<typeof partnerOffersRoutes.list> = {}) =>
+    call(partnerOffersRoutes.list, { query: { page_size: PAGE_SIZE_MAX, ...query }, request }),
+  offer: (id: string) => call(partnerOffersRoutes.get, { params: { id }, request }),
+  createOffer: (body: BodyIn<typeof partnerOffersRoutes.create>) => call(partnerOffersRoutes.create, { body, request }),
+  updateOffer: (id: string, body: BodyIn<typeof partnerOffersRoutes.update>) =>
+    call(partnerOffersRoutes.update, { params: { id }, body, request }),
+  deleteOffer: (id: string) => call(partnerOffersRoutes.delete, { params: { id }, request }),
   /** Changes to offers on sale waiting for staff, oldest first. */
-  revisions: (query: Query = {}) => api("/offers/revisions/", OfferRevisionPageSchema, { request, query }),
-  decideRevision: (id: string, body: { status: "approved" } | { status: "rejected"; review_note: string }) =>
-    api(`/offers/revisions/${id}/`, OfferRevisionSchema, { method: "PATCH", body, request }),
-  withdrawRevision: (id: string) => api(`/offers/revisions/${id}/`, NoContent, { method: "DELETE", request }),
+  revisions: (query: QueryIn<typeof partnerOffersRoutes.revisions> = {}) => call(partnerOffersRoutes.revisions, { query, request }),
+  decideRevision: (id: string, body: BodyIn<typeof partnerOffersRoutes.decideRevision>) =>
+    call(partnerOffersRoutes.decideRevision, { params: { id }, body, request }),
+  withdrawRevision: (id: string) => call(partnerOffersRoutes.withdrawRevision, { params: { id }, request }),
   /** The picture goes on as the browser sent it, multipart; a phone's 5 MB takes a while to resize. */
   uploadImage: (fields: { offer: string; image: File; cover: boolean; logo: boolean; alt: string }) => {
     const body = new FormData();
@@ -122,47 +108,52 @@ export const partnerApi = (request: Request) => ({
     body.set("logo", String(fields.logo));
     body.set("alt", fields.alt);
     body.set("image", fields.image, fields.image.name);
-    return api("/offers/images/", PartnerImageSchema, { method: "POST", body, request, signal: AbortSignal.timeout(60_000) });
+    return call(partnerImagesRoutes.upload, { body, request, signal: AbortSignal.timeout(60_000) });
   },
-  updateImage: (id: string, body: unknown) => api(`/offers/images/${id}/`, PartnerImageSchema, { method: "PATCH", body, request }),
-  deleteImage: (id: string) => api(`/offers/images/${id}/`, NoContent, { method: "DELETE", request }),
-  verifyCoupon: (code: string) => api("/verification/coupon/", CouponViewSchema, { method: "POST", body: { code }, request }),
-  redeem: (id: string) => api(`/sales/redeem/${id}/`, CouponViewSchema, { method: "POST", request }),
-  undoRedemption: (id: string) => api(`/sales/redeem/${id}/undo/`, CouponViewSchema, { method: "POST", request }),
-  redeemedToday: () => api("/sales/today/", TodayRedemptionsSchema, { request }),
-  findCoupons: (q: string) => api("/sales/search/", FoundCouponsSchema, { request, query: { q } }),
-  sales: (query: Query = {}) => api("/sales/partner/", PartnerSalesSchema, { request, query }),
-  salesPerDay: (query: Query = {}) => api("/sales/partner/per_day/", SalesPerDaySchema, { request, query }),
-  salesCsv: (query: Query = {}) => apiFile("/sales/partner/", { request, query: { ...query, format: "csv" } }),
-  promoCodes: (query: Query = {}) => api("/promocodes/", PromoCodeListSchema, { request, query }),
-  promoCode: (id: string) => api(`/promocodes/${id}/`, PromoCodeRecordSchema, { request }),
-  createPromoCode: (body: unknown) => api("/promocodes/", PromoCodeRecordSchema, { method: "POST", body, request }),
-  updatePromoCode: (id: string, body: unknown) => api(`/promocodes/${id}/`, PromoCodeRecordSchema, { method: "PUT", body, request }),
-  deletePromoCode: (id: string) => api(`/promocodes/${id}/`, NoContent, { method: "DELETE", request }),
-  users: (query: Query = {}) => api("/users/", UserListSchema, { request, query }),
-  deleteUser: (id: string) => api(`/users/${id}/`, NoContent, { method: "DELETE", request }),
-  leads: (query: Query = {}) => api("/partner-leads/", PartnerLeadPageSchema, { request, query }),
-  refundRequired: (query: Query = {}) => api("/sales/refund_required/", RefundRequiredPageSchema, { request, query }),
+  updateImage: (id: string, body: BodyIn<typeof partnerImagesRoutes.update>) =>
+    call(partnerImagesRoutes.update, { params: { id }, body, request }),
+  deleteImage: (id: string) => call(partnerImagesRoutes.delete, { params: { id }, request }),
+  verifyCoupon: (code: string) => call(partnerSalesRoutes.verifyCoupon, { body: { code }, request }),
+  redeem: (id: string) => call(partnerSalesRoutes.redeem, { params: { id }, request }),
+  undoRedemption: (id: string) => call(partnerSalesRoutes.undoRedemption, { params: { id }, request }),
+  redeemedToday: () => call(partnerSalesRoutes.redeemedToday, { request }),
+  findCoupons: (q: string) => call(partnerSalesRoutes.findCoupons, { query: { q }, request }),
+  sales: (query: SalesQuery = {}) => call(partnerSalesRoutes.sales, { query, request }),
+  salesPerDay: (query: SalesQuery = {}) => call(partnerSalesRoutes.salesPerDay, { query, request }),
+  salesCsv: (query: SalesQuery = {}) => callFile(partnerSalesRoutes.sales, { query: { ...query, format: "csv" }, request }),
+  promoCodes: (query: QueryIn<typeof partnerPromoCodesRoutes.list> = {}) => call(partnerPromoCodesRoutes.list, { query, request }),
+  promoCode: (id: string) => call(partnerPromoCodesRoutes.get, { params: { id }, request }),
+  createPromoCode: (body: BodyIn<typeof partnerPromoCodesRoutes.create>) => call(partnerPromoCodesRoutes.create, { body, request }),
+  updatePromoCode: (id: string, body: BodyIn<typeof partnerPromoCodesRoutes.replace>) =>
+    call(partnerPromoCodesRoutes.replace, { params: { id }, body, request }),
+  deletePromoCode: (id: string) => call(partnerPromoCodesRoutes.delete, { params: { id }, request }),
+  users: (query: QueryIn<typeof staffUsersRoutes.list> = {}) => call(staffUsersRoutes.list, { request, query }),
+  deleteUser: (id: string) => call(staffUsersRoutes.erase, { params: { id }, request }),
+  leads: (query: QueryIn<typeof partnerSalesRoutes.leads> = {}) => call(partnerSalesRoutes.leads, { query, request }),
+  refundRequired: (query: QueryIn<typeof refundsRoutes.refundRequired> = {}) => call(refundsRoutes.refundRequired, { query, request }),
   /** The sale's money back to the buyer through its provider (Redsys's REST refund, the sandbox). */
-  refund: (saleId: string) => api(`/sales/refund/${saleId}/`, RefundAnswerSchema, { method: "POST", request }),
+  refund: (saleId: string) => call(refundsRoutes.refund, { params: { id: saleId }, request }),
   /** Buyers' «Solicitar devolución» waiting for staff (out of the window, a gift, the provider said no). */
-  refundRequests: (query: Query = {}) => api("/sales/refund_requests/", RefundRequestPageSchema, { request, query }),
-  decideRefund: (id: string, body: RefundDecision) =>
-    api(`/sales/refund_requests/${id}/`, RefundDecisionAnswerSchema, { method: "POST", body, request }),
-  terms: (org: string) => api(`/organizations/${org}/terms/`, PartnerTermsSchema, { request }),
-  setCommission: (org: string, body: unknown) =>
-    api(`/organizations/${org}/commission/`, PartnerTermsSchema, { method: "POST", body, request }),
-  setPayableOn: (org: string, body: unknown) =>
-    api(`/organizations/${org}/payable_on/`, PartnerTermsSchema, { method: "POST", body, request }),
-  setIban: (org: string, body: unknown) =>
-    api(`/organizations/${org}/payout_account/`, PartnerTermsSchema, { method: "PUT", body, request }),
-  statements: (query: Query = {}) => api("/statements/", StatementPageSchema, { request, query }),
-  statement: (id: string) => api(`/statements/${id}/`, StatementSchema, { request }),
-  statementLines: (id: string, query: Query = {}) => api(`/statements/${id}/lines/`, StatementLinePageSchema, { request, query }),
-  statementFile: (id: string, ext: "csv" | "pdf") => apiFile(`/statements/${id}/statement.${ext}`, { request }),
-  issueStatement: (body: unknown) => api("/statements/", StatementSchema, { method: "POST", body, request }),
-  issueMonth: (month: string) => api("/statements/month/", MonthlyRunSchema, { method: "POST", body: { month }, request }),
-  payStatement: (id: string, body: unknown) => api(`/statements/${id}/payout/`, StatementSchema, { method: "POST", body, request }),
+  refundRequests: (query: QueryIn<typeof refundsRoutes.refundRequests> = {}) => call(refundsRoutes.refundRequests, { query, request }),
+  decideRefund: (id: string, body: BodyIn<typeof refundsRoutes.decideRefund>) =>
+    call(refundsRoutes.decideRefund, { params: { id }, body, request }),
+  terms: (org: string) => call(statementsRoutes.terms, { params: { id: org }, request }),
+  setCommission: (org: string, body: BodyIn<typeof statementsRoutes.setCommission>) =>
+    call(statementsRoutes.setCommission, { params: { id: org }, body, request }),
+  setPayableOn: (org: string, body: BodyIn<typeof statementsRoutes.setPayableOn>) =>
+    call(statementsRoutes.setPayableOn, { params: { id: org }, body, request }),
+  setIban: (org: string, body: BodyIn<typeof statementsRoutes.setIban>) =>
+    call(statementsRoutes.setIban, { params: { id: org }, body, request }),
+  statements: (query: QueryIn<typeof statementsRoutes.statements> = {}) => call(statementsRoutes.statements, { query, request }),
+  statement: (id: string) => call(statementsRoutes.statement, { params: { id }, request }),
+  statementLines: (id: string, query: QueryIn<typeof statementsRoutes.statementLines> = {}) =>
+    call(statementsRoutes.statementLines, { params: { id }, query, request }),
+  statementFile: (id: string, ext: "csv" | "pdf") =>
+    callFile(ext === "csv" ? statementsRoutes.statementCsv : statementsRoutes.statementPdf, { params: { id }, request }),
+  issueStatement: (body: BodyIn<typeof statementsRoutes.issueStatement>) => call(statementsRoutes.issueStatement, { body, request }),
+  issueMonth: (month: string) => call(statementsRoutes.issueMonth, { body: { month }, request }),
+  payStatement: (id: string, body: BodyIn<typeof statementsRoutes.payStatement>) =>
+    call(statementsRoutes.payStatement, { params: { id }, body, request }),
 });
 
 export type { RefundRequiredSale as RefundSale } from "#contract/partner-responses";

@@ -7,7 +7,8 @@ import { loadConfig, type Config } from "#platform/config.server";
 import { createApi } from "#api/index";
 import { openDatabase, type Database, type DatabaseHandle } from "#api/db/client";
 import { migrate } from "#api/db/migrate";
-import { isNotJson, NoContent, routeOf } from "#contract/routes";
+import { routeOf } from "#contract/routes";
+import { isNotJson, NoContent, routeName } from "#contract/define-route";
 import { claimDataDir, type DataDirClaim } from "#api/control";
 import { registerDatabaseCommands } from "#api/db/command";
 import { seedDemoData } from "./demo-data";
@@ -102,16 +103,16 @@ export async function startTestApi(
 export function checkContract(method: string, path: string, status: number, text: string, body: unknown) {
   if (status < 200 || status > 299) return;
   const route = routeOf(method, path);
-  if (!route) throw new Error(`${method} ${path} answered ${status} but has no schema in contract/routes.ts`);
+  if (!route) throw new Error(`${method} ${path} answered ${status} but is declared in no contract file`);
   if (isNotJson(route.answer)) return;
   if (route.answer === NoContent) {
-    if (text !== "") throw new Error(`${route.route} should answer no content, answered: ${text.slice(0, 200)}`);
+    if (text !== "") throw new Error(`${routeName(route)} should answer no content, answered: ${text.slice(0, 200)}`);
     return;
   }
   const result = route.answer.safeParse(body);
   if (!result.success) {
     const issues = result.error.issues.map((i) => `${i.path.join(".") || "(answer)"}: ${i.message}`).join("; ");
-    throw new Error(`${route.route} answered outside the contract: ${issues}`);
+    throw new Error(`${routeName(route)} answered outside the contract: ${issues}`);
   }
 }
 

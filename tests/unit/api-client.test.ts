@@ -1,13 +1,13 @@
 // @vitest-environment node
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { OfferDetailSchema } from "#contract/offers";
-import { PaymentAnswerSchema } from "#contract/sales";
+import { publicOffersRoutes } from "#contract/public-offers";
+import { salesRoutes } from "#contract/sales";
 
-let api: typeof import("#app/api-client/client.server").api;
+let call: typeof import("#app/api-client/client.server").call;
 beforeAll(async () => {
   process.env.SESSION_SECRET = "unit-test-secret-0123456789abcdef";
   process.env.API_URL = "http://api.internal/api/v0";
-  ({ api } = await import("#app/api-client/client.server"));
+  ({ call } = await import("#app/api-client/client.server"));
 });
 afterEach(() => vi.unstubAllGlobals());
 
@@ -21,7 +21,7 @@ describe("the storefront's API client", () => {
     const request = new Request("https://shop.example/order/", {
       headers: { "x-forwarded-host": "evil.example", "x-forwarded-proto": "http", "x-ofertas-client-ip": "203.0.113.5" },
     });
-    await api("/sales/create/", PaymentAnswerSchema, { method: "POST", body: {}, request });
+    await call(salesRoutes.create, { body: { session_token: "tok" }, request });
     const [url, init] = fetchSpy.mock.calls[0] as unknown as [URL, RequestInit];
     expect(String(url)).toBe("http://api.internal/api/v0/sales/create/");
     const headers = init.headers as Record<string, string>;
@@ -35,13 +35,15 @@ describe("the storefront's API client", () => {
 
   it("refuses an answer that does not fit the contract, naming the route and the field", async () => {
     vi.stubGlobal("fetch", async () => Response.json({ uuid: "x", title: 3 }));
-    const failure = api("/public/offers/abc/", OfferDetailSchema);
+    const failure = call(publicOffersRoutes.get, { params: { id: "abc" } });
     await expect(failure).rejects.toThrow(/GET \/public\/offers\/:id\/ no cumple el contrato/);
-    await expect(api("/public/offers/abc/", OfferDetailSchema)).rejects.toThrow(/title: /);
+    await expect(call(publicOffersRoutes.get, { params: { id: "abc" } })).rejects.toThrow(/title: /);
   });
 
-  it("refuses a schema that is not the route's own in contract/routes.ts", async () => {
-    vi.stubGlobal("fetch", async () => Response.json({ payment: {} }));
-    await expect(api("/public/offers/abc/", PaymentAnswerSchema)).rejects.toThrow(/otro esquema/);
+  it("builds the path from the route's declaration, each parameter encoded", async () => {
+    const fetchSpy = vi.fn(async () => Response.json({ uuid: "x" }));
+    vi.stubGlobal("fetch", fetchSpy);
+    await call(publicOffersRoutes.get, { params: { id: "a/b?c" } }).catch(() => {});
+    expect(String((fetchSpy.mock.calls[0] as unknown as [URL])[0])).toBe("http://api.internal/api/v0/public/offers/a%2Fb%3Fc/");
   });
 });

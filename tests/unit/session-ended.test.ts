@@ -82,11 +82,10 @@ describe("sessionEnded: the API refused this browser's access token", () => {
 it("the API client forwards the browser's User-Agent, which names the login's device", async () => {
   const fetchSpy = vi.fn(async () => Response.json({ access: "a", refresh: "r" }));
   vi.stubGlobal("fetch", fetchSpy);
-  const { api } = await import("#app/api-client/client.server");
-  const { TokenPairSchema } = await import("#contract/accounts");
-  await api("/auth/jwt/create/", TokenPairSchema, {
-    method: "POST",
-    body: {},
+  const { call } = await import("#app/api-client/client.server");
+  const { authRoutes } = await import("#contract/auth");
+  await call(authRoutes.create, {
+    body: { email: "ana@example.com", password: "secreto" },
     request: new Request("https://shop.example/login", { headers: { "user-agent": "Mozilla/5.0 (iPhone)" } }),
   });
   expect(((fetchSpy.mock.calls[0] as unknown as [URL, RequestInit])[1].headers as Record<string, string>)["User-Agent"]).toBe(

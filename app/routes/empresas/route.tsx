@@ -5,9 +5,9 @@ import { Form, useActionData, useLoaderData, useNavigation, useSearchParams } fr
 import { CATEGORY_IDS, CATEGORY_LABELS } from "#rules/categories";
 import { REGIONS } from "#rules/regions";
 import { BecomePartnerSchema, HONEYPOT_FIELD } from "#contract/partner";
-import { ReceivedSchema } from "#contract/partner-responses";
+import { partnerSalesRoutes } from "#contract/partner-sales";
 import { FormError, SelectField, TextAreaField, TextField } from "#app/components/form-field";
-import { api, ApiError } from "#app/api-client/client.server";
+import { ApiError, call } from "#app/api-client/client.server";
 import { readForm } from "#app/forms/form.server";
 import { Captcha } from "#app/components/captcha";
 import { captchaFields, captchaSiteKey } from "#app/forms/captcha.server";
@@ -31,8 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const submission = parseWithZod(formData, { schema: BecomePartnerSchema });
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   try {
-    await api("/sales/become_partner/", ReceivedSchema, {
-      method: "POST",
+    await call(partnerSalesRoutes.becomePartner, {
       body: { ...submission.value, ...captchaFields(formData, submission.value.email) },
       request,
     });
