@@ -22,6 +22,11 @@ const restrictImports = (files, ...patterns) => ({
   rules: { "no-restricted-imports": ["error", { ...wholeDateFns, patterns: patterns.flat() }] },
 });
 
+const oneSecretComparison = {
+  selector: "Identifier[name='timingSafeEqual']",
+  message: "Compare secrets with sameSecret from #platform/same-secret.server.",
+};
+
 export default tseslint.config(
   { ignores: ["build/", "tests/bench/floor/build/", "data/", "node_modules/", "test-results/", "playwright-report/", "public/"] },
   js.configs.recommended,
@@ -88,11 +93,17 @@ export default tseslint.config(
     ),
   ),
   {
+    // One constant-time comparison, so every secret is compared the same careful way.
+    ignores: ["platform/same-secret.server.ts"],
+    rules: { "no-restricted-syntax": ["error", oneSecretComparison] },
+  },
+  {
     // A route of /api/v0 is registered only from its declaration in contract/: on(router, route, handler).
     files: ["api/routes/**"],
     rules: {
       "no-restricted-syntax": [
         "error",
+        oneSecretComparison,
         {
           selector: "CallExpression[callee.object.name=/[Rr]outer$/][callee.property.name!='use']",
           message: "Declare the route in contract/<resource>.ts and register it with on() from #api/route.",

@@ -1,6 +1,5 @@
 import cluster from "node:cluster";
 import { randomUUID } from "node:crypto";
-import { timingSafeEqual } from "node:crypto";
 import express, { type Request, type RequestHandler } from "express";
 import type { RequestListener } from "node:http";
 import type { Config } from "#platform/config.server";
@@ -10,6 +9,7 @@ import { sql } from "drizzle-orm";
 import client, { AggregatorRegistry, Gauge, Histogram, Registry, register } from "prom-client";
 import { poolOf, query, type Database } from "#api/db/client";
 import { logger, routeOf } from "#platform/logger.server";
+import { sameSecret } from "#platform/same-secret.server";
 import { routeOf as contractRoute } from "#contract/routes";
 
 /**
@@ -301,7 +301,5 @@ export function metricsOnly(access: MetricsAccess): RequestListener {
 
 function bearerMatches(header: string | undefined, token: string | undefined): boolean {
   if (!token || !header?.startsWith("Bearer ")) return false;
-  const given = Buffer.from(header.slice(7).trim());
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+  return sameSecret(header.slice(7).trim(), token);
 }

@@ -8,7 +8,8 @@
  * the same way with the order it answers about; its notifications use base64url for the signature.
  * Checked against the published vectors in tests/unit/payments-redsys-signature.test.ts.
  */
-import { createCipheriv, createHmac, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createHmac } from "node:crypto";
+import { sameSecret } from "#platform/same-secret.server";
 
 export const SIGNATURE_VERSION = "HMAC_SHA256_V1";
 
@@ -40,7 +41,7 @@ export function signatureMatches(secretKey: string, order: string, merchantParam
   if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(given)) return false;
   const received = Buffer.from(given.replace(/-/g, "+").replace(/_/g, "/"), "base64");
   const expected = signatureBytes(secretKey, order, merchantParameters);
-  return received.length === expected.length && timingSafeEqual(received, expected);
+  return sameSecret(received, expected);
 }
 
 export function encodeParameters(params: Record<string, string>): string {
