@@ -102,7 +102,8 @@ export default defineConfig({
   globalSetup: "./tests/e2e/support/global-setup.ts",
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /third-party\// },
-    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /third-party\// },
+    // A test tagged @js-covers makes the same requests with JS off as on: it runs once, in `js`.
+    { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /third-party\//, grepInvert: /@js-covers/ },
     // Third-party hosts are mocked with page.route inside these tests; each file sets JS on or off.
     { name: "third-party", testMatch: /third-party\/.*\.spec\.ts$/, use: { baseURL: THIRD_PARTY_URL } },
   ],

@@ -128,19 +128,23 @@ test("logout on the payment step lands on /checkout", async ({ page, js, newCust
   }
 });
 
-test("/order/history when anonymous redirects to the main page", async ({ page }) => {
+test("/order/history when anonymous redirects to the main page", { tag: "@js-covers" }, async ({ page }) => {
   await page.goto("/order/history");
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("the demo customer's history lists the seeded purchase; /cuenta shows the account", async ({ page, loginAs }) => {
-  await loginAs();
-  await page.goto("/order/history");
-  await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
-  await page.goto("/cuenta");
-  await expect(page.getByRole("heading", { name: "Mi cuenta", exact: true })).toBeVisible();
-  await expect(page.getByRole("main").getByText(DEMO_CUSTOMER.email, { exact: true })).toBeVisible();
-});
+test(
+  "the demo customer's history lists the seeded purchase; /cuenta shows the account",
+  { tag: "@js-covers" },
+  async ({ page, loginAs }) => {
+    await loginAs();
+    await page.goto("/order/history");
+    await expect(page.getByTestId("history-coupon-code").first()).toBeVisible();
+    await page.goto("/cuenta");
+    await expect(page.getByRole("heading", { name: "Mi cuenta", exact: true })).toBeVisible();
+    await expect(page.getByRole("main").getByText(DEMO_CUSTOMER.email, { exact: true })).toBeVisible();
+  },
+);
 
 test("with JavaScript the purchases list is kept a minute under ORDER_HISTORY; a page load starts afresh", async ({
   page,

@@ -168,19 +168,23 @@ test("the password-reset link from the mail opens the code step for that address
   await expect(page.getByLabel("Correo electrónico")).toBeVisible();
 });
 
-test("the public forms carry a honeypot: a bot that fills it (or leaves it out) is refused, a person is not", async ({ page, request }) => {
-  await page.goto("/login");
-  await expect(page.locator('input[name="name__confirm"]')).toBeHidden();
-  await expect(page.locator('input[name="name__confirm"]')).toHaveValue("");
-  const email = uniqueEmail("bot");
-  const post = (path: string, form: Record<string, string>) =>
-    request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
-  for (const path of ["/login", "/login/registro", "/login/recuperar"]) {
-    const filled = await post(path, { intent: "send-code", email, name__confirm: "http://spam.example" });
-    expect(filled.status(), path).toBe(400);
-    expect(await filled.text()).toContain("No hemos podido enviar el formulario");
-    expect((await post(path, { intent: "send-code", email })).status(), path).toBe(400);
-  }
-  // The same request with the empty field goes through.
-  expect((await post("/login", { intent: "send-code", email, name__confirm: "" })).status()).toBe(303);
-});
+test(
+  "the public forms carry a honeypot: a bot that fills it (or leaves it out) is refused, a person is not",
+  { tag: "@js-covers" },
+  async ({ page, request }) => {
+    await page.goto("/login");
+    await expect(page.locator('input[name="name__confirm"]')).toBeHidden();
+    await expect(page.locator('input[name="name__confirm"]')).toHaveValue("");
+    const email = uniqueEmail("bot");
+    const post = (path: string, form: Record<string, string>) =>
+      request.post(path, { form, maxRedirects: 0, headers: { "Sec-Fetch-Site": "same-origin" } });
+    for (const path of ["/login", "/login/registro", "/login/recuperar"]) {
+      const filled = await post(path, { intent: "send-code", email, name__confirm: "http://spam.example" });
+      expect(filled.status(), path).toBe(400);
+      expect(await filled.text()).toContain("No hemos podido enviar el formulario");
+      expect((await post(path, { intent: "send-code", email })).status(), path).toBe(400);
+    }
+    // The same request with the empty field goes through.
+    expect((await post("/login", { intent: "send-code", email, name__confirm: "" })).status()).toBe(303);
+  },
+);

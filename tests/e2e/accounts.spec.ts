@@ -76,13 +76,13 @@ test("after 10 wrong passwords the address logs in only by code; the owner is to
   expect((await page.request.post("/api/v0/auth/jwt/create/", { data: customer })).status()).toBe(200);
 });
 
-test("loginAs helper: the browser is logged in", async ({ page, loginAs }) => {
+test("loginAs helper: the browser is logged in", { tag: "@js-covers" }, async ({ page, loginAs }) => {
   await loginAs();
   await page.goto("/");
   await expectLoggedInAs(page, DEMO_CUSTOMER.email);
 });
 
-test("an expired access token is renewed without the customer noticing", async ({ page, loginAs }) => {
+test("an expired access token is renewed without the customer noticing", { tag: "@js-covers" }, async ({ page, loginAs }) => {
   // The E2E server issues access tokens of a few seconds (JWT_ACCESS_SECONDS in playwright.config.ts).
   await loginAs();
   const before = (await page.context().cookies()).find((c) => c.name === "__session")?.value;

@@ -147,7 +147,7 @@ test.describe("browsing: home → category → offer → search → region → 4
     await expect(dialog).toBeHidden();
   });
 
-  test("offer ids that are not UUIDs go home; unknown offers and categories are 404", async ({ page }) => {
+  test("offer ids that are not UUIDs go home; unknown offers and categories are 404", { tag: "@js-covers" }, async ({ page }) => {
     await page.goto("/ofertas/no-es-un-uuid/");
     await expect(page).toHaveURL(/localhost:\d+\/$/);
     const unknown = await page.goto("/ofertas/00000000-0000-4000-8000-000000000000/");
@@ -160,7 +160,7 @@ test.describe("browsing: home → category → offer → search → region → 4
     await expect(page.getByText("Lo sentimos, no pudimos encontrar la página que buscas.")).toBeVisible();
   });
 
-  test("information pages have the spec's titles and the footer links them all", async ({ page }) => {
+  test("information pages have the spec's titles and the footer links them all", { tag: "@js-covers" }, async ({ page }) => {
     const pages: [string, string][] = [
       ["/contacts", "Nuestros contactos"],
       ["/agreement", "Acuerdo De Usuario"],
@@ -189,7 +189,7 @@ test.describe("browsing: home → category → offer → search → region → 4
     expect(await page.locator("article.card .card-title").first().textContent()).not.toBe(first);
   });
 
-  test("a page past the end shows the last page, not an empty one", async ({ page }) => {
+  test("a page past the end shows the last page, not an empty one", { tag: "@js-covers" }, async ({ page }) => {
     await page.goto("/ofertas/?page=99");
     const [, shown, of] = /Página (\d+) de (\d+)/.exec((await page.getByText(/Página \d+ de \d+/).textContent())!)!;
     expect(Number(of)).toBeGreaterThan(1);

@@ -3,25 +3,29 @@ import { addToCart, expect, ready, roomyOffer, test } from "./support/fixtures";
 
 // What a CDN may keep: anonymous listing pages, shared for a minute; anything a visitor
 // with a cookie sees, the checkout and one offer's live stock, never.
-test("anonymous listings are shareable for a minute; pages for a visitor with cookies are private", async ({ request }) => {
-  for (const path of ["/", "/ofertas/", "/ofertas/category/restaurants", "/contacts"]) {
-    const anonymous = await request.get(path, { headers: { cookie: "" } });
-    expect(anonymous.status()).toBe(200);
-    expect(anonymous.headers()["cache-control"], path).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
-    expect(anonymous.headers()["vary"], path).toMatch(/Cookie/);
-    const head = await request.head(path, { headers: { cookie: "" } });
-    expect(head.headers()["cache-control"], `HEAD ${path}`).toBe(anonymous.headers()["cache-control"]);
-    // A cart, a login or a message all live in cookies: any cookie makes the page personal.
-    const personal = await request.get(path, { headers: { cookie: "__session=x; __cart=y" } });
-    expect(personal.headers()["cache-control"], path).toBe("private, no-cache");
-  }
-  expect((await request.get("/checkout/", { headers: { cookie: "" } })).headers()["cache-control"]).toMatch(/private|no-store/);
-  const offers = await (await request.get("/api/v0/public/offers/?page_size=1")).json();
-  const offer = await request.get(`/ofertas/${offers.results[0].uuid}/`, { headers: { cookie: "" } });
-  expect(offer.headers()["cache-control"]).toBe("no-store");
-});
+test(
+  "anonymous listings are shareable for a minute; pages for a visitor with cookies are private",
+  { tag: "@js-covers" },
+  async ({ request }) => {
+    for (const path of ["/", "/ofertas/", "/ofertas/category/restaurants", "/contacts"]) {
+      const anonymous = await request.get(path, { headers: { cookie: "" } });
+      expect(anonymous.status()).toBe(200);
+      expect(anonymous.headers()["cache-control"], path).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+      expect(anonymous.headers()["vary"], path).toMatch(/Cookie/);
+      const head = await request.head(path, { headers: { cookie: "" } });
+      expect(head.headers()["cache-control"], `HEAD ${path}`).toBe(anonymous.headers()["cache-control"]);
+      // A cart, a login or a message all live in cookies: any cookie makes the page personal.
+      const personal = await request.get(path, { headers: { cookie: "__session=x; __cart=y" } });
+      expect(personal.headers()["cache-control"], path).toBe("private, no-cache");
+    }
+    expect((await request.get("/checkout/", { headers: { cookie: "" } })).headers()["cache-control"]).toMatch(/private|no-store/);
+    const offers = await (await request.get("/api/v0/public/offers/?page_size=1")).json();
+    const offer = await request.get(`/ofertas/${offers.results[0].uuid}/`, { headers: { cookie: "" } });
+    expect(offer.headers()["cache-control"]).toBe("no-store");
+  },
+);
 
-test("a browser that put something in its cart gets private pages", async ({ page }) => {
+test("a browser that put something in its cart gets private pages", { tag: "@js-covers" }, async ({ page }) => {
   await page.goto("/");
   const first = await page.request.get("/");
   expect(first.headers()["cache-control"]).toMatch(/^public/);
@@ -29,7 +33,7 @@ test("a browser that put something in its cart gets private pages", async ({ pag
   expect((await page.request.get("/")).headers()["cache-control"]).toBe("private, no-cache");
 });
 
-test("static assets come precompressed: brotli, gzip or plain as the browser asks", async ({ request }) => {
+test("static assets come precompressed: brotli, gzip or plain as the browser asks", { tag: "@js-covers" }, async ({ request }) => {
   const html = await (await request.get("/")).text();
   // The layout chunk: React, Remix and every page's shared code (entry.client is too small to compress).
   const script = html.match(/\/assets\/layout-[\w-]+\.js/)?.[0];
@@ -50,60 +54,63 @@ test("static assets come precompressed: brotli, gzip or plain as the browser ask
   expect(api.headers()["content-encoding"]).toBeUndefined();
 });
 
-test("a page with nothing deferred leaves whole: gzipped once with a Content-Length, or plain when gzip is refused", async ({
-  request,
-}) => {
-  const gz = await request.get("/", { headers: { "accept-encoding": "gzip" } });
-  const plain = await request.get("/", { headers: { "accept-encoding": "gzip;q=0, identity" } });
-  expect(gz.headers()["content-encoding"]).toBe("gzip");
-  expect(gz.headers()["transfer-encoding"]).toBeUndefined();
-  expect(Number(gz.headers()["content-length"])).toBeGreaterThan(1000);
-  expect(plain.headers()["content-encoding"]).toBeUndefined();
-  expect(Number(plain.headers()["content-length"])).toBe((await plain.body()).length);
-  // Both vary on Accept-Encoding, once.
-  for (const r of [gz, plain]) expect(r.headers()["vary"].match(/accept-encoding/gi)).toHaveLength(1);
-  // Same page either way, with Remix's scripts made inert and re-added.
-  const [a, b] = [await gz.text(), await plain.text()];
-  expect(a).toContain("</html>");
-  expect(a).toContain('id="app-modules"');
-  expect(a.length).toBe(b.length);
-  // Rendered to its end before it left: the doctype, the loader data once, and the end of Remix's
-  // data stream (without which the page could not hydrate).
-  expect(a.startsWith("<!DOCTYPE html><html")).toBe(true);
-  expect(a.match(/streamController\.enqueue\(/g)).toHaveLength(1);
-  expect(a).toContain("window.__remixContext.streamController.close();");
-});
+test(
+  "a page with nothing deferred leaves whole: gzipped once with a Content-Length, or plain when gzip is refused",
+  { tag: "@js-covers" },
+  async ({ request }) => {
+    const gz = await request.get("/", { headers: { "accept-encoding": "gzip" } });
+    const plain = await request.get("/", { headers: { "accept-encoding": "gzip;q=0, identity" } });
+    expect(gz.headers()["content-encoding"]).toBe("gzip");
+    expect(gz.headers()["transfer-encoding"]).toBeUndefined();
+    expect(Number(gz.headers()["content-length"])).toBeGreaterThan(1000);
+    expect(plain.headers()["content-encoding"]).toBeUndefined();
+    expect(Number(plain.headers()["content-length"])).toBe((await plain.body()).length);
+    // Both vary on Accept-Encoding, once.
+    for (const r of [gz, plain]) expect(r.headers()["vary"].match(/accept-encoding/gi)).toHaveLength(1);
+    // Same page either way, with Remix's scripts made inert and re-added.
+    const [a, b] = [await gz.text(), await plain.text()];
+    expect(a).toContain("</html>");
+    expect(a).toContain('id="app-modules"');
+    expect(a.length).toBe(b.length);
+    // Rendered to its end before it left: the doctype, the loader data once, and the end of Remix's
+    // data stream (without which the page could not hydrate).
+    expect(a.startsWith("<!DOCTYPE html><html")).toBe(true);
+    expect(a.match(/streamController\.enqueue\(/g)).toHaveLength(1);
+    expect(a).toContain("window.__remixContext.streamController.close();");
+  },
+);
 
-test("an anonymous page is kept: the next visitor with the same address, region and consent choice gets it, with its age", async ({
-  page,
-  request,
-}) => {
-  // An address no other test asks for: the first request renders it.
-  const url = `/ofertas/?search=${`guardada${Date.now()}${Math.random().toString(36).slice(2, 6)}`}`;
-  const first = await request.get(url);
-  expect(first.status()).toBe(200);
-  expect(first.headers()["age"]).toBeUndefined();
-  const second = await request.get(url);
-  expect(second.headers()["age"]).toMatch(/^\d+$/);
-  expect(await second.text()).toBe(await first.text());
-  expect(second.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
-  // A visitor whose session holds a region (page.request: the browser's cookies; request: none)
-  // shares that region's page, not the anonymous one.
-  await page.request.post("/region", {
-    form: { region: "Madrid", redirectTo: url },
-    headers: { "Sec-Fetch-Site": "same-origin" },
-    maxRedirects: 0,
-  });
-  const inMadrid = await page.request.get(url);
-  expect(inMadrid.headers()["age"]).toBeUndefined();
-  // React writes a comment between a text and the value that follows it.
-  const madrid = /para ti en (<!-- -->)?Madrid</;
-  expect(await inMadrid.text()).toMatch(madrid);
-  const againInMadrid = await page.request.get(url);
-  expect(againInMadrid.headers()["age"]).toMatch(/^\d+$/);
-  expect(againInMadrid.headers()["cache-control"]).toBe("private, no-cache");
-  expect(await (await request.get(url)).text()).not.toMatch(madrid);
-});
+test(
+  "an anonymous page is kept: the next visitor with the same address, region and consent choice gets it, with its age",
+  { tag: "@js-covers" },
+  async ({ page, request }) => {
+    // An address no other test asks for: the first request renders it.
+    const url = `/ofertas/?search=${`guardada${Date.now()}${Math.random().toString(36).slice(2, 6)}`}`;
+    const first = await request.get(url);
+    expect(first.status()).toBe(200);
+    expect(first.headers()["age"]).toBeUndefined();
+    const second = await request.get(url);
+    expect(second.headers()["age"]).toMatch(/^\d+$/);
+    expect(await second.text()).toBe(await first.text());
+    expect(second.headers()["cache-control"]).toBe("public, max-age=0, s-maxage=60, stale-while-revalidate=300");
+    // A visitor whose session holds a region (page.request: the browser's cookies; request: none)
+    // shares that region's page, not the anonymous one.
+    await page.request.post("/region", {
+      form: { region: "Madrid", redirectTo: url },
+      headers: { "Sec-Fetch-Site": "same-origin" },
+      maxRedirects: 0,
+    });
+    const inMadrid = await page.request.get(url);
+    expect(inMadrid.headers()["age"]).toBeUndefined();
+    // React writes a comment between a text and the value that follows it.
+    const madrid = /para ti en (<!-- -->)?Madrid</;
+    expect(await inMadrid.text()).toMatch(madrid);
+    const againInMadrid = await page.request.get(url);
+    expect(againInMadrid.headers()["age"]).toMatch(/^\d+$/);
+    expect(againInMadrid.headers()["cache-control"]).toBe("private, no-cache");
+    expect(await (await request.get(url)).text()).not.toMatch(madrid);
+  },
+);
 
 test("a kept page never reaches a visitor who is logged in, has a cart or has a message waiting, and theirs is never kept", async ({
   page,

@@ -10,7 +10,7 @@ import { startServerProcess, type ServerProcess } from "#tests/support/server-pr
 import { startSentryStandIn, type SentryStandIn } from "#tests/support/sentry";
 import { expect, ready, test } from "./support/fixtures";
 
-test("without SENTRY_DSN a page loads no error-reporting script and no SDK", async ({ page, js }) => {
+test("without SENTRY_DSN a page loads no error-reporting script and no SDK", { tag: "@js-covers" }, async ({ page, js }) => {
   const scripts: string[] = [];
   page.on("request", (request) => {
     if (request.resourceType() === "script") scripts.push(request.url());

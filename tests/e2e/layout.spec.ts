@@ -210,7 +210,7 @@ test.describe("desktop (1280 px)", () => {
     expect(await page.evaluate(() => (window as unknown as { panelOverCheckout: boolean }).panelOverCheckout)).toBe(false);
   });
 
-  test("an address names its city once; a per-customer limit is not red", async ({ page }) => {
+  test("an address names its city once; a per-customer limit is not red", { tag: "@js-covers" }, async ({ page }) => {
     const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=100")).json()) as {
       results: { uuid: string; price_options: { per_customer: number | null; available: number }[] }[];
     };

@@ -29,7 +29,7 @@ test("login by code: email → «Te hemos enviado un código» → the code from
   await expectLoggedInAs(page, email);
 });
 
-test("an unsafe redirectTo after login goes home instead of to another site", async ({ page }) => {
+test("an unsafe redirectTo after login goes home instead of to another site", { tag: "@js-covers" }, async ({ page }) => {
   await page.goto("/login?metodo=contrasena&redirectTo=%2F%2Fevil.example");
   await expect(page.locator('#login-password input[name="redirectTo"]')).toHaveValue("/");
 });

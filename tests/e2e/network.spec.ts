@@ -154,16 +154,20 @@ test.describe("when the network fails, with JavaScript", () => {
   });
 });
 
-test("an unknown ?region= or ?category= is ignored, and a known region is named in the heading and header", async ({ page }) => {
-  const bad = await page.goto("/ofertas/?region=Atlantis&category=nada");
-  expect(bad?.status()).toBe(200);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ofertas");
-  await expect(page.locator("main article.card").first()).toBeVisible();
-  const badCategory = await page.goto("/ofertas/category/restaurants/?region=Atlantis");
-  expect(badCategory?.status()).toBe(200);
+test(
+  "an unknown ?region= or ?category= is ignored, and a known region is named in the heading and header",
+  { tag: "@js-covers" },
+  async ({ page }) => {
+    const bad = await page.goto("/ofertas/?region=Atlantis&category=nada");
+    expect(bad?.status()).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Ofertas");
+    await expect(page.locator("main article.card").first()).toBeVisible();
+    const badCategory = await page.goto("/ofertas/category/restaurants/?region=Atlantis");
+    expect(badCategory?.status()).toBe(200);
 
-  await page.goto("/ofertas/category/restaurants/?region=Barcelona");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Restaurantes en Barcelona");
-  await expect(page.getByText("Ofertas irresistibles para ti en Barcelona")).toBeVisible();
-  for (const meta of await page.locator("main article.card .card-meta").allTextContents()) expect(meta).toContain("Barcelona");
-});
+    await page.goto("/ofertas/category/restaurants/?region=Barcelona");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Restaurantes en Barcelona");
+    await expect(page.getByText("Ofertas irresistibles para ti en Barcelona")).toBeVisible();
+    for (const meta of await page.locator("main article.card .card-meta").allTextContents()) expect(meta).toContain("Barcelona");
+  },
+);

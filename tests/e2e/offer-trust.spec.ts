@@ -77,7 +77,7 @@ test("at checkout the same trust: «Pago seguro» and its methods, the terms, th
   }
 });
 
-test("an offer nobody has bought shows no count", async ({ page, js }) => {
+test("an offer nobody has bought shows no count", { tag: "@js-covers" }, async ({ page, js }) => {
   const { results } = (await (await page.request.get("/api/v0/public/offers/?page_size=60")).json()) as { results: { uuid: string }[] };
   let unsold: string | null = null;
   for (const { uuid } of results.slice().reverse()) {
@@ -94,7 +94,7 @@ test("an offer nobody has bought shows no count", async ({ page, js }) => {
   await expect(page.getByTestId("sold-count")).toHaveCount(0);
 });
 
-test("cards differ: on a category page each offer shows its partner's own photo", async ({ page, js }) => {
+test("cards differ: on a category page each offer shows its partner's own photo", { tag: "@js-covers" }, async ({ page, js }) => {
   await page.goto("/ofertas/category/restaurants/");
   await ready(page, js);
   const cards = page.locator("article.card");
@@ -108,7 +108,7 @@ test("cards differ: on a category page each offer shows its partner's own photo"
   await expect(cards.locator(".card-fallback")).toHaveCount(0);
 });
 
-test("an offer left without photos gets a picture of its own, never another offer's", async ({ page, js }) => {
+test("an offer left without photos gets a picture of its own, never another offer's", { tag: "@js-covers" }, async ({ page, js }) => {
   // A word no other offer has, one per project: both run at once on the same catalogue.
   const word = `Acantilado${js ? "j" : "n"}${Date.now().toString(36)}`;
   const made = [

@@ -8,7 +8,7 @@ import { E2E_INBOX, waitForMail } from "./support/mail";
  */
 const DESK_TABS = ["Mis ofertas", "Ventas", "Códigos promocionales", "Liquidaciones", "Equipo"];
 
-test("a cashier sees only the till, and /socios/ventas answers the 403 page", async ({ page, js, loginAs }) => {
+test("a cashier sees only the till, and /socios/ventas answers the 403 page", { tag: "@js-covers" }, async ({ page, js, loginAs }) => {
   await loginAs(DEMO_CASHIER);
   await page.goto("/socios");
   await ready(page, js);

@@ -197,7 +197,7 @@ test("promo code: staff narrow the «Oferta» list by title, and a code keeps it
   await expect(page.getByText("Código promocional borrado.").first()).toBeVisible();
 });
 
-test("a change made on a later page of a portal list comes back to that page", async ({ page, loginAs }) => {
+test("a change made on a later page of a portal list comes back to that page", { tag: "@js-covers" }, async ({ page, loginAs }) => {
   await loginAs(DEMO_PARTNER);
   const answer = await page.request.post("/socios/ofertas?index&page=3", {
     form: { offer: "no-es-una-oferta", status: "paused" },
@@ -323,7 +323,7 @@ test("admin organisations: a valid CIF is required, a member is added by email a
 });
 
 /** Every screen of both portals: anonymous → log in and come back; the wrong role → 404. */
-test("every portal screen is protected", async ({ page, loginAs }) => {
+test("every portal screen is protected", { tag: "@js-covers" }, async ({ page, loginAs }) => {
   const partnerScreens = ["/socios/ventas", "/socios/ventas.csv", "/socios/codigos", "/socios/ofertas/nueva"];
   const staffScreens = ["/admin/codigos", "/admin/organizaciones", "/admin/usuarios", "/admin/reembolsos", "/admin/solicitudes"];
   for (const path of [...partnerScreens, ...staffScreens]) {

@@ -111,7 +111,7 @@ test("partner publishes, staff approve, a customer buys 2, the partner redeems o
   await shopper.close();
 });
 
-test("the portals send anonymous visitors to log in and answer 404 to the wrong role", async ({ page, loginAs }) => {
+test("the portals send anonymous visitors to log in and answer 404 to the wrong role", { tag: "@js-covers" }, async ({ page, loginAs }) => {
   await page.goto("/socios/ofertas");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fsocios%2Fofertas/);
   await loginAs(DEMO_STAFF);

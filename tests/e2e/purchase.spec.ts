@@ -117,7 +117,7 @@ test("checkout errors are shown next to their fields, and the cart can be edited
   await expect(page.getByText("Tu carrito de compras está vacío")).toBeVisible();
 });
 
-test("sold-out options cannot be added", async ({ page }) => {
+test("sold-out options cannot be added", { tag: "@js-covers" }, async ({ page }) => {
   const response = await page.request.get("/api/v0/public/offers/?page_size=100");
   const { results } = (await response.json()) as { results: OfferSummary[] };
   const soldOut = results.find((o) => o.price_options.every((p) => p.available === 0))!;

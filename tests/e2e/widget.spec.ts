@@ -41,7 +41,7 @@ test("the widget lists 3 offers inside an iframe on another site, without JavaSc
   expect(response.headers()["set-cookie"]).toBeUndefined();
 });
 
-test("only /iframe may be framed", async ({ request }) => {
+test("only /iframe may be framed", { tag: "@js-covers" }, async ({ request }) => {
   const widget = await request.get("/iframe/");
   expect(widget.headers()["x-frame-options"]).toBeUndefined();
   expect(widget.headers()["content-security-policy"]).toContain("frame-ancestors *");
@@ -52,7 +52,7 @@ test("only /iframe may be framed", async ({ request }) => {
   expect(await routes.text()).toContain("&lt;iframe src=");
 });
 
-test("reading pages ship no JavaScript", async ({ request }) => {
+test("reading pages ship no JavaScript", { tag: "@js-covers" }, async ({ request }) => {
   for (const path of ["/agreement", "/cookie-policy"]) {
     const html = await (await request.get(path)).text();
     expect(html, path).not.toMatch(/<script[^>]*src=|modulepreload|type="module"/);
@@ -76,7 +76,7 @@ test("one-line embed: widget.js creates the frame and sizes it to its content, t
   expect(Number(await frame.getAttribute("height"))).toBe(content);
 });
 
-test("at phone width the 3 offers fit about 430 px", async ({ page }) => {
+test("at phone width the 3 offers fit about 430 px", { tag: "@js-covers" }, async ({ page }) => {
   for (const width of [320, 360, 400]) {
     await page.setViewportSize({ width, height: 430 });
     await page.goto("/iframe/?region=Madrid");
