@@ -104,9 +104,6 @@ export default defineConfig(({ isSsrBuild }) => ({
         test: {
           name: "api",
           include: ["tests/api/**/*.test.ts"],
-          // Each file starts its own API on its own database, so files need no fresh module graph:
-          // a worker that keeps its modules skips reloading the API's (a second per file).
-          isolate: false,
           globalSetup: ["tests/api/global-setup.ts"],
           environment: "node",
           testTimeout: 30_000,
