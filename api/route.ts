@@ -36,12 +36,17 @@ export function on<R extends RouteSpec>(router: Router, route: R, ...args: [Rout
     route.path,
     ...(options.before ?? []),
     handle(async (req, res, next) => {
+      let body: unknown;
       if (route.body && options.invalidBody) {
+        // Parsed once: the body's own answer when it does not fit, its data when it does.
         const parsed = route.body.safeParse(req.body);
         if (!parsed.success) return options.invalidBody(parsed.error.issues, res);
+        body = parsed.data;
+      } else if (route.body) {
+        body = parseInput(route.body, req.body);
       }
       const input = {
-        body: route.body ? parseInput(route.body, req.body) : undefined,
+        body,
         query: route.query ? parseInput(route.query, req.query) : undefined,
         params: req.params,
       } as RouteInput<R>;
