@@ -80,18 +80,24 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
     res.status(204).end();
   });
 
-  on(router, usersRoutes.resetPassword, { before: [codeLimit] }, async (_req, res, { body: { email } }) => {
-    await limitMailsTo("reset_password", email);
-    const user = await findUserByEmail(db, email);
-    // Both paths store a code and queue one mail: an address without an account is told so.
-    await sendCode(db, config, {
-      email,
-      purpose: "reset_password",
-      userId: user?.id ?? null,
-      notice: user ? undefined : { kind: "no-account", data: { reason: "reset_password" } },
+  // A code to reset the password or to change the address: both paths store a code and queue one
+  // mail, and an address without an account is told so.
+  for (const [route, purpose] of [
+    [usersRoutes.resetPassword, "reset_password"],
+    [usersRoutes.resetEmail, "reset_email"],
+  ] as const) {
+    on(router, route, { before: [codeLimit] }, async (_req, res, { body: { email } }) => {
+      await limitMailsTo(purpose, email);
+      const user = await findUserByEmail(db, email);
+      await sendCode(db, config, {
+        email,
+        purpose,
+        userId: user?.id ?? null,
+        notice: user ? undefined : { kind: "no-account", data: { reason: purpose } },
+      });
+      res.status(204).end();
     });
-    res.status(204).end();
-  });
+  }
 
   on(router, usersRoutes.resetPasswordConfirm, async (_req, res, { body }) => {
     const user = await referencedUser(db, body);
@@ -109,18 +115,6 @@ export function usersRouter({ db, config }: { db: Database; config: Config }): R
     const user = await provenOwner(db, req, body.current_password);
     await askNewAddress(db, config, user, body.new_email);
     res.status(202).json({ detail: NEW_ADDRESS_CODE_SENT });
-  });
-
-  on(router, usersRoutes.resetEmail, { before: [codeLimit] }, async (_req, res, { body: { email } }) => {
-    await limitMailsTo("reset_email", email);
-    const user = await findUserByEmail(db, email);
-    await sendCode(db, config, {
-      email,
-      purpose: "reset_email",
-      userId: user?.id ?? null,
-      notice: user ? undefined : { kind: "no-account", data: { reason: "reset_email" } },
-    });
-    res.status(204).end();
   });
 
   // djoser's shape (uid, token, new_email, re_new_email), but an address is applied only with a
