@@ -100,12 +100,15 @@ export default defineConfig({
   },
   // A real SMTP server for the run (tests/e2e/support/mail.ts explains how tests read what it receives).
   globalSetup: "./tests/e2e/support/global-setup.ts",
+  // npm test runs js, no-js and third-party; npm run test:operator runs operator (docs/testing.md).
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /third-party\// },
     // A test tagged @js-covers makes the same requests with JS off as on: it runs once, in `js`.
     { name: "no-js", use: { javaScriptEnabled: false }, testIgnore: /third-party\//, grepInvert: /@js-covers/ },
     // Third-party hosts are mocked with page.route inside these tests; each file sets JS on or off.
     { name: "third-party", testMatch: /third-party\/.*\.spec\.ts$/, use: { baseURL: THIRD_PARTY_URL } },
+    // The operator's checks: compiled servers in processes of their own, no browser.
+    { name: "operator", testDir: "tests/operator", testMatch: /\.spec\.ts$/ },
   ],
   webServer: [
     {

@@ -110,6 +110,19 @@ export default defineConfig(({ isSsrBuild }) => ({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // The operator's commands and processes (data directory, backup, staff:create, a
+          // deployment's start, its log): `npm run test:operator`, which CI runs (docs/testing.md).
+          name: "operator",
+          include: ["tests/operator/**/*.test.ts"],
+          globalSetup: ["tests/api/global-setup.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
     ],
   },
 }));

@@ -16,7 +16,7 @@ import { issueTokens, verifyAccess } from "#api/auth/tokens";
 import { openSessions } from "#api/auth/sessions";
 import { staffCommand } from "#api/services/staff-accounts";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
-import { newEmail } from "./_helpers";
+import { newEmail } from "../api/_helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const dirs: string[] = [];

@@ -10,10 +10,9 @@ import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { startFlags } from "../../scripts/start-flags";
-import { DATABASE_URL, onThisMachine, purchase, request, ROOT, serverProcesses, withDatabase } from "./support/operations-helpers";
+import { DATABASE_URL, onThisMachine, purchase, request, ROOT, serverProcesses, withDatabase } from "./operations-helpers";
 
 test.describe.configure({ mode: "serial" });
-test.beforeEach(() => test.skip(test.info().project.name !== "js", "one run is enough: no browser involved"));
 test.setTimeout(300_000);
 
 const dirs: string[] = [];

@@ -8,19 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startTestSmtp } from "#tests/support/smtp";
-import {
-  alive,
-  DATABASE_URL,
-  onThisMachine,
-  request,
-  runUntilExit,
-  serverProcesses,
-  sql,
-  withDatabase,
-} from "./support/operations-helpers";
+import { alive, DATABASE_URL, onThisMachine, request, runUntilExit, serverProcesses, sql, withDatabase } from "./operations-helpers";
 
 test.describe.configure({ mode: "serial" });
-test.beforeEach(() => test.skip(test.info().project.name !== "js", "one run is enough: no browser involved"));
 test.setTimeout(300_000);
 
 const dirs: string[] = [];

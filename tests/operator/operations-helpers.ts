@@ -8,10 +8,10 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { test } from "@playwright/test";
-import { startEnv, startFlags } from "../../../scripts/start-flags";
+import { startEnv, startFlags } from "../../scripts/start-flags";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
 
-export const ROOT = path.resolve(import.meta.dirname, "../../..");
+export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const DATABASE_URL = process.env.TEST_DATABASE_URL;
 export const SHOP_HOST = "tienda.example";
 

@@ -10,11 +10,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { MAX_UNPAID_SALES_PER_ADDRESS } from "#rules/limits";
-import { DEPLOYMENT, request, serverProcesses } from "./support/operations-helpers";
+import { DEPLOYMENT, request, serverProcesses } from "./operations-helpers";
 import type { ServerProcess } from "#tests/support/server-process";
 
 test.describe.configure({ mode: "serial" });
-test.beforeEach(() => test.skip(test.info().project.name !== "js", "one run is enough: no browser involved"));
 test.setTimeout(300_000);
 
 // One embedded database for the file: the first start builds it, the later ones reuse it.

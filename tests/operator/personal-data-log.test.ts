@@ -26,7 +26,7 @@ import { staffCommand } from "#api/services/staff-accounts";
 import { requestLog } from "#server/request-log";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { listen } from "#tests/support/listen";
-import { makeOption, newEmail, sandboxAction, startSale, type Option } from "./_helpers";
+import { makeOption, newEmail, sandboxAction, startSale, type Option } from "../api/_helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const INVOICE = {

@@ -2,7 +2,7 @@
  * What an operator relies on, against the compiled server in its own process: readiness while it
  * starts and while it stops, one JSON log line per request with an id shared by the page and its
  * API calls, /metrics, a SIGTERM under keep-alive load that cuts nothing, an API that hangs, and
- * (with TEST_DATABASE_URL) a PostgreSQL outage. Browser-free: the `js` project runs them once.
+ * (with TEST_DATABASE_URL) a PostgreSQL outage. Browser-free, in the `operator` project (`npm run test:operator`).
  */
 import http from "node:http";
 import net from "node:net";
@@ -12,10 +12,9 @@ import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
-import { DATABASE_URL, withDatabase } from "./support/operations-helpers";
+import { DATABASE_URL, withDatabase } from "./operations-helpers";
 
 test.describe.configure({ mode: "serial" });
-test.beforeEach(() => test.skip(test.info().project.name !== "js", "one run is enough: no browser involved"));
 test.setTimeout(180_000);
 
 // One embedded database for the file: the first start builds it, the later ones reuse it.

@@ -11,7 +11,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, query } from "#api/db/client";
 import { startTestApi, type TestApi } from "#tests/support/api-server";
-import { buy, makeOption, newEmail, type Option } from "./_helpers";
+import { buy, makeOption, newEmail, type Option } from "../api/_helpers";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const work = mkdtempSync(path.join(tmpdir(), "ofertas-backup-"));
