@@ -52,9 +52,8 @@ const thirdPartyEnv = Object.entries(THIRD_PARTY_ENV)
 // Debian's Chromium, both builds of it. The headless shell (Debian's chromium-headless-shell, the
 // build Playwright itself runs headless tests on) renders with the same Blink for markedly less CPU
 // (its renderers and browser process both). It does not apply context.route to a
-// navigation's redirect to another host (the request goes out to DNS instead), and the
-// social-login stand-ins are exactly such redirects, so social-login.spec.ts asks for the full
-// browser (FULL_CHROMIUM). Without the shell, everything runs on the full one.
+// navigation's redirect to another host (the request goes out to DNS instead): social-login.spec.ts
+// says how its stand-ins are reached. Without the shell, everything runs on the full browser.
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const HEADLESS_SHELL = process.env.HEADLESS_SHELL_PATH ?? "/usr/bin/chromium-headless-shell";
 const SHELL_OR_CHROMIUM = existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : CHROMIUM;
@@ -73,8 +72,6 @@ function launch(executablePath: string): LaunchOptions {
   };
 }
 
-export const FULL_CHROMIUM = launch(CHROMIUM);
-
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 45_000,
@@ -89,9 +86,9 @@ export default defineConfig({
     baseURL,
     locale: "es-ES",
     // Recording a trace costs every test, failing or not: screencast frames, DOM snapshots and
-    // the worker's work on them. On CI a failure is retried once, and that retry is recorded:
-    // a11y.spec.ts and purchase.spec.ts took 1.5 min instead of 1.9.
-    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
+    // the worker's work on them, about as much CPU as the tests themselves. On CI a failure is
+    // retried once, and that retry is recorded; locally, `--trace retain-on-failure` records.
+    trace: process.env.CI ? "on-first-retry" : "off",
     launchOptions: launch(SHELL_OR_CHROMIUM),
     // The offline worker answers a page's requests itself, and page.route never sees what a worker
     // fetches: a test that holds or fails a request would be testing the worker's network instead.

@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import fc from "fast-check";
 import type { BrowserContext, Page } from "@playwright/test";
-import { FULL_CHROMIUM, THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
+import { THIRD_PARTY_ENV, THIRD_PARTY_URL } from "../../../playwright.config";
 import { FUZZ_SEED, hostileText, problemWith, queryString } from "#tests/support/fuzz";
 import { mockAuthorizationCode } from "#tests/mocks/social";
 import { expectLoggedInAs } from "../support/auth";
@@ -45,6 +45,23 @@ const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").repl
 
 async function mockConsentPages(context: BrowserContext) {
   await mockVendors(context);
+  // Our /login/social/{provider} answers a 302 to the provider's host. The headless shell sends a
+  // redirect's next request out to DNS, never to context.route: the browser gets that very answer
+  // (its cookies and Location) as a page that goes on to the Location, a request of its own.
+  await context.route(
+    (url) => /^\/login\/social\/\w+$/.test(url.pathname),
+    async (route) => {
+      const response = await route.fetch({ maxRedirects: 0 });
+      const location = response.headers()["location"] ?? "";
+      if (response.status() !== 302 || !Object.values(AUTHORIZE).some((to) => to.test(location))) return route.fulfill({ response });
+      const cookies = response.headersArray().filter(({ name }) => name.toLowerCase() === "set-cookie");
+      await route.fulfill({
+        status: 200,
+        headers: { "content-type": "text/html; charset=utf-8", "set-cookie": cookies.map(({ value }) => value).join("\n") },
+        body: `<!doctype html><meta http-equiv="refresh" content="0;url=${esc(location)}">`,
+      });
+    },
+  );
   for (const provider of Object.keys(AUTHORIZE) as Provider[]) {
     await context.route(AUTHORIZE[provider], async (route) => {
       const url = new URL(route.request().url());
@@ -80,10 +97,6 @@ async function mockConsentPages(context: BrowserContext) {
     });
   }
 }
-
-// The consent pages are reached by a redirect to the provider's host, which the headless shell
-// sends out to DNS instead of to context.route (playwright.config.ts): the full browser, then.
-test.use({ launchOptions: FULL_CHROMIUM });
 
 test.beforeEach(async ({ context }) => {
   authorizations = [];
