@@ -104,6 +104,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         test: {
           name: "api",
           include: ["tests/api/**/*.test.ts"],
+          // A file per worker thread rather than per child process: the API files took 195 s
+          // instead of 230 s (CI=true, 67 files, the same tests passing).
+          pool: "threads",
           globalSetup: ["tests/api/global-setup.ts"],
           environment: "node",
           testTimeout: 30_000,
