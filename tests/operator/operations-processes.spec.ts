@@ -1,7 +1,7 @@
 /**
  * The server's processes as an operator runs them: the documented command hands SIGTERM to the
  * server, a start that cannot work stops before it touches the database, and (on PostgreSQL) web
- * processes leave the mail to the one worker. Browser-free: the `js` project runs them once.
+ * processes leave the mail to the one worker. Browser-free, in the `operator` project.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
