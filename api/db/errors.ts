@@ -14,8 +14,12 @@ export function isUniqueViolation(error: unknown): boolean {
  * and 55000 with a database not accepting connections; and 42501 when it is a data file the
  * server may not open or create (a read-only or foreign-owned DATA_DIR), not a missing grant.
  */
-/** PostgreSQL's words for a data file it may not touch (errcode_for_file_access: EACCES, EPERM, EROFS). */
-const FILE_ACCESS = /^could not (open|create|write|read|extend|fsync|access|stat|remove|rename|link|truncate|lock)\b/i;
+/**
+ * PostgreSQL's words for a data file it may not touch (errcode_for_file_access: EACCES, EPERM,
+ * EROFS): every one starts "could not" (open, create, seek to end of, extend…); a missing grant
+ * says "permission denied for…" and an ownership rule "must be…".
+ */
+const FILE_ACCESS = /^could not /i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (

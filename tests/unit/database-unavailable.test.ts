@@ -17,6 +17,10 @@ describe("a database that cannot serve right now", () => {
     expect(
       isDatabaseUnavailable(failedQuery({ code: "42501", message: 'could not create file "base/1/16385_fsm": Permission denied' })),
     ).toBe(true);
+    // What the embedded database says when a table's file is read-only and it sizes the relation.
+    expect(
+      isDatabaseUnavailable(failedQuery({ code: "42501", message: 'could not seek to end of file "base/1/16390": Permission denied' })),
+    ).toBe(true);
   });
 
   it("a full disk (53100) and an I/O error (58030) are too", () => {

@@ -55,8 +55,14 @@ export const handle: RouteHandle = { favorites: true, inlineWithPage: ["cart"] }
 
 export const headers: HeadersFunction = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction<typeof loader> = ({ data: d, matches }) => {
-  if (!d) return [{ title: "Oferta no encontrada | ofertas" }, { name: "robots", content: "noindex" }];
+export const meta: MetaFunction<typeof loader> = ({ data: d, matches, error }) => {
+  if (!d) {
+    const notFound = isRouteErrorResponse(error) && error.status === 404;
+    return [
+      { title: `${notFound ? "Oferta no encontrada" : "No hemos podido cargar la oferta"} | ofertas` },
+      { name: "robots", content: "noindex" },
+    ];
+  }
   const origin = originFrom(matches);
   return [
     ...seo({ title: d.offer.title, description: d.offer.summary, origin, path: `/ofertas/${d.offer.uuid}/` }),
