@@ -6,7 +6,7 @@ import { formatCents, fromCents, toCents } from "#rules/prices";
 import { buyerFirstName, maskEmail } from "#rules/buyer";
 import { query, type Executor } from "#api/db/client";
 import { IS_PAID, IS_REDEEMED, IS_REFUNDED, IS_SOLD, PAID_COUPON_FACTS, paidCouponsFrom } from "#api/services/coupon-facts";
-import { feedbackAfterRedemptionStatement } from "#api/services/feedback";
+import { feedbackAfterRedemptionStatement, feedbackAfterUndo } from "#api/services/feedback";
 import { HttpError, notFound } from "#api/http";
 import { forbidden, inScope, type Scope } from "#api/services/access";
 import { canUndoRedemption, UNDO_MINUTES } from "#rules/partner-roles";
@@ -143,7 +143,8 @@ export async function redeemCoupon(db: Executor, scope: Scope, id: string): Prom
 /**
  * POST /sales/redeem/{id}/undo/: the member who redeemed a coupon may take it back for
  * UNDO_MINUTES (a wrong code pressed in a queue); after that only staff. The coupon is locked,
- * so an undo and a second redemption never cross; the undo is recorded with who and when.
+ * so an undo and a second redemption never cross; the undo is recorded with who and when, and
+ * the rating mail the redemption brought forward waits again.
  */
 export async function undoRedemption(db: Executor, scope: Scope, id: string): Promise<CouponView> {
   return db.transaction(async (tx) => {
@@ -162,6 +163,7 @@ export async function undoRedemption(db: Executor, scope: Scope, id: string): Pr
           VALUES (${id}, ${row.redeemed_at}, ${by.redeemed_by}, ${scope.actor.id})`,
     );
     await query(tx, sql`UPDATE coupons SET redeemed_at = NULL, redeemed_by = NULL WHERE id = ${id}`);
+    if (row.paid_at) await feedbackAfterUndo(tx, { email: row.email, offerId: row.offer_id, paidAt: row.paid_at });
     return toView({ ...row, redeemed_at: null, redeemed_by_name: null });
   });
 }

@@ -48,6 +48,25 @@ export function feedbackAfterRedemptionStatement(
   return mailNoLaterThanStatement(feedbackRequest({ email, offerId, delayDays: delayHours / 24 }), when);
 }
 
+/**
+ * After an undone redemption: the rating it brought forward goes back to when the purchase asked
+ * for it (DEFAULT_FEEDBACK_DELAY_DAYS after paying, or now if that has passed), unless another of
+ * the buyer's coupons for the offer is still redeemed. A mail already sent stays sent.
+ */
+export async function feedbackAfterUndo(
+  tx: Executor,
+  { email, offerId, paidAt }: { email: string; offerId: string; paidAt: Date | string },
+) {
+  const { dedupeKey, to } = feedbackRequest({ email, offerId });
+  await query(
+    tx,
+    sql`UPDATE mail_outbox SET send_after = greatest(now(), ${new Date(paidAt).toISOString()}::timestamptz + make_interval(days => ${DEFAULT_FEEDBACK_DELAY_DAYS}))
+        WHERE dedupe_key = ${dedupeKey} AND status = 'queued'
+          AND NOT EXISTS (SELECT 1 FROM coupons c JOIN sale_items si ON si.id = c.sale_item_id JOIN sales s ON s.id = si.sale_id
+                          WHERE si.offer_id = ${offerId} AND lower(s.email) = ${to} AND c.redeemed_at IS NOT NULL)`,
+  );
+}
+
 type FeedbackAnswer = Feedback;
 
 /**

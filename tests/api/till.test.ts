@@ -9,6 +9,15 @@ let api: TestApi;
 let w: World;
 withPartnerWorld((world) => ({ api, w } = world));
 
+/** How far off the buyer's «¿Qué tal?» mail for offer B is, in hours. */
+const feedbackHoursAway = async (buyer: string) => {
+  const [mail] = await query<{ hours: number }>(
+    api.db,
+    sql`SELECT extract(epoch FROM send_after - now()) / 3600 AS hours FROM mail_outbox WHERE dedupe_key = ${`feedback:${w.offerB}:${buyer}`.toLowerCase()}`,
+  );
+  return Number(mail.hours);
+};
+
 const priceB = async () => (await callAs(api, "partnerB", `/offers/${w.offerB}/`)).body.price_options[0].actual_price;
 
 describe("the till's day", () => {
@@ -65,12 +74,14 @@ describe("the till's day", () => {
   });
 
   it("«Deshacer»: the member who redeemed may undo for 10 minutes, recorded; then only staff", async () => {
-    const { purchase } = await buy(api, [{ option: { uuid: w.optionB, price: await priceB() }, quantity: 1 }], newEmail("deshacer"));
+    const buyer = newEmail("deshacer");
+    const { purchase } = await buy(api, [{ option: { uuid: w.optionB, price: await priceB() }, quantity: 1 }], buyer);
     const [code] = purchase.items[0].coupons as string[];
     const { body: coupon } = await callAs(api, "partnerB", "/verification/coupon/", { body: { code } });
     const undo = `/sales/redeem/${coupon.uuid}/undo/`;
     expect((await callAs(api, "partnerB", undo, { method: "POST" })).status).toBe(409);
     await callAs(api, "partnerB", `/sales/redeem/${coupon.uuid}/`, { method: "POST" });
+    expect(await feedbackHoursAway(buyer)).toBeLessThan(3);
     // Another member of the same partner, and another partner, may not.
     const colleague = await newPartner(api, w.orgB);
     const byColleague = await call(api, undo, { method: "POST", headers: { authorization: `JWT ${colleague.token}` } });
@@ -86,6 +97,8 @@ describe("the till's day", () => {
     );
     expect(record).toMatchObject({ redeemed_by: ACTORS.partnerB.id, undone_by: ACTORS.partnerB.id });
     expect(record.undone_at).toBeTruthy();
+    // The rating the redemption asked for within hours waits again for the purchase's three days.
+    expect(await feedbackHoursAway(buyer)).toBeGreaterThan(71);
 
     // Redeemed again, eleven minutes ago: only staff may undo now.
     await callAs(api, "partnerB", `/sales/redeem/${coupon.uuid}/`, { method: "POST" });
