@@ -108,6 +108,9 @@ test("logging out, or another account logging in, drops the kept coupons", async
     .getByRole("button", { name: /Cerrar sesión/ })
     .first()
     .click();
+  // Logged out once the home page shows «Entrar»: a page opened sooner may still be the account's.
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Entrar" })).toBeVisible();
   await expect.poll(() => keptPages(page)).toHaveLength(0);
 
   // A guest's kept coupons go when someone logs in on this browser.
