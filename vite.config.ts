@@ -54,6 +54,14 @@ function routeEntryName(chunk: Rollup.PreRenderedChunk): string {
   return folder ? `assets/${folder.replace(/[^\w.-]/g, "_")}-[hash].js` : "assets/[name]-[hash].js";
 }
 
+/** What the API's and the operator's tests share: databases from the snapshots global-setup makes, a real server's timeouts. */
+const withTestDatabases = {
+  globalSetup: ["tests/api/global-setup.ts"],
+  environment: "node",
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     // Vitest renders components itself; the Remix plugin would try to build routes.
@@ -102,15 +110,12 @@ export default defineConfig(({ isSsrBuild }) => ({
       {
         extends: true,
         test: {
+          ...withTestDatabases,
           name: "api",
           include: ["tests/api/**/*.test.ts"],
-          // A file per worker thread rather than per child process: the API files took 195 s
-          // instead of 230 s (CI=true, 67 files, the same tests passing).
+          // A file per worker thread rather than per child process: cheaper, and the API files
+          // share nothing in memory (the operator's start processes of their own anyway).
           pool: "threads",
-          globalSetup: ["tests/api/global-setup.ts"],
-          environment: "node",
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
         },
       },
       {
@@ -118,12 +123,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         test: {
           // The operator's commands and processes (data directory, backup, staff:create, a
           // deployment's start, its log): `npm run test:operator`, which CI runs (docs/testing.md).
+          ...withTestDatabases,
           name: "operator",
           include: ["tests/operator/**/*.test.ts"],
-          globalSetup: ["tests/api/global-setup.ts"],
-          environment: "node",
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
         },
       },
     ],

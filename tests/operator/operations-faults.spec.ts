@@ -4,13 +4,12 @@
  * operator's dashboards read. Browser-free, in the `operator` project.
  */
 import { chmodSync, chownSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { startFlags } from "../../scripts/start-flags";
-import { DATABASE_URL, onThisMachine, purchase, request, ROOT, serverProcesses, withDatabase } from "./operations-helpers";
+import { databaseProxy, DATABASE_URL, onThisMachine, purchase, request, ROOT, serverProcesses, withDatabase } from "./operations-helpers";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(300_000);
@@ -108,30 +107,10 @@ test("a PostgreSQL outage: /metrics still answers without the database figures, 
   test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
   await withDatabase("scrape", async (url) => {
     // The server reaches PostgreSQL through this proxy, which the test cuts and restores.
-    const upstream = new URL(DATABASE_URL!);
-    const links = new Set<net.Socket>();
-    let cut = false;
-    const proxy = net
-      .createServer((socket) => {
-        if (cut) return socket.destroy();
-        const to = net.connect(Number(upstream.port || 5432), upstream.hostname);
-        links.add(socket).add(to);
-        socket.pipe(to).pipe(socket);
-        const end = () => {
-          socket.destroy();
-          to.destroy();
-        };
-        socket.on("error", end).on("close", end);
-        to.on("error", end).on("close", end);
-      })
-      .listen(0, "127.0.0.1");
-    await new Promise((r) => proxy.once("listening", r));
-    const via = new URL(url);
-    via.hostname = "127.0.0.1";
-    via.port = String((proxy.address() as net.AddressInfo).port);
+    const proxy = await databaseProxy(url);
     try {
       const server = await start({
-        DATABASE_URL: via.toString(),
+        DATABASE_URL: proxy.via.toString(),
         DATA_DIR: mkdtempSync(path.join(tmpdir(), "ofertas-ops-scrape-")),
         DATABASE_CONNECT_TIMEOUT: "2",
         CATALOGUE_CACHE_SECONDS: "0",
@@ -139,8 +118,7 @@ test("a PostgreSQL outage: /metrics still answers without the database figures, 
       await server.waitReady(120_000);
       expect(await (await fetch(server.url("/metrics"))).text()).toContain("ofertas_database_up 1");
 
-      cut = true;
-      for (const s of links) s.destroy();
+      proxy.cut();
       const statuses: number[] = [];
       for (let i = 0; i < 20; i++)
         statuses.push((await request(server, "GET", "/api/v0/public/offers/?page_size=1", undefined, onThisMachine(server))).status);
@@ -160,12 +138,11 @@ test("a PostgreSQL outage: /metrics still answers without the database figures, 
       expect(records.length).toBeGreaterThan(0);
       expect(records.length).toBeLessThanOrEqual(2);
 
-      cut = false;
+      proxy.restore();
       await server.waitReady(30_000);
       expect(await (await fetch(server.url("/metrics"))).text()).toContain("ofertas_database_up 1");
     } finally {
       proxy.close();
-      for (const s of links) s.destroy();
     }
   });
 });

@@ -1,10 +1,11 @@
 /**
  * What the operator's checks share (operations*.spec.ts): servers in their own processes, stopped
- * after each test; a PostgreSQL database of the test's own; a deployment's settings; a request as
- * the proxy in front of a deployment sends it.
+ * after each test; a PostgreSQL database of the test's own, and a way to it the test can cut; a
+ * deployment's settings; a request as the proxy in front of a deployment sends it.
  */
 import { spawn } from "node:child_process";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { test } from "@playwright/test";
@@ -73,6 +74,51 @@ export async function withDatabase(label: string, use: (url: URL) => Promise<voi
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
+}
+
+/**
+ * A way to `url`'s PostgreSQL that the test can cut (every link dropped, new ones refused) and
+ * restore: the server under test is given `via` instead of the database's own address.
+ */
+export async function databaseProxy(url: URL): Promise<{ via: URL; cut(): void; restore(): void; close(): void }> {
+  const upstream = new URL(DATABASE_URL!);
+  const links = new Set<net.Socket>();
+  let cut = false;
+  const proxy = net
+    .createServer((socket) => {
+      if (cut) return socket.destroy();
+      const to = net.connect(Number(upstream.port || 5432), upstream.hostname);
+      links.add(socket).add(to);
+      socket.pipe(to).pipe(socket);
+      const end = () => {
+        socket.destroy();
+        to.destroy();
+      };
+      socket.on("error", end).on("close", end);
+      to.on("error", end).on("close", end);
+    })
+    .listen(0, "127.0.0.1");
+  await new Promise((r) => proxy.once("listening", r));
+  const via = new URL(url);
+  via.hostname = "127.0.0.1";
+  via.port = String((proxy.address() as net.AddressInfo).port);
+  const dropLinks = () => {
+    for (const s of links) s.destroy();
+  };
+  return {
+    via,
+    cut: () => {
+      cut = true;
+      dropLinks();
+    },
+    restore: () => {
+      cut = false;
+    },
+    close: () => {
+      proxy.close();
+      dropLinks();
+    },
+  };
 }
 
 /** One statement's rows on a database. */

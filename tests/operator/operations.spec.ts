@@ -12,7 +12,7 @@ import path from "node:path";
 import pg from "pg";
 import { expect, test } from "@playwright/test";
 import { startServerProcess, type ServerProcess } from "#tests/support/server-process";
-import { DATABASE_URL, withDatabase } from "./operations-helpers";
+import { databaseProxy, DATABASE_URL, withDatabase } from "./operations-helpers";
 
 test.describe.configure({ mode: "serial" });
 test.setTimeout(180_000);
@@ -218,34 +218,13 @@ test("PostgreSQL unreachable: API and pages 503 with Retry-After, /readyz 503; b
   test.skip(!DATABASE_URL, "needs TEST_DATABASE_URL");
   await withDatabase("outage", async (url) => {
     // The server reaches PostgreSQL through this proxy, which the test cuts and restores.
-    const upstream = new URL(DATABASE_URL!);
-    const links = new Set<net.Socket>();
-    let cut = false;
-    const proxy = net
-      .createServer((socket) => {
-        if (cut) return socket.destroy();
-        const to = net.connect(Number(upstream.port || 5432), upstream.hostname);
-        links.add(socket).add(to);
-        socket.pipe(to).pipe(socket);
-        const end = () => {
-          socket.destroy();
-          to.destroy();
-        };
-        socket.on("error", end).on("close", end);
-        to.on("error", end).on("close", end);
-      })
-      .listen(0, "127.0.0.1");
-    await new Promise((r) => proxy.once("listening", r));
-    const via = new URL(url);
-    via.hostname = "127.0.0.1";
-    via.port = String((proxy.address() as net.AddressInfo).port);
+    const proxy = await databaseProxy(url);
     try {
-      const server = await start({ DATABASE_URL: via.toString(), DATABASE_CONNECT_TIMEOUT: "2", CATALOGUE_CACHE_SECONDS: "0" });
+      const server = await start({ DATABASE_URL: proxy.via.toString(), DATABASE_CONNECT_TIMEOUT: "2", CATALOGUE_CACHE_SECONDS: "0" });
       await server.waitReady(120_000);
       expect((await fetch(server.url("/api/v0/public/offers/?page_size=1"))).status).toBe(200);
 
-      cut = true;
-      for (const s of links) s.destroy();
+      proxy.cut();
       const api = await fetch(server.url("/api/v0/public/offers/?page_size=1"));
       expect(api.status).toBe(503);
       expect(api.headers.get("retry-after")).toBe("30");
@@ -257,13 +236,12 @@ test("PostgreSQL unreachable: API and pages 503 with Retry-After, /readyz 503; b
       expect((await fetch(server.url("/readyz"))).status).toBe(503);
       expect((await fetch(server.url("/healthz"))).status).toBe(200);
 
-      cut = false;
+      proxy.restore();
       await server.waitReady(30_000);
       expect((await fetch(server.url("/api/v0/public/offers/?page_size=1"))).status).toBe(200);
       await server.stop();
     } finally {
       proxy.close();
-      for (const s of links) s.destroy();
     }
   });
 });
