@@ -8,8 +8,8 @@
 import { toCents } from "#rules/prices";
 import type { OfferStatus } from "#rules/offer-status";
 
-/** An offer staff have approved (on sale, or paused by its partner): its words and prices are reviewed. */
-export const REVIEWED_STATUSES: readonly OfferStatus[] = ["active", "paused"];
+/** An offer staff have approved (on sale, paused by its partner, or past its sale end): its words and prices are reviewed. */
+export const REVIEWED_STATUSES: readonly OfferStatus[] = ["active", "paused", "ended"];
 
 export const REVIEWED_TEXT_FIELDS = ["title", "summary", "description", "conditions"] as const;
 export type ReviewedTextField = (typeof REVIEWED_TEXT_FIELDS)[number];

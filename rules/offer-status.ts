@@ -1,9 +1,11 @@
 /**
  * An offer's life: draft → pending_review → active ↔ paused → archived. Partners write and submit;
- * only staff put an offer on sale or send it back with a reason. Written once, used by the API
+ * only staff put an offer on sale or send it back with a reason. An active offer whose sale end
+ * has passed is ended: off the listings, its page still there; a later sale end puts it back on
+ * sale (rules/sale-end.ts, statusForSaleEnd). Written once, used by the API
  * (which decides) and the partner and staff screens (which only offer the buttons that can work).
  */
-export const OFFER_STATUSES = ["draft", "pending_review", "active", "paused", "archived"] as const;
+export const OFFER_STATUSES = ["draft", "pending_review", "active", "paused", "ended", "archived"] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 
 export const OFFER_STATUS_LABELS: Record<OfferStatus, string> = {
@@ -11,6 +13,7 @@ export const OFFER_STATUS_LABELS: Record<OfferStatus, string> = {
   pending_review: "Pendiente de revisión",
   active: "Activa",
   paused: "Pausada",
+  ended: "Venta terminada",
   archived: "Archivada",
 };
 
@@ -26,6 +29,7 @@ export const OFFER_TRANSITIONS: readonly Transition[] = [
   { from: "pending_review", to: "archived", label: "Archivar" },
   { from: "active", to: "archived", label: "Archivar" },
   { from: "paused", to: "archived", label: "Archivar" },
+  { from: "ended", to: "archived", label: "Archivar" },
 ];
 
 export function isOfferStatus(value: unknown): value is OfferStatus {

@@ -6,10 +6,22 @@
 import { format } from "date-fns/format";
 import { es } from "date-fns/locale/es";
 import { daysBetween } from "#rules/dates";
+import type { OfferStatus } from "#rules/offer-status";
 
 /** Whether an offer that ends its sale on `saleUntil` can still be bought on Madrid's `today`. */
 export function onSale(saleUntil: string | null, today: string): boolean {
   return saleUntil === null || saleUntil >= today;
+}
+
+/**
+ * The status an offer takes from its sale end: an active offer past it is ended (it leaves the
+ * listings and search; its page says so), an ended one given a later end or none is on sale
+ * again. Any other status is the partner's or staff's to change.
+ */
+export function statusForSaleEnd(status: OfferStatus, saleUntil: string | null, today: string): OfferStatus {
+  if (status === "active" && !onSale(saleUntil, today)) return "ended";
+  if (status === "ended" && onSale(saleUntil, today)) return "active";
+  return status;
 }
 
 /** A calendar date ("2026-11-29") as a date-fns Date: the local midnight of that day, for its weekday and month. */

@@ -2,6 +2,7 @@ import type { Database } from "#api/db/client";
 import { startAnalyticsDelivery } from "#api/analytics/delivery";
 import { startDigestSchedule } from "#api/mail/digest";
 import { startMailWorker } from "#api/mail/worker";
+import { startSaleEndSweep } from "#api/services/offers/sale-end";
 import { startReminderSchedule } from "#api/services/reminders/schedule";
 import { startReservationSweep } from "#api/services/sales/sweep";
 import type { Config } from "#platform/config.server";
@@ -43,6 +44,8 @@ export const JOBS: Job[] = [
   { name: "digest", start: ({ db, config, wakeMail }) => ({ stop: startDigestSchedule(db, config, wakeMail) }) },
   // Reminders of unused coupons (rules/reminders.ts): a pass every hour of the Spanish day.
   { name: "reminders", start: ({ db, config, wakeMail }) => ({ stop: startReminderSchedule(db, config, wakeMail) }) },
+  // Offers past their sale end leave the shop (rules/sale-end.ts): a pass every minute.
+  { name: "sale-end", start: ({ db }) => ({ stop: startSaleEndSweep(db) }) },
   {
     name: "analytics",
     start: ({ db, config }) =>

@@ -5,6 +5,8 @@ import { queryWords, SEARCH_MAX_WORDS } from "#rules/search";
 import { OFFER_STATUS_LABELS, transitionProblem, type OfferStatus } from "#rules/offer-status";
 import { REVIEWED_TEXT_FIELDS, reviewedChanges, withChanges } from "#rules/offer-revisions";
 import { APPROVE_WITHOUT_PHOTO } from "#rules/images";
+import { statusForSaleEnd } from "#rules/sale-end";
+import { madridDate } from "#rules/dates";
 import type { OfferInput, PriceOptionInput } from "#contract/partner";
 import { query, type Executor, type Transaction } from "#api/db/client";
 import { offerImages, offers, organizations, priceOptions } from "#api/db/schema";
@@ -300,6 +302,14 @@ export async function updatePartnerOffer(db: Executor, scope: Scope, id: string,
       if (to === "archived") await withdrawPending(tx, id);
       fields.status = to;
     }
+    // On sale or not by its sale end, at once: a past end ends it, a later one puts it back.
+    const status = fields.status ?? from;
+    const bySaleEnd = statusForSaleEnd(
+      status,
+      fields.saleUntil !== undefined ? fields.saleUntil : current.saleUntil,
+      madridDate(new Date()),
+    );
+    if (bySaleEnd !== status) fields.status = bySaleEnd;
     if (Object.keys(fields).length > 0) await tx.update(offers).set(fields).where(eq(offers.id, id));
     if (options !== undefined) await syncPriceOptions(tx, id, options);
   });

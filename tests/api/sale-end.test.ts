@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { offers } from "#api/db/schema";
 import { addDays, madridDate } from "#rules/dates";
-import { saleEndText } from "#rules/sale-end";
+import { saleEndText, statusForSaleEnd } from "#rules/sale-end";
+import { endPastSales } from "#api/services/offers/sale-end";
 import { call, startTestApi, type TestApi } from "#tests/support/api-server";
 import { available, expectSpanish, makeOption, newEmail, sessionFor, validate, type Option } from "./_helpers";
 import { activeOffer, callAs, makeWorld, type World } from "./_partner";
@@ -85,6 +86,66 @@ describe("after the sale end, the offer cannot be bought", () => {
     expect(JSON.stringify(body)).toContain("ya no está a la venta");
     expect(await available(api, option.uuid)).toBe(stock);
     await setSaleUntil(world.offerB, null);
+  });
+});
+
+describe("past its sale end, the offer leaves the shop until its partner sets a later one", () => {
+  const listing = () => call(api, "/public/offers/?category=restaurants&region=Madrid&page_size=1");
+  const found = async () =>
+    (await call(api, "/public/offers/?search=ortzadar&page_size=10")).body.results.map((o: { uuid: string }) => o.uuid);
+  const status = async (id: string) => (await callAs(api, "partnerA", `/offers/${id}/`)).body.status;
+
+  it("a past end set by its partner ends it at once: off the listings, their count and search; its page stays", async () => {
+    const offer = await activeOffer(api, "partnerA", world.orgA, { title: "Menú Ortzadar para dos" });
+    const before = (await listing()).body.count;
+    expect(await found()).toContain(offer.uuid);
+
+    const ended = await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { sale_until: addDays(today(), -1) } });
+    expect(ended.status).toBe(200);
+    expect(ended.body.status).toBe("ended");
+    expect((await listing()).body.count).toBe(before - 1);
+    expect(await found()).not.toContain(offer.uuid);
+    const page = await call(api, `/public/offers/${offer.uuid}/`);
+    expect(page.status).toBe(200);
+    expect(page.body.on_sale).toBe(false);
+    const option = { uuid: offer.price_options[0].uuid, price: offer.price_options[0].actual_price };
+    const { body } = await validate(api, [{ option, quantity: 1 }], newEmail());
+    expect(body.errors.map((e: { error_text: string }) => e.error_text)).toEqual([
+      `La oferta «${offer.title}» ya no está a la venta: terminó su plazo de venta.`,
+    ]);
+
+    // A later end, or none, puts it back on sale.
+    const again = await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { sale_until: addDays(today(), 5) } });
+    expect(again.body.status).toBe("active");
+    expect((await listing()).body.count).toBe(before);
+    expect(await found()).toContain(offer.uuid);
+    // Ended, it can be archived like any approved offer.
+    await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { sale_until: addDays(today(), -2) } });
+    expect((await callAs(api, "partnerA", `/offers/${offer.uuid}/`, { method: "PATCH", body: { status: "archived" } })).body.status).toBe(
+      "archived",
+    );
+  });
+
+  it("the sale-end job ends those whose last day has gone, once", async () => {
+    const offer = await activeOffer(api, "partnerA", world.orgA);
+    await setSaleUntil(offer.uuid, today());
+    await endPastSales(api.db);
+    expect(await status(offer.uuid)).toBe("active");
+    await setSaleUntil(offer.uuid, addDays(today(), -1));
+    expect(await endPastSales(api.db)).toBeGreaterThanOrEqual(1);
+    expect(await status(offer.uuid)).toBe("ended");
+    expect(await endPastSales(api.db)).toBe(0);
+  });
+
+  it("only an offer on sale ends, and only an ended one comes back", () => {
+    const [yesterday, today, tomorrow] = ["2026-11-28", "2026-11-29", "2026-11-30"];
+    expect(statusForSaleEnd("active", yesterday, today)).toBe("ended");
+    expect(statusForSaleEnd("active", today, today)).toBe("active");
+    expect(statusForSaleEnd("ended", tomorrow, today)).toBe("active");
+    expect(statusForSaleEnd("ended", null, today)).toBe("active");
+    expect(statusForSaleEnd("ended", yesterday, today)).toBe("ended");
+    for (const other of ["draft", "pending_review", "paused", "archived"] as const)
+      expect(statusForSaleEnd(other, yesterday, today)).toBe(other);
   });
 });
 

@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { OFFER_REVIEWS_SHOWN, type OfferDetail, type OfferReview, type OfferSummary } from "#contract/offers";
 import { MIN_RATINGS_SHOWN } from "#contract/feedback";
 import { query, type Executor, type Utf8Text } from "#api/db/client";
@@ -71,7 +71,7 @@ export async function getOffer(db: Executor, id: string): Promise<OfferDetail | 
         CROSS JOIN LATERAL (
           SELECT round(avg(f.stars)::numeric, 1) AS average, count(*) AS n FROM offer_feedback f JOIN offers o ON o.id = f.offer_id
           WHERE o.organization_id = ${offers.organizationId} AND ${boughtBy(sql`f.offer_id`, sql`f.email`)}) org
-        WHERE ${offers.id} = ${id} AND ${offers.status} = 'active'`,
+        WHERE ${offers.id} = ${id} AND ${offers.status} IN ('active', 'ended')`,
   );
   if (!row?.card) return null;
   const { card, description, conditions, sold, org_average, org_count, reviews, sale_until, on_sale, ...contact } = row;
@@ -115,7 +115,7 @@ export async function nearbyOffers(db: Executor, id: string, limit: number): Pro
   const [origin] = await db
     .select({ latitude: offers.latitude, longitude: offers.longitude })
     .from(offers)
-    .where(and(eq(offers.id, id), eq(offers.status, "active")));
+    .where(and(eq(offers.id, id), inArray(offers.status, ["active", "ended"])));
   if (!origin) return null;
   const { latitude, longitude } = origin;
   if (latitude === null || longitude === null) return [];

@@ -61,6 +61,10 @@ export async function validateOrder(
   for (const item of items) {
     const id = item.offer_price_uuid.toLowerCase();
     const row = byOption.get(id);
+    if (row?.status === "ended") {
+      errors.push({ error_text: saleEndedMessage(row.title), offer_price_uuid: id });
+      continue;
+    }
     if (!row || row.status !== "active") {
       errors.push({ error_text: "Una de las ofertas de tu carrito ya no está disponible. Quítala para continuar.", offer_price_uuid: id });
       continue;

@@ -266,7 +266,12 @@ function OfferEditor() {
         </p>
       ) : null}
       {offer?.revision ? <RevisionNotice revision={offer.revision} /> : null}
-      {offer && REVIEWED_STATUSES.includes(offer.status) ? (
+      {offer?.status === "ended" ? (
+        <p className="field-hint">
+          Su plazo de venta terminó y ya no sale en la tienda. Para volver a venderla, pon una fecha posterior en «A la venta hasta» o
+          déjala vacía. Los cambios de título, resumen, descripción, condiciones y precios los revisa el equipo antes de publicarlos.
+        </p>
+      ) : offer && REVIEWED_STATUSES.includes(offer.status) ? (
         <p className="field-hint">
           La oferta está a la venta: los cambios de título, resumen, descripción, condiciones y precios los revisa el equipo antes de
           publicarlos, y mientras tanto se sigue vendiendo como está. Las entradas, las fechas, la dirección y la categoría cambian al
