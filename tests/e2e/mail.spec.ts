@@ -15,7 +15,7 @@ async function offers(page: Page): Promise<OfferSummary[]> {
   const listed = ((await response.json()) as { results: OfferSummary[] }).results.filter((o) =>
     o.price_options.some((p) => p.available >= 20),
   );
-  // Listings still show an offer whose sale ended (another spec ends one): only its page says so.
+  // An offer whose sale ended (another spec ends one) may stay in a cached listing for a while; its page says so at once.
   const onSale = await Promise.all(
     listed.map(async (o) => ((await (await page.request.get(`/api/v0/public/offers/${o.uuid}/`)).json()) as { on_sale: boolean }).on_sale),
   );
