@@ -2,6 +2,7 @@
  * Statements («liquidaciones»): their periods, in Madrid's calendar, and the numbers of the
  * documents they are (docs/decisions/036-statement-ledger.md).
  */
+import { madridDate } from "#rules/dates";
 
 /** Statements: «L-2026-000123». */
 export const STATEMENT_SERIES = "L";
@@ -43,11 +44,6 @@ function madridOffsetMs(at: Date): number {
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - Math.floor(at.getTime() / 1000) * 1000;
 }
 
-/** The calendar day in Madrid at an instant: «2026-10-31». */
-export function madridDay(at: Date): string {
-  return new Date(at.getTime() + madridOffsetMs(at)).toISOString().slice(0, 10);
-}
-
 /** The instant a Madrid day («2026-10-01») starts. Spain never changes its clocks at midnight. */
 export function madridDayStart(day: string): Date {
   const m = DAY_PATTERN.exec(day);
@@ -75,7 +71,7 @@ export function monthPeriod(month: string): { start: Date; end: Date } {
 
 /** The month before the one `now` is in, in Madrid: what the monthly run states on the 1st. */
 export function previousMonth(now: Date): string {
-  const [y, m] = madridDay(now).split("-").map(Number);
+  const [y, m] = madridDate(now).split("-").map(Number);
   return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, "0")}`;
 }
 
@@ -96,8 +92,8 @@ const MONTHS = [
 
 /** «octubre de 2026» for a whole month; «del 1 de octubre al 15 de octubre de 2026» otherwise (end exclusive). */
 export function periodLabel(start: Date, end: Date): string {
-  const first = madridDay(start);
-  const lastDay = madridDay(new Date(end.getTime() - 1));
+  const first = madridDate(start);
+  const lastDay = madridDate(new Date(end.getTime() - 1));
   const [y1, m1, d1] = first.split("-").map(Number);
   const [y2, m2, d2] = lastDay.split("-").map(Number);
   if (d1 === 1 && nextDay(lastDay).endsWith("-01") && y1 === y2 && m1 === m2) return `${MONTHS[m1 - 1]} de ${y1}`;

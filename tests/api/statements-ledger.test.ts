@@ -19,7 +19,8 @@ import { issueStatement } from "#api/services/statements";
 import { rateHistory, rateOn } from "#api/services/statements/terms";
 import { commissionCents, vatCents } from "#rules/commission";
 import { isPayable, PAYABLE_MOMENTS, type PayableMoment } from "#rules/payable";
-import { madridDay, madridDayStart, monthPeriod } from "#rules/statements";
+import { madridDayStart, monthPeriod } from "#rules/statements";
+import { madridDate } from "#rules/dates";
 import { startTestApi, type TestApi } from "#tests/support/api-server";
 
 let api: TestApi;
@@ -186,7 +187,7 @@ it("statements add up, never change, and take every later fact into the next one
           if (refunded.has(i)) continue;
           await query(api.db, sql`UPDATE coupons SET refunded_at = ${at.toISOString()}::timestamptz WHERE id = ${c.id}`);
           refunded.add(i);
-          refundsSince.push({ coupon: i, month: Number(madridDay(at).slice(5, 7)) - 1 });
+          refundsSince.push({ coupon: i, month: Number(madridDate(at).slice(5, 7)) - 1 });
         }
       }
       while (issued.length < MONTHS.length) await issueNext(true);
@@ -245,7 +246,7 @@ it("statements add up, never change, and take every later fact into the next one
                      coalesce(sum(gross_cents), 0)::int AS gross, coalesce(sum(commission_cents), 0)::int AS commission
               FROM statement_lines WHERE coupon_id = ${c.id}`,
         );
-        const commission = owes ? commissionCents(c.price, rateOn(rates, madridDay(c.paidAt)).rate) : 0;
+        const commission = owes ? commissionCents(c.price, rateOn(rates, madridDate(c.paidAt)).rate) : 0;
         expect(all).toEqual({
           sold: 1,
           refunded: Number(final.refunded),

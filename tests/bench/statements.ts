@@ -16,7 +16,8 @@ import { sql } from "drizzle-orm";
 import { migrate } from "#api/db/migrate";
 import { openDatabase, query, type Database } from "#api/db/client";
 import { seedBusyMonth } from "#api/db/seed-coupons";
-import { madridDay, monthPeriod, previousMonth } from "#rules/statements";
+import { monthPeriod, previousMonth } from "#rules/statements";
+import { madridDate } from "#rules/dates";
 import { couponShop, dbName, KINDS, OFFERS, PARTNERS, type CouponShop, type Kind } from "./support/coupon-shop";
 import { figure } from "./support/figures";
 import { fmtMs, heading, percentile, ROOT } from "./support/helpers";
@@ -168,7 +169,7 @@ async function statementsAtScale(kind: Kind) {
     );
     try {
       const token = await partnerToken(server.origin);
-      const filter = `date_from=${month}-01&date_to=${madridDay(new Date(end.getTime() - 1))}`;
+      const filter = `date_from=${month}-01&date_to=${madridDate(new Date(end.getTime() - 1))}`;
       const page: number[] = [];
       const chart: number[] = [];
       let listed = 0;

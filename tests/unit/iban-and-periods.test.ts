@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { buyerFirstName, maskEmail } from "#rules/buyer";
 import { formatIban, isValidIban, maskIban, normalizeIban } from "#rules/iban";
-import { documentNumber, madridDay, madridDayStart, monthPeriod, periodLabel, previousMonth } from "#rules/statements";
+import { documentNumber, madridDayStart, monthPeriod, periodLabel, previousMonth } from "#rules/statements";
+import { madridDate } from "#rules/dates";
 
 describe("IBAN (ISO 13616)", () => {
   // Published examples: the ECBS/SWIFT registry's and banks' sample IBANs.
@@ -48,8 +49,8 @@ describe("statement periods, in Madrid", () => {
   });
 
   it("reads the day and the previous month in Madrid", () => {
-    expect(madridDay(new Date("2026-10-31T23:30:00Z"))).toBe("2026-11-01");
-    expect(madridDay(new Date("2026-07-31T21:59:00Z"))).toBe("2026-07-31");
+    expect(madridDate(new Date("2026-10-31T23:30:00Z"))).toBe("2026-11-01");
+    expect(madridDate(new Date("2026-07-31T21:59:00Z"))).toBe("2026-07-31");
     expect(previousMonth(new Date("2026-11-30T23:30:00Z"))).toBe("2026-11"); // already 1 December in Madrid
     expect(previousMonth(new Date("2027-01-01T06:00:00Z"))).toBe("2026-12");
   });

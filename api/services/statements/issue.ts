@@ -4,7 +4,6 @@ import { VAT_RATE_BP } from "#rules/commission";
 import {
   documentNumber,
   INVOICE_SERIES,
-  madridDay,
   madridDayStart,
   monthPeriod,
   nextDay,
@@ -20,6 +19,7 @@ import { HttpError } from "#api/http";
 import { forbidden, type Scope } from "#api/services/access";
 import { changedCouponsQuery, lineFor, newRunning, type Candidate, type LineMoney } from "./ledger";
 import { currentIban, rateHistory, rateOn } from "./terms";
+import { madridDate } from "#rules/dates";
 
 /** Rows read from the cursor and written per statement, at a time: the memory a statement needs. */
 const BATCH = 2000;
@@ -99,7 +99,7 @@ export async function issueStatement(
     if (last && start < last.periodEnd) {
       throw new HttpError(
         409,
-        `${org.name} ya tiene una liquidación (${last.number}) hasta el ${madridDay(new Date(last.periodEnd.getTime() - 1))}: la siguiente empieza el día después.`,
+        `${org.name} ya tiene una liquidación (${last.number}) hasta el ${madridDate(new Date(last.periodEnd.getTime() - 1))}: la siguiente empieza el día después.`,
       );
     }
     const [rates, account] = await Promise.all([rateHistory(tx, organizationId), currentIban(tx, organizationId)]);
@@ -160,7 +160,7 @@ export async function issueStatement(
       return null;
     }
 
-    const year = Number(madridDay(now).slice(0, 4));
+    const year = Number(madridDate(now).slice(0, 4));
     const net = totals.gross - totals.commission - totals.vat;
     const carried = last && last.payableCents < 0 ? last.payableCents : 0;
     const [statement] = await tx

@@ -1,12 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import type { PayoutInput, StatementView } from "#contract/statements";
-import { madridDay } from "#rules/statements";
+
 import { query, type Database } from "#api/db/client";
 import { statementPayouts, statements } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { forbidden, type Scope } from "#api/services/access";
 import { getStatement } from "./read";
 import { currentIban } from "./terms";
+import { madridDate } from "#rules/dates";
 
 /**
  * Staff record the bank transfer that paid a statement: the day and the transfer's reference.
@@ -33,8 +34,9 @@ export async function markStatementPaid(
     if (statement.payableCents <= 0) throw new HttpError(409, "Esta liquidación no tiene importe a pagar.");
     const iban = statement.partner.iban ?? (await currentIban(tx, statement.organizationId))?.iban;
     if (!iban) throw new HttpError(409, "La empresa no tiene IBAN: pídele que lo añada antes de pagarle.");
-    if (input.paid_on > madridDay(now)) throw new HttpError(400, "La fecha de pago no puede ser posterior a hoy.");
-    if (input.paid_on < madridDay(statement.issuedAt)) throw new HttpError(400, "La fecha de pago no puede ser anterior a la liquidación.");
+    if (input.paid_on > madridDate(now)) throw new HttpError(400, "La fecha de pago no puede ser posterior a hoy.");
+    if (input.paid_on < madridDate(statement.issuedAt))
+      throw new HttpError(400, "La fecha de pago no puede ser anterior a la liquidación.");
     await query(
       tx,
       sql`INSERT INTO statement_payouts (statement_id, paid_on, transfer_reference, amount_cents, iban, recorded_by)

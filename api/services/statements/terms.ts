@@ -4,11 +4,12 @@ import { DEFAULT_COMMISSION, formatPercentBp, type CommissionRate } from "#rules
 import { IBAN_INVALID_MESSAGE, isValidIban, maskIban, normalizeIban } from "#rules/iban";
 import { PAYABLE_MOMENT_LABELS, PAYABLE_MOMENT_TERMS, type PayableMoment } from "#rules/payable";
 import { formatCents, fromCents } from "#rules/prices";
-import { madridDay } from "#rules/statements";
+
 import { query, type Executor } from "#api/db/client";
 import { commissionRates, organizations, payoutAccounts, statements } from "#api/db/schema";
 import { fieldError, HttpError, notFound } from "#api/http";
 import { canSeeOrganization, forbidden, type Scope } from "#api/services/access";
+import { madridDate } from "#rules/dates";
 
 /**
  * An organisation's money terms: its dated commission rates, the moment its coupons become
@@ -74,7 +75,7 @@ async function lastStatedDay(db: Executor, organizationId: string): Promise<stri
     db,
     sql`SELECT max(period_end) AS end FROM statements WHERE organization_id = ${organizationId} AND issued_at IS NOT NULL HAVING max(period_end) IS NOT NULL`,
   );
-  return row ? madridDay(new Date(new Date(row.end).getTime() - 1)) : null;
+  return row ? madridDate(new Date(new Date(row.end).getTime() - 1)) : null;
 }
 
 /**
@@ -158,7 +159,7 @@ export async function partnerTerms(db: Executor, scope: Scope, organizationId: s
             AND NOT EXISTS (SELECT 1 FROM statement_payouts p WHERE p.statement_id = st.id)`,
     ),
   ]);
-  const today = madridDay(now);
+  const today = madridDate(now);
   const current = rateOn(history, today);
   const seen = new Set<string>();
   return {
