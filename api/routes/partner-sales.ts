@@ -20,6 +20,7 @@ import {
 } from "#api/services/coupons";
 import { createLead, listLeads } from "#api/services/partner-leads";
 import { findUnredeemed, redeemedToday } from "#api/services/till";
+import { madridDate } from "#rules/dates";
 
 /** The routes of contract/partner-sales.ts. */
 export function partnerSalesRouter({ db, config, identify }: { db: Database; config: Config; identify: Identify }): Router {
@@ -60,7 +61,7 @@ export function partnerSalesRouter({ db, config, identify }: { db: Database; con
     const scope = await partnerScope(db, req, identify, "sales.read");
     res.set("Cache-Control", "private, no-store");
     if (q.format === "csv") {
-      const day = new Date().toISOString().slice(0, 10);
+      const day = madridDate(new Date());
       res.set("Content-Disposition", `attachment; filename="ventas-${day}.csv"`);
       res.type("text/csv; charset=utf-8");
       // Written batch by batch: an export of every coupon a partner ever sold is never in memory whole.

@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { CouponView, SaleRow, SalesDay } from "#contract/partner-responses";
 import { normalizeCouponCode, redeemedWhenAndBy, COUPON_STATE_LABELS, type CouponState } from "#rules/coupons";
-import { formatDateTime } from "#rules/dates";
+import { formatDateTime, madridDate } from "#rules/dates";
 import { formatCents, fromCents, toCents } from "#rules/prices";
 import { buyerFirstName, maskEmail } from "#rules/buyer";
 import { query, type Executor } from "#api/db/client";
@@ -36,7 +36,7 @@ type Row = {
 
 const iso = (v: Date | string | null) => (v === null ? null : new Date(v).toISOString());
 
-function stateOf(row: Row, today = new Date().toISOString().slice(0, 10)): CouponState {
+function stateOf(row: Row, today = madridDate(new Date())): CouponState {
   if (row.redeemed_at) return "redeemed";
   if (row.refunded) return "refunded";
   if (row.valid_until && String(row.valid_until).slice(0, 10) < today) return "expired";

@@ -17,6 +17,7 @@ import type { PaymentProvider } from "#api/payments/types";
 import { markCouponsRefunded } from "#api/services/coupon-facts";
 import { logger } from "#platform/logger.server";
 import { refundCouponPrice } from "./refunds";
+import { madridDate } from "#rules/dates";
 
 export type RequestRow = {
   id: string;
@@ -112,7 +113,7 @@ export async function requestCouponRefund(
     }
     const existing = await requestOf(tx, coupon.id);
     if (existing) return { coupon, request: existing, fresh: false };
-    const state = stateOf(coupon, now.toISOString().slice(0, 10));
+    const state = stateOf(coupon, madridDate(now));
     const route = refundRoute({ state, paidAt: new Date(coupon.paid_at), giftGiven: coupon.for_present }, now);
     const status: RefundOutcome = route.route === "automatic" ? "processing" : route.route;
     const [request] = await query<RequestRow>(
@@ -284,7 +285,7 @@ export async function couponStatuses(db: Executor, saleIds: string[], now = new 
         FROM ${COUPON_FROM} LEFT JOIN coupon_refund_requests r ON r.coupon_id = c.id
         WHERE s.id = ANY(${sql.param(saleIds)}::uuid[])`,
   );
-  const today = now.toISOString().slice(0, 10);
+  const today = madridDate(now);
   return new Map(
     rows.map((row) => {
       const state = stateOf(row, today);

@@ -12,6 +12,7 @@ import type { Database } from "#api/db/client";
 import { checkoutSessions, offers, priceOptions } from "#api/db/schema";
 import { findPromoCodes, promoCodeProblem, type PromoRow } from "./promo-codes";
 import { ticketsHeld, type StoredLine } from "./stock";
+import { madridDate } from "#rules/dates";
 
 /**
  * POST /sales/validate/: recomputes every price from the database and reports every problem at
@@ -53,7 +54,7 @@ export async function validateOrder(
     else usableCodes.set(code, promos.get(code)!);
   }
 
-  const today = new Date().toISOString().slice(0, 10);
+  const today = madridDate(new Date());
   const forPresent = new Set(checkout_data.for_present.map((id) => id.toLowerCase()));
   const gifts = new Map(checkout_data.gifts.map(({ offer_uuid, ...gift }) => [offer_uuid, gift]));
   const lines: StoredLine[] = [];
