@@ -37,10 +37,13 @@ test("a category page sorts by price within a price range, and says how many off
   await form.getByRole("button", { name: "Aplicar" }).click();
   await expect(page).toHaveURL(new RegExp(`sort=price.*price_min=${lo}.*price_max=${hi}`));
   await ready(page, js);
+  // With JavaScript the URL changes a moment before the new cards render: wait for the new list.
+  const inRange = (p: number) => p >= lo * 100 && p <= hi * 100;
+  await expect.poll(async () => (await cardPrices(page)).every(inRange)).toBe(true);
   const prices = await cardPrices(page);
   expect(prices.length).toBeGreaterThan(0);
   expect(ascending(prices)).toBe(true);
-  for (const p of prices) expect(p >= lo * 100 && p <= hi * 100).toBe(true);
+  for (const p of prices) expect(inRange(p)).toBe(true);
   const filtered = Number((await count.textContent())!.match(/\d+/)![0]);
   expect(filtered).toBeLessThan(all);
   // The form shows back what was chosen.
