@@ -119,3 +119,19 @@ test("logging out, or another account logging in, drops the kept coupons", async
   await page.goto("/");
   await expect.poll(() => keptPages(page)).toHaveLength(0);
 });
+
+test("offline, the search dialog says the search failed and the page stays", async ({ page, context, js }) => {
+  test.skip(!js, "the worker and the dialog need JavaScript");
+  await page.goto("/");
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  // The page that registered the worker is controlled once it has claimed it.
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await page.getByRole("link", { name: "Buscar" }).click();
+  const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
+  await expect(dialog).toBeVisible();
+  await context.setOffline(true);
+  await dialog.getByRole("searchbox").fill("paella");
+  await expect(dialog.getByText("No hemos podido buscar ahora. Comprueba tu conexión e inténtalo de nuevo.")).toBeVisible();
+  await expect(page).toHaveURL(/\/$/);
+  await context.setOffline(false);
+});
