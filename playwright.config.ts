@@ -72,6 +72,10 @@ function launch(executablePath: string): LaunchOptions {
   };
 }
 
+// `npm run test:operator` asks for the operator's checks alone: they start servers of their own,
+// so the shop, the third-party shop and the run's SMTP server are not started for them.
+const OPERATOR_CHECKS_ONLY = process.env.OPERATOR_CHECKS_ONLY === "1";
+
 export default defineConfig({
   testDir: "tests/e2e",
   timeout: 45_000,
@@ -96,7 +100,7 @@ export default defineConfig({
     serviceWorkers: "block",
   },
   // A real SMTP server for the run (tests/e2e/support/mail.ts explains how tests read what it receives).
-  globalSetup: "./tests/e2e/support/global-setup.ts",
+  globalSetup: OPERATOR_CHECKS_ONLY ? undefined : "./tests/e2e/support/global-setup.ts",
   // npm test runs js, no-js and third-party; npm run test:operator runs operator (docs/testing.md).
   projects: [
     { name: "js", use: { javaScriptEnabled: true }, testIgnore: /third-party\// },
@@ -107,28 +111,30 @@ export default defineConfig({
     // The operator's checks: compiled servers in processes of their own, no browser.
     { name: "operator", testDir: "tests/operator", testMatch: /\.spec\.ts$/ },
   ],
-  webServer: [
-    {
-      // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
-      // 4 s, so every journey also crosses token refreshes. Mail goes to the run's SMTP server.
-      // Built only when a source is newer than the build (npm test builds first).
-      command: `rm -rf ${DATA_DIR} && node scripts/build-if-needed.mjs && ${START_ENV} DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node ${startFlags().join(" ")} build/node/server.js`,
-      url: `${baseURL}/api/v0/public/offers/?page_size=1`,
-      reuseExistingServer: false,
-      timeout: 180_000,
-      stdout: "ignore",
-      stderr: "pipe",
-    },
-    {
-      // Waits for the first server (it builds), then starts on the same build with the keys set.
-      command:
-        `node -e "const u='${baseURL}/api/v0/public/offers/?page_size=1';(async()=>{for(;;){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,500))}})()" && ` +
-        `rm -rf ${DATA_DIR}-3p && ${START_ENV} DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx tests/e2e/third-party/server-with-social-mocks.ts`,
-      url: `${THIRD_PARTY_URL}/api/v0/public/offers/?page_size=1`,
-      reuseExistingServer: false,
-      timeout: 240_000,
-      stdout: "ignore",
-      stderr: "pipe",
-    },
-  ],
+  webServer: OPERATOR_CHECKS_ONLY
+    ? []
+    : [
+        {
+          // A fresh embedded database every run: the demo catalogue is the fixture. Access tokens live
+          // 4 s, so every journey also crosses token refreshes. Mail goes to the run's SMTP server.
+          // Built only when a source is newer than the build (npm test builds first).
+          command: `rm -rf ${DATA_DIR} && node scripts/build-if-needed.mjs && ${START_ENV} DATA_DIR=${DATA_DIR} PORT=${PORT} JWT_ACCESS_SECONDS=4 SMTP_URL=smtp://127.0.0.1:${E2E_SMTP_PORT} FEEDBACK_DELAY_DAYS=0 node ${startFlags().join(" ")} build/node/server.js`,
+          url: `${baseURL}/api/v0/public/offers/?page_size=1`,
+          reuseExistingServer: false,
+          timeout: 180_000,
+          stdout: "ignore",
+          stderr: "pipe",
+        },
+        {
+          // Waits for the first server (it builds), then starts on the same build with the keys set.
+          command:
+            `node -e "const u='${baseURL}/api/v0/public/offers/?page_size=1';(async()=>{for(;;){try{if((await fetch(u)).ok)return}catch{}await new Promise(r=>setTimeout(r,500))}})()" && ` +
+            `rm -rf ${DATA_DIR}-3p && ${START_ENV} DATA_DIR=${DATA_DIR}-3p PORT=${THIRD_PARTY_PORT} ${thirdPartyEnv} tsx tests/e2e/third-party/server-with-social-mocks.ts`,
+          url: `${THIRD_PARTY_URL}/api/v0/public/offers/?page_size=1`,
+          reuseExistingServer: false,
+          timeout: 240_000,
+          stdout: "ignore",
+          stderr: "pipe",
+        },
+      ],
 });
