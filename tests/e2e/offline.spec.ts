@@ -126,9 +126,13 @@ test("offline, the search dialog says the search failed and the page stays", asy
   await page.evaluate(() => navigator.serviceWorker.ready);
   // The page that registered the worker is controlled once it has claimed it.
   await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  // The dialog's first answer (recent and popular searches) comes once the search's module has
+  // loaded: a module the app cannot load offline makes it reload the page, which is then offline.
+  const opened = page.waitForResponse((response) => new URL(response.url()).pathname === "/buscar.data");
   await page.getByRole("link", { name: "Buscar" }).click();
   const dialog = page.getByRole("dialog", { name: "Buscar ofertas" });
   await expect(dialog).toBeVisible();
+  await opened;
   await context.setOffline(true);
   await dialog.getByRole("searchbox").fill("paella");
   await expect(dialog.getByText("No hemos podido buscar ahora. Comprueba tu conexión e inténtalo de nuevo.")).toBeVisible();
