@@ -3,6 +3,7 @@ import { logger } from "#platform/logger.server";
 import { madridHour } from "#rules/dates";
 import { REMINDER_HOURS } from "#rules/reminders";
 import type { Database } from "#api/db/client";
+import { worthLogging } from "#api/db/errors";
 import { reminderSettings, runReminderPass } from "./pass";
 
 /**
@@ -23,7 +24,10 @@ export function startReminderSchedule(db: Database, config: Config, onQueued: ()
         if (result.found || result.mails) logger.info(result, "Recordatorios de cupones: correos en cola.");
         if (result.mails) onQueued();
       })
-      .catch((error: unknown) => logger.error({ err: error }, "Pasada de recordatorios fallida."))
+      // An outage is logged whole once per kind, with the API's and the other jobs' (db/errors.ts).
+      .catch((error: unknown) => {
+        if (worthLogging(error)) logger.error({ err: error }, "Pasada de recordatorios fallida.");
+      })
       .finally(() => {
         running = null;
       });
