@@ -1,13 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import type { PayoutInput, StatementView } from "#contract/statements";
-
+import { madridDate } from "#rules/dates";
 import { query, type Database } from "#api/db/client";
 import { statementPayouts, statements } from "#api/db/schema";
 import { HttpError, notFound } from "#api/http";
 import { forbidden, type Scope } from "#api/services/access";
 import { getStatement } from "./read";
 import { currentIban } from "./terms";
-import { madridDate } from "#rules/dates";
 
 /**
  * Staff record the bank transfer that paid a statement: the day and the transfer's reference.

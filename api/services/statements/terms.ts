@@ -4,12 +4,11 @@ import { DEFAULT_COMMISSION, formatPercentBp, type CommissionRate } from "#rules
 import { IBAN_INVALID_MESSAGE, isValidIban, maskIban, normalizeIban } from "#rules/iban";
 import { PAYABLE_MOMENT_LABELS, PAYABLE_MOMENT_TERMS, type PayableMoment } from "#rules/payable";
 import { formatCents, fromCents } from "#rules/prices";
-
+import { madridDate } from "#rules/dates";
 import { query, type Executor } from "#api/db/client";
 import { commissionRates, organizations, payoutAccounts, statements } from "#api/db/schema";
 import { fieldError, HttpError, notFound } from "#api/http";
 import { canSeeOrganization, forbidden, type Scope } from "#api/services/access";
-import { madridDate } from "#rules/dates";
 
 /**
  * An organisation's money terms: its dated commission rates, the moment its coupons become
